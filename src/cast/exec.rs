@@ -1,0 +1,117 @@
+//! Runs a contiguous kernel over a possibly strided input, on one or more threads.
+
+use super::kernels::Kernel;
+use crate::tensor::{Tensor, MAX_NDIM};
+use std::sync::Mutex;
+
+/// Work below this many elements per thread is not worth a thread start.
+const MIN_ELEMENTS_PER_THREAD: usize = 1 << 16;
+/// Thread shares start on multiples of this many elements (whole cache lines of output).
+const SPLIT_ALIGN: usize = 64;
+/// Gather buffer for rows whose elements are not adjacent.
+const GATHER_BYTES: usize = 4096;
+
+/// Converts all of `input` into the contiguous `out`, on up to `threads` threads.
+pub fn run(kernel: Kernel, input: &Tensor, out: &mut [u8], threads: usize) {
+    let count = input.layout().count();
+    let parts = threads.min(count / MIN_ELEMENTS_PER_THREAD).max(1);
+    if parts == 1 {
+        run_range(kernel, input, 0, out);
+        return;
+    }
+    // Shares are handed out from one queue: a thread that cannot be started just
+    // leaves more shares to the others, the calling thread always among them.
+    let share = count.div_ceil(parts).next_multiple_of(SPLIT_ALIGN);
+    let mut jobs = Vec::with_capacity(parts);
+    for (i, piece) in out.chunks_mut(share * kernel.dst_size).enumerate() {
+        jobs.push((i * share, piece));
+    }
+    let queue = Mutex::new(jobs.into_iter());
+    let work = || loop {
+        let next = queue
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .next();
+        match next {
+            Some((first, piece)) => run_range(kernel, input, first, piece),
+            None => break,
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..parts {
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, work)
+                .is_err()
+            {
+                break;
+            }
+        }
+        work();
+    });
+}
+
+/// Converts the input elements `[first, first + out.len() / dst_size)` in row-major
+/// order into `out`.
+fn run_range(kernel: Kernel, input: &Tensor, first: usize, out: &mut [u8]) {
+    let (es, ds) = (kernel.src_size, kernel.dst_size);
+    let n = out.len() / ds;
+    let data = input.data();
+    let Some(strides) = input.layout().strides() else {
+        kernel.run(&data[first * es..(first + n) * es], out);
+        return;
+    };
+    let dims = input.layout().dims();
+    let rank = dims.len();
+    let row_len = dims[rank - 1];
+    let row_step = strides[rank - 1] * es;
+
+    // Position of element `first`: its row-major index and byte offset.
+    let mut index = [0usize; MAX_NDIM];
+    let mut rem = first;
+    let mut offset = 0;
+    for axis in (0..rank).rev() {
+        index[axis] = rem % dims[axis];
+        rem /= dims[axis];
+        offset += index[axis] * strides[axis] * es;
+    }
+
+    let mut gather = [0u8; GATHER_BYTES];
+    let mut done = 0;
+    while done < n {
+        let col = index[rank - 1];
+        let take = (row_len - col).min(n - done);
+        let dst = &mut out[done * ds..(done + take) * ds];
+        if row_step == es {
+            kernel.run(&data[offset..offset + take * es], dst);
+        } else {
+            let chunk = GATHER_BYTES / es;
+            for (k, piece) in dst.chunks_mut(chunk * ds).enumerate() {
+                let m = piece.len() / ds;
+                let base = offset + k * chunk * row_step;
+                for (j, slot) in gather[..m * es].chunks_exact_mut(es).enumerate() {
+                    let at = base + j * row_step;
+                    slot.copy_from_slice(&data[at..at + es]);
+                }
+                kernel.run(&gather[..m * es], piece);
+            }
+        }
+        done += take;
+        if done == n {
+            break;
+        }
+        // Step to the start of the next row.
+        offset -= col * row_step;
+        index[rank - 1] = 0;
+        let mut axis = rank - 1;
+        loop {
+            axis -= 1;
+            index[axis] += 1;
+            offset += strides[axis] * es;
+            if index[axis] < dims[axis] {
+                break;
+            }
+            offset -= dims[axis] * strides[axis] * es;
+            index[axis] = 0;
+        }
+    }
+}

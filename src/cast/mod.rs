@@ -1,0 +1,125 @@
+//! Cast: ONNX Cast-1 ... Cast-28 / CastLike, and tf.cast to complex.
+//!
+//! A call validates its options and shapes, picks one contiguous kernel for the dtype
+//! pair, and runs it over the input: directly on contiguous memory, row by row on
+//! strided memory (gathering non-unit-stride rows through a small stack buffer), and
+//! split over threads when asked.
+
+mod convert;
+pub mod elem;
+mod exec;
+pub mod kernels;
+pub mod reference;
+
+use crate::dtype::{DType, Scalar};
+use crate::error::{shape_text, Error};
+use crate::tensor::{Tensor, TensorMut};
+use kernels::{Kernel, Tier};
+
+pub use convert::{f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits};
+
+macro_rules! option_enum {
+    ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal),* $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+        #[repr(i32)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant = $code),*
+        }
+        impl $name {
+            /// The option value with this code, or an error naming the option.
+            pub fn from_code(code: i32) -> Result<$name, Error> {
+                match code {
+                    $($code => Ok($name::$variant),)*
+                    _ => Err(Error::InvalidArgument(format!(
+                        concat!("options.", $what, " is {}; the valid values are ", $(stringify!($code), " (", stringify!($variant), ") ",)* ),
+                        code
+                    ).trim_end().to_string())),
+                }
+            }
+        }
+    };
+}
+
+option_enum!(
+    /// ONNX `round_mode` for FLOAT8E8M0 targets.
+    RoundMode, "round_mode" { #[default] Up = 0, Down = 1, Nearest = 2 }
+);
+option_enum!(
+    /// Text layout for numeric -> STRING.
+    StringFormat, "string_format" { #[default] Shortest = 0, Printf8g = 1 }
+);
+option_enum!(
+    /// numpy casting levels, from strictest to anything-goes.
+    Casting, "casting" { No = 0, Equiv = 1, Safe = 2, SameKind = 3, #[default] Unsafe = 4 }
+);
+
+/// What a cast may do besides the dtype pair.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CastOptions {
+    /// Float8 targets: overflow saturates to the largest finite value (ONNX default).
+    pub saturate: bool,
+    pub round_mode: RoundMode,
+    pub string_format: StringFormat,
+    /// Refuse casts numpy would not allow at this level.
+    pub casting: Casting,
+    /// 0 or 1: the calling thread only; n > 1: up to n threads.
+    pub threads: usize,
+}
+
+impl Default for CastOptions {
+    fn default() -> Self {
+        CastOptions {
+            saturate: true,
+            round_mode: RoundMode::Up,
+            string_format: StringFormat::Shortest,
+            casting: Casting::Unsafe,
+            threads: 0,
+        }
+    }
+}
+
+/// The storage the numeric kernels use for `dtype`, or why this version cannot cast it.
+fn kernel_scalar(dtype: DType, from: DType, to: DType) -> Result<Scalar, Error> {
+    dtype.info().scalar.ok_or_else(|| {
+        Error::Unsupported(format!(
+            "cast from {from} to {to} is not supported yet: this version does not implement {dtype} casts"
+        ))
+    })
+}
+
+/// Chooses the kernel for a dtype pair on the detected CPU tier.
+pub fn plan(from: DType, to: DType) -> Result<Kernel, Error> {
+    let source = kernel_scalar(from, from, to)?;
+    let target = kernel_scalar(to, from, to)?;
+    Ok(kernels::select(source, target, Tier::detect()))
+}
+
+/// Casts every element of `input` into `output` (same shape; the output dtype is the
+/// target).
+pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Result<(), Error> {
+    if options.casting != Casting::Unsafe {
+        return Err(Error::Unsupported(format!(
+            "options.casting is {} ({:?}): the numpy casting rules are not available yet; \
+             only TCAST_CASTING_UNSAFE ({}) is supported",
+            options.casting as i32,
+            options.casting,
+            Casting::Unsafe as i32
+        )));
+    }
+    let (from, to) = (input.layout().dtype(), output.layout().dtype());
+    let kernel = plan(from, to)?;
+    if input.layout().dims() != output.layout().dims() {
+        return Err(Error::InvalidShape(format!(
+            "output shape {} does not match input shape {}: a cast keeps the shape",
+            shape_text(output.layout().dims()),
+            shape_text(input.layout().dims())
+        )));
+    }
+    let (_, out) = output.parts();
+    exec::run(kernel, input, out, options.threads);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

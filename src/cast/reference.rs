@@ -1,0 +1,292 @@
+//! The exact per-element semantics of the numeric casts (`semantics-cast.md` sections
+//! 2-3), written with integer arithmetic only: no float conversion instruction is
+//! involved, so the kernels can be tested against it. Slow by design.
+
+use crate::dtype::Scalar;
+
+/// An IEEE-754-style binary format with infinities and NaNs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ieee {
+    pub exp_bits: u32,
+    pub man_bits: u32,
+}
+
+pub const BINARY16: Ieee = Ieee {
+    exp_bits: 5,
+    man_bits: 10,
+};
+pub const BFLOAT16: Ieee = Ieee {
+    exp_bits: 8,
+    man_bits: 7,
+};
+pub const BINARY32: Ieee = Ieee {
+    exp_bits: 8,
+    man_bits: 23,
+};
+pub const BINARY64: Ieee = Ieee {
+    exp_bits: 11,
+    man_bits: 52,
+};
+
+/// A real value exactly as the source held it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Exact {
+    /// An integer or BOOL source.
+    Int(i128),
+    /// NaN: its sign and its mantissa field (`man_bits` wide).
+    Nan {
+        neg: bool,
+        payload: u64,
+        man_bits: u32,
+    },
+    Inf {
+        neg: bool,
+    },
+    /// (-1)^neg * mant * 2^exp.
+    Finite {
+        neg: bool,
+        mant: u64,
+        exp: i32,
+    },
+}
+
+impl Ieee {
+    fn bias(self) -> i32 {
+        (1 << (self.exp_bits - 1)) - 1
+    }
+
+    fn exp_mask(self) -> u64 {
+        (1 << self.exp_bits) - 1
+    }
+
+    /// The exact value of an encoding.
+    pub fn decode(self, bits: u64) -> Exact {
+        let m = self.man_bits;
+        let neg = (bits >> (m + self.exp_bits)) & 1 == 1;
+        let field = (bits >> m) & self.exp_mask();
+        let frac = bits & ((1 << m) - 1);
+        if field == self.exp_mask() {
+            if frac == 0 {
+                Exact::Inf { neg }
+            } else {
+                Exact::Nan {
+                    neg,
+                    payload: frac,
+                    man_bits: m,
+                }
+            }
+        } else if field == 0 {
+            Exact::Finite {
+                neg,
+                mant: frac,
+                exp: 1 - self.bias() - m as i32,
+            }
+        } else {
+            Exact::Finite {
+                neg,
+                mant: frac | (1 << m),
+                exp: field as i32 - self.bias() - m as i32,
+            }
+        }
+    }
+
+    /// Rounds an exact value to this format: nearest, ties to even, gradual underflow,
+    /// overflow to infinity; NaN keeps its sign and top payload bits and is made quiet.
+    pub fn encode(self, value: Exact) -> u64 {
+        let m = self.man_bits;
+        let sign_bit = 1u64 << (m + self.exp_bits);
+        let inf = self.exp_mask() << m;
+        let (neg, mant, exp) = match value {
+            Exact::Nan {
+                neg,
+                payload,
+                man_bits,
+            } => {
+                let moved = if man_bits >= m {
+                    payload >> (man_bits - m)
+                } else {
+                    payload << (m - man_bits)
+                };
+                return if neg { sign_bit } else { 0 } | inf | (1 << (m - 1)) | moved;
+            }
+            Exact::Inf { neg } => return if neg { sign_bit | inf } else { inf },
+            Exact::Int(v) => (
+                v < 0,
+                u64::try_from(v.unsigned_abs()).expect("64-bit source"),
+                0,
+            ),
+            Exact::Finite { neg, mant, exp } => (neg, mant, exp),
+        };
+        let sign = if neg { sign_bit } else { 0 };
+        if mant == 0 {
+            return sign;
+        }
+        let emin = 1 - self.bias();
+        let top = 63 - mant.leading_zeros() as i32 + exp;
+        if top > self.bias() {
+            return sign | inf;
+        }
+        // The weight of the last kept bit, then the significand in units of it.
+        let quantum = top.max(emin) - m as i32;
+        let sig = round_half_even(u128::from(mant), exp - quantum);
+        let bits = (((quantum + m as i32 + self.bias() - 1) as u64) << m) + sig as u64;
+        if bits >= inf {
+            sign | inf
+        } else {
+            sign | bits
+        }
+    }
+}
+
+/// `value * 2^shift` rounded to an integer, ties to even.
+fn round_half_even(value: u128, shift: i32) -> u128 {
+    if shift >= 0 {
+        return value << shift;
+    }
+    let down = shift.unsigned_abs();
+    if down >= 128 {
+        return 0;
+    }
+    let kept = value >> down;
+    let rest = value & ((1u128 << down) - 1);
+    let half = 1u128 << (down - 1);
+    if rest > half || (rest == half && kept & 1 == 1) {
+        kept + 1
+    } else {
+        kept
+    }
+}
+
+/// The value truncated toward zero as an integer (saturated far outside i128).
+fn truncate(value: Exact) -> Option<i128> {
+    match value {
+        Exact::Int(v) => Some(v),
+        Exact::Nan { .. } => None,
+        Exact::Inf { neg } => Some(if neg { i128::MIN } else { i128::MAX }),
+        Exact::Finite { neg, mant, exp } => {
+            let magnitude = if exp >= 64 {
+                i128::MAX
+            } else if exp >= 0 {
+                (i128::from(mant)) << exp
+            } else if exp <= -64 {
+                0
+            } else {
+                i128::from(mant >> exp.unsigned_abs())
+            };
+            Some(if neg { -magnitude } else { magnitude })
+        }
+    }
+}
+
+fn is_nonzero(value: Exact) -> bool {
+    match value {
+        Exact::Int(v) => v != 0,
+        Exact::Finite { mant, .. } => mant != 0,
+        Exact::Nan { .. } | Exact::Inf { .. } => true,
+    }
+}
+
+/// Integer target of `bits` width: integers wrap, floats truncate and saturate, NaN is 0.
+fn to_int(value: Exact, bits: u32, signed: bool) -> u64 {
+    let mask: u128 = if bits == 64 {
+        u128::from(u64::MAX)
+    } else {
+        (1u128 << bits) - 1
+    };
+    match value {
+        Exact::Int(v) => (v as u128 & mask) as u64,
+        other => {
+            let Some(t) = truncate(other) else { return 0 };
+            let (lo, hi) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            (t.clamp(lo, hi) as u128 & mask) as u64
+        }
+    }
+}
+
+fn read(bytes: &[u8]) -> u128 {
+    let mut raw = [0u8; 16];
+    raw[..bytes.len()].copy_from_slice(bytes);
+    u128::from_le_bytes(raw)
+}
+
+fn write(value: u128, bytes: &mut [u8]) {
+    let n = bytes.len();
+    bytes.copy_from_slice(&value.to_le_bytes()[..n]);
+}
+
+/// Sign-extends the low `bits` of `raw`.
+fn signed(raw: u128, bits: u32) -> i128 {
+    ((raw << (128 - bits)) as i128) >> (128 - bits)
+}
+
+/// The exact value(s) of one source element: the real part, and the imaginary part of
+/// complex sources.
+pub fn decode(from: Scalar, bytes: &[u8]) -> (Exact, Option<Exact>) {
+    let raw = read(bytes);
+    let real = match from {
+        Scalar::Bool => Exact::Int(i128::from(raw != 0)),
+        Scalar::I8 => Exact::Int(signed(raw, 8)),
+        Scalar::I16 => Exact::Int(signed(raw, 16)),
+        Scalar::I32 => Exact::Int(signed(raw, 32)),
+        Scalar::I64 => Exact::Int(signed(raw, 64)),
+        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => Exact::Int(raw as i128),
+        Scalar::F16 => BINARY16.decode(raw as u64),
+        Scalar::Bf16 => BFLOAT16.decode(raw as u64),
+        Scalar::F32 => BINARY32.decode(raw as u64),
+        Scalar::F64 => BINARY64.decode(raw as u64),
+        Scalar::C64 => {
+            let re = BINARY32.decode(raw as u64 & 0xffff_ffff);
+            return (re, Some(BINARY32.decode((raw >> 32) as u64 & 0xffff_ffff)));
+        }
+        Scalar::C128 => {
+            let re = BINARY64.decode(raw as u64);
+            return (re, Some(BINARY64.decode((raw >> 64) as u64)));
+        }
+    };
+    (real, None)
+}
+
+/// Encodes a real value into a non-complex target's bits.
+fn encode_real(to: Scalar, value: Exact) -> u128 {
+    u128::from(match to {
+        Scalar::Bool => u64::from(is_nonzero(value)),
+        Scalar::I8 => to_int(value, 8, true),
+        Scalar::I16 => to_int(value, 16, true),
+        Scalar::I32 => to_int(value, 32, true),
+        Scalar::I64 => to_int(value, 64, true),
+        Scalar::U8 => to_int(value, 8, false),
+        Scalar::U16 => to_int(value, 16, false),
+        Scalar::U32 => to_int(value, 32, false),
+        Scalar::U64 => to_int(value, 64, false),
+        Scalar::F16 => BINARY16.encode(value),
+        Scalar::Bf16 => BFLOAT16.encode(value),
+        Scalar::F32 => BINARY32.encode(value),
+        Scalar::F64 => BINARY64.encode(value),
+        Scalar::C64 | Scalar::C128 => unreachable!("complex targets are encoded by parts"),
+    })
+}
+
+/// Casts one element: `src` holds `from.size()` bytes, `dst` receives `to.size()` bytes.
+pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
+    if from == to {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let (re, im) = decode(from, src);
+    let zero = Exact::Int(0);
+    let out = match to {
+        Scalar::C64 => {
+            encode_real(Scalar::F32, re) | encode_real(Scalar::F32, im.unwrap_or(zero)) << 32
+        }
+        Scalar::C128 => {
+            encode_real(Scalar::F64, re) | encode_real(Scalar::F64, im.unwrap_or(zero)) << 64
+        }
+        Scalar::Bool => u128::from(is_nonzero(re) || im.is_some_and(is_nonzero)),
+        _ => encode_real(to, re),
+    };
+    write(out, dst);
+}

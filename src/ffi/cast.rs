@@ -1,0 +1,155 @@
+//! Cast: options and `tcast_cast`.
+
+use super::tensor::{
+    byte_range, input_view, output_view, read_descriptor, read_layout, tcast_tensor,
+};
+use super::{guard, tcast_error, tcast_status};
+use crate::cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
+use crate::error::Error;
+
+/// `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
+pub const TCAST_ROUND_UP: i32 = 0;
+/// `round_mode` "down".
+pub const TCAST_ROUND_DOWN: i32 = 1;
+/// `round_mode` "nearest" (ties up).
+pub const TCAST_ROUND_NEAREST: i32 = 2;
+/// Shortest round-trip text in numpy's str() layout (the default).
+pub const TCAST_FORMAT_SHORTEST: i32 = 0;
+/// C's "%.8g" ("%.17g" for DOUBLE).
+pub const TCAST_FORMAT_PRINTF_8G: i32 = 1;
+pub const TCAST_CASTING_NO: i32 = 0;
+pub const TCAST_CASTING_EQUIV: i32 = 1;
+pub const TCAST_CASTING_SAFE: i32 = 2;
+pub const TCAST_CASTING_SAME_KIND: i32 = 3;
+pub const TCAST_CASTING_UNSAFE: i32 = 4;
+
+/// Options of a cast. Start from `tcast_cast_options_default()` and change fields.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_cast_options {
+    /// sizeof(tcast_cast_options) as the caller compiled it; fields past it take their
+    /// defaults; a size below this first layout's (24) is TCAST_ERR_INVALID_ARGUMENT.
+    pub struct_size: u32,
+    /// 1 (default) or 0: float8 targets only, ignored for others.
+    pub saturate: i32,
+    /// TCAST_ROUND_*: FLOAT8E8M0 targets only.
+    pub round_mode: i32,
+    /// TCAST_FORMAT_*: numeric -> STRING.
+    pub string_format: i32,
+    /// TCAST_CASTING_*: refuse casts numpy would not allow at this level (default UNSAFE;
+    /// this version supports only UNSAFE).
+    pub casting: i32,
+    /// 0 or 1: the calling thread only (default); n > 1: up to n threads, results
+    /// bit-identical to one thread.
+    pub threads: i32,
+}
+
+const FIRST_LAYOUT_SIZE: u32 = 24;
+
+/// The default options, with `struct_size` set.
+#[no_mangle]
+pub extern "C" fn tcast_cast_options_default() -> tcast_cast_options {
+    let d = CastOptions::default();
+    tcast_cast_options {
+        struct_size: std::mem::size_of::<tcast_cast_options>() as u32,
+        saturate: i32::from(d.saturate),
+        round_mode: d.round_mode as i32,
+        string_format: d.string_format as i32,
+        casting: d.casting as i32,
+        threads: d.threads as i32,
+    }
+}
+
+/// Validates a caller's options (NULL means the defaults).
+///
+/// # Safety
+/// `ptr` is NULL or points to at least `struct_size` readable bytes of options.
+pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<CastOptions, Error> {
+    if ptr.is_null() {
+        return Ok(CastOptions::default());
+    }
+    // SAFETY: non-NULL; struct_size is the first field of every layout.
+    let size = unsafe { std::ptr::addr_of!((*ptr).struct_size).read() };
+    if size < FIRST_LAYOUT_SIZE {
+        return Err(Error::InvalidArgument(format!(
+            "options.struct_size is {size}; it must be at least {FIRST_LAYOUT_SIZE} (use tcast_cast_options_default())"
+        )));
+    }
+    // SAFETY: struct_size >= the size of every field this version reads.
+    let raw = unsafe { ptr.read() };
+    let saturate = match raw.saturate {
+        0 => false,
+        1 => true,
+        v => {
+            return Err(Error::InvalidArgument(format!(
+                "options.saturate is {v}; it must be 0 or 1"
+            )))
+        }
+    };
+    let threads = usize::try_from(raw.threads).map_err(|_| {
+        Error::InvalidArgument(format!(
+            "options.threads is {}; it must be >= 0",
+            raw.threads
+        ))
+    })?;
+    Ok(CastOptions {
+        saturate,
+        round_mode: RoundMode::from_code(raw.round_mode)?,
+        string_format: StringFormat::from_code(raw.string_format)?,
+        casting: Casting::from_code(raw.casting)?,
+        threads,
+    })
+}
+
+/// Casts `input` into `output`, element by element (ONNX Cast; complex as tf.cast and
+/// numpy's astype). `output->shape` must equal `input->shape`; `output->dtype` is the
+/// target; input and output buffers must not overlap. `options` may be NULL (defaults).
+/// Float -> integer truncates and saturates (NaN -> 0), integer -> integer wraps, and
+/// float conversions round once to nearest even. Thread-safe; no heap allocation unless
+/// `options->threads` > 1.
+/// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (STRING, float8/float6/float4 and
+/// packed dtypes in this version; a casting level other than UNSAFE), INVALID_SHAPE,
+/// BUFFER_TOO_SMALL, INVALID_ARGUMENT (bad option, overlapping buffers).
+#[no_mangle]
+pub extern "C" fn tcast_cast(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        // SAFETY: each pointer is NULL or valid per the C API contract (c-api.md 1, 4, 5).
+        let (input, output, options) = unsafe {
+            (
+                read_descriptor(input, "input")?,
+                read_descriptor(output, "output")?,
+                read_options(options)?,
+            )
+        };
+        // SAFETY: shape/strides point to ndim int64_t per the contract.
+        let (in_layout, out_layout) = unsafe {
+            (
+                read_layout("input", &input)?,
+                read_layout("output", &output)?,
+            )
+        };
+        let (a, b) = (
+            byte_range(&input, &in_layout),
+            byte_range(&output, &out_layout),
+        );
+        if !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end {
+            return Err(Error::InvalidArgument(format!(
+                "output buffer overlaps input buffer (input bytes {:#x}..{:#x}, output bytes {:#x}..{:#x}); casts do not work in place",
+                a.start, a.end, b.start, b.end
+            )));
+        }
+        // SAFETY: the buffers hold data_bytes bytes per the contract, and do not overlap.
+        let (src, mut dst) = unsafe {
+            (
+                input_view(&input, in_layout)?,
+                output_view(&output, out_layout)?,
+            )
+        };
+        cast(&src, &mut dst, &options)
+    })
+}

@@ -1,0 +1,179 @@
+//! Dtype codes, names and widths, and the ONNX Cast schema table.
+
+use super::tensor::read_dims;
+use super::{c_static, c_text, guard, guard_value, require, tcast_error, tcast_status};
+use crate::dtype::DType;
+use crate::error::Error;
+use crate::tensor::MAX_NDIM;
+use std::ffi::c_char;
+
+/// A dtype: an ONNX TensorProto.DataType code, or a TensorFlow quantized type (100-104).
+pub type tcast_dtype = i32;
+
+pub const TCAST_DTYPE_UNDEFINED: tcast_dtype = 0;
+pub const TCAST_DTYPE_FLOAT: tcast_dtype = 1;
+pub const TCAST_DTYPE_UINT8: tcast_dtype = 2;
+pub const TCAST_DTYPE_INT8: tcast_dtype = 3;
+pub const TCAST_DTYPE_UINT16: tcast_dtype = 4;
+pub const TCAST_DTYPE_INT16: tcast_dtype = 5;
+pub const TCAST_DTYPE_INT32: tcast_dtype = 6;
+pub const TCAST_DTYPE_INT64: tcast_dtype = 7;
+pub const TCAST_DTYPE_STRING: tcast_dtype = 8;
+pub const TCAST_DTYPE_BOOL: tcast_dtype = 9;
+pub const TCAST_DTYPE_FLOAT16: tcast_dtype = 10;
+pub const TCAST_DTYPE_DOUBLE: tcast_dtype = 11;
+pub const TCAST_DTYPE_UINT32: tcast_dtype = 12;
+pub const TCAST_DTYPE_UINT64: tcast_dtype = 13;
+pub const TCAST_DTYPE_COMPLEX64: tcast_dtype = 14;
+pub const TCAST_DTYPE_COMPLEX128: tcast_dtype = 15;
+pub const TCAST_DTYPE_BFLOAT16: tcast_dtype = 16;
+pub const TCAST_DTYPE_FLOAT8E4M3FN: tcast_dtype = 17;
+pub const TCAST_DTYPE_FLOAT8E4M3FNUZ: tcast_dtype = 18;
+pub const TCAST_DTYPE_FLOAT8E5M2: tcast_dtype = 19;
+pub const TCAST_DTYPE_FLOAT8E5M2FNUZ: tcast_dtype = 20;
+pub const TCAST_DTYPE_UINT4: tcast_dtype = 21;
+pub const TCAST_DTYPE_INT4: tcast_dtype = 22;
+pub const TCAST_DTYPE_FLOAT4E2M1: tcast_dtype = 23;
+pub const TCAST_DTYPE_FLOAT8E8M0: tcast_dtype = 24;
+pub const TCAST_DTYPE_UINT2: tcast_dtype = 25;
+pub const TCAST_DTYPE_INT2: tcast_dtype = 26;
+pub const TCAST_DTYPE_FLOAT6E2M3: tcast_dtype = 27;
+pub const TCAST_DTYPE_FLOAT6E3M2: tcast_dtype = 28;
+pub const TCAST_DTYPE_QINT8: tcast_dtype = 100;
+pub const TCAST_DTYPE_QUINT8: tcast_dtype = 101;
+pub const TCAST_DTYPE_QINT16: tcast_dtype = 102;
+pub const TCAST_DTYPE_QUINT16: tcast_dtype = 103;
+pub const TCAST_DTYPE_QINT32: tcast_dtype = 104;
+
+/// The dtype's name ("FLOAT", "QINT8"), a static string; NULL for an unknown code
+/// (UNDEFINED included).
+#[no_mangle]
+pub extern "C" fn tcast_dtype_name(dtype: tcast_dtype) -> *const c_char {
+    guard_value(std::ptr::null(), || {
+        DType::from_code(dtype).map_or(std::ptr::null(), |d| c_static(d.info().name_nul))
+    })
+}
+
+/// Bits per element: 32 for FLOAT, 4 for INT4, 6 for FLOAT6*, 8 for BOOL,
+/// 8 * sizeof(tcast_string) for STRING; 0 for an unknown code.
+#[no_mangle]
+pub extern "C" fn tcast_dtype_bits(dtype: tcast_dtype) -> u32 {
+    guard_value(0, || DType::from_code(dtype).map_or(0, DType::bits))
+}
+
+/// Looks a dtype up by name, ignoring ASCII case: the ONNX names as Cast-1 takes them
+/// ("FLOAT", "INT64", "FLOAT16", ...) and the aliases float32, float64, float16, half,
+/// bfloat16, int8 ... uint64, bool, string, complex64, complex128, qint8 ... qint32 and
+/// ml_dtypes' names of the low-precision types (float8_e4m3fn, int4, ...).
+/// Errors: NULL_ARGUMENT (name or out NULL), INVALID_DTYPE (no such name).
+#[no_mangle]
+pub extern "C" fn tcast_dtype_from_name(
+    name: *const c_char,
+    out: *mut tcast_dtype,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        require(name, "name")?;
+        require(out, "out")?;
+        // SAFETY: `name` is non-NULL and NUL-terminated per this function's contract.
+        let text =
+            unsafe { c_text(name, "name") }.map_err(|e| Error::InvalidDtype(e.to_string()))?;
+        let dtype = DType::from_name(text)
+            .ok_or_else(|| Error::InvalidDtype(format!("unknown dtype name {text:?}")))?;
+        // SAFETY: `out` is non-NULL and points to a writable tcast_dtype.
+        unsafe { out.write(dtype.code()) };
+        Ok(())
+    })
+}
+
+/// The bytes a C-contiguous tensor of `dtype` and `shape` occupies, sub-byte types
+/// packed (INT4: 2 per byte, INT2: 4 per byte, FLOAT6: 4 per 3 bytes).
+/// Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_SHAPE (negative dim, ndim outside
+/// 0..=TCAST_MAX_NDIM, or a count that overflows 64 bits).
+#[no_mangle]
+pub extern "C" fn tcast_tensor_bytes(
+    dtype: tcast_dtype,
+    shape: *const i64,
+    ndim: i32,
+    out_bytes: *mut u64,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        require(out_bytes, "out_bytes")?;
+        let dtype = DType::from_code_arg(dtype, "dtype")?;
+        let mut buf = [0usize; MAX_NDIM];
+        // SAFETY: `shape` points to `ndim` readable int64_t (or is NULL; read_dims checks).
+        let dims = unsafe { read_dims("tensor", "shape", shape, ndim, &mut buf) }?;
+        let count = crate::tensor::element_count("tensor", dtype, dims)?;
+        let bytes = dtype.bytes_for(count).ok_or_else(|| {
+            Error::InvalidShape(format!(
+                "shape {} of {dtype}: the byte count overflows 64 bits",
+                crate::error::shape_text(dims)
+            ))
+        })?;
+        // SAFETY: `out_bytes` is non-NULL and points to a writable uint64_t.
+        unsafe { out_bytes.write(bytes) };
+        Ok(())
+    })
+}
+
+/// 1 if the ONNX Cast schema in force at `opset` lists both dtypes, else 0. Cast has
+/// versions 1, 6, 9, 13, 19, 21, 23, 24, 25 and 28; each stays in force until the next,
+/// so opsets above 28 are answered with Cast-28. Complex and the TF quantized types are
+/// never listed; opsets below 1 and unknown codes give 0.
+#[no_mangle]
+pub extern "C" fn tcast_onnx_cast_supported(from: tcast_dtype, to: tcast_dtype, opset: i32) -> i32 {
+    guard_value(0, || match (DType::from_code(from), DType::from_code(to)) {
+        (Some(a), Some(b)) => i32::from(a.in_onnx_cast(opset) && b.in_onnx_cast(opset)),
+        _ => 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dtype_constants_match_the_registry() {
+        let pairs = [
+            (TCAST_DTYPE_FLOAT, "FLOAT"),
+            (TCAST_DTYPE_UINT8, "UINT8"),
+            (TCAST_DTYPE_INT8, "INT8"),
+            (TCAST_DTYPE_UINT16, "UINT16"),
+            (TCAST_DTYPE_INT16, "INT16"),
+            (TCAST_DTYPE_INT32, "INT32"),
+            (TCAST_DTYPE_INT64, "INT64"),
+            (TCAST_DTYPE_STRING, "STRING"),
+            (TCAST_DTYPE_BOOL, "BOOL"),
+            (TCAST_DTYPE_FLOAT16, "FLOAT16"),
+            (TCAST_DTYPE_DOUBLE, "DOUBLE"),
+            (TCAST_DTYPE_UINT32, "UINT32"),
+            (TCAST_DTYPE_UINT64, "UINT64"),
+            (TCAST_DTYPE_COMPLEX64, "COMPLEX64"),
+            (TCAST_DTYPE_COMPLEX128, "COMPLEX128"),
+            (TCAST_DTYPE_BFLOAT16, "BFLOAT16"),
+            (TCAST_DTYPE_FLOAT8E4M3FN, "FLOAT8E4M3FN"),
+            (TCAST_DTYPE_FLOAT8E4M3FNUZ, "FLOAT8E4M3FNUZ"),
+            (TCAST_DTYPE_FLOAT8E5M2, "FLOAT8E5M2"),
+            (TCAST_DTYPE_FLOAT8E5M2FNUZ, "FLOAT8E5M2FNUZ"),
+            (TCAST_DTYPE_UINT4, "UINT4"),
+            (TCAST_DTYPE_INT4, "INT4"),
+            (TCAST_DTYPE_FLOAT4E2M1, "FLOAT4E2M1"),
+            (TCAST_DTYPE_FLOAT8E8M0, "FLOAT8E8M0"),
+            (TCAST_DTYPE_UINT2, "UINT2"),
+            (TCAST_DTYPE_INT2, "INT2"),
+            (TCAST_DTYPE_FLOAT6E2M3, "FLOAT6E2M3"),
+            (TCAST_DTYPE_FLOAT6E3M2, "FLOAT6E3M2"),
+            (TCAST_DTYPE_QINT8, "QINT8"),
+            (TCAST_DTYPE_QUINT8, "QUINT8"),
+            (TCAST_DTYPE_QINT16, "QINT16"),
+            (TCAST_DTYPE_QUINT16, "QUINT16"),
+            (TCAST_DTYPE_QINT32, "QINT32"),
+        ];
+        assert_eq!(pairs.len(), DType::all().count());
+        for (code, name) in pairs {
+            assert_eq!(DType::from_code(code).map(DType::name), Some(name));
+        }
+        assert_eq!(DType::from_code(TCAST_DTYPE_UNDEFINED), None);
+    }
+}

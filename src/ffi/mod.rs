@@ -1,0 +1,142 @@
+//! The C ABI: a thin shell that turns raw pointers into validated views, calls the safe
+//! core and turns its `Result` into a status and a filled `tcast_error`. No logic lives
+//! here beyond argument conversion. Every export runs inside [`guard`], so no panic
+//! crosses the boundary.
+#![allow(non_camel_case_types)]
+// The exports take raw pointers whose validity is the C caller's side of the contract
+// (c-api.md); marking them `unsafe fn` would change nothing for C and is not the idiom.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+pub mod cast;
+pub mod dtype;
+pub mod status;
+pub mod tensor;
+
+use crate::error::Error;
+use std::ffi::{c_char, CStr};
+use std::panic::{self, AssertUnwindSafe};
+
+/// A status code: `TCAST_OK` (0) or one of the `TCAST_ERR_*` values.
+pub type tcast_status = i32;
+
+/// Success.
+pub const TCAST_OK: tcast_status = 0;
+/// A required pointer was NULL.
+pub const TCAST_ERR_NULL_ARGUMENT: tcast_status = 1;
+/// Unknown dtype code or name.
+pub const TCAST_ERR_INVALID_DTYPE: tcast_status = 2;
+/// Valid dtypes the operation does not accept.
+pub const TCAST_ERR_UNSUPPORTED: tcast_status = 3;
+/// Negative dimension, rank above TCAST_MAX_NDIM, element or byte count overflow, bad
+/// strides, or an output shape that is not what the operation produces.
+pub const TCAST_ERR_INVALID_SHAPE: tcast_status = 4;
+/// A broadcast or bitcast shape rule was violated.
+pub const TCAST_ERR_INCOMPATIBLE_SHAPES: tcast_status = 5;
+/// `data_bytes`, an arena or an output capacity is smaller than needed.
+pub const TCAST_ERR_BUFFER_TOO_SMALL: tcast_status = 6;
+/// A string element or a dtype spec could not be parsed.
+pub const TCAST_ERR_PARSE: tcast_status = 7;
+/// A bad option or enum value, or overlapping input and output buffers.
+pub const TCAST_ERR_INVALID_ARGUMENT: tcast_status = 8;
+/// The cast is not allowed at the requested numpy casting level.
+pub const TCAST_ERR_CASTING: tcast_status = 9;
+/// A bug: a panic was caught at the boundary.
+pub const TCAST_ERR_INTERNAL: tcast_status = 99;
+
+/// Bytes of `tcast_error.message`, its terminating NUL included.
+pub const TCAST_ERROR_MESSAGE_BYTES: usize = 256;
+
+/// Details of a failure, written into the caller's struct (never a thread-local).
+#[repr(C)]
+pub struct tcast_error {
+    /// The status the call returned.
+    pub status: i32,
+    /// The element the error is about, or -1.
+    pub index: i64,
+    /// What was wrong, NUL-terminated UTF-8 (cut at a character boundary if long).
+    pub message: [c_char; TCAST_ERROR_MESSAGE_BYTES],
+}
+
+/// Writes the outcome of a call into `err` (when not NULL) and returns its status.
+fn report(err: *mut tcast_error, outcome: Result<(), Error>) -> tcast_status {
+    let (status, index, message) = match &outcome {
+        Ok(()) => (TCAST_OK, -1, String::new()),
+        Err(e) => (
+            e.status() as i32,
+            e.index().and_then(|i| i64::try_from(i).ok()).unwrap_or(-1),
+            e.to_string(),
+        ),
+    };
+    if !err.is_null() {
+        let mut cut = message.len().min(TCAST_ERROR_MESSAGE_BYTES - 1);
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        // SAFETY: a non-NULL `err` points to a writable tcast_error (c-api.md section 1).
+        let target = unsafe { &mut *err };
+        target.status = status;
+        target.index = index;
+        for (slot, &byte) in target.message.iter_mut().zip(&message.as_bytes()[..cut]) {
+            *slot = byte as c_char;
+        }
+        target.message[cut] = 0;
+    }
+    status
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("unknown panic")
+}
+
+/// Runs the body of a fallible export: catches panics, fills `err`, returns the status.
+pub(crate) fn guard(
+    err: *mut tcast_error,
+    body: impl FnOnce() -> Result<(), Error>,
+) -> tcast_status {
+    let outcome = panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
+        Err(Error::Internal(format!(
+            "internal error (a bug in tensorcast): {}",
+            panic_text(payload.as_ref())
+        )))
+    });
+    report(err, outcome)
+}
+
+/// Runs the body of an infallible export, returning `fallback` if it panics.
+pub(crate) fn guard_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+}
+
+/// Fails with NULL_ARGUMENT naming `what` when `ptr` is NULL.
+pub(crate) fn require<T>(ptr: *const T, what: &str) -> Result<(), Error> {
+    if ptr.is_null() {
+        Err(Error::NullArgument(format!("{what} is NULL")))
+    } else {
+        Ok(())
+    }
+}
+
+/// A caller's NUL-terminated string as UTF-8, or an error quoting what it held.
+///
+/// # Safety
+/// `ptr` is non-NULL and points to a NUL-terminated string.
+pub(crate) unsafe fn c_text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
+    // SAFETY: the caller guarantees a NUL-terminated string at a non-NULL `ptr`.
+    let raw = unsafe { CStr::from_ptr(ptr) };
+    raw.to_str().map_err(|_| {
+        Error::InvalidArgument(format!(
+            "{what} is not valid UTF-8: {:?}",
+            String::from_utf8_lossy(raw.to_bytes())
+        ))
+    })
+}
+
+/// A static NUL-terminated string as a C pointer.
+pub(crate) fn c_static(text_nul: &'static str) -> *const c_char {
+    debug_assert!(text_nul.ends_with('\0'));
+    text_nul.as_ptr().cast()
+}

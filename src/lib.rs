@@ -1,0 +1,28 @@
+//! tensorcast: exact, fast dtype conversions for tensors.
+//!
+//! The Rust API works on validated views ([`Tensor`], [`TensorMut`]); the C API in
+//! [`ffi`] is a thin shell over it. Semantics are those of ONNX Cast (Cast-1 to
+//! Cast-28, CastLike) with the decisions documented in the README: float -> integer
+//! truncates and saturates with NaN -> 0, integer -> integer wraps, and every float
+//! conversion rounds once, to nearest even, from the exact source value.
+//!
+//! ```
+//! use tensorcast::{cast, CastOptions, DType, Tensor, TensorMut};
+//! let src: Vec<u8> = [1.5f32, -2.0, 65520.0].iter().flat_map(|x| x.to_ne_bytes()).collect();
+//! let mut dst = vec![0u8; 6];
+//! let input = Tensor::new(&src, DType::Float, &[3]).unwrap();
+//! let mut output = TensorMut::new(&mut dst, DType::Float16, &[3]).unwrap();
+//! cast(&input, &mut output, &CastOptions::default()).unwrap();
+//! assert_eq!(dst, [0x00, 0x3e, 0x00, 0xc0, 0x00, 0x7c]);
+//! ```
+
+pub mod cast;
+pub mod dtype;
+pub mod error;
+pub mod ffi;
+pub mod tensor;
+
+pub use cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
+pub use dtype::{DType, Family, Scalar};
+pub use error::{Error, Status};
+pub use tensor::{Layout, Tensor, TensorMut, MAX_NDIM};

@@ -1,0 +1,349 @@
+//! Raw tensor descriptions -> validated views. Everything about shapes, strides, element
+//! and byte counts and their overflow is checked here, once, before a kernel runs.
+
+use crate::dtype::DType;
+use crate::error::{shape_text, Error};
+
+/// The largest rank a tensor may have.
+pub const MAX_NDIM: usize = 64;
+
+/// The shape, strides and sizes of a tensor, checked for consistency and overflow.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    dtype: DType,
+    ndim: usize,
+    dims: [usize; MAX_NDIM],
+    /// Strides in elements; None when the tensor is C-contiguous.
+    strides: Option<[usize; MAX_NDIM]>,
+    count: usize,
+    /// Bytes the elements span in memory.
+    bytes: usize,
+}
+
+fn too_big(role: &str, dtype: DType, dims: &[usize], what: &str) -> Error {
+    Error::InvalidShape(format!(
+        "{role} shape {} of {dtype}: {what} overflows 64 bits",
+        shape_text(dims)
+    ))
+}
+
+impl Layout {
+    /// Checks a shape (and optional strides in elements) for a tensor of `dtype`.
+    /// `role` ("input", "output") starts every error message.
+    pub fn new(
+        role: &str,
+        dtype: DType,
+        dims: &[usize],
+        strides: Option<&[usize]>,
+    ) -> Result<Layout, Error> {
+        if dims.len() > MAX_NDIM {
+            return Err(Error::InvalidShape(format!(
+                "{role} ndim is {}; the most is {MAX_NDIM}",
+                dims.len()
+            )));
+        }
+        let count = element_count(role, dtype, dims)?;
+        let packed_bytes = dtype
+            .bytes_for(count)
+            .ok_or_else(|| too_big(role, dtype, dims, "the byte count"))?;
+
+        let strides = match strides {
+            Some(s) if s.len() != dims.len() => {
+                return Err(Error::InvalidShape(format!(
+                    "{role} has {} strides for {} dimensions",
+                    s.len(),
+                    dims.len()
+                )))
+            }
+            Some(s) if !is_contiguous(dims, s) => Some(s),
+            _ => None,
+        };
+        let bytes = match strides {
+            None => packed_bytes,
+            Some(s) => {
+                if dtype.is_packed() {
+                    return Err(Error::InvalidShape(format!(
+                        "{role} strides {} are not allowed for the packed dtype {dtype}",
+                        shape_text(s)
+                    )));
+                }
+                if count == 0 {
+                    0
+                } else {
+                    let mut last: u128 = 0;
+                    for (&d, &st) in dims.iter().zip(s) {
+                        last += (d as u128 - 1) * st as u128;
+                    }
+                    let bytes = (last + 1) * u128::from(dtype.bits() / 8);
+                    u64::try_from(bytes).map_err(|_| {
+                        Error::InvalidShape(format!(
+                            "{role} shape {} with strides {} of {dtype}: the byte span overflows 64 bits",
+                            shape_text(dims),
+                            shape_text(s)
+                        ))
+                    })?
+                }
+            }
+        };
+        let addressable = |n: u64| -> Result<usize, Error> {
+            usize::try_from(n)
+                .ok()
+                .filter(|&n| n <= isize::MAX as usize)
+                .ok_or_else(|| {
+                    Error::InvalidShape(format!(
+                        "{role} shape {} of {dtype} needs {bytes} bytes, more than this platform can address",
+                        shape_text(dims)
+                    ))
+                })
+        };
+        let mut layout = Layout {
+            dtype,
+            ndim: dims.len(),
+            dims: [0; MAX_NDIM],
+            strides: None,
+            count: addressable(count)?,
+            bytes: addressable(bytes)?,
+        };
+        layout.dims[..dims.len()].copy_from_slice(dims);
+        if let Some(s) = strides {
+            let mut own = [0; MAX_NDIM];
+            own[..s.len()].copy_from_slice(s);
+            layout.strides = Some(own);
+        }
+        Ok(layout)
+    }
+
+    /// Converts a C shape (`int64_t` dims) into `buf`, refusing negative dimensions.
+    pub fn dims_from_i64<'b>(
+        role: &str,
+        what: &str,
+        values: &[i64],
+        buf: &'b mut [usize; MAX_NDIM],
+    ) -> Result<&'b [usize], Error> {
+        if values.len() > MAX_NDIM {
+            return Err(Error::InvalidShape(format!(
+                "{role} ndim is {}; the most is {MAX_NDIM}",
+                values.len()
+            )));
+        }
+        for (i, &v) in values.iter().enumerate() {
+            buf[i] = usize::try_from(v).map_err(|_| {
+                Error::InvalidShape(format!(
+                    "{role} {what}[{i}] is {v} in {}: it must be >= 0",
+                    shape_text(values)
+                ))
+            })?;
+        }
+        Ok(&buf[..values.len()])
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+
+    pub fn dims(&self) -> &[usize] {
+        &self.dims[..self.ndim]
+    }
+
+    /// Strides in elements when the tensor is not C-contiguous.
+    pub fn strides(&self) -> Option<&[usize]> {
+        self.strides.as_ref().map(|s| &s[..self.ndim])
+    }
+
+    /// Number of elements.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Bytes the tensor spans in memory.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Checks that a caller's buffer of `available` bytes holds the tensor.
+    pub fn check_buffer(&self, role: &str, available: u64) -> Result<(), Error> {
+        if (self.bytes as u64) > available {
+            return Err(Error::BufferTooSmall(format!(
+                "{role} data_bytes is {available} but shape {} of {} needs {} bytes",
+                shape_text(self.dims()),
+                self.dtype,
+                self.bytes
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The number of elements of a shape, refusing counts that overflow 64 bits.
+pub fn element_count(role: &str, dtype: DType, dims: &[usize]) -> Result<u64, Error> {
+    if dims.contains(&0) {
+        return Ok(0);
+    }
+    let mut count: u64 = 1;
+    for &d in dims {
+        count = u64::try_from(d)
+            .ok()
+            .and_then(|d| count.checked_mul(d))
+            .ok_or_else(|| too_big(role, dtype, dims, "the element count"))?;
+    }
+    Ok(count)
+}
+
+/// True when `strides` describe the C-contiguous layout of `dims` (the stride of a
+/// dimension of extent 1 never matters).
+fn is_contiguous(dims: &[usize], strides: &[usize]) -> bool {
+    if dims.contains(&0) {
+        return true;
+    }
+    let mut expected: usize = 1;
+    for (&d, &s) in dims.iter().zip(strides).rev() {
+        if d != 1 && s != expected {
+            return false;
+        }
+        expected = expected.saturating_mul(d);
+    }
+    true
+}
+
+/// A validated, read-only tensor: its layout and exactly the bytes it spans.
+#[derive(Clone, Debug)]
+pub struct Tensor<'a> {
+    layout: Layout,
+    data: &'a [u8],
+}
+
+impl<'a> Tensor<'a> {
+    /// A C-contiguous tensor over `data`.
+    pub fn new(data: &'a [u8], dtype: DType, dims: &[usize]) -> Result<Tensor<'a>, Error> {
+        Tensor::from_layout(Layout::new("input", dtype, dims, None)?, data)
+    }
+
+    /// A tensor with strides in elements (each may be 0).
+    pub fn strided(
+        data: &'a [u8],
+        dtype: DType,
+        dims: &[usize],
+        strides: &[usize],
+    ) -> Result<Tensor<'a>, Error> {
+        Tensor::from_layout(Layout::new("input", dtype, dims, Some(strides))?, data)
+    }
+
+    /// Pairs a checked layout with its buffer, which must hold `layout.bytes()` bytes.
+    pub fn from_layout(layout: Layout, data: &'a [u8]) -> Result<Tensor<'a>, Error> {
+        layout.check_buffer("input", data.len() as u64)?;
+        let data = &data[..layout.bytes()];
+        Ok(Tensor { layout, data })
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+}
+
+/// A validated, writable, C-contiguous tensor.
+#[derive(Debug)]
+pub struct TensorMut<'a> {
+    layout: Layout,
+    data: &'a mut [u8],
+}
+
+impl<'a> TensorMut<'a> {
+    /// A C-contiguous output tensor over `data`.
+    pub fn new(data: &'a mut [u8], dtype: DType, dims: &[usize]) -> Result<TensorMut<'a>, Error> {
+        TensorMut::from_layout(Layout::new("output", dtype, dims, None)?, data)
+    }
+
+    /// Pairs a checked layout with its buffer; outputs must be contiguous.
+    pub fn from_layout(layout: Layout, data: &'a mut [u8]) -> Result<TensorMut<'a>, Error> {
+        if let Some(s) = layout.strides() {
+            return Err(Error::InvalidShape(format!(
+                "output strides {} for shape {} are not C-contiguous; outputs must be contiguous",
+                shape_text(s),
+                shape_text(layout.dims())
+            )));
+        }
+        layout.check_buffer("output", data.len() as u64)?;
+        let data = &mut data[..layout.bytes()];
+        Ok(TensorMut { layout, data })
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    pub fn data(&mut self) -> &mut [u8] {
+        self.data
+    }
+
+    /// The layout and the bytes at once, for kernels that read one and write the other.
+    pub fn parts(&mut self) -> (&Layout, &mut [u8]) {
+        (&self.layout, self.data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Status;
+
+    #[test]
+    fn counts_and_bytes() {
+        let l = Layout::new("input", DType::Float, &[2, 3], None).unwrap();
+        assert_eq!((l.count(), l.bytes()), (6, 24));
+        let l = Layout::new("input", DType::Float, &[], None).unwrap();
+        assert_eq!((l.count(), l.bytes()), (1, 4));
+        let l = Layout::new("input", DType::Int4, &[3], None).unwrap();
+        assert_eq!((l.count(), l.bytes()), (3, 2));
+        let l = Layout::new("input", DType::Float, &[0, usize::MAX, usize::MAX], None).unwrap();
+        assert_eq!((l.count(), l.bytes()), (0, 0));
+    }
+
+    #[test]
+    fn overflow_is_an_invalid_shape() {
+        let e = Layout::new("input", DType::Float, &[1 << 32, 1 << 32], None).unwrap_err();
+        assert_eq!(e.status(), Status::InvalidShape);
+        assert!(e.to_string().contains("element count overflows"), "{e}");
+        let e = Layout::new("input", DType::Double, &[1 << 31, 1 << 31], None).unwrap_err();
+        assert!(e.to_string().contains("byte count overflows"), "{e}");
+    }
+
+    #[test]
+    fn strides_span_and_contiguity() {
+        let l = Layout::new("input", DType::Float, &[2, 3], Some(&[1, 2])).unwrap();
+        assert_eq!(l.bytes(), (1 + 2 * 2 + 1) * 4);
+        assert!(l.strides().is_some());
+        let l = Layout::new("input", DType::Float, &[2, 3], Some(&[3, 1])).unwrap();
+        assert!(l.strides().is_none());
+        let l = Layout::new("input", DType::Float, &[1, 3], Some(&[99, 1])).unwrap();
+        assert!(l.strides().is_none());
+        let l = Layout::new("input", DType::Float, &[4], Some(&[0])).unwrap();
+        assert_eq!(l.bytes(), 4);
+        let e = Layout::new("input", DType::Int4, &[4], Some(&[2])).unwrap_err();
+        assert_eq!(e.status(), Status::InvalidShape);
+    }
+
+    #[test]
+    fn negative_dims_name_the_index() {
+        let mut buf = [0; MAX_NDIM];
+        let e = Layout::dims_from_i64("input", "shape", &[2, -3], &mut buf).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "input shape[1] is -3 in [2,-3]: it must be >= 0"
+        );
+    }
+
+    #[test]
+    fn short_buffers_are_refused() {
+        let data = [0u8; 23];
+        let e = Tensor::new(&data, DType::Float, &[2, 3]).unwrap_err();
+        assert_eq!(e.status(), Status::BufferTooSmall);
+        assert_eq!(
+            e.to_string(),
+            "input data_bytes is 23 but shape [2,3] of FLOAT needs 24 bytes"
+        );
+    }
+}
