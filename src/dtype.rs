@@ -144,256 +144,71 @@ macro_rules! row {
 const STRING_BITS: u32 = 8 * (core::mem::size_of::<*const u8>() as u32 + 8);
 
 /// The registry, in code order.
+#[rustfmt::skip]
 pub static DTYPES: [DTypeInfo; 33] = [
-    row!(
-        Float,
-        "FLOAT",
-        32,
-        Float,
-        Some(Scalar::F32),
+    row!(Float, "FLOAT", 32, Float, Some(Scalar::F32),
         1,
-        ["float32", "float", "f32"]
+        ["float32", "f32"]
     ),
-    row!(
-        Uint8,
-        "UINT8",
-        8,
-        UnsignedInt,
-        Some(Scalar::U8),
+    row!(Uint8, "UINT8", 8, UnsignedInt, Some(Scalar::U8), 1, ["u8"]),
+    row!(Int8, "INT8", 8, SignedInt, Some(Scalar::I8), 1, ["i8"]),
+    row!(Uint16, "UINT16", 16, UnsignedInt, Some(Scalar::U16),
         1,
-        ["uint8", "u8"]
+        ["u16"]
     ),
-    row!(
-        Int8,
-        "INT8",
-        8,
-        SignedInt,
-        Some(Scalar::I8),
+    row!(Int16, "INT16", 16, SignedInt, Some(Scalar::I16), 1, ["i16"]),
+    row!(Int32, "INT32", 32, SignedInt, Some(Scalar::I32), 1, ["i32"]),
+    row!(Int64, "INT64", 64, SignedInt, Some(Scalar::I64), 1, ["i64"]),
+    row!(String, "STRING", STRING_BITS, String, None, 9, ["str"]),
+    row!(Bool, "BOOL", 8, Bool, Some(Scalar::Bool), 1, []),
+    row!(Float16, "FLOAT16", 16, Float, Some(Scalar::F16),
         1,
-        ["int8", "i8"]
+        ["half", "f16"]
     ),
-    row!(
-        Uint16,
-        "UINT16",
-        16,
-        UnsignedInt,
-        Some(Scalar::U16),
+    row!(Double, "DOUBLE", 64, Float, Some(Scalar::F64),
         1,
-        ["uint16", "u16"]
+        ["float64", "f64"]
     ),
-    row!(
-        Int16,
-        "INT16",
-        16,
-        SignedInt,
-        Some(Scalar::I16),
+    row!(Uint32, "UINT32", 32, UnsignedInt, Some(Scalar::U32),
         1,
-        ["int16", "i16"]
+        ["u32"]
     ),
-    row!(
-        Int32,
-        "INT32",
-        32,
-        SignedInt,
-        Some(Scalar::I32),
+    row!(Uint64, "UINT64", 64, UnsignedInt, Some(Scalar::U64),
         1,
-        ["int32", "i32"]
+        ["u64"]
     ),
-    row!(
-        Int64,
-        "INT64",
-        64,
-        SignedInt,
-        Some(Scalar::I64),
-        1,
-        ["int64", "i64"]
-    ),
-    row!(
-        String,
-        "STRING",
-        STRING_BITS,
-        String,
-        None,
-        9,
-        ["string", "str"]
-    ),
-    row!(Bool, "BOOL", 8, Bool, Some(Scalar::Bool), 1, ["bool"]),
-    row!(
-        Float16,
-        "FLOAT16",
-        16,
-        Float,
-        Some(Scalar::F16),
-        1,
-        ["float16", "half", "f16"]
-    ),
-    row!(
-        Double,
-        "DOUBLE",
-        64,
-        Float,
-        Some(Scalar::F64),
-        1,
-        ["float64", "double", "f64"]
-    ),
-    row!(
-        Uint32,
-        "UINT32",
-        32,
-        UnsignedInt,
-        Some(Scalar::U32),
-        1,
-        ["uint32", "u32"]
-    ),
-    row!(
-        Uint64,
-        "UINT64",
-        64,
-        UnsignedInt,
-        Some(Scalar::U64),
-        1,
-        ["uint64", "u64"]
-    ),
-    row!(
-        Complex64,
-        "COMPLEX64",
-        64,
-        Complex,
-        Some(Scalar::C64),
+    row!(Complex64, "COMPLEX64", 64, Complex, Some(Scalar::C64),
         0,
-        ["complex64", "c64"]
+        ["c64"]
     ),
-    row!(
-        Complex128,
-        "COMPLEX128",
-        128,
-        Complex,
-        Some(Scalar::C128),
+    row!(Complex128, "COMPLEX128", 128, Complex, Some(Scalar::C128),
         0,
-        ["complex128", "c128"]
+        ["c128"]
     ),
-    row!(
-        Bfloat16,
-        "BFLOAT16",
-        16,
-        Float,
-        Some(Scalar::Bf16),
+    row!(Bfloat16, "BFLOAT16", 16, Float, Some(Scalar::Bf16),
         13,
-        ["bfloat16", "bf16"]
+        ["bf16"]
     ),
-    row!(
-        Float8E4M3Fn,
-        "FLOAT8E4M3FN",
-        8,
-        Float,
-        None,
-        19,
-        ["float8_e4m3fn"]
-    ),
-    row!(
-        Float8E4M3Fnuz,
-        "FLOAT8E4M3FNUZ",
-        8,
-        Float,
-        None,
-        19,
-        ["float8_e4m3fnuz"]
-    ),
-    row!(
-        Float8E5M2,
-        "FLOAT8E5M2",
-        8,
-        Float,
-        None,
-        19,
-        ["float8_e5m2"]
-    ),
-    row!(
-        Float8E5M2Fnuz,
-        "FLOAT8E5M2FNUZ",
-        8,
-        Float,
-        None,
-        19,
-        ["float8_e5m2fnuz"]
-    ),
-    row!(Uint4, "UINT4", 4, UnsignedInt, None, 21, ["uint4"]),
-    row!(Int4, "INT4", 4, SignedInt, None, 21, ["int4"]),
-    row!(
-        Float4E2M1,
-        "FLOAT4E2M1",
-        4,
-        Float,
-        None,
-        23,
-        ["float4_e2m1fn", "float4e2m1fn"]
-    ),
-    row!(
-        Float8E8M0,
-        "FLOAT8E8M0",
-        8,
-        Float,
-        None,
-        24,
-        ["float8_e8m0fnu", "float8e8m0fnu"]
-    ),
-    row!(Uint2, "UINT2", 2, UnsignedInt, None, 25, ["uint2"]),
-    row!(Int2, "INT2", 2, SignedInt, None, 25, ["int2"]),
-    row!(
-        Float6E2M3,
-        "FLOAT6E2M3",
-        6,
-        Float,
-        None,
-        28,
-        ["float6_e2m3fn", "float6e2m3fn"]
-    ),
-    row!(
-        Float6E3M2,
-        "FLOAT6E3M2",
-        6,
-        Float,
-        None,
-        28,
-        ["float6_e3m2fn", "float6e3m2fn"]
-    ),
-    row!(Qint8, "QINT8", 8, SignedInt, Some(Scalar::I8), 0, ["qint8"]),
-    row!(
-        Quint8,
-        "QUINT8",
-        8,
-        UnsignedInt,
-        Some(Scalar::U8),
+    row!(Float8E4M3Fn, "FLOAT8E4M3FN", 8, Float, None, 19, ["float8_e4m3fn"]),
+    row!(Float8E4M3Fnuz, "FLOAT8E4M3FNUZ", 8, Float, None, 19, ["float8_e4m3fnuz"]),
+    row!(Float8E5M2, "FLOAT8E5M2", 8, Float, None, 19, ["float8_e5m2"]),
+    row!(Float8E5M2Fnuz, "FLOAT8E5M2FNUZ", 8, Float, None, 19, ["float8_e5m2fnuz"]),
+    row!(Uint4, "UINT4", 4, UnsignedInt, None, 21, []),
+    row!(Int4, "INT4", 4, SignedInt, None, 21, []),
+    row!(Float4E2M1, "FLOAT4E2M1", 4, Float, None, 23, ["float4_e2m1fn", "float4e2m1fn"]),
+    row!(Float8E8M0, "FLOAT8E8M0", 8, Float, None, 24, ["float8_e8m0fnu", "float8e8m0fnu"]),
+    row!(Uint2, "UINT2", 2, UnsignedInt, None, 25, []),
+    row!(Int2, "INT2", 2, SignedInt, None, 25, []),
+    row!(Float6E2M3, "FLOAT6E2M3", 6, Float, None, 28, ["float6_e2m3fn", "float6e2m3fn"]),
+    row!(Float6E3M2, "FLOAT6E3M2", 6, Float, None, 28, ["float6_e3m2fn", "float6e3m2fn"]),
+    row!(Qint8, "QINT8", 8, SignedInt, Some(Scalar::I8), 0, []),
+    row!(Quint8, "QUINT8", 8, UnsignedInt, Some(Scalar::U8), 0, []),
+    row!(Qint16, "QINT16", 16, SignedInt, Some(Scalar::I16), 0, []),
+    row!(Quint16, "QUINT16", 16, UnsignedInt, Some(Scalar::U16),
         0,
-        ["quint8"]
+        []
     ),
-    row!(
-        Qint16,
-        "QINT16",
-        16,
-        SignedInt,
-        Some(Scalar::I16),
-        0,
-        ["qint16"]
-    ),
-    row!(
-        Quint16,
-        "QUINT16",
-        16,
-        UnsignedInt,
-        Some(Scalar::U16),
-        0,
-        ["quint16"]
-    ),
-    row!(
-        Qint32,
-        "QINT32",
-        32,
-        SignedInt,
-        Some(Scalar::I32),
-        0,
-        ["qint32"]
-    ),
+    row!(Qint32, "QINT32", 32, SignedInt, Some(Scalar::I32), 0, []),
 ];
 
 impl DTypeInfo {
