@@ -146,49 +146,22 @@ const STRING_BITS: u32 = 8 * (core::mem::size_of::<*const u8>() as u32 + 8);
 /// The registry, in code order.
 #[rustfmt::skip]
 pub static DTYPES: [DTypeInfo; 33] = [
-    row!(Float, "FLOAT", 32, Float, Some(Scalar::F32),
-        1,
-        ["float32", "f32"]
-    ),
+    row!(Float, "FLOAT", 32, Float, Some(Scalar::F32), 1, ["float32", "f32"]),
     row!(Uint8, "UINT8", 8, UnsignedInt, Some(Scalar::U8), 1, ["u8"]),
     row!(Int8, "INT8", 8, SignedInt, Some(Scalar::I8), 1, ["i8"]),
-    row!(Uint16, "UINT16", 16, UnsignedInt, Some(Scalar::U16),
-        1,
-        ["u16"]
-    ),
+    row!(Uint16, "UINT16", 16, UnsignedInt, Some(Scalar::U16), 1, ["u16"]),
     row!(Int16, "INT16", 16, SignedInt, Some(Scalar::I16), 1, ["i16"]),
     row!(Int32, "INT32", 32, SignedInt, Some(Scalar::I32), 1, ["i32"]),
     row!(Int64, "INT64", 64, SignedInt, Some(Scalar::I64), 1, ["i64"]),
     row!(String, "STRING", STRING_BITS, String, None, 9, ["str"]),
     row!(Bool, "BOOL", 8, Bool, Some(Scalar::Bool), 1, []),
-    row!(Float16, "FLOAT16", 16, Float, Some(Scalar::F16),
-        1,
-        ["half", "f16"]
-    ),
-    row!(Double, "DOUBLE", 64, Float, Some(Scalar::F64),
-        1,
-        ["float64", "f64"]
-    ),
-    row!(Uint32, "UINT32", 32, UnsignedInt, Some(Scalar::U32),
-        1,
-        ["u32"]
-    ),
-    row!(Uint64, "UINT64", 64, UnsignedInt, Some(Scalar::U64),
-        1,
-        ["u64"]
-    ),
-    row!(Complex64, "COMPLEX64", 64, Complex, Some(Scalar::C64),
-        0,
-        ["c64"]
-    ),
-    row!(Complex128, "COMPLEX128", 128, Complex, Some(Scalar::C128),
-        0,
-        ["c128"]
-    ),
-    row!(Bfloat16, "BFLOAT16", 16, Float, Some(Scalar::Bf16),
-        13,
-        ["bf16"]
-    ),
+    row!(Float16, "FLOAT16", 16, Float, Some(Scalar::F16), 1, ["half", "f16"]),
+    row!(Double, "DOUBLE", 64, Float, Some(Scalar::F64), 1, ["float64", "f64"]),
+    row!(Uint32, "UINT32", 32, UnsignedInt, Some(Scalar::U32), 1, ["u32"]),
+    row!(Uint64, "UINT64", 64, UnsignedInt, Some(Scalar::U64), 1, ["u64"]),
+    row!(Complex64, "COMPLEX64", 64, Complex, Some(Scalar::C64), 0, ["c64"]),
+    row!(Complex128, "COMPLEX128", 128, Complex, Some(Scalar::C128), 0, ["c128"]),
+    row!(Bfloat16, "BFLOAT16", 16, Float, Some(Scalar::Bf16), 13, ["bf16"]),
     row!(Float8E4M3Fn, "FLOAT8E4M3FN", 8, Float, None, 19, ["float8_e4m3fn"]),
     row!(Float8E4M3Fnuz, "FLOAT8E4M3FNUZ", 8, Float, None, 19, ["float8_e4m3fnuz"]),
     row!(Float8E5M2, "FLOAT8E5M2", 8, Float, None, 19, ["float8_e5m2"]),
@@ -204,10 +177,7 @@ pub static DTYPES: [DTypeInfo; 33] = [
     row!(Qint8, "QINT8", 8, SignedInt, Some(Scalar::I8), 0, []),
     row!(Quint8, "QUINT8", 8, UnsignedInt, Some(Scalar::U8), 0, []),
     row!(Qint16, "QINT16", 16, SignedInt, Some(Scalar::I16), 0, []),
-    row!(Quint16, "QUINT16", 16, UnsignedInt, Some(Scalar::U16),
-        0,
-        []
-    ),
+    row!(Quint16, "QUINT16", 16, UnsignedInt, Some(Scalar::U16), 0, []),
     row!(Qint32, "QINT32", 32, SignedInt, Some(Scalar::I32), 0, []),
 ];
 
