@@ -270,7 +270,18 @@ fn encode_real(to: Scalar, value: Exact) -> u128 {
     })
 }
 
+/// The real format inside a complex type.
+fn part_of(s: Scalar) -> Scalar {
+    match s {
+        Scalar::C64 => Scalar::F32,
+        Scalar::C128 => Scalar::F64,
+        other => other,
+    }
+}
+
 /// Casts one element: `src` holds `from.size()` bytes, `dst` receives `to.size()` bytes.
+/// A value whose format does not change is copied (a same-dtype cast, or the real part
+/// moving between FLOAT and COMPLEX64 / DOUBLE and COMPLEX128), NaN payloads included.
 pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
     if from == to {
         dst.copy_from_slice(src);
@@ -278,15 +289,19 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
     }
     let (re, im) = decode(from, src);
     let zero = Exact::Int(0);
+    let same_part = part_of(from) == part_of(to);
+    let real_part = |target: Scalar| {
+        if same_part {
+            read(&src[..target.size()])
+        } else {
+            encode_real(target, re)
+        }
+    };
     let out = match to {
-        Scalar::C64 => {
-            encode_real(Scalar::F32, re) | encode_real(Scalar::F32, im.unwrap_or(zero)) << 32
-        }
-        Scalar::C128 => {
-            encode_real(Scalar::F64, re) | encode_real(Scalar::F64, im.unwrap_or(zero)) << 64
-        }
+        Scalar::C64 => real_part(Scalar::F32) | encode_real(Scalar::F32, im.unwrap_or(zero)) << 32,
+        Scalar::C128 => real_part(Scalar::F64) | encode_real(Scalar::F64, im.unwrap_or(zero)) << 64,
         Scalar::Bool => u128::from(is_nonzero(re) || im.is_some_and(is_nonzero)),
-        _ => encode_real(to, re),
+        _ => real_part(to),
     };
     write(out, dst);
 }
