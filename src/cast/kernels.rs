@@ -62,6 +62,19 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// Wraps a kernel function compiled for a tier.
+    pub(crate) fn new(
+        run: unsafe fn(&[u8], &mut [u8]),
+        src_size: usize,
+        dst_size: usize,
+    ) -> Kernel {
+        Kernel {
+            run,
+            src_size,
+            dst_size,
+        }
+    }
+
     /// Converts every element of `src` into `dst`; both hold the same element count.
     pub fn run(&self, src: &[u8], dst: &mut [u8]) {
         assert_eq!(src.len() / self.src_size, dst.len() / self.dst_size);
@@ -142,6 +155,9 @@ pub fn select(from: Scalar, to: Scalar, tier: Tier) -> Kernel {
             src_size: from.size(),
             dst_size: to.size(),
         };
+    }
+    if let Some(kernel) = super::arch::special(from, to, tier) {
+        return kernel;
     }
     match from {
         Scalar::Bool => pick_target!(Bool, to, tier),

@@ -70,18 +70,62 @@ fn every_16_bit_source_value_to_every_target() {
 /// target, rounding boundaries and ties of f16/bf16/f32, subnormals, NaNs with payloads.
 fn f32_specials() -> Vec<u32> {
     let anchors: Vec<u32> = [
-        0.0f32, 1.0, 1.5, 2.5, 0.5, 0.99, 127.5, 128.0, 255.5, 256.0, 32767.5, 32768.0,
-        65504.0, 65519.996, 65520.0, 65535.5, 65536.0, 2147483520.0, 2147483648.0,
-        4294967296.0, 9.223372e18, 1.8446744e19, 16777216.0, 16777217.0, 1e-8, 1e30,
-        f32::MAX, f32::MIN_POSITIVE, f32::EPSILON,
+        0.0f32,
+        1.0,
+        1.5,
+        2.5,
+        0.5,
+        0.99,
+        127.5,
+        128.0,
+        255.5,
+        256.0,
+        32767.5,
+        32768.0,
+        65504.0,
+        65519.996,
+        65520.0,
+        65535.5,
+        65536.0,
+        2147483520.0,
+        2147483648.0,
+        4294967296.0,
+        9.223372e18,
+        1.8446744e19,
+        16777216.0,
+        16777217.0,
+        1e-8,
+        1e30,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        f32::EPSILON,
     ]
     .iter()
     .map(|x| x.to_bits())
     .chain([
-        0x0000_0001, 0x007f_ffff, 0x3380_0000, 0x3300_0000, 0x3340_0000, 0x3880_0000,
-        0x387f_e000, 0x387f_f000, 0x3f80_8000, 0x3f81_8000, 0x3f80_1000, 0x3f80_3000,
-        0x4780_0000, 0x477f_f000, 0x7f7f_8000, 0x7f80_0000, 0x7f80_0001, 0x7fa0_0000,
-        0x7fc0_0000, 0x7fc0_0001, 0x7fff_ffff, 0x7fbf_ffff, 0x0080_0000,
+        0x0000_0001,
+        0x007f_ffff,
+        0x3380_0000,
+        0x3300_0000,
+        0x3340_0000,
+        0x3880_0000,
+        0x387f_e000,
+        0x387f_f000,
+        0x3f80_8000,
+        0x3f81_8000,
+        0x3f80_1000,
+        0x3f80_3000,
+        0x4780_0000,
+        0x477f_f000,
+        0x7f7f_8000,
+        0x7f80_0000,
+        0x7f80_0001,
+        0x7fa0_0000,
+        0x7fc0_0000,
+        0x7fc0_0001,
+        0x7fff_ffff,
+        0x7fbf_ffff,
+        0x0080_0000,
     ])
     .collect();
     let mut out = Vec::new();
@@ -96,12 +140,39 @@ fn f32_specials() -> Vec<u32> {
 
 fn f64_specials() -> Vec<u64> {
     let anchors: Vec<u64> = [
-        0.0f64, 1.0, 0.5, 1.5, 2.5, 127.5, 128.0, 255.5, 65504.0, 65519.99999, 65520.0,
-        1.00048828125 + 1e-12, 1.0 + 2f64.powi(-8) + 2f64.powi(-40), 2147483647.5,
-        2147483648.0, 4294967295.5, 4294967296.0, 9.223372036854775e18, 9.223372036854776e18,
-        1.8446744073709552e19, 9007199254740993.0, 3.4028235677973366e38, 3.4028235e38,
-        3.4e38, 1e300, f64::MAX, f64::MIN_POSITIVE, 1e-310, 5.960464477539063e-8,
-        2.9802322387695312e-8, 1.401298464324817e-45, 7.006492321624085e-46, 1.1754942e-38,
+        0.0f64,
+        1.0,
+        0.5,
+        1.5,
+        2.5,
+        127.5,
+        128.0,
+        255.5,
+        65504.0,
+        65519.99999,
+        65520.0,
+        1.00048828125 + 1e-12,
+        1.0 + 2f64.powi(-8) + 2f64.powi(-40),
+        2147483647.5,
+        2147483648.0,
+        4294967295.5,
+        4294967296.0,
+        9.223372036854775e18,
+        9.223372036854776e18,
+        1.8446744073709552e19,
+        9007199254740993.0,
+        3.4028235677973366e38,
+        3.4028235e38,
+        3.4e38,
+        1e300,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        1e-310,
+        5.960464477539063e-8,
+        2.9802322387695312e-8,
+        1.401298464324817e-45,
+        7.006492321624085e-46,
+        1.1754942e-38,
     ]
     .iter()
     .map(|x| x.to_bits())
@@ -135,12 +206,25 @@ fn int_specials() -> Vec<u64> {
     let mut out = Vec::new();
     for shift in 0..64 {
         let p = 1u64 << shift;
-        for v in [p, p.wrapping_sub(1), p + 1, p.wrapping_neg(), p.wrapping_neg().wrapping_sub(1)] {
+        for v in [
+            p,
+            p.wrapping_sub(1),
+            p + 1,
+            p.wrapping_neg(),
+            p.wrapping_neg().wrapping_sub(1),
+        ] {
             out.push(v);
         }
     }
     // Around the f32/bf16/f16 rounding points of large integers.
-    for base in [1u64 << 24, 1 << 53, 1 << 60, (1 << 60) + (1 << 52), 65520, 65504] {
+    for base in [
+        1u64 << 24,
+        1 << 53,
+        1 << 60,
+        (1 << 60) + (1 << 52),
+        65520,
+        65504,
+    ] {
         for d in 0..4 {
             out.extend([base + d, base - d, (base + d).wrapping_neg()]);
         }
@@ -216,7 +300,10 @@ fn wide_integer_sources_special_and_random() {
     let mut values = int_specials();
     values.extend((0..RANDOM_SAMPLES).map(|_| random_int(&mut rng)));
     let b64: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let b32: Vec<u8> = values.iter().flat_map(|&v| (v as u32).to_le_bytes()).collect();
+    let b32: Vec<u8> = values
+        .iter()
+        .flat_map(|&v| (v as u32).to_le_bytes())
+        .collect();
     for from in [Scalar::I64, Scalar::U64] {
         check_against_reference(from, &b64);
     }
@@ -253,7 +340,12 @@ fn examples_of_the_semantics_page() {
     assert_eq!(f32_to(0x7fc0_0000, DType::Bfloat16), 0x7fc0);
     assert_eq!(f32_to(0xffc0_0000, DType::Bfloat16), 0xffc0);
     assert_eq!(f32_to(2f32.powi(-24).to_bits(), DType::Float16), 0x0001);
-    let out = cast_bytes(DType::Int64, DType::Float, &((1i64 << 24) + 1).to_le_bytes(), 1);
+    let out = cast_bytes(
+        DType::Int64,
+        DType::Float,
+        &((1i64 << 24) + 1).to_le_bytes(),
+        1,
+    );
     assert_eq!(f32::from_le_bytes(out.try_into().unwrap()), 16777216.0);
     let out = cast_bytes(DType::Int32, DType::Float16, &70000i32.to_le_bytes(), 1);
     assert_eq!(out, [0x00, 0x7c]);
@@ -263,15 +355,29 @@ fn examples_of_the_semantics_page() {
 
 /// Runs `cast` on a strided view and compares with the reference applied element by
 /// element in row-major order.
-fn check_strided(from: DType, to: DType, dims: &[usize], strides: &[usize], threads: usize, rng: &mut Rng) {
+fn check_strided(
+    from: DType,
+    to: DType,
+    dims: &[usize],
+    strides: &[usize],
+    threads: usize,
+    rng: &mut Rng,
+) {
     let (fs, ts) = (from.bits() as usize / 8, to.bits() as usize / 8);
-    let span = 1 + dims.iter().zip(strides).map(|(d, s)| (d - 1) * s).sum::<usize>();
+    let span = 1 + dims
+        .iter()
+        .zip(strides)
+        .map(|(d, s)| (d - 1) * s)
+        .sum::<usize>();
     let data: Vec<u8> = (0..span * fs).map(|_| rng.next() as u8).collect();
     let n: usize = dims.iter().product();
     let mut out = vec![0u8; n * ts];
     let input = Tensor::strided(&data, from, dims, strides).unwrap();
     let mut output = TensorMut::new(&mut out, to, dims).unwrap();
-    let options = CastOptions { threads, ..CastOptions::default() };
+    let options = CastOptions {
+        threads,
+        ..CastOptions::default()
+    };
     cast(&input, &mut output, &options).unwrap();
     let (sf, st) = (from.info().scalar.unwrap(), to.info().scalar.unwrap());
     let mut expected = vec![0u8; ts];
@@ -334,11 +440,24 @@ fn threads_give_bit_identical_results() {
             let mut out = vec![0u8; single.len()];
             let input = Tensor::new(&src, DType::Float, &[n]).unwrap();
             let mut output = TensorMut::new(&mut out, to, &[n]).unwrap();
-            let options = CastOptions { threads, ..CastOptions::default() };
+            let options = CastOptions {
+                threads,
+                ..CastOptions::default()
+            };
             cast(&input, &mut output, &options).unwrap();
-            assert!(out == single, "FLOAT -> {to} with {threads} threads differs");
+            assert!(
+                out == single,
+                "FLOAT -> {to} with {threads} threads differs"
+            );
         }
     }
     // Strided and threaded at once, split points inside rows.
-    check_strided(DType::Float, DType::Bfloat16, &[600, 501], &[1, 600], 3, &mut rng);
+    check_strided(
+        DType::Float,
+        DType::Bfloat16,
+        &[600, 501],
+        &[1, 600],
+        3,
+        &mut rng,
+    );
 }
