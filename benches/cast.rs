@@ -102,4 +102,20 @@ fn main() {
         );
     }
     println!("lowest ratio: {worst:.2} (target >= 0.8)");
+
+    // Per-call overhead: validation, dispatch and a 16-element kernel.
+    let src = source(DType::Float, 16);
+    let mut dst = vec![0u8; 32];
+    let calls = 1_000_000;
+    let t = best_of(|| {
+        for _ in 0..calls {
+            let input = Tensor::new(black_box(&src), DType::Float, &[16]).unwrap();
+            let mut output = TensorMut::new(black_box(&mut dst), DType::Float16, &[16]).unwrap();
+            cast(&input, &mut output, &CastOptions::default()).unwrap();
+        }
+    });
+    println!(
+        "16-element FLOAT -> FLOAT16 call: {:.0} ns",
+        t.as_secs_f64() * 1e9 / calls as f64
+    );
 }

@@ -59,6 +59,8 @@ pub struct Kernel {
     run: unsafe fn(&[u8], &mut [u8]),
     pub src_size: usize,
     pub dst_size: usize,
+    /// The CPU tier the kernel was compiled for.
+    pub tier: Tier,
 }
 
 impl Kernel {
@@ -67,11 +69,13 @@ impl Kernel {
         run: unsafe fn(&[u8], &mut [u8]),
         src_size: usize,
         dst_size: usize,
+        tier: Tier,
     ) -> Kernel {
         Kernel {
             run,
             src_size,
             dst_size,
+            tier,
         }
     }
 
@@ -117,11 +121,7 @@ fn pick<S: Elem + CastTo<D>, D: Elem>(tier: Tier) -> Kernel {
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2 => convert_avx2::<S, D>,
     };
-    Kernel {
-        run,
-        src_size: S::SIZE,
-        dst_size: D::SIZE,
-    }
+    Kernel::new(run, S::SIZE, D::SIZE, tier)
 }
 
 macro_rules! pick_target {
@@ -150,11 +150,7 @@ macro_rules! pick_target {
 /// keeps NaN payloads (a same-dtype cast copies bytes).
 pub fn select(from: Scalar, to: Scalar, tier: Tier) -> Kernel {
     if from == to {
-        return Kernel {
-            run: copy_bytes,
-            src_size: from.size(),
-            dst_size: to.size(),
-        };
+        return Kernel::new(copy_bytes, from.size(), to.size(), tier);
     }
     if let Some(kernel) = super::arch::special(from, to, tier) {
         return kernel;

@@ -15,3 +15,28 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
         Tier::Avx2 => x86_64::special(from, to),
     }
 }
+
+/// Whether [`stream_copy`] has a non-temporal path on this tier.
+pub fn can_stream(tier: Tier) -> bool {
+    tier != Tier::Baseline
+}
+
+/// Copies `src` to `dst` with non-temporal stores where the tier has them (else an
+/// ordinary copy), so that a large output is not first read into the cache.
+pub fn stream_copy(src: &[u8], dst: &mut [u8], tier: Tier) {
+    match tier {
+        Tier::Baseline => dst.copy_from_slice(src),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the Avx2 tier is only in use when the CPU supports AVX2.
+        Tier::Avx2 => unsafe { x86_64::stream_copy(src, dst) },
+    }
+}
+
+/// Orders earlier streaming stores before anything that follows.
+pub fn stream_fence(tier: Tier) {
+    match tier {
+        Tier::Baseline => {}
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => x86_64::fence(),
+    }
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
+# through the cc crate), the C suite under CTest and under valgrind memcheck, and the
+# ONNX conformance runner. Installs what it needs first: cmake and valgrind from the
+# system's packages when missing (Debian/Ubuntu), and a Python venv with pinned
+# packages in build/venv. Fails loudly on the first failing step.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+need_apt=()
+command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
+command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  step "installing ${need_apt[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq "${need_apt[@]}"
+fi
+
+step "Python venv (pinned oracles) in build/venv"
+mkdir -p build
+if [ ! -x build/venv/bin/python ]; then
+  python3 -m venv build/venv
+fi
+build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
+
+step "cargo fmt --check, cargo clippy -D warnings"
+cargo fmt --all -- --check
+cargo clippy --all-targets -- -D warnings
+
+step "cargo test (Rust tests, header checks, C suite via cc)"
+cargo test
+
+step "CMake build and CTest (C suite, and again under valgrind memcheck)"
+cmake -S . -B build/cmake -DTCAST_MEMCHECK=ON -DTCAST_CARGO_PROFILE=release
+cmake --build build/cmake
+ctest --test-dir build/cmake --output-on-failure
+
+step "ONNX conformance (onnx 1.22.0 backend node tests)"
+build/venv/bin/python tests/conformance/onnx_node.py --lib target/release/libtensorcast.so --min-passed 24
+
+step "all tests passed"
