@@ -140,3 +140,72 @@ pub(crate) fn c_static(text_nul: &'static str) -> *const c_char {
     debug_assert!(text_nul.ends_with('\0'));
     text_nul.as_ptr().cast()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blank_error() -> tcast_error {
+        tcast_error {
+            status: -7,
+            index: -7,
+            message: [b'x' as c_char; TCAST_ERROR_MESSAGE_BYTES],
+        }
+    }
+
+    fn message(err: &tcast_error) -> String {
+        // SAFETY: `report` always NUL-terminates the message inside the array.
+        unsafe { CStr::from_ptr(err.message.as_ptr()) }
+            .to_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn a_panic_becomes_an_internal_error() {
+        let mut err = blank_error();
+        let status = guard(&mut err, || panic!("kernel exploded"));
+        assert_eq!(status, TCAST_ERR_INTERNAL);
+        assert_eq!(err.status, TCAST_ERR_INTERNAL);
+        assert_eq!(err.index, -1);
+        assert!(
+            message(&err).contains("kernel exploded"),
+            "{}",
+            message(&err)
+        );
+        assert_eq!(guard_value(5, || -> i32 { panic!("again") }), 5);
+    }
+
+    #[test]
+    fn long_messages_are_cut_at_a_character_boundary() {
+        let mut err = blank_error();
+        let text = "é".repeat(300);
+        let status = guard(&mut err, || Err(Error::InvalidArgument(text.clone())));
+        assert_eq!(status, TCAST_ERR_INVALID_ARGUMENT);
+        let got = message(&err);
+        assert_eq!(got.len(), 254);
+        assert!(text.starts_with(&got));
+    }
+
+    #[test]
+    fn success_clears_the_error_and_null_err_is_fine() {
+        let mut err = blank_error();
+        assert_eq!(guard(&mut err, || Ok(())), TCAST_OK);
+        assert_eq!((err.status, err.index, message(&err).as_str()), (0, -1, ""));
+        let status = guard(std::ptr::null_mut(), || {
+            Err(Error::Parse {
+                index: Some(3),
+                message: "bad".into(),
+            })
+        });
+        assert_eq!(status, TCAST_ERR_PARSE);
+        let mut err = blank_error();
+        guard(&mut err, || {
+            Err(Error::Parse {
+                index: Some(3),
+                message: "bad".into(),
+            })
+        });
+        assert_eq!(err.index, 3);
+    }
+}
