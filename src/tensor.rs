@@ -47,6 +47,12 @@ impl Layout {
             .bytes_for(count)
             .ok_or_else(|| too_big(role, dtype, dims, "the byte count"))?;
 
+        if let (Some(s), true) = (strides, dtype.is_packed()) {
+            return Err(Error::InvalidShape(format!(
+                "{role} strides {} are not allowed for the packed dtype {dtype}: pass NULL strides",
+                shape_text(s)
+            )));
+        }
         let strides = match strides {
             Some(s) if s.len() != dims.len() => {
                 return Err(Error::InvalidShape(format!(
@@ -61,12 +67,6 @@ impl Layout {
         let bytes = match strides {
             None => packed_bytes,
             Some(s) => {
-                if dtype.is_packed() {
-                    return Err(Error::InvalidShape(format!(
-                        "{role} strides {} are not allowed for the packed dtype {dtype}",
-                        shape_text(s)
-                    )));
-                }
                 if count == 0 {
                     0
                 } else {
@@ -158,6 +158,18 @@ impl Layout {
     /// Bytes the tensor spans in memory.
     pub fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// Fails unless the tensor is C-contiguous (outputs must be).
+    pub fn require_contiguous(&self, role: &str) -> Result<(), Error> {
+        match self.strides() {
+            Some(s) => Err(Error::InvalidShape(format!(
+                "{role} strides {} for shape {} are not C-contiguous; outputs must be contiguous",
+                shape_text(s),
+                shape_text(self.dims())
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// Checks that a caller's buffer of `available` bytes holds the tensor.
@@ -259,13 +271,7 @@ impl<'a> TensorMut<'a> {
 
     /// Pairs a checked layout with its buffer; outputs must be contiguous.
     pub fn from_layout(layout: Layout, data: &'a mut [u8]) -> Result<TensorMut<'a>, Error> {
-        if let Some(s) = layout.strides() {
-            return Err(Error::InvalidShape(format!(
-                "output strides {} for shape {} are not C-contiguous; outputs must be contiguous",
-                shape_text(s),
-                shape_text(layout.dims())
-            )));
-        }
+        layout.require_contiguous("output")?;
         layout.check_buffer("output", data.len() as u64)?;
         let data = &mut data[..layout.bytes()];
         Ok(TensorMut { layout, data })

@@ -146,6 +146,8 @@ pub(crate) unsafe fn output_view<'a>(
     desc: &tcast_tensor,
     layout: Layout,
 ) -> Result<TensorMut<'a>, Error> {
+    // Shape errors before size errors: a larger buffer would not help.
+    layout.require_contiguous("output")?;
     check_data("output", desc, &layout)?;
     let data: &'a mut [u8] = if layout.bytes() == 0 {
         &mut []

@@ -1,0 +1,201 @@
+//! The C test suite (`c_tests/test_*.c`) under `cargo test`: each file is compiled with
+//! the C compiler the `cc` crate finds, linked against the cdylib cargo built for this
+//! very test run, and run; a nonzero exit fails the test and shows the program's output.
+//! CMake runs the same programs through CTest (see CMakeLists.txt).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The C tests, one `#[test]` each. `every_c_test_is_listed` keeps this in step with the
+/// files in c_tests/.
+macro_rules! c_tests {
+    ($($name:ident),* $(,)?) => {
+        const C_TESTS: &[&str] = &[$(stringify!($name)),*];
+        $(
+            #[test]
+            fn $name() {
+                run_c_test(stringify!($name));
+            }
+        )*
+    };
+}
+
+c_tests!(test_status, test_dtype, test_tensor, test_cast);
+
+#[test]
+fn every_c_test_is_listed() {
+    let mut found: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("c_tests"))
+        .expect("read c_tests/")
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            let stem = name.strip_suffix(".c")?;
+            stem.starts_with("test_").then(|| stem.to_string())
+        })
+        .collect();
+    found.sort();
+    let mut listed: Vec<String> = C_TESTS.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        found, listed,
+        "add new c_tests/test_*.c files to c_tests! in tests/c_suite.rs"
+    );
+}
+
+/// How the C programs get the library.
+enum Link {
+    /// `-L dir -ltensorcast`, found at run time through rpath and LD_LIBRARY_PATH.
+    Shared(PathBuf),
+    /// The staticlib by path, with the system libraries Rust's std needs.
+    Static(PathBuf),
+}
+
+/// The library built for this run. `cargo test` compiles the crate once with all its
+/// crate types into target/<profile>/deps/ (this binary's directory) and links this test
+/// against the rlib of that same rustc run; unlike `cargo build` it does not copy them up
+/// to target/<profile>/, so the copies there may be stale and are not used.
+fn library() -> Link {
+    let exe = std::env::current_exe().expect("current_exe");
+    let deps = exe.parent().expect("the test binary has a directory");
+    let rlib = deps.join("libtensorcast.rlib");
+    let shared = deps.join(format!(
+        "{}tensorcast{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    ));
+    let staticlib = deps.join("libtensorcast.a");
+    // Written by the same rustc run as the rlib, so never much older.
+    let fresh = |path: &Path| -> bool {
+        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+        match (modified(path), modified(&rlib)) {
+            (Some(lib), Some(rlib)) => lib + Duration::from_secs(120) >= rlib,
+            (Some(_), None) => true,
+            _ => false,
+        }
+    };
+    if fresh(&shared) {
+        Link::Shared(deps.to_path_buf())
+    } else if fresh(&staticlib) {
+        Link::Static(staticlib)
+    } else {
+        panic!(
+            "no fresh {} or {} beside the test binary in {}: does Cargo.toml still build the \
+             cdylib and staticlib?",
+            shared.display(),
+            staticlib.display(),
+            deps.display()
+        );
+    }
+}
+
+/// The target triple this test binary was built for (the C programs must match it).
+fn target_triple() -> String {
+    let arch = std::env::consts::ARCH;
+    if cfg!(target_os = "linux") {
+        let env = if cfg!(target_env = "musl") {
+            "musl"
+        } else {
+            "gnu"
+        };
+        format!("{arch}-unknown-linux-{env}")
+    } else if cfg!(target_os = "macos") {
+        format!("{arch}-apple-darwin")
+    } else {
+        format!("{arch}-unknown-{}", std::env::consts::OS)
+    }
+}
+
+/// Compiles c_tests/<name>.c into a program and returns its path.
+fn compile(name: &str, link: &Link) -> PathBuf {
+    let root = Path::new(MANIFEST_DIR);
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_suite");
+    std::fs::create_dir_all(&out_dir).expect("create the C suite's output directory");
+    let triple = target_triple();
+    let mut build = cc::Build::new();
+    build
+        .target(&triple)
+        .host(&triple)
+        .opt_level(1)
+        .debug(true)
+        .out_dir(&out_dir)
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .emit_rerun_if_env_changed(false)
+        .inherit_rustflags(false)
+        .std("c11")
+        .warnings(true)
+        .extra_warnings(true)
+        .include(root.join("include"))
+        .include(root.join("c_tests"));
+    let compiler = build.get_compiler();
+    assert!(
+        compiler.is_like_gnu() || compiler.is_like_clang(),
+        "the C suite needs gcc or clang, found {}",
+        compiler.path().display()
+    );
+    let exe = out_dir.join(name);
+    let mut cmd = compiler.to_command();
+    cmd.arg(root.join("c_tests").join(format!("{name}.c")))
+        .arg("-o")
+        .arg(&exe);
+    match link {
+        Link::Shared(dir) => {
+            cmd.arg(format!("-L{}", dir.display()))
+                .arg("-ltensorcast")
+                .arg(format!("-Wl,-rpath,{}", dir.display()));
+        }
+        Link::Static(lib) => {
+            cmd.arg(lib).args(["-lpthread", "-ldl", "-lm"]);
+        }
+    }
+    let output = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("run the C compiler {cmd:?}: {e}"));
+    assert!(
+        output.status.success(),
+        "compiling c_tests/{name}.c failed ({}):\n{cmd:?}\n{}{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    exe
+}
+
+fn run_c_test(name: &str) {
+    let link = library();
+    let exe = compile(name, &link);
+    let mut cmd = Command::new(&exe);
+    if let Link::Shared(dir) = &link {
+        let mut paths = vec![dir.clone()];
+        if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
+            paths.extend(std::env::split_paths(&old));
+        }
+        cmd.env(
+            "LD_LIBRARY_PATH",
+            std::env::join_paths(paths).expect("join LD_LIBRARY_PATH"),
+        );
+    }
+    let output = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("run {}: {e}", exe.display()));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "c_tests/{name}.c failed ({}):\n--- stdout\n{stdout}--- stderr\n{stderr}",
+        output.status
+    );
+    // The summary line proves the program ran to its end.
+    let summary = stdout.lines().last().unwrap_or_default();
+    assert!(
+        summary.ends_with(" passed, 0 failed"),
+        "c_tests/{name}.c printed no summary line:\n{stdout}{stderr}"
+    );
+    let library = match &link {
+        Link::Shared(dir) => format!("the cdylib in {}", dir.display()),
+        Link::Static(lib) => format!("the staticlib {}", lib.display()),
+    };
+    println!("{name}: {summary} (linked against {library})");
+}
