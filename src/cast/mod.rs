@@ -17,8 +17,6 @@ use crate::error::{shape_text, Error};
 use crate::tensor::{Tensor, TensorMut};
 use kernels::{Kernel, Tier};
 
-pub use convert::{f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits};
-
 macro_rules! option_enum {
     ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal),* $(,)? }) => {
         $(#[$doc])*
