@@ -174,6 +174,24 @@ typedef struct tcast_error {
 } tcast_error;
 
 /**
+ * Caller-owned memory that formatted text is appended to.
+ */
+typedef struct tcast_string_arena {
+  /**
+   * The arena's first byte; may be NULL only when `capacity` is 0.
+   */
+  char *data;
+  /**
+   * Bytes at `data`.
+   */
+  uint64_t capacity;
+  /**
+   * Bytes already in use; text is appended here and `used` advances on success.
+   */
+  uint64_t used;
+} tcast_string_arena;
+
+/**
  * One STRING element: `len` bytes at `data`, not NUL-terminated.
  */
 typedef struct tcast_string {
@@ -382,6 +400,31 @@ const char *tcast_status_name(tcast_status status);
  * TCAST_VERSION_* macros of the header it was built with.
  */
 const char *tcast_version(void);
+
+/**
+ * The longest text one element of `dtype` can format to, in any format; an arena of
+ * n * this many bytes always suffices. 0 for STRING, complex, unknown codes and dtypes
+ * this version does not format.
+ */
+uint64_t tcast_string_max_bytes(tcast_dtype dtype);
+
+/**
+ * Formats each element of a numeric `input` as text appended to `arena`, and points the
+ * STRING `output` (same shape, contiguous) at the texts. `options` may be NULL
+ * (TCAST_FORMAT_SHORTEST; `string_format` chooses TCAST_FORMAT_PRINTF_8G).
+ * Integers are written in decimal, BOOL as "True"/"False", NaN and infinities as "NaN",
+ * "INF", "-INF". An arena of n * tcast_string_max_bytes(dtype) free bytes always
+ * suffices; when the free bytes run out the call fails with BUFFER_TOO_SMALL, the bytes
+ * needed in the message, and `arena->used` unchanged. The input, the output and the
+ * arena must not overlap.
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex, float8/packed, an output
+ * that is not STRING), INVALID_SHAPE, BUFFER_TOO_SMALL, INVALID_ARGUMENT.
+ */
+tcast_status tcast_cast_to_strings(const struct tcast_tensor *input,
+                                   const struct tcast_tensor *output,
+                                   struct tcast_string_arena *arena,
+                                   const struct tcast_cast_options *options,
+                                   struct tcast_error *err);
 
 #ifdef __cplusplus
 }  // extern "C"

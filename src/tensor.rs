@@ -160,6 +160,17 @@ impl Layout {
         self.bytes
     }
 
+    /// Byte offsets of the elements in row-major order (byte-sized dtypes).
+    pub fn offsets(&self) -> Offsets<'_> {
+        Offsets {
+            layout: self,
+            index: [0; MAX_NDIM],
+            offset: 0,
+            remaining: self.count,
+            size: (self.dtype.bits() / 8) as usize,
+        }
+    }
+
     /// Fails unless the tensor is C-contiguous (outputs must be).
     pub fn require_contiguous(&self, role: &str) -> Result<(), Error> {
         match self.strides() {
@@ -199,6 +210,48 @@ pub fn element_count(role: &str, dtype: DType, dims: &[usize]) -> Result<u64, Er
             .ok_or_else(|| too_big(role, dtype, dims, "the element count"))?;
     }
     Ok(count)
+}
+
+/// Iterator over element byte offsets in row-major order; see [`Layout::offsets`].
+pub struct Offsets<'l> {
+    layout: &'l Layout,
+    index: [usize; MAX_NDIM],
+    offset: usize,
+    remaining: usize,
+    size: usize,
+}
+
+impl Iterator for Offsets<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let current = self.offset;
+        let Some(strides) = self.layout.strides() else {
+            self.offset += self.size;
+            return Some(current);
+        };
+        if self.remaining > 0 {
+            // Odometer step: bump the last axis, carrying into earlier ones.
+            for axis in (0..self.layout.ndim).rev() {
+                self.index[axis] += 1;
+                self.offset += strides[axis] * self.size;
+                if self.index[axis] < self.layout.dims[axis] {
+                    break;
+                }
+                self.offset -= self.index[axis] * strides[axis] * self.size;
+                self.index[axis] = 0;
+            }
+        }
+        Some(current)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
 }
 
 /// True when `strides` describe the C-contiguous layout of `dims` (the stride of a
@@ -330,6 +383,18 @@ mod tests {
         assert_eq!(l.bytes(), 4);
         let e = Layout::new("input", DType::Int4, &[4], Some(&[2])).unwrap_err();
         assert_eq!(e.status(), Status::InvalidShape);
+    }
+
+    #[test]
+    fn offsets_follow_row_major_order() {
+        let l = Layout::new("input", DType::Int16, &[2, 3], Some(&[1, 2])).unwrap();
+        assert_eq!(l.offsets().collect::<Vec<_>>(), [0, 4, 8, 2, 6, 10]);
+        let l = Layout::new("input", DType::Int16, &[2, 2], None).unwrap();
+        assert_eq!(l.offsets().collect::<Vec<_>>(), [0, 2, 4, 6]);
+        let l = Layout::new("input", DType::Int16, &[3], Some(&[0])).unwrap();
+        assert_eq!(l.offsets().collect::<Vec<_>>(), [0, 0, 0]);
+        let l = Layout::new("input", DType::Int16, &[2, 0], Some(&[5, 1])).unwrap();
+        assert_eq!(l.offsets().count(), 0);
     }
 
     #[test]

@@ -146,11 +146,16 @@ macro_rules! pick_target {
     };
 }
 
+/// A byte copy of elements of `size` bytes.
+pub fn copy(size: usize, tier: Tier) -> Kernel {
+    Kernel::new(copy_bytes, size, size, tier)
+}
+
 /// The kernel for a storage pair on a tier. Identical storage is a byte copy, which
 /// keeps NaN payloads (a same-dtype cast copies bytes).
 pub fn select(from: Scalar, to: Scalar, tier: Tier) -> Kernel {
     if from == to {
-        return Kernel::new(copy_bytes, from.size(), to.size(), tier);
+        return copy(from.size(), tier);
     }
     if let Some(kernel) = super::arch::special(from, to, tier) {
         return kernel;

@@ -11,6 +11,7 @@ pub mod elem;
 mod exec;
 pub mod kernels;
 pub mod reference;
+pub mod text;
 
 use crate::dtype::{DType, Scalar};
 use crate::error::{shape_text, Error};
@@ -87,16 +88,38 @@ fn kernel_scalar(dtype: DType, from: DType, to: DType) -> Result<Scalar, Error> 
     })
 }
 
-/// Chooses the kernel for a dtype pair on the detected CPU tier.
+/// Chooses the kernel for a dtype pair on the detected CPU tier. STRING -> STRING copies
+/// the views; the other STRING pairs go through [`text`] (they need the views' bytes
+/// or an arena, which a plain tensor does not carry).
 pub fn plan(from: DType, to: DType) -> Result<Kernel, Error> {
+    match (from, to) {
+        (DType::String, DType::String) => {
+            return Ok(kernels::copy(
+                DType::String.bits() as usize / 8,
+                Tier::detect(),
+            ))
+        }
+        (DType::String, _) => {
+            return Err(Error::Unsupported(format!(
+                "cast from STRING to {to} parses the views' text: use text::parse_each \
+                 (tcast_cast does this in the C API)"
+            )))
+        }
+        (_, DType::String) => {
+            return Err(Error::Unsupported(format!(
+                "cast from {from} to STRING writes text into an arena: use \
+                 tcast_cast_to_strings (text::format_each in Rust)"
+            )))
+        }
+        _ => {}
+    }
     let source = kernel_scalar(from, from, to)?;
     let target = kernel_scalar(to, from, to)?;
     Ok(kernels::select(source, target, Tier::detect()))
 }
 
-/// Casts every element of `input` into `output` (same shape; the output dtype is the
-/// target).
-pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Result<(), Error> {
+/// Refuses casting levels this version cannot check.
+pub fn check_casting(options: &CastOptions) -> Result<(), Error> {
     if options.casting != Casting::Unsafe {
         return Err(Error::Unsupported(format!(
             "options.casting is {} ({:?}): the numpy casting rules are not available yet; \
@@ -106,15 +129,30 @@ pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Re
             Casting::Unsafe as i32
         )));
     }
-    let (from, to) = (input.layout().dtype(), output.layout().dtype());
-    let kernel = plan(from, to)?;
-    if input.layout().dims() != output.layout().dims() {
+    Ok(())
+}
+
+/// Checks that a cast keeps the shape.
+pub fn check_same_shape(
+    input: &crate::tensor::Layout,
+    output: &crate::tensor::Layout,
+) -> Result<(), Error> {
+    if input.dims() != output.dims() {
         return Err(Error::InvalidShape(format!(
             "output shape {} does not match input shape {}: a cast keeps the shape",
-            shape_text(output.layout().dims()),
-            shape_text(input.layout().dims())
+            shape_text(output.dims()),
+            shape_text(input.dims())
         )));
     }
+    Ok(())
+}
+
+/// Casts every element of `input` into `output` (same shape; the output dtype is the
+/// target).
+pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Result<(), Error> {
+    check_casting(options)?;
+    let kernel = plan(input.layout().dtype(), output.layout().dtype())?;
+    check_same_shape(input.layout(), output.layout())?;
     let (_, out) = output.parts();
     exec::run(kernel, input, out, options.threads);
     Ok(())

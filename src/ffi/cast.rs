@@ -1,10 +1,14 @@
 //! Cast: options and `tcast_cast`.
 
+use super::strings::parse_strings;
 use super::tensor::{
     byte_range, input_view, output_view, read_descriptor, read_layout, tcast_tensor,
 };
 use super::{guard, tcast_error, tcast_status};
-use crate::cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
+use crate::cast::{
+    cast, check_casting, check_same_shape, CastOptions, Casting, RoundMode, StringFormat,
+};
+use crate::dtype::DType;
 use crate::error::Error;
 
 /// `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
@@ -150,6 +154,13 @@ pub extern "C" fn tcast_cast(
                 output_view(&output, out_layout)?,
             )
         };
+        let (from, to) = (src.layout().dtype(), dst.layout().dtype());
+        if from == DType::String && to != DType::String {
+            check_casting(&options)?;
+            check_same_shape(src.layout(), dst.layout())?;
+            // SAFETY: the caller vouches for every view of a STRING input (c-api.md 4).
+            return unsafe { parse_strings(&src, &mut dst) };
+        }
         cast(&src, &mut dst, &options)
     })
 }

@@ -10,6 +10,7 @@
 pub mod cast;
 pub mod dtype;
 pub mod status;
+pub mod strings;
 pub mod tensor;
 
 use crate::error::Error;
