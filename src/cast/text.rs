@@ -9,28 +9,27 @@
 //! Formatting: integers in decimal, BOOL "True"/"False", NaN/inf as "NaN", "INF", "-INF",
 //! and floats either as the shortest digits that read back to the same value of the
 //! source type laid out like numpy's `str()`, or as C's "%.8g" ("%.17g" for DOUBLE).
-//! A float format's text behaviour is one [`FloatText`] table entry.
+//! A float format's text behaviour is one [`FloatText`] table entry. The formatter and
+//! the parser for a dtype are chosen once per call.
 
 use super::{convert, StringFormat};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use core::fmt::Write;
 
-/// Longest text any element can format to, in bytes (also the scratch buffer size).
-pub const MAX_TEXT_BYTES: usize = 32;
-
-/// A fixed buffer that `core::fmt` can write into.
-struct Scratch {
-    buf: [u8; 48],
+/// Room one element's text is built in: at least [`SCRATCH_BYTES`] bytes, either a
+/// window of the caller's arena or a local buffer.
+struct Scratch<'a> {
+    buf: &'a mut [u8],
     len: usize,
 }
 
-impl Scratch {
-    fn new() -> Scratch {
-        Scratch {
-            buf: [0; 48],
-            len: 0,
-        }
+/// Bytes any single text (and the intermediate forms built for it) fits in.
+const SCRATCH_BYTES: usize = 48;
+
+impl<'a> Scratch<'a> {
+    fn over(buf: &'a mut [u8]) -> Scratch<'a> {
+        Scratch { buf, len: 0 }
     }
 
     fn bytes(&self) -> &[u8] {
@@ -38,7 +37,7 @@ impl Scratch {
     }
 }
 
-impl Write for Scratch {
+impl Write for Scratch<'_> {
     fn write_str(&mut self, s: &str) -> core::fmt::Result {
         let end = self.len + s.len();
         if end > self.buf.len() {
@@ -50,48 +49,116 @@ impl Write for Scratch {
     }
 }
 
-/// Decimal digits `d1 d2 ... dn` (no leading zero unless the value is 0) and the
-/// exponent of the first: the value is d1.d2...dn x 10^exp.
+/// Appends bytes; inlined so that constant-length pushes become plain stores.
+#[inline(always)]
+fn push(out: &mut Scratch, bytes: &[u8]) {
+    let end = out.len + bytes.len();
+    out.buf[out.len..end].copy_from_slice(bytes);
+    out.len = end;
+}
+
+/// Two-digit groups for integer formatting.
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Writes an unsigned integer in decimal.
+#[inline]
+fn push_u64(out: &mut Scratch, mut v: u64) {
+    let mut tmp = [0u8; 20];
+    let mut at = tmp.len();
+    while v >= 100 {
+        let pair = (v % 100) as usize * 2;
+        v /= 100;
+        at -= 2;
+        tmp[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    }
+    if v >= 10 {
+        let pair = v as usize * 2;
+        at -= 2;
+        tmp[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        tmp[at] = b'0' + v as u8;
+    }
+    push(out, &tmp[at..]);
+}
+
+/// Writes "e+05" / "e-300": a sign and at least two digits, as numpy and C do.
+#[inline]
+fn push_exponent(out: &mut Scratch, exp: i32) {
+    push(out, if exp < 0 { b"e-" } else { b"e+" });
+    let e = exp.unsigned_abs();
+    if e < 10 {
+        push(out, b"0");
+    }
+    push_u64(out, u64::from(e));
+}
+
+/// The value of a short run of ASCII digits (an exponent).
+fn small_int(digits: &[u8]) -> i32 {
+    digits
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .fold(0, |v, &c| v * 10 + i32::from(c - b'0'))
+}
+
+/// Decimal digits `d1 d2 ... dn` (no leading zero unless the value is 0, no trailing
+/// zero) and the exponent of the first: the value is d1.d2...dn x 10^exp.
 struct Decimal {
-    digits: [u8; 24],
+    digits: [u8; 40],
     len: usize,
     exp: i32,
 }
 
 impl Decimal {
-    /// Reads Rust's `{:e}` output ("-1.2345e-5", "1e16") without its sign.
-    fn from_exp_text(text: &[u8]) -> Decimal {
+    /// Reads an unsigned decimal text in positional ("0.000123", "123.0") or scientific
+    /// ("1.2345e-5", "1e16") form, as ryu and Rust's `{:e}` write them.
+    fn parse(text: &[u8]) -> Decimal {
         let mut d = Decimal {
-            digits: [0; 24],
+            digits: [0; 40],
             len: 0,
             exp: 0,
         };
-        let mut i = usize::from(text.first() == Some(&b'-'));
-        while i < text.len() && text[i] != b'e' {
-            if text[i] != b'.' {
-                d.digits[d.len] = text[i];
-                d.len += 1;
-            }
-            i += 1;
+        let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
+        let mantissa = &text[..e_at];
+        let (int, frac) = match mantissa.iter().position(|&c| c == b'.') {
+            Some(p) => (&mantissa[..p], &mantissa[p + 1..]),
+            None => (mantissa, &[][..]),
+        };
+        let exp10 = match text.get(e_at + 1..) {
+            Some([b'-', rest @ ..]) => -small_int(rest),
+            Some(rest) => small_int(rest),
+            None => 0,
+        };
+        // Digits of int ++ frac without leading zeros (only "0.000ddd" has them).
+        let int_zeros = int.iter().take_while(|&&c| c == b'0').count();
+        let frac_zeros = if int_zeros == int.len() {
+            frac.iter().take_while(|&&c| c == b'0').count()
+        } else {
+            0
+        };
+        let int = &int[int_zeros..];
+        let frac = &frac[frac_zeros..];
+        if int.len() + frac.len() > d.digits.len() || int.len() + frac.len() == 0 {
+            d.digits[0] = b'0';
+            d.len = 1;
+            return d;
         }
-        let mut exp: i32 = 0;
-        let mut negative = false;
-        for &c in &text[i + 1..] {
-            match c {
-                b'-' => negative = true,
-                b'0'..=b'9' => exp = exp * 10 + i32::from(c - b'0'),
-                _ => {}
-            }
+        d.digits[..int.len()].copy_from_slice(int);
+        d.digits[int.len()..int.len() + frac.len()].copy_from_slice(frac);
+        d.len = int.len() + frac.len();
+        d.exp = if int.is_empty() {
+            -(frac_zeros as i32) - 1 + exp10
+        } else {
+            int.len() as i32 - 1 + exp10
+        };
+        while d.len > 1 && d.digits[d.len - 1] == b'0' {
+            d.len -= 1;
         }
-        d.exp = if negative { -exp } else { exp };
         d
-    }
-
-    /// Drops trailing zero digits (keeping at least one digit).
-    fn trim_zeros(&mut self) {
-        while self.len > 1 && self.digits[self.len - 1] == b'0' {
-            self.len -= 1;
-        }
     }
 
     fn digits(&self) -> &[u8] {
@@ -107,12 +174,16 @@ impl Decimal {
             push(out, b".");
             push(out, &digits[1..]);
         }
-        push(out, if self.exp < 0 { b"e-" } else { b"e+" });
-        let e = self.exp.unsigned_abs();
-        if e < 10 {
-            push(out, b"0");
+        push_exponent(out, self.exp);
+    }
+
+    /// numpy's str() layout of the value `x` these digits stand for.
+    fn write_numpy(&self, x: f64, upper: f64, out: &mut Scratch) {
+        if x == 0.0 || (1e-4..upper).contains(&x) {
+            self.write_positional(out, b".0");
+        } else {
+            self.write_scientific(out);
         }
-        let _ = write!(out, "{e}");
     }
 
     /// Writes the digits positionally: "123.45", "0.00012"; `whole_suffix` is appended to
@@ -142,90 +213,132 @@ impl Decimal {
     }
 }
 
-fn push(out: &mut Scratch, bytes: &[u8]) {
-    let end = out.len + bytes.len();
-    out.buf[out.len..end].copy_from_slice(bytes);
-    out.len = end;
-}
-
-/// How one float format turns into text: its shortest-digit search and numpy's
-/// positional / scientific threshold U (`1e-4 <= |x| < U` is positional).
-pub struct FloatText {
+/// How one float format turns into text: how its shortest round-trip digits are found,
+/// and numpy's positional / scientific threshold U (`1e-4 <= |x| < U` is positional).
+struct FloatText {
     /// Values at or above this magnitude are written in scientific form.
-    pub upper: f64,
-    /// Rounds an f64 to the nearest value of the format (as f64); None for FLOAT and
-    /// DOUBLE, whose shortest digits come from the standard library directly.
-    pub round: Option<fn(f64) -> f64>,
+    upper: f64,
+    /// Writes the shortest digits of a finite, non-negative value of the format in
+    /// numpy's layout for a threshold U.
+    shortest: fn(f64, f64, &mut Scratch),
+    /// Significant digits of the printf form: 8 ("%.8g"), 17 for DOUBLE.
+    printf_digits: usize,
 }
 
-fn round_f16(x: f64) -> f64 {
-    f64::from(convert::f16_bits_to_f32(convert::f64_to_f16_bits(x)))
+/// Lays out ryu's shortest text the numpy way. ryu writes positional text for
+/// 1e-5 <= x < 1e16 ("123.0", "0.00012") and scientific text elsewhere ("1.5e-7",
+/// "1e30"); numpy wants positional exactly for 1e-4 <= x < U. When the forms agree only
+/// the exponent needs rewriting (sign, two digits); otherwise the digits are re-laid.
+#[inline]
+fn layout_ryu(text: &[u8], x: f64, upper: f64, out: &mut Scratch) {
+    let positional = x == 0.0 || (1e-4..upper).contains(&x);
+    // An exponent ("e-324" at the longest) sits in the last five bytes.
+    let tail = text.len().saturating_sub(5);
+    match text[tail..]
+        .iter()
+        .rposition(|&c| c == b'e')
+        .map(|p| p + tail)
+    {
+        None if positional => push(out, text),
+        Some(e_at) if !positional => {
+            // "1.5e-7" -> "1.5e-07", "1e30" -> "1e+30": copy the digits, add the sign
+            // and the leading zero of a one-digit exponent.
+            push(out, &text[..e_at]);
+            let (sign, digits) = match &text[e_at + 1..] {
+                [b'-', rest @ ..] => (b"e-", rest),
+                rest => (b"e+", rest),
+            };
+            push(out, sign);
+            if digits.len() == 1 {
+                push(out, b"0");
+            }
+            push(out, digits);
+        }
+        _ => {
+            let digits = Decimal::parse(text);
+            if positional {
+                digits.write_positional(out, b".0");
+            } else {
+                digits.write_scientific(out);
+            }
+        }
+    }
 }
 
-fn round_bf16(x: f64) -> f64 {
-    f64::from(convert::bf16_bits_to_f32(convert::f64_to_bf16_bits(x)))
+#[inline]
+fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
+    layout_ryu(
+        ryu::Buffer::new().format_finite(x).as_bytes(),
+        x,
+        upper,
+        out,
+    );
+}
+
+#[inline]
+fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
+    // `x as f32` is exact: the value came from an f32.
+    layout_ryu(
+        ryu::Buffer::new().format_finite(x as f32).as_bytes(),
+        x,
+        upper,
+        out,
+    );
+}
+
+fn shortest_f16(x: f64, upper: f64, out: &mut Scratch) {
+    let digits = shortest_by_search(x, |v| {
+        f64::from(convert::f16_bits_to_f32(convert::f64_to_f16_bits(v)))
+    });
+    digits.write_numpy(x, upper, out);
+}
+
+fn shortest_bf16(x: f64, upper: f64, out: &mut Scratch) {
+    let digits = shortest_by_search(x, |v| {
+        f64::from(convert::bf16_bits_to_f32(convert::f64_to_bf16_bits(v)))
+    });
+    digits.write_numpy(x, upper, out);
 }
 
 /// The table: one entry per float storage the library formats.
 fn float_text(source: Scalar) -> Option<FloatText> {
-    Some(match source {
-        Scalar::F64 => FloatText {
-            upper: 1e16,
-            round: None,
-        },
-        Scalar::F32 => FloatText {
-            upper: 1e6,
-            round: None,
-        },
-        Scalar::F16 => FloatText {
-            upper: 1e3,
-            round: Some(round_f16),
-        },
-        Scalar::Bf16 => FloatText {
-            upper: 1e3,
-            round: Some(round_bf16),
-        },
+    let (upper, shortest, printf_digits): (f64, fn(f64, f64, &mut Scratch), usize) = match source {
+        Scalar::F64 => (1e16, shortest_f64, 17),
+        Scalar::F32 => (1e6, shortest_f32, 8),
+        Scalar::F16 => (1e3, shortest_f16, 8),
+        Scalar::Bf16 => (1e3, shortest_bf16, 8),
         _ => return None,
+    };
+    Some(FloatText {
+        upper,
+        shortest,
+        printf_digits,
     })
 }
 
-/// The shortest digits that read back (through `round`) to `x`; among equally short
-/// ones, the closest to `x`.
+/// The shortest digits that read back (through `round`, the format's rounding of an f64)
+/// to `x`; among equally short ones the closest to `x`, which is the correctly rounded
+/// one at that length.
 fn shortest_by_search(x: f64, round: fn(f64) -> f64) -> Decimal {
-    let reads_back = |d: &Decimal| {
-        let mut text = Scratch::new();
-        d.write_scientific(&mut text);
+    let mut space = [0u8; SCRATCH_BYTES];
+    let mut text = Scratch::over(&mut space);
+    for precision in 1..=17 {
+        text.len = 0;
+        let _ = write!(text, "{:.*e}", precision - 1, x);
         let parsed: f64 = core::str::from_utf8(text.bytes())
             .ok()
             .and_then(|t| t.parse().ok())
             .unwrap_or(f64::NAN);
-        round(parsed) == x
-    };
-    for precision in 1..=17 {
-        let mut text = Scratch::new();
-        let _ = write!(text, "{:.*e}", precision - 1, x);
-        let nearest = Decimal::from_exp_text(text.bytes());
-        if reads_back(&nearest) {
-            let mut d = nearest;
-            d.trim_zeros();
-            return d;
+        if round(parsed) == x {
+            break;
         }
     }
-    // Unreachable for the formats in the table (17 digits always read back).
-    let mut text = Scratch::new();
-    let _ = write!(text, "{x:e}");
-    Decimal::from_exp_text(text.bytes())
+    Decimal::parse(text.bytes())
 }
 
-/// Formats a finite or special float value of a format with `spec`.
-fn format_float(
-    x: f64,
-    spec: &FloatText,
-    exact_shortest: impl FnOnce(&mut Scratch),
-    format: StringFormat,
-    double: bool,
-    out: &mut Scratch,
-) {
+/// Writes a float value (exact as f64) of a format described by `spec`.
+#[inline]
+fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch) {
     if x.is_nan() {
         push(out, b"NaN");
         return;
@@ -237,32 +350,17 @@ fn format_float(
     if x.is_sign_negative() {
         push(out, b"-");
     }
+    let magnitude = x.abs();
     match format {
-        StringFormat::Shortest => {
-            let digits = match spec.round {
-                Some(round) => shortest_by_search(x.abs(), round),
-                None => {
-                    let mut text = Scratch::new();
-                    exact_shortest(&mut text);
-                    Decimal::from_exp_text(text.bytes())
-                }
-            };
-            let magnitude = x.abs();
-            if magnitude == 0.0 || (1e-4..spec.upper).contains(&magnitude) {
-                digits.write_positional(out, b".0");
-            } else {
-                digits.write_scientific(out);
-            }
-        }
+        StringFormat::Shortest => (spec.shortest)(magnitude, spec.upper, out),
         StringFormat::Printf8g => {
             // C's %.Pg: P significant digits; scientific when the exponent X of the
             // rounded value is < -4 or >= P; trailing zeros and a bare point dropped.
-            let precision: i32 = if double { 17 } else { 8 };
-            let mut text = Scratch::new();
-            let _ = write!(text, "{:.*e}", (precision - 1) as usize, x.abs());
-            let mut digits = Decimal::from_exp_text(text.bytes());
-            digits.trim_zeros();
-            if digits.exp < -4 || digits.exp >= precision {
+            let mut space = [0u8; SCRATCH_BYTES];
+            let mut text = Scratch::over(&mut space);
+            let _ = write!(text, "{:.*e}", spec.printf_digits - 1, magnitude);
+            let digits = Decimal::parse(text.bytes());
+            if digits.exp < -4 || digits.exp >= spec.printf_digits as i32 {
                 digits.write_scientific(out);
             } else {
                 digits.write_positional(out, b"");
@@ -271,65 +369,83 @@ fn format_float(
     }
 }
 
-/// Formats one element of `source` storage (its native bytes) into `out`.
-fn format_element(source: Scalar, bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let mut raw = [0u8; 8];
-    raw[..bytes.len()].copy_from_slice(bytes);
-    let word = u64::from_le_bytes(raw);
-    let _ = match source {
-        Scalar::Bool => {
-            push(out, if word != 0 { b"True" } else { b"False" });
-            Ok(())
+/// Reads a little-endian element of 1, 2, 4 or 8 bytes as raw bits.
+#[inline]
+fn load_bits(bytes: &[u8]) -> u64 {
+    match bytes.len() {
+        1 => u64::from(bytes[0]),
+        2 => u64::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+        4 => u64::from(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+        _ => {
+            let mut raw = [0u8; 8];
+            raw.copy_from_slice(&bytes[..8]);
+            u64::from_le_bytes(raw)
         }
-        Scalar::I8 => write!(out, "{}", word as u8 as i8),
-        Scalar::I16 => write!(out, "{}", word as u16 as i16),
-        Scalar::I32 => write!(out, "{}", word as u32 as i32),
-        Scalar::I64 => write!(out, "{}", word as i64),
-        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => write!(out, "{word}"),
-        Scalar::F32 => {
-            let x = f32::from_bits(word as u32);
-            let spec = float_text(source).expect("FLOAT has a text entry");
-            format_float(
-                f64::from(x),
-                &spec,
-                |t| {
-                    let _ = write!(t, "{:e}", x.abs());
-                },
-                format,
-                false,
-                out,
-            );
-            Ok(())
-        }
-        Scalar::F64 => {
-            let x = f64::from_bits(word);
-            let spec = float_text(source).expect("DOUBLE has a text entry");
-            format_float(
-                x,
-                &spec,
-                |t| {
-                    let _ = write!(t, "{:e}", x.abs());
-                },
-                format,
-                true,
-                out,
-            );
-            Ok(())
-        }
-        Scalar::F16 | Scalar::Bf16 => {
-            let x = if source == Scalar::F16 {
-                convert::f16_bits_to_f32(word as u16)
-            } else {
-                convert::bf16_bits_to_f32(word as u16)
-            };
-            let spec = float_text(source).expect("a 16-bit float has a text entry");
-            format_float(f64::from(x), &spec, |_| {}, format, false, out);
-            Ok(())
-        }
+    }
+}
+
+/// Formats one element (its native bytes) into `out`.
+type Formatter = fn(&[u8], StringFormat, &mut Scratch);
+
+fn format_bool(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
+    push(out, if bytes[0] != 0 { b"True" } else { b"False" });
+}
+
+fn format_unsigned(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
+    push_u64(out, load_bits(bytes));
+}
+
+fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
+    let shift = 64 - 8 * bytes.len() as u32;
+    let v = ((load_bits(bytes) << shift) as i64) >> shift;
+    if v < 0 {
+        push(out, b"-");
+    }
+    push_u64(out, v.unsigned_abs());
+}
+
+fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = f32::from_bits(load_bits(bytes) as u32);
+    let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
+    write_float(f64::from(x), &spec, format, out);
+}
+
+fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = f64::from_bits(load_bits(bytes));
+    let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
+    write_float(x, &spec, format, out);
+}
+
+fn format_f16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = convert::f16_bits_to_f32(load_bits(bytes) as u16);
+    let spec = float_text(Scalar::F16).expect("FLOAT16 has a text entry");
+    write_float(f64::from(x), &spec, format, out);
+}
+
+fn format_bf16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = convert::bf16_bits_to_f32(load_bits(bytes) as u16);
+    let spec = float_text(Scalar::Bf16).expect("BFLOAT16 has a text entry");
+    write_float(f64::from(x), &spec, format, out);
+}
+
+fn formatter(source: Scalar) -> Formatter {
+    match source {
+        Scalar::Bool => format_bool,
+        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 => format_signed,
+        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => format_unsigned,
+        Scalar::F16 => format_f16,
+        Scalar::Bf16 => format_bf16,
+        Scalar::F32 => format_f32,
+        Scalar::F64 => format_f64,
         Scalar::C64 | Scalar::C128 => {
             unreachable!("complex -> STRING is refused before formatting")
         }
-    };
+    }
+}
+
+#[cfg(test)]
+fn format_element(source: Scalar, bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    formatter(source)(bytes, format, out)
 }
 
 /// An upper bound on the text of one element of `dtype` in any format; 0 for STRING,
@@ -365,23 +481,63 @@ fn text_scalar(dtype: DType, direction: &str) -> Result<Scalar, Error> {
     }
 }
 
-/// Formats every element of a numeric tensor (row-major order), handing each text to
-/// `emit` with its element index.
-pub fn format_each(
+/// Formats every element of a numeric tensor (row-major order) into `arena`, one text
+/// after another from byte `start` on, and reports each text's place with
+/// `place(element, offset, len)`. Returns the arena's new end. When the arena runs out,
+/// fails with BUFFER_TOO_SMALL naming the bytes the texts need (the arena's bytes past
+/// `start` are then unspecified).
+pub fn format_into(
     input: &crate::tensor::Tensor,
     format: StringFormat,
-    mut emit: impl FnMut(usize, &[u8]),
-) -> Result<(), Error> {
+    arena: &mut [u8],
+    start: usize,
+    mut place: impl FnMut(usize, usize, usize),
+) -> Result<usize, Error> {
     let from = input.layout().dtype();
     let source = text_scalar(from, &format!("cast from {from} to STRING"))?;
+    let write = formatter(source);
     let size = source.size();
     let data = input.data();
-    for (i, offset) in input.layout().offsets().enumerate() {
-        let mut text = Scratch::new();
-        format_element(source, &data[offset..offset + size], format, &mut text);
-        emit(i, text.bytes());
+    let capacity = arena.len();
+    let mut end = start;
+    let mut overflow = 0usize;
+    let mut each = |i: usize, bytes: &[u8]| {
+        if overflow == 0 && capacity - end >= SCRATCH_BYTES {
+            // Build the text in place.
+            let mut text = Scratch::over(&mut arena[end..end + SCRATCH_BYTES]);
+            write(bytes, format, &mut text);
+            place(i, end, text.len);
+            end += text.len;
+            return;
+        }
+        let mut space = [0u8; SCRATCH_BYTES];
+        let mut text = Scratch::over(&mut space);
+        write(bytes, format, &mut text);
+        if overflow == 0 && text.len <= capacity - end {
+            arena[end..end + text.len].copy_from_slice(text.bytes());
+            place(i, end, text.len);
+            end += text.len;
+        } else {
+            overflow += text.len;
+        }
+    };
+    if input.layout().strides().is_none() {
+        for (i, bytes) in data.chunks_exact(size).enumerate() {
+            each(i, bytes);
+        }
+    } else {
+        for (i, offset) in input.layout().offsets().enumerate() {
+            each(i, &data[offset..offset + size]);
+        }
     }
-    Ok(())
+    if overflow > 0 {
+        return Err(Error::BufferTooSmall(format!(
+            "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {} bytes",
+            capacity - start,
+            end - start + overflow
+        )));
+    }
+    Ok(end)
 }
 
 // ---- parsing ------------------------------------------------------------------------
@@ -408,22 +564,34 @@ fn plain_integer(text: &[u8]) -> Option<i128> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let mut value: i128 = 0;
-    for &c in digits {
-        value = value
-            .saturating_mul(10)
-            .saturating_add(i128::from(c - b'0'));
-    }
-    Some(if negative { -value } else { value })
+    let magnitude = if digits.len() <= 19 {
+        // Up to 19 digits fit a u64 without overflow checks.
+        let mut v: u64 = 0;
+        for &c in digits {
+            v = v * 10 + u64::from(c - b'0');
+        }
+        i128::from(v)
+    } else {
+        let mut v: i128 = 0;
+        for &c in digits {
+            v = v.saturating_mul(10).saturating_add(i128::from(c - b'0'));
+        }
+        v
+    };
+    Some(if negative { -magnitude } else { magnitude })
 }
 
-/// Parses as a float of type `F` (correctly rounded by the standard library), accepting
-/// exactly the forms of the semantics page.
+/// Parses as a float of type `F` (correctly rounded by the standard library), which
+/// reads exactly the forms of the semantics page: no whitespace (trimmed before), no
+/// hex, no separators; "inf", "infinity" and "nan" in any case with an optional sign.
 fn parse_float<F: core::str::FromStr>(text: &[u8]) -> Option<F> {
-    // The standard parser also accepts what we do not want only in forms we already
-    // exclude (it takes no whitespace, no hex, no separators); it reads "inf",
-    // "infinity" and "nan" in any case with an optional sign, as the page asks.
-    let text = core::str::from_utf8(text).ok()?;
+    if !text.is_ascii() {
+        // Every text the grammar accepts is ASCII.
+        return None;
+    }
+    // SAFETY: ASCII bytes are valid UTF-8 (checked just above); this skips the full
+    // UTF-8 validation, which cost as much as the number parse itself.
+    let text = unsafe { core::str::from_utf8_unchecked(text) };
     text.parse().ok()
 }
 
@@ -454,62 +622,88 @@ fn parse_error(index: usize, text: &[u8], to: DType) -> Error {
     }
 }
 
-/// Parses one text into `to` storage, writing its native bytes into `out`.
-fn parse_element(text: &[u8], to: Scalar, out: &mut [u8]) -> Option<()> {
-    let text = trim(text);
-    let write_int = |out: &mut [u8], value: i128, min: i128, max: i128| {
-        let v = value.clamp(min, max) as u128;
-        out.copy_from_slice(&v.to_le_bytes()[..out.len()]);
-    };
-    match to {
-        Scalar::F32 => out.copy_from_slice(&parse_float::<f32>(text)?.to_bits().to_le_bytes()),
-        Scalar::F64 => out.copy_from_slice(&parse_float::<f64>(text)?.to_bits().to_le_bytes()),
-        Scalar::F16 => {
-            let x: f64 = parse_float(text)?;
-            out.copy_from_slice(&convert::f64_to_f16_bits(x).to_le_bytes());
-        }
-        Scalar::Bf16 => {
-            let x: f64 = parse_float(text)?;
-            out.copy_from_slice(&convert::f64_to_bf16_bits(x).to_le_bytes());
-        }
-        Scalar::Bool => {
-            let truth = if text.eq_ignore_ascii_case(b"true") {
-                true
-            } else if text.eq_ignore_ascii_case(b"false") {
-                false
-            } else if let Some(v) = plain_integer(text) {
-                v != 0
-            } else {
-                parse_float::<f64>(text)? != 0.0
-            };
-            out[0] = u8::from(truth);
-        }
-        int => {
-            let bits = (int.size() * 8) as u32;
-            let signed = matches!(int, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64);
-            let (min, max) = if signed {
-                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-            } else {
-                (0, (1i128 << bits) - 1)
-            };
-            let value = match plain_integer(text) {
-                Some(v) => v,
-                // A fraction or exponent: through f64 and the float -> integer rule.
-                None => {
-                    let x: f64 = parse_float(text)?;
-                    if x.is_nan() {
-                        0
-                    } else {
-                        // Saturating `as` truncates toward zero; i128 holds every
-                        // integer target's range.
-                        x as i128
-                    }
-                }
-            };
-            write_int(out, value, min, max);
-        }
-    }
+/// Parses one (trimmed) text into a target's native bytes; None if it does not parse.
+type Parser = fn(&[u8], &mut [u8]) -> Option<()>;
+
+fn parse_f32(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&parse_float::<f32>(text)?.to_bits().to_le_bytes());
     Some(())
+}
+
+fn parse_f64(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&parse_float::<f64>(text)?.to_bits().to_le_bytes());
+    Some(())
+}
+
+fn parse_f16(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&convert::f64_to_f16_bits(parse_float(text)?).to_le_bytes());
+    Some(())
+}
+
+fn parse_bf16(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&convert::f64_to_bf16_bits(parse_float(text)?).to_le_bytes());
+    Some(())
+}
+
+fn parse_bool(text: &[u8], out: &mut [u8]) -> Option<()> {
+    let truth = if text.eq_ignore_ascii_case(b"true") {
+        true
+    } else if text.eq_ignore_ascii_case(b"false") {
+        false
+    } else if let Some(v) = plain_integer(text) {
+        v != 0
+    } else {
+        parse_float::<f64>(text)? != 0.0
+    };
+    out[0] = u8::from(truth);
+    Some(())
+}
+
+/// An integer target of `BYTES` bytes: plain integers exactly with saturation; text with
+/// a fraction or exponent through f64 and the float -> integer rule (truncate, saturate,
+/// NaN -> 0).
+fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]) -> Option<()> {
+    let bits = 8 * BYTES as u32;
+    let (min, max) = if SIGNED {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    let value = match plain_integer(text) {
+        Some(v) => v,
+        None => {
+            let x: f64 = parse_float(text)?;
+            // `as` truncates toward zero, saturates and maps NaN to 0; i128 holds every
+            // integer target's range.
+            x as i128
+        }
+    };
+    out.copy_from_slice(&(value.clamp(min, max) as u128).to_le_bytes()[..BYTES]);
+    Some(())
+}
+
+fn parser(target: Scalar) -> Parser {
+    match target {
+        Scalar::F32 => parse_f32,
+        Scalar::F64 => parse_f64,
+        Scalar::F16 => parse_f16,
+        Scalar::Bf16 => parse_bf16,
+        Scalar::Bool => parse_bool,
+        Scalar::I8 => parse_int::<1, true>,
+        Scalar::I16 => parse_int::<2, true>,
+        Scalar::I32 => parse_int::<4, true>,
+        Scalar::I64 => parse_int::<8, true>,
+        Scalar::U8 => parse_int::<1, false>,
+        Scalar::U16 => parse_int::<2, false>,
+        Scalar::U32 => parse_int::<4, false>,
+        Scalar::U64 => parse_int::<8, false>,
+        Scalar::C64 | Scalar::C128 => unreachable!("STRING -> complex is refused before parsing"),
+    }
+}
+
+#[cfg(test)]
+fn parse_element(text: &[u8], to: Scalar, out: &mut [u8]) -> Option<()> {
+    parser(to)(trim(text), out)
 }
 
 /// Parses every text into the numeric `output`, in row-major order. `texts` yields each
@@ -520,11 +714,12 @@ pub fn parse_each<'t>(
 ) -> Result<(), Error> {
     let to = output.layout().dtype();
     let target = text_scalar(to, &format!("cast from STRING to {to}"))?;
+    let read = parser(target);
     let size = target.size();
     let out = output.data();
     for (i, (text, slot)) in texts.zip(out.chunks_exact_mut(size)).enumerate() {
         let text = text?;
-        parse_element(text, target, slot).ok_or_else(|| parse_error(i, text, to))?;
+        read(trim(text), slot).ok_or_else(|| parse_error(i, text, to))?;
     }
     Ok(())
 }
@@ -534,7 +729,8 @@ mod tests {
     use super::*;
 
     fn fmt(source: Scalar, bits: u64, format: StringFormat) -> String {
-        let mut out = Scratch::new();
+        let mut space = [0u8; SCRATCH_BYTES];
+        let mut out = Scratch::over(&mut space);
         format_element(
             source,
             &bits.to_le_bytes()[..source.size()],

@@ -86,15 +86,25 @@ pub(crate) unsafe fn parse_strings(
     dst: &mut crate::tensor::TensorMut,
 ) -> Result<(), Error> {
     let data = src.data();
-    let texts = src.layout().offsets().enumerate().map(|(i, offset)| {
-        let bytes = &data[offset..offset + std::mem::size_of::<tcast_string>()];
+    let size = std::mem::size_of::<tcast_string>();
+    let text_at = |i: usize, bytes: &[u8]| {
         // SAFETY: `bytes` holds exactly one tcast_string (the layout's element size);
         // read_unaligned needs no alignment.
         let view = unsafe { bytes.as_ptr().cast::<tcast_string>().read_unaligned() };
         // SAFETY: forwarded from this function's contract.
         unsafe { view_bytes(i, view) }
-    });
-    text::parse_each(texts, dst)
+    };
+    if src.layout().strides().is_none() {
+        let texts = data
+            .chunks_exact(size)
+            .enumerate()
+            .map(|(i, b)| text_at(i, b));
+        text::parse_each(texts, dst)
+    } else {
+        let offsets = src.layout().offsets().enumerate();
+        let texts = offsets.map(|(i, at)| text_at(i, &data[at..at + size]));
+        text::parse_each(texts, dst)
+    }
 }
 
 /// Formats each element of a numeric `input` as text appended to `arena`, and points the
@@ -190,17 +200,17 @@ pub extern "C" fn tcast_cast_to_strings(
             unsafe { std::slice::from_raw_parts_mut(arena_desc.data.cast::<u8>(), capacity) }
         };
         let base = arena_desc.data as usize;
-        let start = arena_desc.used as usize;
-        let mut used = start;
-        let mut short_by_texts = 0usize;
         let view_size = std::mem::size_of::<tcast_string>();
         let views = dst.data();
-        text::format_each(&src, options.string_format, |i, bytes| {
-            if short_by_texts == 0 && bytes.len() <= capacity - used {
-                arena_bytes[used..used + bytes.len()].copy_from_slice(bytes);
+        let end = text::format_into(
+            &src,
+            options.string_format,
+            arena_bytes,
+            arena_desc.used as usize,
+            |i, offset, len| {
                 let view = tcast_string {
-                    data: (base + used) as *const c_char,
-                    len: bytes.len() as u64,
+                    data: (base + offset) as *const c_char,
+                    len: len as u64,
                 };
                 let slot = &mut views[i * view_size..(i + 1) * view_size];
                 // SAFETY: `slot` is exactly one tcast_string's bytes; write_unaligned
@@ -210,20 +220,10 @@ pub extern "C" fn tcast_cast_to_strings(
                         .cast::<tcast_string>()
                         .write_unaligned(view)
                 };
-                used += bytes.len();
-            } else {
-                short_by_texts += bytes.len();
-            }
-        })?;
-        if short_by_texts > 0 {
-            let needed = used - start + short_by_texts;
-            return Err(Error::BufferTooSmall(format!(
-                "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {needed} bytes",
-                capacity - start
-            )));
-        }
+            },
+        )?;
         // SAFETY: `arena` is non-NULL and writable per the contract.
-        unsafe { (*arena).used = used as u64 };
+        unsafe { (*arena).used = end as u64 };
         Ok(())
     })
 }
