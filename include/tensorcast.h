@@ -337,11 +337,15 @@ struct tcast_cast_options tcast_cast_options_default(void);
  * numpy's astype). `output->shape` must equal `input->shape`; `output->dtype` is the
  * target; input and output buffers must not overlap. `options` may be NULL (defaults).
  * Float -> integer truncates and saturates (NaN -> 0), integer -> integer wraps, and
- * float conversions round once to nearest even. Thread-safe; no heap allocation unless
- * `options->threads` > 1.
- * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (STRING, float8/float6/float4 and
- * packed dtypes in this version; a casting level other than UNSAFE), INVALID_SHAPE,
- * BUFFER_TOO_SMALL, INVALID_ARGUMENT (bad option, overlapping buffers).
+ * float conversions round once to nearest even. A STRING input is parsed (each view's
+ * bytes; trimmed; "inf"/"nan" in any case; decimal or scientific; integers exactly with
+ * saturation), failing with TCAST_ERR_PARSE and `err->index` at the first bad element;
+ * STRING -> STRING copies the views. Numeric -> STRING needs an arena: use
+ * tcast_cast_to_strings. Thread-safe; no heap allocation unless `options->threads` > 1.
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (float8/float6/float4 and packed
+ * dtypes in this version, complex <-> STRING, numeric -> STRING, a casting level other
+ * than UNSAFE), INVALID_SHAPE, BUFFER_TOO_SMALL, PARSE, INVALID_ARGUMENT (bad option,
+ * overlapping buffers).
  */
 tcast_status tcast_cast(const struct tcast_tensor *input,
                         const struct tcast_tensor *output,
