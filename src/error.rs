@@ -87,6 +87,9 @@ pub enum Error {
     Casting(String),
     #[error("{0}")]
     Internal(String),
+    /// Any other error, about one element (`err->index` is set).
+    #[error("{error}")]
+    AtElement { index: u64, error: Box<Error> },
 }
 
 impl Error {
@@ -103,6 +106,15 @@ impl Error {
             Error::InvalidArgument(_) => Status::InvalidArgument,
             Error::Casting(_) => Status::Casting,
             Error::Internal(_) => Status::Internal,
+            Error::AtElement { error, .. } => error.status(),
+        }
+    }
+
+    /// This error, about element `index`.
+    pub fn at_element(self, index: u64) -> Error {
+        Error::AtElement {
+            index,
+            error: Box::new(self),
         }
     }
 
@@ -110,6 +122,7 @@ impl Error {
     pub fn index(&self) -> Option<u64> {
         match self {
             Error::Parse { index, .. } => *index,
+            Error::AtElement { index, .. } => Some(*index),
             _ => None,
         }
     }

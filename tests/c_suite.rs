@@ -23,7 +23,13 @@ macro_rules! c_tests {
     };
 }
 
-c_tests!(test_status, test_dtype, test_tensor, test_cast);
+c_tests!(
+    test_status,
+    test_dtype,
+    test_tensor,
+    test_cast,
+    test_strings
+);
 
 #[test]
 fn every_c_test_is_listed() {

@@ -115,7 +115,7 @@ pub fn f64_to_f32_round_odd(x: f64) -> f32 {
 
 /// i64 -> f64 rounded to odd (see [`f64_to_f32_round_odd`]).
 #[inline(always)]
-fn i64_to_f64_round_odd(v: i64) -> f64 {
+pub fn i64_to_f64_round_odd(v: i64) -> f64 {
     let nearest = v as f64;
     // An f64 made from an i64 is an integer of at most 2^63: exact in i128.
     let back = nearest as i128;
@@ -126,7 +126,7 @@ fn i64_to_f64_round_odd(v: i64) -> f64 {
 
 /// u64 -> f64 rounded to odd (see [`f64_to_f32_round_odd`]).
 #[inline(always)]
-fn u64_to_f64_round_odd(v: u64) -> f64 {
+pub fn u64_to_f64_round_odd(v: u64) -> f64 {
     let nearest = v as f64;
     let back = nearest as u128;
     let overshoot = u64::from(back > u128::from(v));

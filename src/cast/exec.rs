@@ -1,7 +1,10 @@
-//! Runs a contiguous kernel over a possibly strided input, on one or more threads.
+//! Runs a contiguous kernel over a possibly strided or packed input into a possibly
+//! packed output, on one or more threads.
 
 use super::arch;
 use super::kernels::Kernel;
+use super::pack::{pack, packed_bytes, unpack};
+use super::Plan;
 use crate::tensor::{Tensor, MAX_NDIM};
 use std::sync::Mutex;
 
@@ -13,18 +16,23 @@ const SPLIT_ALIGN: usize = 64;
 const GATHER_BYTES: usize = 4096;
 
 /// Converts all of `input` into the contiguous `out`, on up to `threads` threads.
-pub fn run(kernel: Kernel, input: &Tensor, out: &mut [u8], threads: usize) {
+pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], threads: usize) {
     let count = input.layout().count();
     let parts = threads.min(count / MIN_ELEMENTS_PER_THREAD).max(1);
     if parts == 1 {
-        run_range(kernel, input, 0, out);
+        run_range(plan, input, 0, out);
         return;
     }
     // Shares are handed out from one queue: a thread that cannot be started just
-    // leaves more shares to the others, the calling thread always among them.
+    // leaves more shares to the others, the calling thread always among them. Shares
+    // start on multiples of 64 elements: whole cache lines, whole packed groups.
     let share = count.div_ceil(parts).next_multiple_of(SPLIT_ALIGN);
+    let share_bytes = match plan.dst_packed {
+        Some(bits) => packed_bytes(bits, share),
+        None => share * plan.kernel.dst_size,
+    };
     let mut jobs = Vec::with_capacity(parts);
-    for (i, piece) in out.chunks_mut(share * kernel.dst_size).enumerate() {
+    for (i, piece) in out.chunks_mut(share_bytes).enumerate() {
         jobs.push((i * share, piece));
     }
     let queue = Mutex::new(jobs.into_iter());
@@ -34,7 +42,7 @@ pub fn run(kernel: Kernel, input: &Tensor, out: &mut [u8], threads: usize) {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .next();
         match next {
-            Some((first, piece)) => run_range(kernel, input, first, piece),
+            Some((first, piece)) => run_range(plan, input, first, piece),
             None => break,
         }
     };
@@ -49,6 +57,57 @@ pub fn run(kernel: Kernel, input: &Tensor, out: &mut [u8], threads: usize) {
         }
         work();
     });
+}
+
+/// Elements converted per block when either side is packed (a multiple of 4: whole
+/// groups of every packed dtype).
+const PACKED_BLOCK: usize = 1024;
+
+/// The elements `[first, first + n)` with a packed input or output: unpack, gather or
+/// slice a block of source elements, convert it, and pack or store the result.
+fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
+    let kernel = plan.kernel;
+    let (es, ds) = (kernel.src_size, kernel.dst_size);
+    // A share of a packed output ends where its bytes end (the last share at the
+    // tensor's end).
+    let n = match plan.dst_packed {
+        Some(bits) => (input.layout().count() - first).min(out.len() * 8 / bits as usize),
+        None => out.len() / ds,
+    };
+    let data = input.data();
+    let mut source_block = [0u8; PACKED_BLOCK * 16];
+    let mut codes = [0u8; PACKED_BLOCK];
+    let mut offsets = input
+        .layout()
+        .strides()
+        .map(|_| input.layout().offsets().skip(first));
+    let mut done = 0;
+    while done < n {
+        let m = PACKED_BLOCK.min(n - done);
+        let at = first + done;
+        let src: &[u8] = if let Some(bits) = plan.src_packed {
+            let start = packed_bytes(bits, at);
+            unpack(bits, &data[start..], &mut source_block[..m]);
+            &source_block[..m]
+        } else if let Some(offsets) = offsets.as_mut() {
+            for (slot, offset) in source_block[..m * es].chunks_exact_mut(es).zip(offsets) {
+                slot.copy_from_slice(&data[offset..offset + es]);
+            }
+            &source_block[..m * es]
+        } else {
+            &data[at * es..(at + m) * es]
+        };
+        match plan.dst_packed {
+            Some(bits) => {
+                kernel.run(src, &mut codes[..m]);
+                let start = packed_bytes(bits, done);
+                let end = packed_bytes(bits, done + m);
+                pack(bits, &codes[..m], &mut out[start..end]);
+            }
+            None => kernel.run(src, &mut out[done * ds..(done + m) * ds]),
+        }
+        done += m;
+    }
 }
 
 /// Widening casts with outputs at least this large bypass the cache: converted block by
@@ -80,7 +139,12 @@ fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
 
 /// Converts the input elements `[first, first + out.len() / dst_size)` in row-major
 /// order into `out`.
-fn run_range(kernel: Kernel, input: &Tensor, first: usize, out: &mut [u8]) {
+fn run_range(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
+    if plan.src_packed.is_some() || plan.dst_packed.is_some() {
+        run_packed(plan, input, first, out);
+        return;
+    }
+    let kernel = plan.kernel;
     let (es, ds) = (kernel.src_size, kernel.dst_size);
     let n = out.len() / ds;
     let data = input.data();

@@ -5,6 +5,7 @@
 
 use super::convert::CastTo;
 use super::elem::{Bool, Elem, C128, C64};
+use super::lowp::{decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, FORMATS};
 use crate::dtype::Scalar;
 use half::{bf16, f16};
 
@@ -176,5 +177,198 @@ pub fn select(from: Scalar, to: Scalar, tier: Tier) -> Kernel {
         Scalar::F64 => pick_target!(f64, to, tier),
         Scalar::C64 => pick_target!(C64, to, tier),
         Scalar::C128 => pick_target!(C128, to, tier),
+    }
+}
+
+// ---- low-precision codes (one per byte; see lowp.rs) ---------------------------------
+
+/// What a kernel sees of a dtype: a standard scalar, or one code per byte of a
+/// low-precision format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Repr {
+    Std(Scalar),
+    Low(u8),
+}
+
+#[inline(always)]
+fn encode_all<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    for (s, d) in src.chunks_exact(S::SIZE).zip(dst.iter_mut()) {
+        *d = to_code::<S, F, OPT>(S::load(s));
+    }
+}
+
+/// # Safety
+/// None beyond the shared kernel signature.
+unsafe fn encode_baseline<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    encode_all::<S, F, OPT>(src, dst)
+}
+
+/// # Safety
+/// The CPU must support AVX2, FMA and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn encode_avx2<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    encode_all::<S, F, OPT>(src, dst)
+}
+
+fn encode_pick<S: LowSource, const F: u8, const OPT: u8>(tier: Tier) -> Kernel {
+    let run: unsafe fn(&[u8], &mut [u8]) = match tier {
+        Tier::Baseline => encode_baseline::<S, F, OPT>,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => encode_avx2::<S, F, OPT>,
+    };
+    Kernel::new(run, S::SIZE, 1, tier)
+}
+
+#[inline(always)]
+fn decode_all<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
+where
+    f32: CastTo<D>,
+    i8: CastTo<D>,
+{
+    let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
+    for (&s, d) in src.iter().zip(dst.chunks_exact_mut(D::SIZE)) {
+        let value: D = if is_int {
+            decode_int::<F>(s).cast_to()
+        } else {
+            decode_f32::<F>(s).cast_to()
+        };
+        value.store(d);
+    }
+}
+
+/// # Safety
+/// None beyond the shared kernel signature.
+unsafe fn decode_baseline<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
+where
+    f32: CastTo<D>,
+    i8: CastTo<D>,
+{
+    decode_all::<F, D>(src, dst)
+}
+
+/// # Safety
+/// The CPU must support AVX2, FMA and F16C.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
+unsafe fn decode_avx2<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
+where
+    f32: CastTo<D>,
+    i8: CastTo<D>,
+{
+    decode_all::<F, D>(src, dst)
+}
+
+fn decode_pick<const F: u8, D: Elem>(tier: Tier) -> Kernel
+where
+    f32: CastTo<D>,
+    i8: CastTo<D>,
+{
+    let run: unsafe fn(&[u8], &mut [u8]) = match tier {
+        Tier::Baseline => decode_baseline::<F, D>,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => decode_avx2::<F, D>,
+    };
+    Kernel::new(run, 1, D::SIZE, tier)
+}
+
+fn decode_for<const F: u8>(to: Scalar, tier: Tier) -> Kernel {
+    match to {
+        Scalar::Bool => decode_pick::<F, Bool>(tier),
+        Scalar::I8 => decode_pick::<F, i8>(tier),
+        Scalar::I16 => decode_pick::<F, i16>(tier),
+        Scalar::I32 => decode_pick::<F, i32>(tier),
+        Scalar::I64 => decode_pick::<F, i64>(tier),
+        Scalar::U8 => decode_pick::<F, u8>(tier),
+        Scalar::U16 => decode_pick::<F, u16>(tier),
+        Scalar::U32 => decode_pick::<F, u32>(tier),
+        Scalar::U64 => decode_pick::<F, u64>(tier),
+        Scalar::F16 => decode_pick::<F, f16>(tier),
+        Scalar::Bf16 => decode_pick::<F, bf16>(tier),
+        Scalar::F32 => decode_pick::<F, f32>(tier),
+        Scalar::F64 => decode_pick::<F, f64>(tier),
+        Scalar::C64 => decode_pick::<F, C64>(tier),
+        Scalar::C128 => decode_pick::<F, C128>(tier),
+    }
+}
+
+fn encode_to<const F: u8, const OPT: u8>(from: Repr, tier: Tier) -> Kernel {
+    match from {
+        Repr::Std(Scalar::Bool) => encode_pick::<Bool, F, OPT>(tier),
+        Repr::Std(Scalar::I8) => encode_pick::<i8, F, OPT>(tier),
+        Repr::Std(Scalar::I16) => encode_pick::<i16, F, OPT>(tier),
+        Repr::Std(Scalar::I32) => encode_pick::<i32, F, OPT>(tier),
+        Repr::Std(Scalar::I64) => encode_pick::<i64, F, OPT>(tier),
+        Repr::Std(Scalar::U8) => encode_pick::<u8, F, OPT>(tier),
+        Repr::Std(Scalar::U16) => encode_pick::<u16, F, OPT>(tier),
+        Repr::Std(Scalar::U32) => encode_pick::<u32, F, OPT>(tier),
+        Repr::Std(Scalar::U64) => encode_pick::<u64, F, OPT>(tier),
+        Repr::Std(Scalar::F16) => encode_pick::<f16, F, OPT>(tier),
+        Repr::Std(Scalar::Bf16) => encode_pick::<bf16, F, OPT>(tier),
+        Repr::Std(Scalar::F32) => encode_pick::<f32, F, OPT>(tier),
+        Repr::Std(Scalar::F64) => encode_pick::<f64, F, OPT>(tier),
+        Repr::Std(Scalar::C64) => encode_pick::<C64, F, OPT>(tier),
+        Repr::Std(Scalar::C128) => encode_pick::<C128, F, OPT>(tier),
+        Repr::Low(0) => encode_pick::<Code<0>, F, OPT>(tier),
+        Repr::Low(1) => encode_pick::<Code<1>, F, OPT>(tier),
+        Repr::Low(2) => encode_pick::<Code<2>, F, OPT>(tier),
+        Repr::Low(3) => encode_pick::<Code<3>, F, OPT>(tier),
+        Repr::Low(4) => encode_pick::<Code<4>, F, OPT>(tier),
+        Repr::Low(5) => encode_pick::<Code<5>, F, OPT>(tier),
+        Repr::Low(6) => encode_pick::<Code<6>, F, OPT>(tier),
+        Repr::Low(7) => encode_pick::<Code<7>, F, OPT>(tier),
+        Repr::Low(8) => encode_pick::<Code<8>, F, OPT>(tier),
+        Repr::Low(9) => encode_pick::<Code<9>, F, OPT>(tier),
+        Repr::Low(10) => encode_pick::<Code<10>, F, OPT>(tier),
+        Repr::Low(11) => encode_pick::<Code<11>, F, OPT>(tier),
+        Repr::Low(other) => unreachable!("no low-precision format {other}"),
+    }
+}
+
+/// The kernel for any pair of representations. Identical representations copy bytes
+/// (a same-dtype cast keeps every code, NaN payloads included).
+pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Tier) -> Kernel {
+    match (from, to) {
+        (Repr::Std(a), Repr::Std(b)) => select(a, b, tier),
+        (a, b) if a == b => copy(1, tier),
+        (Repr::Low(f), Repr::Std(d)) => match f {
+            0 => decode_for::<0>(d, tier),
+            1 => decode_for::<1>(d, tier),
+            2 => decode_for::<2>(d, tier),
+            3 => decode_for::<3>(d, tier),
+            4 => decode_for::<4>(d, tier),
+            5 => decode_for::<5>(d, tier),
+            6 => decode_for::<6>(d, tier),
+            7 => decode_for::<7>(d, tier),
+            8 => decode_for::<8>(d, tier),
+            9 => decode_for::<9>(d, tier),
+            10 => decode_for::<10>(d, tier),
+            11 => decode_for::<11>(d, tier),
+            other => unreachable!("no low-precision format {other}"),
+        },
+        (from, Repr::Low(g)) => match (g, option_bits(g, saturate, round_mode)) {
+            (0, 0) => encode_to::<0, 0>(from, tier),
+            (0, 1) => encode_to::<0, 1>(from, tier),
+            (1, 0) => encode_to::<1, 0>(from, tier),
+            (1, 1) => encode_to::<1, 1>(from, tier),
+            (2, 0) => encode_to::<2, 0>(from, tier),
+            (2, 1) => encode_to::<2, 1>(from, tier),
+            (3, 0) => encode_to::<3, 0>(from, tier),
+            (3, 1) => encode_to::<3, 1>(from, tier),
+            (4, 0) => encode_to::<4, 0>(from, tier),
+            (4, 1) => encode_to::<4, 1>(from, tier),
+            (4, 2) => encode_to::<4, 2>(from, tier),
+            (4, 3) => encode_to::<4, 3>(from, tier),
+            (4, 4) => encode_to::<4, 4>(from, tier),
+            (4, 5) => encode_to::<4, 5>(from, tier),
+            (5, 0) => encode_to::<5, 0>(from, tier),
+            (6, 0) => encode_to::<6, 0>(from, tier),
+            (7, 0) => encode_to::<7, 0>(from, tier),
+            (8, 0) => encode_to::<8, 0>(from, tier),
+            (9, 0) => encode_to::<9, 0>(from, tier),
+            (10, 0) => encode_to::<10, 0>(from, tier),
+            (11, 0) => encode_to::<11, 0>(from, tier),
+            (format, opt) => unreachable!("no kernel for format {format} with options {opt}"),
+        },
     }
 }

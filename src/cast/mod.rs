@@ -10,13 +10,15 @@ mod convert;
 pub mod elem;
 mod exec;
 pub mod kernels;
+pub mod lowp;
+pub mod pack;
 pub mod reference;
 pub mod text;
 
-use crate::dtype::{DType, Scalar};
+use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Tensor, TensorMut};
-use kernels::{Kernel, Tier};
+use kernels::{Kernel, Repr, Tier};
 
 macro_rules! option_enum {
     ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal),* $(,)? }) => {
@@ -79,25 +81,36 @@ impl Default for CastOptions {
     }
 }
 
-/// The storage the numeric kernels use for `dtype`, or why this version cannot cast it.
-fn kernel_scalar(dtype: DType, from: DType, to: DType) -> Result<Scalar, Error> {
-    dtype.info().scalar.ok_or_else(|| {
-        Error::Unsupported(format!(
-            "cast from {from} to {to} is not supported yet: this version does not implement {dtype} casts"
-        ))
-    })
+/// A chosen kernel and how the two tensors are laid out around it.
+#[derive(Copy, Clone)]
+pub struct Plan {
+    pub kernel: Kernel,
+    /// Bits per element of a packed input (its codes are unpacked for the kernel).
+    pub src_packed: Option<u32>,
+    /// Bits per element of a packed output (the kernel's codes are packed into it).
+    pub dst_packed: Option<u32>,
+}
+
+/// What the kernels see of a numeric dtype.
+fn repr(dtype: DType) -> Option<Repr> {
+    dtype
+        .info()
+        .scalar
+        .map(Repr::Std)
+        .or_else(|| lowp::format_of(dtype).map(Repr::Low))
+}
+
+fn packed_bits(dtype: DType) -> Option<u32> {
+    dtype.is_packed().then(|| dtype.bits())
 }
 
 /// Chooses the kernel for a dtype pair on the detected CPU tier. STRING -> STRING copies
 /// the views; the other STRING pairs go through [`text`] (they need the views' bytes
 /// or an arena, which a plain tensor does not carry).
-pub fn plan(from: DType, to: DType) -> Result<Kernel, Error> {
-    match (from, to) {
+pub fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error> {
+    let kernel = match (from, to) {
         (DType::String, DType::String) => {
-            return Ok(kernels::copy(
-                DType::String.bits() as usize / 8,
-                Tier::detect(),
-            ))
+            kernels::copy(DType::String.bits() as usize / 8, Tier::detect())
         }
         (DType::String, _) => {
             return Err(Error::Unsupported(format!(
@@ -108,14 +121,27 @@ pub fn plan(from: DType, to: DType) -> Result<Kernel, Error> {
         (_, DType::String) => {
             return Err(Error::Unsupported(format!(
                 "cast from {from} to STRING writes text into an arena: use \
-                 tcast_cast_to_strings (text::format_each in Rust)"
+                 tcast_cast_to_strings (text::format_into in Rust)"
             )))
         }
-        _ => {}
-    }
-    let source = kernel_scalar(from, from, to)?;
-    let target = kernel_scalar(to, from, to)?;
-    Ok(kernels::select(source, target, Tier::detect()))
+        _ => {
+            let (Some(source), Some(target)) = (repr(from), repr(to)) else {
+                unreachable!("every non-STRING dtype has a kernel representation")
+            };
+            kernels::select_any(
+                source,
+                target,
+                options.saturate,
+                options.round_mode as u8,
+                Tier::detect(),
+            )
+        }
+    };
+    Ok(Plan {
+        kernel,
+        src_packed: packed_bits(from),
+        dst_packed: packed_bits(to),
+    })
 }
 
 /// Refuses casting levels this version cannot check.
@@ -151,10 +177,10 @@ pub fn check_same_shape(
 /// target).
 pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Result<(), Error> {
     check_casting(options)?;
-    let kernel = plan(input.layout().dtype(), output.layout().dtype())?;
+    let plan = plan(input.layout().dtype(), output.layout().dtype(), options)?;
     check_same_shape(input.layout(), output.layout())?;
     let (_, out) = output.parts();
-    exec::run(kernel, input, out, options.threads);
+    exec::run(plan, input, out, options.threads);
     Ok(())
 }
 

@@ -305,3 +305,189 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
     };
     write(out, dst);
 }
+
+// ---- low-precision formats (semantics-cast.md sections 4-7) ---------------------------
+
+use super::lowp::{Kind, FORMATS};
+
+/// The exact value of a low-precision code. NaN codes give a quiet NaN with the code's
+/// sign (payload: the quiet bit only).
+pub fn low_decode(format: u8, code: u8) -> Exact {
+    let f = &FORMATS[format as usize];
+    let quiet_nan = |neg| Exact::Nan {
+        neg,
+        payload: 1 << 22,
+        man_bits: 23,
+    };
+    match f.kind {
+        Kind::Int { signed } => {
+            let v = i128::from(code);
+            Exact::Int(if signed && v >= 1 << (f.bits - 1) {
+                v - (1 << f.bits)
+            } else {
+                v
+            })
+        }
+        Kind::E8m0 => match code {
+            0xff => quiet_nan(false),
+            _ => Exact::Finite {
+                neg: false,
+                mant: 1,
+                exp: i32::from(code) - 127,
+            },
+        },
+        kind => {
+            let m = f.man_bits;
+            let neg = (code >> (f.exp_bits + m)) & 1 == 1;
+            let mag = u32::from(code) & ((1 << (f.exp_bits + m)) - 1);
+            let field = mag >> m;
+            let frac = u64::from(mag & ((1 << m) - 1));
+            let top_field = (1 << f.exp_bits) - 1;
+            let nan = match kind {
+                Kind::Fn => mag == (1 << (f.exp_bits + m)) - 1,
+                Kind::Fnuz => code == 0x80,
+                Kind::Ieee => field == top_field && frac != 0,
+                _ => false,
+            };
+            if nan {
+                quiet_nan(neg)
+            } else if kind == Kind::Ieee && field == top_field {
+                Exact::Inf { neg }
+            } else if field == 0 {
+                Exact::Finite {
+                    neg,
+                    mant: frac,
+                    exp: 1 - f.bias - m as i32,
+                }
+            } else {
+                Exact::Finite {
+                    neg,
+                    mant: frac | 1 << m,
+                    exp: field as i32 - f.bias - m as i32,
+                }
+            }
+        }
+    }
+}
+
+/// (negative, magnitude, exponent) of a finite value, integers included.
+fn finite_parts(value: Exact) -> Option<(bool, u64, i32)> {
+    match value {
+        Exact::Int(v) => Some((
+            v < 0,
+            u64::try_from(v.unsigned_abs()).expect("64-bit source"),
+            0,
+        )),
+        Exact::Finite { neg, mant, exp } => Some((neg, mant, exp)),
+        _ => None,
+    }
+}
+
+/// FLOAT8E8M0 per section 5.
+fn e8m0_encode(saturate: bool, round_mode: u8, value: Exact) -> u8 {
+    let nan_or = |sat_code: u8| if saturate { sat_code } else { 0xff };
+    let (neg, mant, exp) = match value {
+        Exact::Nan { .. } => return 0xff,
+        Exact::Inf { neg } => return nan_or(if neg { 0x00 } else { 0xfe }),
+        other => finite_parts(other).expect("finite"),
+    };
+    if neg || mant == 0 {
+        return nan_or(0x00);
+    }
+    let t = 63 - mant.leading_zeros() as i32; // mant = 1.xxx * 2^t
+    let top = t + exp; // floor(log2 x)
+    let power_of_two = mant.is_power_of_two();
+    if top > 127 || (top == 127 && !power_of_two) {
+        return nan_or(0xfe);
+    }
+    if top < -127 {
+        return 0x00;
+    }
+    let at_least_tie = t >= 1 && u128::from(mant) >= 3u128 << (t - 1);
+    let step = match round_mode {
+        0 => i32::from(!power_of_two),
+        1 => 0,
+        _ => i32::from(at_least_tie),
+    };
+    (top + 127 + step) as u8
+}
+
+/// A low-precision code for an exact value under `saturate` and `round_mode`.
+pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u8 {
+    let f = &FORMATS[format as usize];
+    let m = f.man_bits;
+    let sign_bit = 1u8 << (f.exp_bits + m);
+    let max = f.max_code as u8;
+    match f.kind {
+        Kind::Int { .. } => {
+            let mask = (1u128 << f.bits) - 1;
+            let integer = match value {
+                Exact::Int(v) => v,
+                Exact::Nan { .. } | Exact::Inf { .. } => 0,
+                Exact::Finite { neg, mant, exp } => {
+                    let r = round_half_even(u128::from(mant), exp) as i128;
+                    if neg {
+                        -r
+                    } else {
+                        r
+                    }
+                }
+            };
+            (integer as u128 & mask) as u8
+        }
+        Kind::E8m0 => e8m0_encode(saturate, round_mode, value),
+        kind => {
+            let overflow = |neg: bool| -> u8 {
+                let sign = if neg { sign_bit } else { 0 };
+                match kind {
+                    Kind::Fnuz if !saturate => 0x80,
+                    Kind::Fn if !saturate => 0x7f | sign,
+                    Kind::Ieee if !saturate => 0x7c | sign,
+                    _ => max | sign,
+                }
+            };
+            let (neg, mant, exp) = match value {
+                Exact::Nan { neg, .. } => {
+                    return match kind {
+                        Kind::Fn => 0x7f | if neg { sign_bit } else { 0 },
+                        Kind::Ieee => 0x7e | if neg { sign_bit } else { 0 },
+                        Kind::Fnuz => 0x80,
+                        Kind::Fp4 => {
+                            if neg {
+                                0x0
+                            } else {
+                                0x8
+                            }
+                        }
+                        _ => max | if neg { sign_bit } else { 0 },
+                    }
+                }
+                Exact::Inf { neg } => return overflow(neg),
+                other => finite_parts(other).expect("finite"),
+            };
+            let sign = if neg { sign_bit } else { 0 };
+            let zero = match kind {
+                Kind::Fnuz | Kind::Fp6 => 0,
+                _ => sign,
+            };
+            if mant == 0 {
+                return zero;
+            }
+            let emin = 1 - f.bias;
+            let top = 63 - mant.leading_zeros() as i32 + exp;
+            if top > f.bias + 2 {
+                return overflow(neg);
+            }
+            let quantum = top.max(emin) - m as i32;
+            let sig = round_half_even(u128::from(mant), exp - quantum) as u32;
+            let mag = (((quantum + m as i32 + f.bias - 1) as u32) << m) + sig;
+            if mag > f.max_code {
+                overflow(neg)
+            } else if mag == 0 {
+                zero
+            } else {
+                mag as u8 | sign
+            }
+        }
+    }
+}

@@ -12,7 +12,7 @@
 //! A float format's text behaviour is one [`FloatText`] table entry. The formatter and
 //! the parser for a dtype are chosen once per call.
 
-use super::{convert, StringFormat};
+use super::{convert, lowp, pack, CastOptions, RoundMode, StringFormat};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use core::fmt::Write;
@@ -317,22 +317,60 @@ fn float_text(source: Scalar) -> Option<FloatText> {
 }
 
 /// The shortest digits that read back (through `round`, the format's rounding of an f64)
-/// to `x`; among equally short ones the closest to `x`, which is the correctly rounded
-/// one at that length.
-fn shortest_by_search(x: f64, round: fn(f64) -> f64) -> Decimal {
+/// to `x`; among equally short ones the closest to `x` (an even last digit on a tie).
+/// At each length the correctly rounded digits and their two neighbours are tried: just
+/// above a power of two the gap below is half the gap above, so the nearest digits can
+/// fail where the next ones up read back.
+fn shortest_by_search(x: f64, round: impl Fn(f64) -> f64) -> Decimal {
     let mut space = [0u8; SCRATCH_BYTES];
-    let mut text = Scratch::over(&mut space);
-    for precision in 1..=17 {
-        text.len = 0;
+    if x == 0.0 {
+        return Decimal::parse(b"0");
+    }
+    for precision in 1..=17usize {
+        let mut text = Scratch::over(&mut space);
         let _ = write!(text, "{:.*e}", precision - 1, x);
-        let parsed: f64 = core::str::from_utf8(text.bytes())
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(f64::NAN);
-        if round(parsed) == x {
-            break;
+        let nearest = Decimal::parse(text.bytes());
+        // The candidates as integers M times 10^(exp - precision + 1).
+        let mut m: u64 = 0;
+        for k in 0..precision {
+            m = m * 10
+                + u64::from(
+                    nearest
+                        .digits
+                        .get(k)
+                        .filter(|_| k < nearest.len)
+                        .map_or(0, |d| d - b'0'),
+                );
+        }
+        let scale = nearest.exp - precision as i32 + 1;
+        let mut best: Option<(f64, u64)> = None;
+        for candidate in [m.saturating_sub(1), m, m + 1] {
+            let mut t = Scratch::over(&mut space);
+            let _ = write!(t, "{candidate}e{scale}");
+            let value: f64 = core::str::from_utf8(t.bytes())
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(f64::NAN);
+            if candidate == 0 || round(value) != x {
+                continue;
+            }
+            let distance = (value - x).abs();
+            let better = match best {
+                None => true,
+                Some((d, c)) => distance < d || (distance == d && candidate % 2 == 0 && c % 2 == 1),
+            };
+            if better {
+                best = Some((distance, candidate));
+            }
+        }
+        if let Some((_, candidate)) = best {
+            let mut t = Scratch::over(&mut space);
+            let _ = write!(t, "{candidate}e{scale}");
+            return Decimal::parse(t.bytes());
         }
     }
+    let mut text = Scratch::over(&mut space);
+    let _ = write!(text, "{x:e}");
     Decimal::parse(text.bytes())
 }
 
@@ -428,6 +466,57 @@ fn format_bf16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     write_float(f64::from(x), &spec, format, out);
 }
 
+/// A low-precision float's shortest digits: the search reads back through the
+/// format's own rounding (saturating; FLOAT8E8M0 to nearest).
+fn shortest_low<const F: u8>(x: f64, upper: f64, out: &mut Scratch) {
+    let opt = lowp::option_bits(F, true, RoundMode::Nearest as u8);
+    let digits = shortest_by_search(x, |v| lowp::decode_f64(F, lowp::encode_f64(F, opt, v)));
+    digits.write_numpy(x, upper, out);
+}
+
+fn format_low<const F: u8>(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    match lowp::FORMATS[F as usize].kind {
+        lowp::Kind::Int { .. } => {
+            let v = lowp::decode_int::<F>(bytes[0]);
+            if v < 0 {
+                push(out, b"-");
+            }
+            push_u64(out, u64::from(v.unsigned_abs()));
+        }
+        _ => {
+            let spec = FloatText {
+                upper: 1e3,
+                shortest: shortest_low::<F>,
+                printf_digits: 8,
+            };
+            write_float(
+                f64::from(lowp::decode_f32::<F>(bytes[0])),
+                &spec,
+                format,
+                out,
+            );
+        }
+    }
+}
+
+fn low_formatter(format: u8) -> Formatter {
+    match format {
+        0 => format_low::<0>,
+        1 => format_low::<1>,
+        2 => format_low::<2>,
+        3 => format_low::<3>,
+        4 => format_low::<4>,
+        5 => format_low::<5>,
+        6 => format_low::<6>,
+        7 => format_low::<7>,
+        8 => format_low::<8>,
+        9 => format_low::<9>,
+        10 => format_low::<10>,
+        11 => format_low::<11>,
+        other => unreachable!("no low-precision format {other}"),
+    }
+}
+
 fn formatter(source: Scalar) -> Formatter {
     match source {
         Scalar::Bool => format_bool,
@@ -464,20 +553,35 @@ pub fn max_text_bytes(dtype: DType) -> u64 {
         Some(Scalar::F64) => 24,
         // "-1.23456789e-38" / "-0.000123456789"; 16-bit floats need fewer.
         Some(Scalar::F32) | Some(Scalar::F16) | Some(Scalar::Bf16) => 16,
-        _ => 0,
+        Some(Scalar::C64 | Scalar::C128) => 0,
+        None => match lowp::format_of(dtype).map(|f| lowp::FORMATS[f as usize].kind) {
+            // "-8", "15", "-2", "3"
+            Some(lowp::Kind::Int { .. }) => 2,
+            // "-5.8774718e-39" at the longest (FLOAT8E8M0's 2^-127 in %.8g)
+            Some(_) => 16,
+            None => 0,
+        },
     }
 }
 
-/// Whether this version can format / parse `dtype`.
-fn text_scalar(dtype: DType, direction: &str) -> Result<Scalar, Error> {
+/// How a dtype's elements are read and written as text: a standard scalar, or one code
+/// of a low-precision format.
+#[derive(Copy, Clone)]
+enum TextRepr {
+    Std(Scalar),
+    Low(u8),
+}
+
+/// Whether `dtype` has a text form.
+fn text_repr(dtype: DType, direction: &str) -> Result<TextRepr, Error> {
     match dtype.info().scalar {
         Some(Scalar::C64 | Scalar::C128) => Err(Error::Unsupported(format!(
             "{direction}: {dtype} <-> STRING is not supported (complex numbers have no text form here)"
         ))),
-        Some(s) => Ok(s),
-        None => Err(Error::Unsupported(format!(
-            "{direction}: this version does not implement {dtype} <-> STRING"
-        ))),
+        Some(s) => Ok(TextRepr::Std(s)),
+        None => lowp::format_of(dtype).map(TextRepr::Low).ok_or_else(|| {
+            Error::Unsupported(format!("{direction}: {dtype} has no text form"))
+        }),
     }
 }
 
@@ -494,10 +598,20 @@ pub fn format_into(
     mut place: impl FnMut(usize, usize, usize),
 ) -> Result<usize, Error> {
     let from = input.layout().dtype();
-    let source = text_scalar(from, &format!("cast from {from} to STRING"))?;
-    let write = formatter(source);
-    let size = source.size();
-    let data = input.data();
+    let (write, size) = match text_repr(from, &format!("cast from {from} to STRING"))? {
+        TextRepr::Std(source) => (formatter(source), source.size()),
+        TextRepr::Low(format) => (low_formatter(format), 1),
+    };
+    // A packed input is unpacked to one code per byte first.
+    let unpacked;
+    let data = if from.is_packed() {
+        let mut codes = vec![0u8; input.layout().count()];
+        pack::unpack(from.bits(), input.data(), &mut codes);
+        unpacked = codes;
+        &unpacked[..]
+    } else {
+        input.data()
+    };
     let capacity = arena.len();
     let mut end = start;
     let mut overflow = 0usize;
@@ -706,22 +820,69 @@ fn parse_element(text: &[u8], to: Scalar, out: &mut [u8]) -> Option<()> {
     parser(to)(trim(text), out)
 }
 
+/// Parses a text into a code of low-precision format `format` (options `opt`): floats
+/// round once from the f64 the text reads as; integer formats take plain integer text
+/// exactly, saturating, and anything else through f64 and the float -> integer rule.
+fn parse_low(text: &[u8], format: u8, opt: u8) -> Option<u8> {
+    let f = &lowp::FORMATS[format as usize];
+    if let lowp::Kind::Int { signed } = f.kind {
+        if let Some(v) = plain_integer(text) {
+            let (min, max) = if signed {
+                (-(1i128 << (f.bits - 1)), (1i128 << (f.bits - 1)) - 1)
+            } else {
+                (0, (1i128 << f.bits) - 1)
+            };
+            return Some((v.clamp(min, max) as u8) & ((1u8 << f.bits) - 1));
+        }
+    }
+    Some(lowp::encode_f64(format, opt, parse_float(text)?))
+}
+
 /// Parses every text into the numeric `output`, in row-major order. `texts` yields each
 /// element's bytes (or an error about the element itself, e.g. a NULL view).
+/// `options` supplies `saturate` and `round_mode` for the low-precision targets.
 pub fn parse_each<'t>(
     texts: impl Iterator<Item = Result<&'t [u8], Error>>,
     output: &mut crate::tensor::TensorMut,
+    options: &CastOptions,
 ) -> Result<(), Error> {
     let to = output.layout().dtype();
-    let target = text_scalar(to, &format!("cast from STRING to {to}"))?;
-    let read = parser(target);
-    let size = target.size();
+    let target = text_repr(to, &format!("cast from STRING to {to}"))?;
     let out = output.data();
-    for (i, (text, slot)) in texts.zip(out.chunks_exact_mut(size)).enumerate() {
-        let text = text?;
-        read(trim(text), slot).ok_or_else(|| parse_error(i, text, to))?;
+    match target {
+        TextRepr::Std(scalar) => {
+            let read = parser(scalar);
+            for (i, (text, slot)) in texts.zip(out.chunks_exact_mut(scalar.size())).enumerate() {
+                let text = text?;
+                read(trim(text), slot).ok_or_else(|| parse_error(i, text, to))?;
+            }
+        }
+        TextRepr::Low(format) => {
+            let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
+            let count = output_count(to, out.len());
+            // Packed targets collect one code per byte, then pack them.
+            let mut codes = vec![0u8; if to.is_packed() { count } else { 0 }];
+            let slots: &mut [u8] = if to.is_packed() {
+                &mut codes
+            } else {
+                &mut out[..]
+            };
+            for (i, (text, slot)) in texts.zip(slots.iter_mut()).enumerate() {
+                let text = text?;
+                *slot =
+                    parse_low(trim(text), format, opt).ok_or_else(|| parse_error(i, text, to))?;
+            }
+            if to.is_packed() {
+                pack::pack(to.bits(), &codes, out);
+            }
+        }
     }
     Ok(())
+}
+
+/// Elements a contiguous output of `dtype` holding `bytes` bytes has room for.
+fn output_count(dtype: DType, bytes: usize) -> usize {
+    bytes * 8 / dtype.bits() as usize
 }
 
 #[cfg(test)]

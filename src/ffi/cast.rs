@@ -163,7 +163,7 @@ pub extern "C" fn tcast_cast(
             check_casting(&options)?;
             check_same_shape(src.layout(), dst.layout())?;
             // SAFETY: the caller vouches for every view of a STRING input (c-api.md 4).
-            return unsafe { parse_strings(&src, &mut dst) };
+            return unsafe { parse_strings(&src, &mut dst, &options) };
         }
         cast(&src, &mut dst, &options)
     })

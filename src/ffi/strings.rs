@@ -62,7 +62,8 @@ unsafe fn view_bytes<'a>(index: usize, view: tcast_string) -> Result<&'a [u8], E
         return Err(Error::NullArgument(format!(
             "input element {index}: its tcast_string has data NULL and len {}",
             view.len
-        )));
+        ))
+        .at_element(index as u64));
     }
     let len = usize::try_from(view.len)
         .ok()
@@ -72,6 +73,7 @@ unsafe fn view_bytes<'a>(index: usize, view: tcast_string) -> Result<&'a [u8], E
                 "input element {index}: its tcast_string len {} is larger than memory",
                 view.len
             ))
+            .at_element(index as u64)
         })?;
     // SAFETY: non-NULL, and the caller vouches for `len` readable bytes.
     Ok(unsafe { std::slice::from_raw_parts(view.data.cast::<u8>(), len) })
@@ -84,6 +86,7 @@ unsafe fn view_bytes<'a>(index: usize, view: tcast_string) -> Result<&'a [u8], E
 pub(crate) unsafe fn parse_strings(
     src: &Tensor,
     dst: &mut crate::tensor::TensorMut,
+    options: &crate::cast::CastOptions,
 ) -> Result<(), Error> {
     let data = src.data();
     let size = std::mem::size_of::<tcast_string>();
@@ -99,11 +102,11 @@ pub(crate) unsafe fn parse_strings(
             .chunks_exact(size)
             .enumerate()
             .map(|(i, b)| text_at(i, b));
-        text::parse_each(texts, dst)
+        text::parse_each(texts, dst, options)
     } else {
         let offsets = src.layout().offsets().enumerate();
         let texts = offsets.map(|(i, at)| text_at(i, &data[at..at + size]));
-        text::parse_each(texts, dst)
+        text::parse_each(texts, dst, options)
     }
 }
 

@@ -1,0 +1,537 @@
+//! The low-precision formats (`semantics-cast.md` sections 4-7): FLOAT8E4M3FN,
+//! FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ (with `saturate`), FLOAT8E8M0 (with
+//! `round_mode`), FLOAT4E2M1, FLOAT6E2M3, FLOAT6E3M2, INT4, UINT4, INT2, UINT2.
+//!
+//! Kernels see one code per byte (the packed types are unpacked and packed around them
+//! block by block, see `pack.rs`). Decoding is exact, to f32. Encoding starts from the
+//! source value rounded to f32 *to odd*: exact for every source but f64 and the 32/64-bit
+//! integers, and for those it keeps a sticky bit, so the one rounding to the (at most
+//! 4-bit mantissa) format is the correctly rounded result of the original value.
+//! Integer formats take integers as they are and floats rounded to the nearest even
+//! integer (NaN and infinities give 0), then keep the low bits.
+
+use super::convert::{
+    bf16_bits_to_f32, f16_bits_to_f32, f64_to_f32_round_odd, i64_to_f64_round_odd,
+    u64_to_f64_round_odd,
+};
+use super::elem::{Bool, Elem, C128, C64};
+use crate::dtype::DType;
+use half::{bf16, f16};
+
+/// How a format treats the top of its range and NaN.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// FLOAT8E5M2: IEEE-style infinities and NaNs.
+    Ieee,
+    /// FLOAT8E4M3FN: no infinity; S.1111.111 is NaN; -0 exists.
+    Fn,
+    /// FNUZ: no infinity, no -0; 0x80 is the only NaN.
+    Fnuz,
+    /// FLOAT4E2M1: no infinity or NaN; saturates; NaN gives 0x8 (+NaN) / 0x0 (-NaN) as
+    /// onnx's test data (ml_dtypes) expect.
+    Fp4,
+    /// FLOAT6: no infinity or NaN; saturates; NaN gives ±max; zero is unsigned.
+    Fp6,
+    /// FLOAT8E8M0: an unsigned power of two; 0xFF is NaN.
+    E8m0,
+    /// Two's complement or unsigned integers.
+    Int { signed: bool },
+}
+
+/// One low-precision format.
+#[derive(Debug)]
+pub struct LowFormat {
+    pub dtype: DType,
+    pub bits: u32,
+    pub exp_bits: u32,
+    pub man_bits: u32,
+    pub bias: i32,
+    pub kind: Kind,
+    /// The largest finite code's magnitude bits (sign excluded).
+    pub max_code: u32,
+}
+
+pub const E4M3FN: u8 = 0;
+pub const E4M3FNUZ: u8 = 1;
+pub const E5M2: u8 = 2;
+pub const E5M2FNUZ: u8 = 3;
+pub const E8M0: u8 = 4;
+pub const E2M1: u8 = 5;
+pub const E2M3: u8 = 6;
+pub const E3M2: u8 = 7;
+pub const I4: u8 = 8;
+pub const U4: u8 = 9;
+pub const I2: u8 = 10;
+pub const U2: u8 = 11;
+
+macro_rules! low {
+    ($dt:ident, $bits:expr, $e:expr, $m:expr, $bias:expr, $kind:expr, $max:expr) => {
+        LowFormat {
+            dtype: DType::$dt,
+            bits: $bits,
+            exp_bits: $e,
+            man_bits: $m,
+            bias: $bias,
+            kind: $kind,
+            max_code: $max,
+        }
+    };
+}
+
+/// The formats, indexed by the constants above.
+#[rustfmt::skip]
+pub const FORMATS: [LowFormat; 12] = [
+    low!(Float8E4M3Fn, 8, 4, 3, 7, Kind::Fn, 0x7e),
+    low!(Float8E4M3Fnuz, 8, 4, 3, 8, Kind::Fnuz, 0x7f),
+    low!(Float8E5M2, 8, 5, 2, 15, Kind::Ieee, 0x7b),
+    low!(Float8E5M2Fnuz, 8, 5, 2, 16, Kind::Fnuz, 0x7f),
+    low!(Float8E8M0, 8, 8, 0, 127, Kind::E8m0, 0xfe),
+    low!(Float4E2M1, 4, 2, 1, 1, Kind::Fp4, 0x7),
+    low!(Float6E2M3, 6, 2, 3, 1, Kind::Fp6, 0x1f),
+    low!(Float6E3M2, 6, 3, 2, 3, Kind::Fp6, 0x1f),
+    low!(Int4, 4, 0, 0, 0, Kind::Int { signed: true }, 0x7),
+    low!(Uint4, 4, 0, 0, 0, Kind::Int { signed: false }, 0xf),
+    low!(Int2, 2, 0, 0, 0, Kind::Int { signed: true }, 0x1),
+    low!(Uint2, 2, 0, 0, 0, Kind::Int { signed: false }, 0x3),
+];
+
+/// The format id of a low-precision dtype.
+pub fn format_of(dtype: DType) -> Option<u8> {
+    FORMATS
+        .iter()
+        .position(|f| f.dtype == dtype)
+        .map(|i| i as u8)
+}
+
+/// Option bits a kernel is compiled for: bit 0 saturate, bits 1-2 the round mode.
+/// Formats that ignore an option are always compiled with it cleared.
+pub fn option_bits(format: u8, saturate: bool, round_mode: u8) -> u8 {
+    match FORMATS[format as usize].kind {
+        Kind::Ieee | Kind::Fn | Kind::Fnuz => u8::from(saturate),
+        Kind::E8m0 => u8::from(saturate) | round_mode << 1,
+        _ => 0,
+    }
+}
+
+/// The exact value of a float format's code, as f32 (every one of them fits).
+#[inline(always)]
+pub fn decode_f32<const F: u8>(code: u8) -> f32 {
+    let f = &FORMATS[F as usize];
+    let c = u32::from(code);
+    if f.kind == Kind::E8m0 {
+        let bits = match code {
+            0xff => 0x7fc0_0000,
+            0 => 0x0040_0000, // 2^-127: an f32 subnormal
+            _ => c << 23,
+        };
+        return f32::from_bits(bits);
+    }
+    let m = f.man_bits;
+    let magnitude_bits = f.exp_bits + m;
+    let sign = ((c >> magnitude_bits) & 1) << 31;
+    let mag = c & ((1 << magnitude_bits) - 1);
+    let exp = mag >> m;
+    let man = mag & ((1 << m) - 1);
+    let max_exp = (1 << f.exp_bits) - 1;
+    let normal = ((exp + 127 - f.bias as u32) << 23) | (man << (23 - m));
+    // A subnormal is its mantissa times the quantum 2^(1 - bias - m): exact in f32.
+    let quantum = f32::from_bits(((128 - f.bias - m as i32) as u32) << 23);
+    let subnormal = (man as f32 * quantum).to_bits();
+    let nan = match f.kind {
+        Kind::Fn => mag == (1 << magnitude_bits) - 1,
+        Kind::Fnuz => code == 0x80,
+        Kind::Ieee => exp == max_exp && man != 0,
+        _ => false,
+    };
+    let inf = f.kind == Kind::Ieee && exp == max_exp && man == 0;
+    let bits = if nan {
+        0x7fc0_0000
+    } else if inf {
+        0x7f80_0000
+    } else if exp == 0 {
+        subnormal
+    } else {
+        normal
+    };
+    f32::from_bits(bits | sign)
+}
+
+/// The value of an integer format's code.
+#[inline(always)]
+pub fn decode_int<const F: u8>(code: u8) -> i8 {
+    let f = &FORMATS[F as usize];
+    match f.kind {
+        Kind::Int { signed: true } => ((code << (8 - f.bits)) as i8) >> (8 - f.bits),
+        _ => code as i8,
+    }
+}
+
+/// FLOAT8E8M0 from a value rounded to f32 to odd (see the module docs).
+#[inline(always)]
+fn encode_e8m0<const OPT: u8>(x: f32) -> u8 {
+    let saturate = OPT & 1 == 1;
+    let mode = OPT >> 1;
+    let bits = x.to_bits();
+    let exp = bits >> 23; // sign bit included: negatives land above 255
+    let man = bits & 0x007f_ffff;
+    // The code of a normal f32 2^(e-127) * 1.m is e, rounded by the mode; an f32
+    // subnormal lies below 2^-126 and rounds to code 0 or 1.
+    let code = if exp == 0 {
+        match mode {
+            0 => u32::from(man > 0x0040_0000),
+            1 => 0,
+            _ => u32::from(man >= 0x0060_0000),
+        }
+    } else {
+        exp + match mode {
+            0 => u32::from(man != 0),
+            1 => 0,
+            _ => u32::from(man >= 0x0040_0000),
+        }
+    };
+    let positive_finite = exp < 255 && bits != 0;
+    let above_max = exp == 254 && man != 0 || exp == 255 && man == 0; // > 2^127 or +inf
+    if x.is_nan() {
+        0xff
+    } else if saturate {
+        if bits >> 31 == 1 || bits == 0 {
+            0x00
+        } else if above_max {
+            0xfe
+        } else {
+            code.min(0xfe) as u8
+        }
+    } else if !positive_finite || above_max {
+        0xff
+    } else {
+        code as u8
+    }
+}
+
+/// Encodes a float format's code from a value rounded to f32 to odd: round to nearest
+/// even with gradual underflow, then the format's overflow, NaN and zero rules.
+#[inline(always)]
+pub fn encode_f32<const F: u8, const OPT: u8>(x: f32) -> u8 {
+    let f = &FORMATS[F as usize];
+    if f.kind == Kind::E8m0 {
+        return encode_e8m0::<OPT>(x);
+    }
+    let saturate = OPT & 1 == 1;
+    let m = f.man_bits;
+    let bits = x.to_bits();
+    let negative = bits >> 31 == 1;
+    let abs = bits & 0x7fff_ffff;
+    let shift = 23 - m;
+    // Normal range: round the dropped bits to nearest even, then rebias the exponent.
+    let rounded = (abs + ((1 << (shift - 1)) - 1) + ((abs >> shift) & 1)) >> shift;
+    let normal = rounded.wrapping_sub(((127 - f.bias) as u32) << m);
+    // Below 2^(1-bias): adding 2^(24 - bias - m) puts the format's subnormal quantum at
+    // the f32 ulp, so the FPU's round-to-nearest-even does the rounding.
+    let magic = f32::from_bits(((151 - f.bias - m as i32) as u32) << 23);
+    let subnormal = (f32::from_bits(abs) + magic)
+        .to_bits()
+        .wrapping_sub(magic.to_bits());
+    let min_normal = ((128 - f.bias) as u32) << 23;
+    let mag = if abs < min_normal { subnormal } else { normal };
+    let is_nan = abs > 0x7f80_0000;
+    let overflow = abs >= 0x7f80_0000 || mag > f.max_code;
+    let sign = u32::from(negative) << (f.exp_bits + m);
+    let max = f.max_code;
+    let code = match f.kind {
+        Kind::Ieee => {
+            if is_nan {
+                0x7e | sign
+            } else if overflow {
+                (if saturate { max } else { 0x7c }) | sign
+            } else {
+                mag | sign
+            }
+        }
+        Kind::Fn => {
+            if is_nan {
+                0x7f | sign
+            } else if overflow {
+                (if saturate { max } else { 0x7f }) | sign
+            } else {
+                mag | sign
+            }
+        }
+        Kind::Fnuz => {
+            if is_nan || (overflow && !saturate) {
+                0x80
+            } else if overflow {
+                max | sign
+            } else if mag == 0 {
+                0
+            } else {
+                mag | sign
+            }
+        }
+        Kind::Fp4 => {
+            if is_nan {
+                if negative {
+                    0x0
+                } else {
+                    0x8
+                }
+            } else if overflow {
+                max | sign
+            } else {
+                mag | sign
+            }
+        }
+        Kind::Fp6 => {
+            if is_nan || overflow {
+                max | sign
+            } else if mag == 0 {
+                0
+            } else {
+                mag | sign
+            }
+        }
+        Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/4/6 format"),
+    };
+    code as u8
+}
+
+/// A source value as the low-precision encoders need it.
+pub trait LowSource: Elem {
+    /// The value rounded to f32 to odd (exact whenever f32 holds it).
+    fn odd_f32(self) -> f32;
+    /// The value for the integer formats: integers as they are, floats rounded to the
+    /// nearest even integer (NaN and infinities 0); only the low bits are kept after.
+    fn int_value(self) -> i64;
+}
+
+/// Nearest-even integer of an f32, or 0 for NaN, infinities and magnitudes of 2^31 or
+/// more (those are multiples of 256, so their low bits are 0 anyway).
+#[inline(always)]
+fn f32_int_value(x: f32) -> i64 {
+    let r = x.round_ties_even();
+    let inside = r.abs() < 2_147_483_648.0; // false for NaN and infinities
+    let r = if inside { r } else { 0.0 };
+    // SAFETY: `r` is finite and below 2^31 in magnitude.
+    i64::from(unsafe { r.to_int_unchecked::<i32>() })
+}
+
+/// As [`f32_int_value`] for f64 (below 2^63; larger ones are multiples of 2048).
+#[inline(always)]
+fn f64_int_value(x: f64) -> i64 {
+    let r = x.round_ties_even();
+    let inside = r.abs() < 9_223_372_036_854_775_808.0;
+    let r = if inside { r } else { 0.0 };
+    // SAFETY: `r` is finite and below 2^63 in magnitude.
+    unsafe { r.to_int_unchecked::<i64>() }
+}
+
+macro_rules! small_int_source {
+    ($($t:ty),*) => {$(
+        impl LowSource for $t {
+            #[inline(always)]
+            fn odd_f32(self) -> f32 {
+                self as f32 // exact for 8- and 16-bit integers
+            }
+            #[inline(always)]
+            fn int_value(self) -> i64 {
+                self as i64
+            }
+        }
+    )*};
+}
+small_int_source!(i8, i16, u8, u16);
+
+impl LowSource for i32 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f64_to_f32_round_odd(f64::from(self))
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        i64::from(self)
+    }
+}
+
+impl LowSource for u32 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f64_to_f32_round_odd(f64::from(self))
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        i64::from(self)
+    }
+}
+
+impl LowSource for i64 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        // Rounding to odd twice is rounding to odd once at the narrower width.
+        f64_to_f32_round_odd(i64_to_f64_round_odd(self))
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        self
+    }
+}
+
+impl LowSource for u64 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f64_to_f32_round_odd(u64_to_f64_round_odd(self))
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        self as i64 // the low bits are what counts
+    }
+}
+
+impl LowSource for Bool {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f32::from(u8::from(self.0 != 0))
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        i64::from(self.0 != 0)
+    }
+}
+
+impl LowSource for f32 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        self
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        f32_int_value(self)
+    }
+}
+
+impl LowSource for f64 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f64_to_f32_round_odd(self)
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        f64_int_value(self)
+    }
+}
+
+impl LowSource for f16 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f16_bits_to_f32(self.to_bits())
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        f32_int_value(self.odd_f32())
+    }
+}
+
+impl LowSource for bf16 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        bf16_bits_to_f32(self.to_bits())
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        f32_int_value(self.odd_f32())
+    }
+}
+
+impl LowSource for C64 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        self.re
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        f32_int_value(self.re)
+    }
+}
+
+impl LowSource for C128 {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        f64_to_f32_round_odd(self.re)
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        f64_int_value(self.re)
+    }
+}
+
+/// One code of low-precision format `F`, one per byte.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Code<const F: u8>(pub u8);
+
+impl<const F: u8> Elem for Code<F> {
+    const SIZE: usize = 1;
+    #[inline(always)]
+    fn load(bytes: &[u8]) -> Self {
+        Code(bytes[0])
+    }
+    #[inline(always)]
+    fn store(self, bytes: &mut [u8]) {
+        bytes[0] = self.0;
+    }
+}
+
+impl<const F: u8> LowSource for Code<F> {
+    #[inline(always)]
+    fn odd_f32(self) -> f32 {
+        match FORMATS[F as usize].kind {
+            Kind::Int { .. } => f32::from(decode_int::<F>(self.0)),
+            _ => decode_f32::<F>(self.0),
+        }
+    }
+    #[inline(always)]
+    fn int_value(self) -> i64 {
+        match FORMATS[F as usize].kind {
+            Kind::Int { .. } => i64::from(decode_int::<F>(self.0)),
+            _ => f32_int_value(decode_f32::<F>(self.0)),
+        }
+    }
+}
+
+/// Converts a source element to a code of format `F` compiled for options `OPT`.
+#[inline(always)]
+pub fn to_code<S: LowSource, const F: u8, const OPT: u8>(s: S) -> u8 {
+    let f = &FORMATS[F as usize];
+    match f.kind {
+        Kind::Int { .. } => (s.int_value() as u8) & ((1u8 << f.bits) - 1),
+        _ => encode_f32::<F, OPT>(s.odd_f32()),
+    }
+}
+
+/// Encodes an f64 into format `format` with option bits `opt` (runtime dispatch, for
+/// the per-element string paths).
+pub fn encode_f64(format: u8, opt: u8, x: f64) -> u8 {
+    macro_rules! by_format {
+        ($($f:literal => [$($o:literal),*]),*) => {
+            match (format, opt) {
+                $($( ($f, $o) => to_code::<f64, $f, $o>(x), )*)*
+                _ => unreachable!("no low-precision format {format} with options {opt}"),
+            }
+        };
+    }
+    by_format!(0 => [0, 1], 1 => [0, 1], 2 => [0, 1], 3 => [0, 1], 4 => [0, 1, 2, 3, 4, 5],
+               5 => [0], 6 => [0], 7 => [0], 8 => [0], 9 => [0], 10 => [0], 11 => [0])
+}
+
+/// The exact value of a code of format `format` (runtime dispatch).
+pub fn decode_f64(format: u8, code: u8) -> f64 {
+    macro_rules! by_format {
+        ($($f:literal),*) => {
+            match format {
+                $( $f => match FORMATS[$f].kind {
+                    Kind::Int { .. } => f64::from(decode_int::<$f>(code)),
+                    _ => f64::from(decode_f32::<$f>(code)),
+                }, )*
+                _ => unreachable!("no low-precision format {format}"),
+            }
+        };
+    }
+    by_format!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+}

@@ -1,0 +1,113 @@
+//! Packing of the sub-byte dtypes (c-api.md section 4): INT4/UINT4/FLOAT4E2M1 two per
+//! byte, INT2/UINT2 four per byte, FLOAT6 four per three bytes as a bit stream; element 0
+//! in the lowest bits; unused high bits of the last byte 0. Kernels see one code per
+//! byte; these functions move codes in and out of that layout, starting at a whole
+//! group (an element index that is a multiple of 4).
+
+/// Reads `codes.len()` codes of `bits` bits from `src`, starting at its first byte.
+pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
+    match bits {
+        4 => {
+            let full = codes.len() / 2;
+            let mut pairs = codes.chunks_exact_mut(2);
+            for (pair, &b) in (&mut pairs).zip(src) {
+                pair[0] = b & 0x0f;
+                pair[1] = b >> 4;
+            }
+            if let [last] = pairs.into_remainder() {
+                *last = src[full] & 0x0f;
+            }
+        }
+        2 => {
+            for (i, code) in codes.iter_mut().enumerate() {
+                *code = (src[i / 4] >> (2 * (i % 4))) & 0x03;
+            }
+        }
+        6 => {
+            for (i, code) in codes.iter_mut().enumerate() {
+                let bit = 6 * i;
+                let pair =
+                    u16::from(src[bit / 8]) | u16::from(*src.get(bit / 8 + 1).unwrap_or(&0)) << 8;
+                *code = ((pair >> (bit % 8)) & 0x3f) as u8;
+            }
+        }
+        _ => unreachable!("no packed dtype has {bits} bits"),
+    }
+}
+
+/// Writes `codes` (each already within `bits` bits) into `dst`, which holds exactly the
+/// bytes they occupy; the unused high bits of the last byte become 0.
+pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
+    match bits {
+        4 => {
+            let mut pairs = codes.chunks_exact(2);
+            for (b, pair) in dst.iter_mut().zip(&mut pairs) {
+                *b = pair[0] | pair[1] << 4;
+            }
+            if let [last] = pairs.remainder() {
+                dst[codes.len() / 2] = *last;
+            }
+        }
+        2 => {
+            for (b, group) in dst.iter_mut().zip(codes.chunks(4)) {
+                *b = group
+                    .iter()
+                    .enumerate()
+                    .fold(0, |acc, (k, &c)| acc | c << (2 * k));
+            }
+        }
+        6 => {
+            for (out, group) in dst.chunks_mut(3).zip(codes.chunks(4)) {
+                let stream = group
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |acc, (k, &c)| acc | u32::from(c) << (6 * k));
+                for (k, b) in out.iter_mut().enumerate() {
+                    *b = (stream >> (8 * k)) as u8;
+                }
+            }
+        }
+        _ => unreachable!("no packed dtype has {bits} bits"),
+    }
+}
+
+/// Bytes `elements` codes of `bits` bits occupy.
+pub fn packed_bytes(bits: u32, elements: usize) -> usize {
+    (elements * bits as usize).div_ceil(8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_with_odd_counts_and_zero_padding() {
+        for bits in [2u32, 4, 6] {
+            for n in 0..40usize {
+                let codes: Vec<u8> = (0..n).map(|i| ((i * 7 + 3) % (1 << bits)) as u8).collect();
+                let mut packed = vec![0xffu8; packed_bytes(bits, n)];
+                pack(bits, &codes, &mut packed);
+                let used = n * bits as usize;
+                if used % 8 != 0 {
+                    let last = *packed.last().unwrap();
+                    assert_eq!(last >> (used % 8), 0, "bits {bits} n {n}: unused bits set");
+                }
+                let mut back = vec![0u8; n];
+                unpack(bits, &packed, &mut back);
+                assert_eq!(back, codes, "bits {bits} n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn layouts_match_the_api_page() {
+        let mut out = [0u8; 1];
+        pack(4, &[0x1, 0xe], &mut out);
+        assert_eq!(out, [0xe1]);
+        pack(2, &[1, 2, 3, 0], &mut out);
+        assert_eq!(out, [0b00_11_10_01]);
+        let mut six = [0u8; 3];
+        pack(6, &[0x3f, 0, 0, 0x01], &mut six);
+        assert_eq!(six, [0x3f, 0x00, 0x04]);
+    }
+}

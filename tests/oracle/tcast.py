@@ -1,0 +1,281 @@
+"""A small ctypes binding of the tensorcast C API, for the oracle tests.
+
+The library is loaded from the path in the ``TCAST_LIB`` environment variable, or from
+``target/release/libtensorcast.so`` under the repository root when it is not set.
+
+Only what the oracle tests need is bound: the structs of ``include/tensorcast.h``
+(``tcast_tensor``, ``tcast_error``, ``tcast_string``, ``tcast_string_arena``,
+``tcast_cast_options``), ``tcast_cast``, ``tcast_cast_to_strings`` and
+``tcast_string_max_bytes``, and two batch helpers:
+
+* ``to_strings(array, fmt)`` formats every element of a numpy array (one call) and
+  returns the texts as a list of ``bytes`` in row-major order;
+* ``from_strings(texts, dtype_code)`` parses a list of ``bytes`` (one call) into a new
+  numpy array of the dtype with that ONNX code.
+
+A failing call raises ``TcastError`` carrying the status, the element index and the
+library's message.
+"""
+
+import ctypes
+import os
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_LIB = REPO_ROOT / "target" / "release" / "libtensorcast.so"
+
+# ---------------------------------------------------------------------------- constants
+
+OK = 0
+ERR_NULL_ARGUMENT = 1
+ERR_INVALID_DTYPE = 2
+ERR_UNSUPPORTED = 3
+ERR_INVALID_SHAPE = 4
+ERR_INCOMPATIBLE_SHAPES = 5
+ERR_BUFFER_TOO_SMALL = 6
+ERR_PARSE = 7
+ERR_INVALID_ARGUMENT = 8
+ERR_CASTING = 9
+ERR_INTERNAL = 99
+
+FORMAT_SHORTEST = 0
+FORMAT_PRINTF_8G = 1
+
+ERROR_MESSAGE_BYTES = 256
+
+# ONNX TensorProto.DataType codes (the subset with a numpy storage type here).
+FLOAT = 1
+UINT8 = 2
+INT8 = 3
+UINT16 = 4
+INT16 = 5
+INT32 = 6
+INT64 = 7
+STRING = 8
+BOOL = 9
+FLOAT16 = 10
+DOUBLE = 11
+UINT32 = 12
+UINT64 = 13
+COMPLEX64 = 14
+COMPLEX128 = 15
+BFLOAT16 = 16
+
+NUMPY_DTYPES = {
+    FLOAT: np.dtype(np.float32),
+    UINT8: np.dtype(np.uint8),
+    INT8: np.dtype(np.int8),
+    UINT16: np.dtype(np.uint16),
+    INT16: np.dtype(np.int16),
+    INT32: np.dtype(np.int32),
+    INT64: np.dtype(np.int64),
+    BOOL: np.dtype(np.bool_),
+    FLOAT16: np.dtype(np.float16),
+    DOUBLE: np.dtype(np.float64),
+    UINT32: np.dtype(np.uint32),
+    UINT64: np.dtype(np.uint64),
+    COMPLEX64: np.dtype(np.complex64),
+    COMPLEX128: np.dtype(np.complex128),
+    BFLOAT16: np.dtype(ml_dtypes.bfloat16),
+}
+CODES = {dt: code for code, dt in NUMPY_DTYPES.items()}
+
+# ---------------------------------------------------------------------------- structs
+
+
+class tcast_tensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("data_bytes", ctypes.c_uint64),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("ndim", ctypes.c_int32),
+        ("dtype", ctypes.c_int32),
+    ]
+
+
+class tcast_error(ctypes.Structure):
+    _fields_ = [
+        ("status", ctypes.c_int32),
+        ("index", ctypes.c_int64),
+        ("message", ctypes.c_char * ERROR_MESSAGE_BYTES),
+    ]
+
+
+class tcast_string(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("len", ctypes.c_uint64)]
+
+
+class tcast_string_arena(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("capacity", ctypes.c_uint64),
+        ("used", ctypes.c_uint64),
+    ]
+
+
+class tcast_cast_options(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("saturate", ctypes.c_int32),
+        ("round_mode", ctypes.c_int32),
+        ("string_format", ctypes.c_int32),
+        ("casting", ctypes.c_int32),
+        ("threads", ctypes.c_int32),
+    ]
+
+
+# A tcast_string as numpy sees an array of them: pointer and length, 16 bytes.
+VIEW_DTYPE = np.dtype([("data", np.uint64), ("len", np.uint64)])
+assert VIEW_DTYPE.itemsize == ctypes.sizeof(tcast_string)
+
+# ---------------------------------------------------------------------------- library
+
+
+def _load():
+    path = os.environ.get("TCAST_LIB") or str(DEFAULT_LIB)
+    lib = ctypes.CDLL(path)
+    lib.tcast_status_name.restype = ctypes.c_char_p
+    lib.tcast_status_name.argtypes = [ctypes.c_int32]
+    lib.tcast_cast_options_default.restype = tcast_cast_options
+    lib.tcast_cast_options_default.argtypes = []
+    lib.tcast_string_max_bytes.restype = ctypes.c_uint64
+    lib.tcast_string_max_bytes.argtypes = [ctypes.c_int32]
+    lib.tcast_cast.restype = ctypes.c_int32
+    lib.tcast_cast.argtypes = [
+        ctypes.POINTER(tcast_tensor),
+        ctypes.POINTER(tcast_tensor),
+        ctypes.POINTER(tcast_cast_options),
+        ctypes.POINTER(tcast_error),
+    ]
+    lib.tcast_cast_to_strings.restype = ctypes.c_int32
+    lib.tcast_cast_to_strings.argtypes = [
+        ctypes.POINTER(tcast_tensor),
+        ctypes.POINTER(tcast_tensor),
+        ctypes.POINTER(tcast_string_arena),
+        ctypes.POINTER(tcast_cast_options),
+        ctypes.POINTER(tcast_error),
+    ]
+    return path, lib
+
+
+LIB_PATH, lib = _load()
+
+
+class TcastError(Exception):
+    """A tensorcast call failed: ``status``, ``index`` (or -1) and ``message``."""
+
+    def __init__(self, call, err):
+        self.status = err.status
+        self.index = err.index
+        self.message = err.message.decode("utf-8", "replace")
+        name = lib.tcast_status_name(err.status).decode()
+        super().__init__(f"{call}: {name} (index {self.index}): {self.message}")
+
+
+def status_name(status):
+    return lib.tcast_status_name(status).decode()
+
+
+def max_bytes(dtype_code):
+    """``tcast_string_max_bytes``."""
+    return lib.tcast_string_max_bytes(dtype_code)
+
+
+def options(fmt=FORMAT_SHORTEST):
+    opts = lib.tcast_cast_options_default()
+    opts.string_format = fmt
+    return opts
+
+
+class _Described:
+    """A tcast_tensor describing a numpy array (kept alive with its shape and strides)."""
+
+    def __init__(self, array, code):
+        self.array = array
+        n = array.ndim
+        self.shape = (ctypes.c_int64 * max(n, 1))(*array.shape)
+        item = array.dtype.itemsize
+        if array.flags.c_contiguous:
+            strides = None
+            span = array.nbytes
+        else:
+            if any(s < 0 or s % item for s in array.strides):
+                raise ValueError("only non-negative whole-element strides are described")
+            strides = (ctypes.c_int64 * max(n, 1))(*(s // item for s in array.strides))
+            span = 0 if array.size == 0 else item * (
+                1 + sum((d - 1) * (s // item) for d, s in zip(array.shape, array.strides)))
+        self.strides = strides
+        self.tensor = tcast_tensor(
+            ctypes.c_void_p(array.ctypes.data if array.size else None),
+            span,
+            ctypes.cast(self.shape, ctypes.POINTER(ctypes.c_int64)),
+            None if strides is None else ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64)),
+            n,
+            code,
+        )
+
+
+def _code_of(array):
+    try:
+        return CODES[array.dtype]
+    except KeyError:
+        raise TypeError(f"no tensorcast dtype for numpy {array.dtype}") from None
+
+
+def to_strings(array, fmt=FORMAT_SHORTEST):
+    """Formats every element of ``array`` with ``tcast_cast_to_strings`` (one call).
+
+    Returns the texts as ``bytes``, in row-major order. Non-contiguous arrays with
+    non-negative strides are passed with their strides.
+    """
+    array = np.asarray(array)
+    code = _code_of(array)
+    source = _Described(array, code)
+    n = array.size
+    views = np.zeros(array.shape, dtype=VIEW_DTYPE)
+    target = _Described(views, STRING)
+    capacity = max(1, n * max_bytes(code))
+    arena_buf = ctypes.create_string_buffer(capacity)
+    arena = tcast_string_arena(ctypes.addressof(arena_buf), capacity, 0)
+    opts = options(fmt)
+    err = tcast_error()
+    status = lib.tcast_cast_to_strings(
+        ctypes.byref(source.tensor), ctypes.byref(target.tensor), ctypes.byref(arena),
+        ctypes.byref(opts), ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_cast_to_strings", err)
+    raw = ctypes.string_at(arena_buf, arena.used)
+    flat = views.reshape(-1)
+    starts = (flat["data"] - np.uint64(ctypes.addressof(arena_buf))).astype(np.int64)
+    ends = starts + flat["len"].astype(np.int64)
+    if n and (starts.min() < 0 or ends.max() > arena.used):
+        raise AssertionError("a view points outside the arena's used bytes")
+    return [raw[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
+
+
+def from_strings(texts, dtype_code):
+    """Parses a list of ``bytes`` into a new numpy array with ``tcast_cast`` (one call)."""
+    texts = [bytes(t) for t in texts]
+    blob = b"".join(texts)
+    buf = ctypes.create_string_buffer(blob, max(1, len(blob)))
+    base = ctypes.addressof(buf)
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.uint64, count=len(texts))
+    offsets = np.zeros(len(texts), dtype=np.uint64)
+    if len(texts) > 1:
+        np.cumsum(lengths[:-1], out=offsets[1:])
+    views = np.empty(len(texts), dtype=VIEW_DTYPE)
+    views["data"] = offsets + np.uint64(base)
+    views["len"] = lengths
+    out = np.zeros(len(texts), dtype=NUMPY_DTYPES[dtype_code])
+    source = _Described(views, STRING)
+    target = _Described(out, dtype_code)
+    err = tcast_error()
+    status = lib.tcast_cast(ctypes.byref(source.tensor), ctypes.byref(target.tensor), None,
+                            ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_cast", err)
+    return out
