@@ -185,4 +185,6 @@ pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Re
 }
 
 #[cfg(test)]
+mod lowp_tests;
+#[cfg(test)]
 mod tests;

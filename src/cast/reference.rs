@@ -270,6 +270,18 @@ fn encode_real(to: Scalar, value: Exact) -> u128 {
     })
 }
 
+/// Writes an exact real value as a `to` element (complex targets get a zero imaginary
+/// part).
+pub fn store_exact(value: Exact, to: Scalar, dst: &mut [u8]) {
+    let zero = Exact::Int(0);
+    let out = match to {
+        Scalar::C64 => encode_real(Scalar::F32, value) | encode_real(Scalar::F32, zero) << 32,
+        Scalar::C128 => encode_real(Scalar::F64, value) | encode_real(Scalar::F64, zero) << 64,
+        _ => encode_real(to, value),
+    };
+    write(out, dst);
+}
+
 /// The real format inside a complex type.
 fn part_of(s: Scalar) -> Scalar {
     match s {
@@ -416,7 +428,8 @@ fn e8m0_encode(saturate: bool, round_mode: u8, value: Exact) -> u8 {
 pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u8 {
     let f = &FORMATS[format as usize];
     let m = f.man_bits;
-    let sign_bit = 1u8 << (f.exp_bits + m);
+    // (Unused by FLOAT8E8M0 and the integer formats, which have no sign bit here.)
+    let sign_bit = (1u32 << (f.exp_bits + m)) as u8;
     let max = f.max_code as u8;
     match f.kind {
         Kind::Int { .. } => {
@@ -424,6 +437,8 @@ pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u
             let integer = match value {
                 Exact::Int(v) => v,
                 Exact::Nan { .. } | Exact::Inf { .. } => 0,
+                // From 2^64 up a float is a multiple of 2^64: its low bits are 0.
+                Exact::Finite { exp, .. } if exp >= 64 => 0,
                 Exact::Finite { neg, mant, exp } => {
                     let r = round_half_even(u128::from(mant), exp) as i128;
                     if neg {

@@ -1,0 +1,509 @@
+//! The low-precision kernels against the exact reference: every code of every format to
+//! every target, every f16 and bf16 value (and special and random f32/f64/integer
+//! values) to every format under every option, format to format, and the packed
+//! layouts through the public API.
+
+use super::kernels::{select_any, Repr, Tier};
+use super::lowp::{format_of, FORMATS};
+use super::reference::{decode, low_decode, low_encode, store_exact, Exact};
+use super::{cast, CastOptions, RoundMode};
+use crate::dtype::{DType, Scalar};
+use crate::tensor::{Tensor, TensorMut};
+
+const OPTIONS: [(bool, u8); 6] = [
+    (true, 0),
+    (false, 0),
+    (true, 1),
+    (false, 1),
+    (true, 2),
+    (false, 2),
+];
+
+fn formats() -> impl Iterator<Item = u8> {
+    0..FORMATS.len() as u8
+}
+
+fn codes(format: u8) -> Vec<u8> {
+    (0..1u16 << FORMATS[format as usize].bits)
+        .map(|c| c as u8)
+        .collect()
+}
+
+fn source_value(from: Repr, bytes: &[u8]) -> Exact {
+    match from {
+        Repr::Std(s) => decode(s, bytes).0,
+        Repr::Low(f) => low_decode(f, bytes[0]),
+    }
+}
+
+/// Encodes `inputs` (elements of `from`) to every format under every option on every
+/// tier and compares each code with the reference.
+fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
+    for format in formats() {
+        for (saturate, mode) in OPTIONS {
+            // A same-dtype cast copies the codes.
+            let expected: Vec<u8> = inputs
+                .chunks_exact(size)
+                .map(|b| match from {
+                    Repr::Low(f) if f == format => b[0],
+                    _ => low_encode(format, saturate, mode, source_value(from, b)),
+                })
+                .collect();
+            for tier in Tier::available() {
+                let mut got = vec![0u8; expected.len()];
+                select_any(from, Repr::Low(format), saturate, mode, tier).run(inputs, &mut got);
+                if let Some(i) = (0..got.len()).find(|&i| got[i] != expected[i]) {
+                    panic!(
+                        "{from:?} -> {} (saturate {saturate}, round_mode {mode}) on {tier:?}: element {i} {:02x?} gave {:#04x}, expected {:#04x}",
+                        FORMATS[format as usize].dtype,
+                        &inputs[i * size..(i + 1) * size],
+                        got[i],
+                        expected[i]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_code_decodes_exactly_to_every_target() {
+    for format in formats() {
+        let all = codes(format);
+        for to in Scalar::ALL {
+            let ts = to.size();
+            let mut expected = vec![0u8; all.len() * ts];
+            for (&c, slot) in all.iter().zip(expected.chunks_exact_mut(ts)) {
+                store_exact(low_decode(format, c), to, slot);
+            }
+            for tier in Tier::available() {
+                let mut got = vec![0u8; expected.len()];
+                select_any(Repr::Low(format), Repr::Std(to), true, 0, tier).run(&all, &mut got);
+                if let Some(i) =
+                    (0..all.len()).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
+                {
+                    panic!(
+                        "{} code {:#04x} -> {to:?} on {tier:?}: got {:02x?}, expected {:02x?}",
+                        FORMATS[format as usize].dtype,
+                        all[i],
+                        &got[i * ts..][..ts],
+                        &expected[i * ts..][..ts]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_f16_and_bf16_value_encodes_to_every_format() {
+    let all: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_le_bytes).collect();
+    check_encoding(Repr::Std(Scalar::F16), 2, &all);
+    check_encoding(Repr::Std(Scalar::Bf16), 2, &all);
+}
+
+#[test]
+fn every_code_converts_to_every_format() {
+    for format in formats() {
+        check_encoding(Repr::Low(format), 1, &codes(format));
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    // Every format's overflow threshold, ties at every exponent, subnormal edges:
+    // multiples of 2^-12 up to 2^17 and their neighbours cover them all for 8-bit
+    // formats; add the E8M0 range, NaN with both signs, ±0 and infinities.
+    let mut f32s: Vec<f32> = Vec::new();
+    for k in -40..=40 {
+        for frac in [
+            1.0f32, 1.0625, 1.125, 1.1875, 1.25, 1.375, 1.5, 1.625, 1.75, 1.875, 1.9375,
+        ] {
+            let x = frac * 2f32.powi(k);
+            for b in [x.to_bits() - 1, x.to_bits(), x.to_bits() + 1] {
+                f32s.push(f32::from_bits(b));
+                f32s.push(-f32::from_bits(b));
+            }
+        }
+    }
+    f32s.extend([
+        448.0, 464.0, 464.00003, 480.0, 240.0, 248.0, 247.99998, 57344.0, 61440.0, 61439.996, 6.0,
+        7.5, 28.0, 30.0, 32.0,
+    ]);
+    f32s.extend([
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        1e-45,
+    ]);
+    f32s.extend([
+        2f32.powi(-127),
+        1.5 * 2f32.powi(-127),
+        2f32.powi(127),
+        1.5 * 2f32.powi(127),
+        2f32.powi(-126),
+    ]);
+    for _ in 0..200_000 {
+        let r = rng.next();
+        let bits = if r & 1 == 0 {
+            r as u32
+        } else {
+            ((r >> 32) as u32 & 0x8000_0000)
+                | ((100 + (r >> 8) % 60) as u32) << 23
+                | (r as u32 >> 9)
+        };
+        f32s.push(f32::from_bits(bits));
+    }
+    let bytes: Vec<u8> = f32s.iter().flat_map(|x| x.to_le_bytes()).collect();
+    check_encoding(Repr::Std(Scalar::F32), 4, &bytes);
+
+    // f64: the same points, values just off them by less than an f32 ulp (where rounding
+    // through f32 would go wrong), and random values.
+    let mut f64s: Vec<f64> = Vec::new();
+    for &x in &f32s[..f32s.len() - 200_000] {
+        let x = f64::from(x);
+        for d in [-1i64, 0, 1] {
+            f64s.push(f64::from_bits(x.to_bits().wrapping_add_signed(d)));
+        }
+    }
+    for _ in 0..200_000 {
+        let r = rng.next();
+        f64s.push(if r & 1 == 0 {
+            f64::from_bits(rng.next())
+        } else {
+            f64::from_bits((r & 1 << 63) | (1023 - 140 + (r >> 8) % 280) << 52 | (rng.next() >> 12))
+        });
+    }
+    let bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_le_bytes()).collect();
+    check_encoding(Repr::Std(Scalar::F64), 8, &bytes);
+}
+
+#[test]
+fn integer_bool_and_complex_sources_encode_exactly() {
+    let mut rng = Rng(77);
+    let mut values: Vec<u64> = (0..64)
+        .flat_map(|s| {
+            [
+                1u64 << s,
+                (1u64 << s).wrapping_neg(),
+                (1u64 << s) + 1,
+                (1u64 << s) - 1,
+            ]
+        })
+        .collect();
+    values.extend((0..50_000).map(|_| rng.next() >> (rng.next() % 64)));
+    values.extend((0..50_000).map(|_| (rng.next() >> (rng.next() % 64)).wrapping_neg()));
+    for (scalar, size) in [
+        (Scalar::I64, 8),
+        (Scalar::U64, 8),
+        (Scalar::I32, 4),
+        (Scalar::U32, 4),
+        (Scalar::I16, 2),
+        (Scalar::U8, 1),
+        (Scalar::I8, 1),
+    ] {
+        let bytes: Vec<u8> = values
+            .iter()
+            .flat_map(|v| v.to_le_bytes()[..size].to_vec())
+            .collect();
+        check_encoding(Repr::Std(scalar), size, &bytes);
+    }
+    check_encoding(Repr::Std(Scalar::Bool), 1, &(0..=255).collect::<Vec<u8>>());
+    let c128: Vec<u8> = (0..20_000)
+        .flat_map(|_| {
+            let re = f64::from_bits((1023 - 20 + rng.next() % 40) << 52 | (rng.next() >> 12));
+            (u128::from(re.to_bits()) | u128::from(rng.next()) << 64).to_le_bytes()
+        })
+        .collect();
+    check_encoding(Repr::Std(Scalar::C128), 16, &c128);
+}
+
+fn run_cast(from: DType, to: DType, src: &[u8], n: usize, options: &CastOptions) -> Vec<u8> {
+    let mut out = vec![0xa5u8; to.bytes_for(n as u64).unwrap() as usize];
+    let input = Tensor::new(src, from, &[n]).unwrap();
+    let mut output = TensorMut::new(&mut out, to, &[n]).unwrap();
+    cast(&input, &mut output, options).unwrap();
+    out
+}
+
+fn pack_codes(dtype: DType, codes: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; dtype.bytes_for(codes.len() as u64).unwrap() as usize];
+    if dtype.is_packed() {
+        super::pack::pack(dtype.bits(), codes, &mut out);
+    } else {
+        out.copy_from_slice(codes);
+    }
+    out
+}
+
+#[test]
+fn packed_tensors_through_the_public_api_match_the_reference() {
+    let mut rng = Rng(2024);
+    let low: Vec<DType> = formats().map(|f| FORMATS[f as usize].dtype).collect();
+    for n in [0usize, 1, 2, 3, 5, 7, 8, 31, 1023, 1024, 1025, 3001] {
+        let floats: Vec<f32> = (0..n)
+            .map(|_| ((rng.next() % 4001) as f32 - 2000.0) / 64.0)
+            .collect();
+        let src: Vec<u8> = floats.iter().flat_map(|x| x.to_le_bytes()).collect();
+        for &to in &low {
+            let format = format_of(to).unwrap();
+            for (saturate, mode) in [(true, 0), (false, 2)] {
+                let options = CastOptions {
+                    saturate,
+                    round_mode: [RoundMode::Up, RoundMode::Down, RoundMode::Nearest][mode as usize],
+                    ..CastOptions::default()
+                };
+                let expected_codes: Vec<u8> = src
+                    .chunks_exact(4)
+                    .map(|b| low_encode(format, saturate, mode, decode(Scalar::F32, b).0))
+                    .collect();
+                let packed = run_cast(DType::Float, to, &src, n, &options);
+                assert_eq!(
+                    packed,
+                    pack_codes(to, &expected_codes),
+                    "FLOAT -> {to}, n {n}"
+                );
+                // Back to FLOAT, and to every other low-precision type.
+                let back = run_cast(to, DType::Float, &packed, n, &options);
+                let mut expected = vec![0u8; n * 4];
+                for (&c, slot) in expected_codes.iter().zip(expected.chunks_exact_mut(4)) {
+                    store_exact(low_decode(format, c), Scalar::F32, slot);
+                }
+                assert_eq!(back, expected, "{to} -> FLOAT, n {n}");
+                for &other in &low {
+                    let g = format_of(other).unwrap();
+                    let codes: Vec<u8> = expected_codes
+                        .iter()
+                        .map(|&c| low_encode(g, saturate, mode, low_decode(format, c)))
+                        .collect();
+                    assert_eq!(
+                        run_cast(to, other, &packed, n, &options),
+                        pack_codes(other, &codes),
+                        "{to} -> {other}, n {n}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn packed_casts_split_over_threads_match_one_thread() {
+    let mut rng = Rng(9);
+    let n = (1 << 18) + 3;
+    let src: Vec<u8> = (0..n)
+        .flat_map(|_| (((rng.next() % 200) as f32 - 100.0) / 8.0).to_le_bytes())
+        .collect();
+    for to in [
+        DType::Int4,
+        DType::Float6E3M2,
+        DType::Uint2,
+        DType::Float8E5M2,
+    ] {
+        let one = run_cast(DType::Float, to, &src, n, &CastOptions::default());
+        let many = run_cast(
+            DType::Float,
+            to,
+            &src,
+            n,
+            &CastOptions {
+                threads: 3,
+                ..CastOptions::default()
+            },
+        );
+        assert!(one == many, "FLOAT -> {to} with 3 threads differs");
+        let back_one = run_cast(to, DType::Double, &one, n, &CastOptions::default());
+        let back_many = run_cast(
+            to,
+            DType::Double,
+            &one,
+            n,
+            &CastOptions {
+                threads: 4,
+                ..CastOptions::default()
+            },
+        );
+        assert!(
+            back_one == back_many,
+            "{to} -> DOUBLE with 4 threads differs"
+        );
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn test_vectors_of_the_semantics_page() {
+    let inputs = [
+        0.47892547f32,
+        0.48033667,
+        0.49968487,
+        0.81910545,
+        0.47031248,
+        0.7229038,
+        1e6,
+        1e-7,
+        f32::NAN,
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -1e-7,
+        1e-7,
+        -1e6,
+    ];
+    let src: Vec<u8> = inputs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let n = inputs.len();
+    let nosat = CastOptions {
+        saturate: false,
+        ..CastOptions::default()
+    };
+    for (to, sat, no_sat_tail) in [
+        (
+            DType::Float8E4M3Fn,
+            "2f2f30352f347e007f7e7efe8000fe",
+            "2f347f007f7f7fff8000ff",
+        ),
+        (
+            DType::Float8E4M3Fnuz,
+            "3737383d373c7f00807f7fff0000ff",
+            "373c800080808080000080",
+        ),
+        (
+            DType::Float8E5M2,
+            "3838383b383a7b007e7b7bfb8000fb",
+            "383a7c007e7c7cfc8000fc",
+        ),
+        (
+            DType::Float8E5M2Fnuz,
+            "3c3c3c3f3c3e7f00807f7fff0000ff",
+            "3c3e800080808080000080",
+        ),
+    ] {
+        assert_eq!(
+            hex(&run_cast(
+                DType::Float,
+                to,
+                &src,
+                n,
+                &CastOptions::default()
+            )),
+            sat,
+            "{to}"
+        );
+        assert!(
+            hex(&run_cast(DType::Float, to, &src, n, &nosat)).ends_with(no_sat_tail),
+            "{to} no saturate"
+        );
+    }
+    let e8m0: Vec<u8> = [0.0f32, 0.124, 0.25, 0.5, 1.1, 2.0, 4.0, 8.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    assert_eq!(
+        hex(&run_cast(
+            DType::Float,
+            DType::Float8E8M0,
+            &e8m0,
+            8,
+            &CastOptions::default()
+        )),
+        "007c7d7e80808182"
+    );
+    let fp4: Vec<u8> = [
+        0.48f32,
+        0.25,
+        1.05,
+        -3.5,
+        -8.0,
+        9.0,
+        1e6,
+        1e-7,
+        f32::NAN,
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -4.0,
+        0.01,
+        -0.0,
+    ]
+    .iter()
+    .flat_map(|x| x.to_le_bytes())
+    .collect();
+    assert_eq!(
+        hex(&run_cast(
+            DType::Float,
+            DType::Float4E2M1,
+            &fp4,
+            15,
+            &CastOptions::default()
+        )),
+        "01e27f0778f70e08"
+    );
+    let ints: Vec<u8> = (-9i32..=15)
+        .flat_map(|v| (v as f32).to_le_bytes())
+        .collect();
+    for to in [DType::Int4, DType::Uint4] {
+        assert_eq!(
+            hex(&run_cast(
+                DType::Float,
+                to,
+                &ints,
+                25,
+                &CastOptions::default()
+            )),
+            "87a9cbed0f21436587a9cbed0f",
+            "{to}"
+        );
+    }
+    let small: Vec<u8> = (-3i32..=3).flat_map(|v| (v as f32).to_le_bytes()).collect();
+    for to in [DType::Int2, DType::Uint2] {
+        assert_eq!(
+            hex(&run_cast(
+                DType::Float,
+                to,
+                &small,
+                7,
+                &CastOptions::default()
+            )),
+            "3939",
+            "{to}"
+        );
+    }
+    // INT4 <-> UINT4 converts values by the wrap rule; decoding sign-extends.
+    let int4 = run_cast(
+        DType::Float,
+        DType::Int4,
+        &ints,
+        25,
+        &CastOptions::default(),
+    );
+    let widened = run_cast(DType::Int4, DType::Int8, &int4, 25, &CastOptions::default());
+    assert_eq!(widened[0] as i8, 7);
+    assert_eq!(widened[1] as i8, -8);
+    let unsigned = run_cast(
+        DType::Int4,
+        DType::Uint4,
+        &int4,
+        25,
+        &CastOptions::default(),
+    );
+    assert_eq!(unsigned, int4);
+}
