@@ -75,6 +75,14 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         None => out.len() / ds,
     };
     let data = input.data();
+    if kernel.packs_nibbles && plan.src_packed.is_none() && input.layout().strides().is_none() {
+        // The kernel packs its own output: one call over the whole range.
+        kernel.run(
+            &data[first * es..(first + n) * es],
+            &mut out[..n.div_ceil(2)],
+        );
+        return;
+    }
     let mut source_block = [0u8; PACKED_BLOCK * 16];
     let mut codes = [0u8; PACKED_BLOCK];
     let mut offsets = input
@@ -98,6 +106,9 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
             &data[at * es..(at + m) * es]
         };
         match plan.dst_packed {
+            Some(4) if kernel.packs_nibbles => {
+                kernel.run(src, &mut out[done / 2..(done + m).div_ceil(2)]);
+            }
             Some(bits) => {
                 kernel.run(src, &mut codes[..m]);
                 let start = packed_bytes(bits, done);

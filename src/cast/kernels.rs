@@ -62,6 +62,9 @@ pub struct Kernel {
     pub dst_size: usize,
     /// The CPU tier the kernel was compiled for.
     pub tier: Tier,
+    /// The kernel writes a 4-bit packed output itself (two codes per byte) instead of
+    /// one code per byte.
+    pub packs_nibbles: bool,
 }
 
 impl Kernel {
@@ -77,12 +80,26 @@ impl Kernel {
             src_size,
             dst_size,
             tier,
+            packs_nibbles: false,
+        }
+    }
+
+    /// This kernel, marked as writing two 4-bit codes per byte.
+    pub(crate) fn packing_nibbles(self) -> Kernel {
+        Kernel {
+            packs_nibbles: true,
+            ..self
         }
     }
 
     /// Converts every element of `src` into `dst`; both hold the same element count.
     pub fn run(&self, src: &[u8], dst: &mut [u8]) {
-        assert_eq!(src.len() / self.src_size, dst.len() / self.dst_size);
+        let n = src.len() / self.src_size;
+        if self.packs_nibbles {
+            assert_eq!(n.div_ceil(2), dst.len());
+        } else {
+            assert_eq!(n, dst.len() / self.dst_size);
+        }
         // SAFETY: `select` hands out a tier's kernels only for a tier that
         // `Tier::detect` found on this CPU (or for Baseline, which every CPU runs).
         unsafe { (self.run)(src, dst) }
@@ -328,6 +345,15 @@ fn encode_to<const F: u8, const OPT: u8>(from: Repr, tier: Tier) -> Kernel {
 /// The kernel for any pair of representations. Identical representations copy bytes
 /// (a same-dtype cast keeps every code, NaN payloads included).
 pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Tier) -> Kernel {
+    if from != to {
+        let opt = match to {
+            Repr::Low(g) => option_bits(g, saturate, round_mode),
+            Repr::Std(_) => 0,
+        };
+        if let Some(kernel) = super::arch::special_low(from, to, opt, tier) {
+            return kernel;
+        }
+    }
     match (from, to) {
         (Repr::Std(a), Repr::Std(b)) => select(a, b, tier),
         (a, b) if a == b => copy(1, tier),

@@ -4,7 +4,7 @@
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-use super::kernels::{Kernel, Tier};
+use super::kernels::{Kernel, Repr, Tier};
 use crate::dtype::Scalar;
 
 /// A hand-written kernel for this pair on this tier, if there is one.
@@ -13,6 +13,16 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
         Tier::Baseline => None,
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2 => x86_64::special(from, to),
+    }
+}
+
+/// A hand-written kernel for a pair involving a low-precision format (`opt`: the
+/// option bits the target is compiled for), if there is one.
+pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
+    match tier {
+        Tier::Baseline => None,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => x86_64::special_low(from, to, opt),
     }
 }
 

@@ -6,7 +6,7 @@ use super::super::convert::{
     f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits,
 };
-use super::super::kernels::{Kernel, Tier};
+use super::super::kernels::{Kernel, Repr, Tier};
 use crate::dtype::Scalar;
 use std::arch::x86_64::*;
 
@@ -254,4 +254,490 @@ pub unsafe fn stream_copy(src: &[u8], dst: &mut [u8]) {
 pub fn fence() {
     // SAFETY: sfence is part of SSE, which every x86-64 CPU has.
     unsafe { _mm_sfence() }
+}
+
+// ---- low-precision float formats ----------------------------------------------------
+
+use super::super::lowp::{self, Kind, FORMATS};
+
+/// Eight f32 (as bits) to codes of float format `F` (one per 32-bit lane), the same
+/// rules as `lowp::encode_f32` (the input is the value rounded to f32 to odd).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
+    let f = &FORMATS[F as usize];
+    let saturate = OPT & 1 == 1;
+    let one = _mm256_set1_epi32(1);
+    if f.kind == Kind::E8m0 {
+        let mode = OPT >> 1;
+        let exp = _mm256_srli_epi32::<23>(bits); // the sign lands in bit 8
+        let man = _mm256_and_si256(bits, _mm256_set1_epi32(0x007f_ffff));
+        let man_nonzero = _mm256_andnot_si256(_mm256_cmpeq_epi32(man, _mm256_setzero_si256()), one);
+        let at_least = |limit: i32| {
+            _mm256_and_si256(_mm256_cmpgt_epi32(man, _mm256_set1_epi32(limit - 1)), one)
+        };
+        let (normal_step, subnormal_code) = match mode {
+            0 => (man_nonzero, at_least(0x0040_0001)),
+            1 => (_mm256_setzero_si256(), _mm256_setzero_si256()),
+            _ => (at_least(0x0040_0000), at_least(0x0060_0000)),
+        };
+        let is_subnormal = _mm256_cmpeq_epi32(exp, _mm256_setzero_si256());
+        let code = _mm256_blendv_epi8(
+            _mm256_add_epi32(exp, normal_step),
+            subnormal_code,
+            is_subnormal,
+        );
+        let abs = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff));
+        let nan = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f80_0000));
+        let above_max = _mm256_or_si256(
+            _mm256_andnot_si256(
+                _mm256_cmpeq_epi32(man, _mm256_setzero_si256()),
+                _mm256_cmpeq_epi32(exp, _mm256_set1_epi32(254)),
+            ),
+            _mm256_cmpeq_epi32(bits, _mm256_set1_epi32(0x7f80_0000)),
+        );
+        let zero = _mm256_cmpeq_epi32(bits, _mm256_setzero_si256());
+        let ff = _mm256_set1_epi32(0xff);
+        return if saturate {
+            let negative_or_zero = _mm256_or_si256(_mm256_srai_epi32::<31>(bits), zero);
+            let code = _mm256_min_epi32(code, _mm256_set1_epi32(0xfe));
+            let code = _mm256_blendv_epi8(code, _mm256_set1_epi32(0xfe), above_max);
+            let code = _mm256_andnot_si256(negative_or_zero, code);
+            _mm256_blendv_epi8(code, ff, nan)
+        } else {
+            // Not a positive finite value (negative, zero, infinite, NaN) or above 2^127.
+            let bad = _mm256_or_si256(
+                _mm256_or_si256(_mm256_cmpgt_epi32(exp, _mm256_set1_epi32(254)), zero),
+                above_max,
+            );
+            _mm256_blendv_epi8(code, ff, bad)
+        };
+    }
+    let m = f.man_bits as i32;
+    let shift = _mm_cvtsi32_si128(23 - m);
+    let abs = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff));
+    // Normal range: round the dropped bits to nearest even, rebias the exponent.
+    let lsb = _mm256_and_si256(_mm256_srl_epi32(abs, shift), one);
+    let half_less_one = _mm256_set1_epi32((1 << (22 - m)) - 1);
+    let rounded = _mm256_srl_epi32(
+        _mm256_add_epi32(_mm256_add_epi32(abs, half_less_one), lsb),
+        shift,
+    );
+    let normal = _mm256_sub_epi32(rounded, _mm256_set1_epi32((127 - f.bias) << m));
+    // Subnormal range: the FPU rounds at the format's quantum (see lowp::encode_f32).
+    let magic_bits = (151 - f.bias - m) << 23;
+    let magic = _mm256_castsi256_ps(_mm256_set1_epi32(magic_bits));
+    let summed = _mm256_add_ps(_mm256_castsi256_ps(abs), magic);
+    let subnormal = _mm256_sub_epi32(_mm256_castps_si256(summed), _mm256_set1_epi32(magic_bits));
+    let is_subnormal = _mm256_cmpgt_epi32(_mm256_set1_epi32((128 - f.bias) << 23), abs);
+    let mag = _mm256_blendv_epi8(normal, subnormal, is_subnormal);
+    let nan = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f80_0000));
+    let max = _mm256_set1_epi32(f.max_code as i32);
+    let overflow = _mm256_or_si256(
+        _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f7f_ffff)),
+        _mm256_cmpgt_epi32(mag, max),
+    );
+    let negative = _mm256_srai_epi32::<31>(bits);
+    let sign = _mm256_and_si256(negative, _mm256_set1_epi32(1 << (f.exp_bits as i32 + m)));
+    let capped = _mm256_blendv_epi8(mag, max, overflow);
+    let nonzero_sign =
+        |v: __m256i| _mm256_andnot_si256(_mm256_cmpeq_epi32(v, _mm256_setzero_si256()), sign);
+    match f.kind {
+        Kind::Ieee => {
+            let over = if saturate {
+                max
+            } else {
+                _mm256_set1_epi32(0x7c)
+            };
+            let v = _mm256_blendv_epi8(mag, over, overflow);
+            let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7e), nan);
+            _mm256_or_si256(v, sign)
+        }
+        Kind::Fn => {
+            let over = if saturate {
+                max
+            } else {
+                _mm256_set1_epi32(0x7f)
+            };
+            let v = _mm256_blendv_epi8(mag, over, overflow);
+            let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7f), nan);
+            _mm256_or_si256(v, sign)
+        }
+        Kind::Fnuz => {
+            let v = _mm256_or_si256(capped, nonzero_sign(capped));
+            let special = if saturate {
+                nan
+            } else {
+                _mm256_or_si256(nan, overflow)
+            };
+            _mm256_blendv_epi8(v, _mm256_set1_epi32(0x80), special)
+        }
+        Kind::Fp4 => {
+            let v = _mm256_or_si256(capped, sign);
+            let nan_code = _mm256_andnot_si256(negative, _mm256_set1_epi32(0x8));
+            _mm256_blendv_epi8(v, nan_code, nan)
+        }
+        Kind::Fp6 => {
+            let v = _mm256_blendv_epi8(capped, max, nan);
+            _mm256_or_si256(v, nonzero_sign(v))
+        }
+        Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/4/6 format"),
+    }
+}
+
+/// Packs four vectors of codes (one per 32-bit lane, each below 256) into 32 bytes in
+/// element order.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn pack_codes(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i {
+    let bytes = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, d));
+    _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
+}
+
+/// f32 -> codes of float format `F`.
+///
+/// For the float8/float6/float4 formats the f32 values are first rounded to bfloat16
+/// *to odd* (the top 16 bits, with the last bit set when the low 16 were not all zero):
+/// bfloat16 has f32's range and at least two more mantissa bits than any of these
+/// formats, so the 16-bit encoding that follows rounds the original value correctly,
+/// at about half the work of the 32-bit path. FLOAT8E8M0 takes the 32-bit path.
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `dst.len() == src.len() / 4`.
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    let via_f16 = FORMATS[F as usize].kind != Kind::E8m0;
+    let mut s = src.chunks_exact(128);
+    let mut d = dst.chunks_exact_mut(output_bytes::<F>(32));
+    for (si, di) in (&mut s).zip(&mut d) {
+        _mm_prefetch::<_MM_HINT_T0>(si.as_ptr().wrapping_add(PREFETCH_AHEAD).cast());
+        _mm_prefetch::<_MM_HINT_T0>(si.as_ptr().wrapping_add(PREFETCH_AHEAD + 64).cast());
+        // SAFETY: `si` holds 128 readable bytes and `di` the output of 32 codes.
+        unsafe {
+            let p = si.as_ptr();
+            let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
+            let codes = if via_f16 {
+                let lo = f32x16_to_bf16_odd(load(0), load(1));
+                let hi = f32x16_to_bf16_odd(load(2), load(3));
+                _mm256_set_m128i(
+                    encode_halves::<1, F, OPT>(hi),
+                    encode_halves::<1, F, OPT>(lo),
+                )
+            } else {
+                let lanes = |k: usize| encode_lanes::<F, OPT>(load(k));
+                pack_codes(lanes(0), lanes(1), lanes(2), lanes(3))
+            };
+            store_codes::<F>(di, codes);
+        }
+    }
+    let tail: Vec<u8> = s
+        .remainder()
+        .chunks_exact(4)
+        .map(|si| lowp::encode_f32::<F, OPT>(f32::from_le_bytes([si[0], si[1], si[2], si[3]])))
+        .collect();
+    let done = output_bytes::<F>(src.len() / 128 * 32);
+    finish_codes::<F>(&mut dst[done..], &tail);
+}
+
+/// Sixteen f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn f32x16_to_bf16_odd(a: __m256i, b: __m256i) -> __m256i {
+    let odd = |v: __m256i| {
+        let low_zero = _mm256_cmpeq_epi32(_mm256_slli_epi32::<16>(v), _mm256_setzero_si256());
+        let sticky = _mm256_andnot_si256(low_zero, _mm256_set1_epi32(1));
+        _mm256_or_si256(_mm256_srli_epi32::<16>(v), sticky)
+    };
+    // packus works per 128-bit lane; the permute restores element order.
+    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(odd(a), odd(b)))
+}
+
+/// Sixteen f16 or bf16 values (`SRC`: 0 f16, 1 bf16) to codes of float format `F`.
+/// When every lane is zero or a normal value of both formats no larger than the
+/// format's maximum (the usual case), the codes come from the 16-bit patterns directly:
+/// round the dropped mantissa bits to nearest even, rebias the exponent. Otherwise the
+/// lanes are widened to f32 (exactly) and take the general path. Returns 16 codes in
+/// the low 128 bits.
+#[inline]
+#[target_feature(enable = "avx2,f16c")]
+fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -> __m128i {
+    let f = &FORMATS[F as usize];
+    let (src_exp_bits, src_man_bits, src_bias) = if SRC == 0 { (5, 10, 15) } else { (8, 7, 127) };
+    let m = f.man_bits as i32;
+    let source_bits =
+        |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
+    let max_exp = (f.max_code as i32 >> m) - f.bias;
+    let max_bits = source_bits(max_exp, f.max_code as i32 & ((1 << m) - 1));
+    let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
+    let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    let zero = _mm256_cmpeq_epi16(abs, _mm256_setzero_si256());
+    let below = _mm256_cmpgt_epi16(_mm256_set1_epi16(min_bits as i16), abs);
+    let above = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(max_bits as i16));
+    // Saturating, a lane above the maximum (infinity included) gives ±max right here;
+    // NaN, and anything above the maximum when not saturating, takes the general path.
+    let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
+        || matches!(f.kind, Kind::Fp4 | Kind::Fp6);
+    let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
+    let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16));
+    let needs_general = if saturate { nan } else { above };
+    let slow = _mm256_or_si256(_mm256_andnot_si256(zero, below), needs_general);
+    if f.kind == Kind::E8m0 || _mm256_movemask_epi8(slow) != 0 {
+        let widen = |half: __m128i| -> __m256i {
+            if SRC == 0 {
+                _mm256_castps_si256(_mm256_cvtph_ps(half))
+            } else {
+                _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(half))
+            }
+        };
+        let lo = encode_lanes::<F, OPT>(widen(_mm256_castsi256_si128(h)));
+        let hi = encode_lanes::<F, OPT>(widen(_mm256_extracti128_si256::<1>(h)));
+        let words = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
+        let bytes = _mm256_packus_epi16(words, words);
+        return _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b11_01_10_00>(bytes));
+    }
+    let shift = _mm_cvtsi32_si128(src_man_bits - m);
+    let one = _mm256_set1_epi16(1);
+    let lsb = _mm256_and_si256(_mm256_srl_epi16(abs, shift), one);
+    let half_less_one = _mm256_set1_epi16(((1 << (src_man_bits - m - 1)) - 1) as i16);
+    let rounded = _mm256_srl_epi16(
+        _mm256_add_epi16(_mm256_add_epi16(abs, half_less_one), lsb),
+        shift,
+    );
+    let code = _mm256_sub_epi16(
+        rounded,
+        _mm256_set1_epi16(((src_bias - f.bias) << m) as i16),
+    );
+    let code = _mm256_andnot_si256(zero, code);
+    let code = _mm256_blendv_epi8(code, _mm256_set1_epi16(f.max_code as i16), above);
+    let sign = _mm256_srl_epi16(
+        _mm256_and_si256(h, _mm256_set1_epi16(i16::MIN)),
+        _mm_cvtsi32_si128(15 - (f.exp_bits as i32 + m)),
+    );
+    // FNUZ and FLOAT6 have no -0.
+    let sign = match f.kind {
+        Kind::Fnuz | Kind::Fp6 => _mm256_andnot_si256(zero, sign),
+        _ => sign,
+    };
+    let code = _mm256_or_si256(code, sign);
+    let bytes = _mm256_packus_epi16(code, code);
+    _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b11_01_10_00>(bytes))
+}
+
+/// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> codes of float format `F`.
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `dst.len() == src.len() / 2`.
+#[target_feature(enable = "avx2,f16c")]
+unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    let mut s = src.chunks_exact(64);
+    let mut d = dst.chunks_exact_mut(output_bytes::<F>(32));
+    for (si, di) in (&mut s).zip(&mut d) {
+        _mm_prefetch::<_MM_HINT_T0>(si.as_ptr().wrapping_add(PREFETCH_AHEAD).cast());
+        // SAFETY: `si` holds 64 readable bytes and `di` the output of 32 codes.
+        unsafe {
+            let p = si.as_ptr();
+            let a = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.cast()));
+            let b = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.add(32).cast()));
+            store_codes::<F>(di, _mm256_set_m128i(b, a));
+        }
+    }
+    let tail: Vec<u8> = s
+        .remainder()
+        .chunks_exact(2)
+        .map(|si| {
+            let bits = u16::from_le_bytes([si[0], si[1]]);
+            let x = if SRC == 0 {
+                f16_bits_to_f32(bits)
+            } else {
+                f32::from_bits(u32::from(bits) << 16)
+            };
+            lowp::encode_f32::<F, OPT>(x)
+        })
+        .collect();
+    let done = output_bytes::<F>(src.len() / 64 * 32);
+    finish_codes::<F>(&mut dst[done..], &tail);
+}
+
+/// Output bytes of `codes` codes of format `F`: one each, or two per byte for the 4-bit
+/// format (whose kernels pack their own output).
+const fn output_bytes<const F: u8>(codes: usize) -> usize {
+    if FORMATS[F as usize].bits == 4 {
+        codes / 2
+    } else {
+        codes
+    }
+}
+
+/// Stores 32 codes: as they are, or packed two per byte for the 4-bit format.
+///
+/// # Safety
+/// `di` holds `output_bytes::<F>(32)` writable bytes.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
+    if FORMATS[F as usize].bits == 4 {
+        // Word k holds codes 2k and 2k+1; shifting by 4 moves the second into the high
+        // nibble of the low byte, which the saturating pack keeps.
+        let merged = _mm256_and_si256(
+            _mm256_or_si256(codes, _mm256_srli_epi16::<4>(codes)),
+            _mm256_set1_epi16(0xff),
+        );
+        let bytes = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(merged, merged));
+        // SAFETY: the caller provides 16 writable bytes.
+        unsafe { _mm_storeu_si128(di.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes)) };
+    } else {
+        // SAFETY: the caller provides 32 writable bytes.
+        unsafe { _mm256_storeu_si256(di.as_mut_ptr().cast(), codes) };
+    }
+}
+
+/// Writes the last (fewer than 32) codes into the rest of the output.
+fn finish_codes<const F: u8>(rest: &mut [u8], codes: &[u8]) {
+    if FORMATS[F as usize].bits == 4 {
+        super::super::pack::pack(4, codes, rest);
+    } else {
+        rest.copy_from_slice(codes);
+    }
+}
+
+unsafe fn encode_f16<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: forwarded: the caller selected the Avx2 tier on a CPU that has it.
+    unsafe { encode_half::<0, F, OPT>(src, dst) }
+}
+
+unsafe fn encode_bf16<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: forwarded: the caller selected the Avx2 tier on a CPU that has it.
+    unsafe { encode_half::<1, F, OPT>(src, dst) }
+}
+
+/// Codes of an 8-bit float format `F` -> f32, exactly (see `lowp::decode_f32`).
+///
+/// # Safety
+/// The CPU must support AVX2; `dst.len() == 4 * src.len()`.
+#[target_feature(enable = "avx2")]
+unsafe fn decode_to_f32<const F: u8>(src: &[u8], dst: &mut [u8]) {
+    let f = &FORMATS[F as usize];
+    let mut s = src.chunks_exact(8);
+    let mut d = dst.chunks_exact_mut(32);
+    for (si, di) in (&mut s).zip(&mut d) {
+        // SAFETY: `si` holds 8 readable bytes and `di` 32 writable bytes.
+        unsafe {
+            let c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(si.as_ptr().cast()));
+            let bits = if f.kind == Kind::E8m0 {
+                let v = _mm256_slli_epi32::<23>(c);
+                let v = _mm256_blendv_epi8(
+                    v,
+                    _mm256_set1_epi32(0x0040_0000),
+                    _mm256_cmpeq_epi32(c, _mm256_setzero_si256()),
+                );
+                _mm256_blendv_epi8(
+                    v,
+                    _mm256_set1_epi32(0x7fc0_0000),
+                    _mm256_cmpeq_epi32(c, _mm256_set1_epi32(0xff)),
+                )
+            } else {
+                let m = f.man_bits as i32;
+                let magnitude_bits = f.exp_bits as i32 + m;
+                let mag = _mm256_and_si256(c, _mm256_set1_epi32((1 << magnitude_bits) - 1));
+                let sign = _mm256_sll_epi32(
+                    _mm256_srl_epi32(c, _mm_cvtsi32_si128(magnitude_bits)),
+                    _mm_cvtsi32_si128(31),
+                );
+                let normal = _mm256_add_epi32(
+                    _mm256_sll_epi32(mag, _mm_cvtsi32_si128(23 - m)),
+                    _mm256_set1_epi32((127 - f.bias) << 23),
+                );
+                let quantum = _mm256_castsi256_ps(_mm256_set1_epi32((128 - f.bias - m) << 23));
+                let subnormal =
+                    _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag), quantum));
+                let exp_mask = _mm256_set1_epi32(((1 << f.exp_bits) - 1) << m);
+                let exp_zero =
+                    _mm256_cmpeq_epi32(_mm256_and_si256(mag, exp_mask), _mm256_setzero_si256());
+                let v = _mm256_blendv_epi8(normal, subnormal, exp_zero);
+                let all_ones = _mm256_set1_epi32((1 << magnitude_bits) - 1);
+                let nan = match f.kind {
+                    Kind::Fn => _mm256_cmpeq_epi32(mag, all_ones),
+                    Kind::Fnuz => _mm256_cmpeq_epi32(c, _mm256_set1_epi32(0x80)),
+                    Kind::Ieee => _mm256_cmpgt_epi32(mag, exp_mask),
+                    _ => _mm256_setzero_si256(),
+                };
+                let v = if f.kind == Kind::Ieee {
+                    _mm256_blendv_epi8(
+                        v,
+                        _mm256_set1_epi32(0x7f80_0000),
+                        _mm256_cmpeq_epi32(mag, exp_mask),
+                    )
+                } else {
+                    v
+                };
+                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc0_0000), nan);
+                _mm256_or_si256(v, sign)
+            };
+            _mm256_storeu_si256(di.as_mut_ptr().cast(), bits);
+        }
+    }
+    for (&si, di) in s
+        .remainder()
+        .iter()
+        .zip(d.into_remainder().chunks_exact_mut(4))
+    {
+        di.copy_from_slice(&lowp::decode_f32::<F>(si).to_le_bytes());
+    }
+}
+
+/// The hand-written kernel for a low-precision pair, if there is one.
+pub fn special_low(from: Repr, to: Repr, opt: u8) -> Option<Kernel> {
+    macro_rules! encoders {
+        ($source:ident, $size:expr, $( ($f:literal, $o:literal) ),*) => {
+            match (to, opt) {
+                $( (Repr::Low($f), $o) => {
+                    let kernel = Kernel::new($source::<$f, $o>, $size, 1, Tier::Avx2);
+                    Some(if FORMATS[$f].bits == 4 { kernel.packing_nibbles() } else { kernel })
+                } )*
+                _ => None,
+            }
+        };
+    }
+    macro_rules! all_float_formats {
+        ($source:ident, $size:expr) => {
+            encoders!(
+                $source,
+                $size,
+                (0, 0),
+                (0, 1),
+                (1, 0),
+                (1, 1),
+                (2, 0),
+                (2, 1),
+                (3, 0),
+                (3, 1),
+                (4, 0),
+                (4, 1),
+                (4, 2),
+                (4, 3),
+                (4, 4),
+                (4, 5),
+                (5, 0),
+                (6, 0),
+                (7, 0)
+            )
+        };
+    }
+    match (from, to) {
+        (Repr::Std(Scalar::F32), _) => all_float_formats!(encode_f32, 4),
+        (Repr::Std(Scalar::F16), _) => all_float_formats!(encode_f16, 2),
+        (Repr::Std(Scalar::Bf16), _) => all_float_formats!(encode_bf16, 2),
+        (Repr::Low(f), Repr::Std(Scalar::F32)) => {
+            let run: unsafe fn(&[u8], &mut [u8]) = match f {
+                0 => decode_to_f32::<0>,
+                1 => decode_to_f32::<1>,
+                2 => decode_to_f32::<2>,
+                3 => decode_to_f32::<3>,
+                4 => decode_to_f32::<4>,
+                _ => return None,
+            };
+            Some(Kernel::new(run, 1, 4, Tier::Avx2))
+        }
+        _ => None,
+    }
 }
