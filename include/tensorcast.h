@@ -394,6 +394,39 @@ tcast_status tcast_tensor_bytes(tcast_dtype dtype,
 int32_t tcast_onnx_cast_supported(tcast_dtype from, tcast_dtype to, int32_t opset);
 
 /**
+ * The shape Expand produces: the numpy broadcast of `input_shape` with `shape`,
+ * aligned on the right (equal extents stay, a 1 takes the other extent, 0 included).
+ * Writes the rank to `*out_ndim` and the extents to `out_shape[0 .. rank)`.
+ * Errors: NULL_ARGUMENT (a shape NULL with a non-zero length, out_ndim NULL, out_shape
+ * NULL with out_capacity > 0), INVALID_SHAPE (a negative extent or length, rank above
+ * TCAST_MAX_NDIM), INCOMPATIBLE_SHAPES (both shapes and the dimension in the message),
+ * BUFFER_TOO_SMALL (out_capacity below the rank; `*out_ndim` is still set to the rank),
+ * INVALID_ARGUMENT (negative out_capacity).
+ */
+tcast_status tcast_expand_shape(const int64_t *input_shape,
+                                int32_t input_ndim,
+                                const int64_t *shape,
+                                int32_t shape_len,
+                                int64_t *out_shape,
+                                int32_t out_capacity,
+                                int32_t *out_ndim,
+                                struct tcast_error *err);
+
+/**
+ * Expands `input` into `output`: `output->dtype` must equal `input->dtype` and
+ * `output->shape` must be the broadcast of `input->shape` with it (what
+ * tcast_expand_shape gives). Every dtype: STRING copies the views, packed dtypes are
+ * expanded bit-exactly. Strided inputs (stride 0 included) work; the output is
+ * contiguous and must not overlap the input. An empty output succeeds, writing nothing.
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_SHAPE (including an output shape that
+ * is not the broadcast), INCOMPATIBLE_SHAPES, BUFFER_TOO_SMALL, INVALID_ARGUMENT
+ * (different dtypes, overlapping buffers).
+ */
+tcast_status tcast_expand(const struct tcast_tensor *input,
+                          const struct tcast_tensor *output,
+                          struct tcast_error *err);
+
+/**
  * The name of a status code ("TCAST_ERR_PARSE"), or "unknown" for a value that is not
  * one. The string is static. Thread-safe.
  */

@@ -19,10 +19,12 @@
 pub mod cast;
 pub mod dtype;
 pub mod error;
+pub mod expand;
 pub mod ffi;
 pub mod tensor;
 
 pub use cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
 pub use dtype::{DType, Family, Scalar};
 pub use error::{Error, Status};
+pub use expand::{broadcast_shape, expand};
 pub use tensor::{Layout, Tensor, TensorMut, MAX_NDIM};

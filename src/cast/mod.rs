@@ -5,7 +5,7 @@
 //! strided memory (gathering non-unit-stride rows through a small stack buffer), and
 //! split over threads when asked.
 
-mod arch;
+pub(crate) mod arch;
 mod convert;
 pub mod elem;
 mod exec;

@@ -9,6 +9,7 @@
 
 pub mod cast;
 pub mod dtype;
+pub mod expand;
 pub mod status;
 pub mod strings;
 pub mod tensor;

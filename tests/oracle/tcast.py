@@ -6,12 +6,19 @@ The library is loaded from the path in the ``TCAST_LIB`` environment variable, o
 Only what the oracle tests need is bound: the structs of ``include/tensorcast.h``
 (``tcast_tensor``, ``tcast_error``, ``tcast_string``, ``tcast_string_arena``,
 ``tcast_cast_options``), ``tcast_cast``, ``tcast_cast_to_strings`` and
-``tcast_string_max_bytes``, and two batch helpers:
+``tcast_string_max_bytes``, ``tcast_dtype_bits`` and ``tcast_tensor_bytes``, and these
+batch helpers:
 
 * ``to_strings(array, fmt)`` formats every element of a numpy array (one call) and
   returns the texts as a list of ``bytes`` in row-major order;
 * ``from_strings(texts, dtype_code)`` parses a list of ``bytes`` (one call) into a new
-  numpy array of the dtype with that ONNX code.
+  numpy array of the dtype with that ONNX code;
+* ``cast(array, from_code, to_code, shape, saturate=1, round_mode=ROUND_UP, threads=0)``
+  casts the raw bytes of ``array`` (read as a contiguous tensor of ``from_code`` and
+  ``shape``, packed for the sub-byte dtypes) and returns the output's bytes;
+* ``pack_codes(codes, bits)`` / ``unpack_codes(data, bits, n)`` convert between one code
+  per byte and the packed layout of c-api.md section 4 (written here from the page, not
+  taken from the library).
 
 A failing call raises ``TcastError`` carrying the status, the element index and the
 library's message.
@@ -44,6 +51,10 @@ ERR_INTERNAL = 99
 FORMAT_SHORTEST = 0
 FORMAT_PRINTF_8G = 1
 
+ROUND_UP = 0
+ROUND_DOWN = 1
+ROUND_NEAREST = 2
+
 ERROR_MESSAGE_BYTES = 256
 
 # ONNX TensorProto.DataType codes (the subset with a numpy storage type here).
@@ -63,6 +74,18 @@ UINT64 = 13
 COMPLEX64 = 14
 COMPLEX128 = 15
 BFLOAT16 = 16
+FLOAT8E4M3FN = 17
+FLOAT8E4M3FNUZ = 18
+FLOAT8E5M2 = 19
+FLOAT8E5M2FNUZ = 20
+UINT4 = 21
+INT4 = 22
+FLOAT4E2M1 = 23
+FLOAT8E8M0 = 24
+UINT2 = 25
+INT2 = 26
+FLOAT6E2M3 = 27
+FLOAT6E3M2 = 28
 
 NUMPY_DTYPES = {
     FLOAT: np.dtype(np.float32),
@@ -144,6 +167,16 @@ def _load():
     lib.tcast_cast_options_default.argtypes = []
     lib.tcast_string_max_bytes.restype = ctypes.c_uint64
     lib.tcast_string_max_bytes.argtypes = [ctypes.c_int32]
+    lib.tcast_dtype_bits.restype = ctypes.c_uint32
+    lib.tcast_dtype_bits.argtypes = [ctypes.c_int32]
+    lib.tcast_tensor_bytes.restype = ctypes.c_int32
+    lib.tcast_tensor_bytes.argtypes = [
+        ctypes.c_int32,
+        ctypes.POINTER(ctypes.c_int64),
+        ctypes.c_int32,
+        ctypes.POINTER(ctypes.c_uint64),
+        ctypes.POINTER(tcast_error),
+    ]
     lib.tcast_cast.restype = ctypes.c_int32
     lib.tcast_cast.argtypes = [
         ctypes.POINTER(tcast_tensor),
@@ -279,3 +312,101 @@ def from_strings(texts, dtype_code):
     if status != OK:
         raise TcastError("tcast_cast", err)
     return out
+
+
+# ---------------------------------------------------------------------------- raw casts
+
+
+def dtype_bits(dtype_code):
+    """``tcast_dtype_bits``: bits per element (0 for an unknown code)."""
+    return lib.tcast_dtype_bits(dtype_code)
+
+
+def _shape_array(shape):
+    shape = tuple(int(d) for d in shape)
+    return shape, (ctypes.c_int64 * max(len(shape), 1))(*shape)
+
+
+def tensor_bytes(dtype_code, shape):
+    """``tcast_tensor_bytes``: the bytes of a contiguous tensor, sub-byte dtypes packed."""
+    shape, dims = _shape_array(shape)
+    out = ctypes.c_uint64()
+    err = tcast_error()
+    status = lib.tcast_tensor_bytes(dtype_code, dims, len(shape), ctypes.byref(out),
+                                    ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_tensor_bytes", err)
+    return out.value
+
+
+def cast(array, from_code, to_code, shape=None, saturate=1, round_mode=ROUND_UP, threads=0):
+    """Casts the bytes of ``array`` as a contiguous tensor of ``from_code`` and ``shape``
+    (default: the array's shape) to ``to_code`` with one ``tcast_cast`` call and returns
+    the output bytes (packed for the sub-byte dtypes).
+
+    ``array`` may be any numpy array or bytes-like object: only its raw bytes count, so a
+    packed input is passed as its packed bytes together with the element shape.
+    """
+    if isinstance(array, (bytes, bytearray, memoryview)):
+        raw = np.frombuffer(bytes(array), dtype=np.uint8)
+        if shape is None:
+            raise ValueError("a bytes input needs its shape")
+    else:
+        array = np.ascontiguousarray(array)
+        if shape is None:
+            shape = array.shape
+        raw = array.reshape(-1).view(np.uint8)
+    shape, dims = _shape_array(shape)
+    in_bytes = tensor_bytes(from_code, shape)
+    if raw.size != in_bytes:
+        raise ValueError(f"{raw.size} input bytes for a tensor of {in_bytes}")
+    out_bytes = tensor_bytes(to_code, shape)
+    source = np.array(raw, dtype=np.uint8)  # a private copy, checked unchanged below
+    out = np.full(max(out_bytes, 1), 0xFF, dtype=np.uint8)
+    tin = tcast_tensor(ctypes.c_void_p(source.ctypes.data if in_bytes else None), in_bytes,
+                       ctypes.cast(dims, ctypes.POINTER(ctypes.c_int64)), None, len(shape),
+                       from_code)
+    tout = tcast_tensor(ctypes.c_void_p(out.ctypes.data if out_bytes else None), out_bytes,
+                        ctypes.cast(dims, ctypes.POINTER(ctypes.c_int64)), None, len(shape),
+                        to_code)
+    opts = lib.tcast_cast_options_default()
+    opts.saturate = saturate
+    opts.round_mode = round_mode
+    opts.threads = threads
+    err = tcast_error()
+    status = lib.tcast_cast(ctypes.byref(tin), ctypes.byref(tout), ctypes.byref(opts),
+                            ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_cast", err)
+    if not np.array_equal(source, raw):
+        raise AssertionError("tcast_cast wrote to its input")
+    return out[:out_bytes].tobytes()
+
+
+def unpack_codes(data, bits, n):
+    """The ``n`` codes of ``bits`` bits (2, 4, 6 or 8) in ``data``, one per byte (uint8).
+
+    Element i occupies bits [i * bits, (i + 1) * bits) of ``data`` read as one
+    little-endian bit stream (c-api.md section 4).
+    """
+    raw = np.frombuffer(bytes(data), dtype=np.uint8)
+    if bits == 8:
+        return raw[:n].copy()
+    stream = np.unpackbits(raw, bitorder="little")
+    if stream.size < n * bits:
+        raise ValueError(f"{raw.size} bytes hold fewer than {n} codes of {bits} bits")
+    fields = stream[: n * bits].reshape(n, bits).astype(np.uint8)
+    weights = (1 << np.arange(bits)).astype(np.uint8)
+    return (fields * weights).sum(axis=1, dtype=np.uint32).astype(np.uint8)
+
+
+def pack_codes(codes, bits):
+    """Packs codes (each below 2**bits) into the layout ``unpack_codes`` reads, the unused
+    high bits of the last byte 0."""
+    codes = np.asarray(codes, dtype=np.uint8).reshape(-1)
+    if bits == 8:
+        return codes.tobytes()
+    if codes.size and int(codes.max()) >> bits:
+        raise ValueError(f"a code does not fit in {bits} bits")
+    fields = (codes[:, None] >> np.arange(bits, dtype=np.uint8)) & 1
+    return np.packbits(fields.reshape(-1), bitorder="little").tobytes()

@@ -50,3 +50,19 @@ pub fn stream_fence(tier: Tier) {
         Tier::Avx2 => x86_64::fence(),
     }
 }
+
+/// Fills `dst` with copies of `block` (1, 2, 4, 8, 16 or 32 bytes) with streaming stores
+/// where the tier has them, else ordinary stores.
+pub fn stream_fill(dst: &mut [u8], block: &[u8], tier: Tier) {
+    assert!(matches!(block.len(), 1 | 2 | 4 | 8 | 16 | 32) && dst.len() % block.len() == 0);
+    match tier {
+        Tier::Baseline => {
+            for slot in dst.chunks_exact_mut(block.len()) {
+                slot.copy_from_slice(block);
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the Avx2 tier is only in use when the CPU supports AVX2.
+        Tier::Avx2 => unsafe { x86_64::stream_fill(dst, block) },
+    }
+}

@@ -741,3 +741,35 @@ pub fn special_low(from: Repr, to: Repr, opt: u8) -> Option<Kernel> {
         _ => None,
     }
 }
+
+/// Fills `dst` with copies of `block` (1, 2, 4, 8, 16 or 32 bytes; `dst` starts at a
+/// block boundary) using 32-byte non-temporal stores on the aligned middle part.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub unsafe fn stream_fill(dst: &mut [u8], block: &[u8]) {
+    let size = block.len();
+    debug_assert!(32 % size == 0);
+    let head = dst.as_ptr().align_offset(32).min(dst.len());
+    for (i, b) in dst[..head].iter_mut().enumerate() {
+        *b = block[i % size];
+    }
+    // 32 is a multiple of the block size, so every aligned 32 bytes share one phase.
+    let mut lanes = [0u8; 32];
+    for (k, b) in lanes.iter_mut().enumerate() {
+        *b = block[(head + k) % size];
+    }
+    // SAFETY: `lanes` holds 32 readable bytes.
+    let v = unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
+    let body = &mut dst[head..];
+    let whole = body.len() / 32 * 32;
+    let (aligned, rest) = body.split_at_mut(whole);
+    for chunk in aligned.chunks_exact_mut(32) {
+        // SAFETY: `chunk` is 32 writable bytes starting on a 32-byte boundary.
+        unsafe { _mm256_stream_si256(chunk.as_mut_ptr().cast(), v) };
+    }
+    for (i, b) in rest.iter_mut().enumerate() {
+        *b = block[(head + whole + i) % size];
+    }
+}

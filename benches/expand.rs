@@ -1,0 +1,103 @@
+//! Expand throughput beside a fill (memset) of the same output bytes, measured in the
+//! same run, one thread. GB/s counts output bytes written. `cargo bench --bench expand`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use tensorcast::{expand, DType, Tensor, TensorMut};
+
+const RUNS: usize = 7;
+
+fn best_of(mut f: impl FnMut()) -> Duration {
+    f();
+    (0..RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+fn main() {
+    let cases: [(&str, DType, Vec<usize>, Vec<usize>, usize); 7] = [
+        (
+            "f32 (1,4096)->(4096,4096)",
+            DType::Float,
+            vec![1, 4096],
+            vec![4096, 4096],
+            1,
+        ),
+        (
+            "f32 (4096,1)->(4096,4096)",
+            DType::Float,
+            vec![4096, 1],
+            vec![4096, 4096],
+            1,
+        ),
+        ("f32 (1,)->(16M,)", DType::Float, vec![1], vec![16 << 20], 1),
+        (
+            "f32 (64,1,64)->(64,64,64) x64",
+            DType::Float,
+            vec![64, 1, 64],
+            vec![64, 64, 64],
+            64,
+        ),
+        (
+            "u8 (1,4096)->(16384,4096)",
+            DType::Uint8,
+            vec![1, 4096],
+            vec![16384, 4096],
+            1,
+        ),
+        (
+            "u8 (4096,1)->(4096,16384)",
+            DType::Uint8,
+            vec![4096, 1],
+            vec![4096, 16384],
+            1,
+        ),
+        (
+            "c128 (1,1024)->(4096,1024)",
+            DType::Complex128,
+            vec![1, 1024],
+            vec![4096, 1024],
+            1,
+        ),
+    ];
+    println!("expand throughput, 1 thread (GB/s of output written)");
+    println!(
+        "{:<32} {:>11} {:>10} {:>7}",
+        "case", "expand GB/s", "fill GB/s", "ratio"
+    );
+    let mut worst = f64::INFINITY;
+    for (name, dtype, in_dims, out_dims, repeats) in cases {
+        let es = dtype.bits() as usize / 8;
+        let in_count: usize = in_dims.iter().product();
+        let out_count: usize = out_dims.iter().product();
+        let src: Vec<u8> = (0..in_count * es).map(|i| (i * 31 % 251) as u8).collect();
+        // `repeats` separate outputs, so a small one is not simply rewritten in cache.
+        let mut out = vec![1u8; out_count * es * repeats];
+        let expand_time = best_of(|| {
+            for piece in out.chunks_exact_mut(out_count * es) {
+                let input = Tensor::new(black_box(&src), dtype, &in_dims).unwrap();
+                let mut output = TensorMut::new(piece, dtype, &out_dims).unwrap();
+                expand(&input, &mut output).unwrap();
+            }
+        });
+        // The fill writes the same pieces the same way (one call per output).
+        let fill_time = best_of(|| {
+            for piece in black_box(&mut out).chunks_exact_mut(out_count * es) {
+                piece.fill(7);
+            }
+        });
+        let bytes = out.len() as f64;
+        let (e, f) = (
+            bytes / expand_time.as_secs_f64() / 1e9,
+            bytes / fill_time.as_secs_f64() / 1e9,
+        );
+        worst = worst.min(e / f);
+        println!("{name:<32} {e:>11.1} {f:>10.1} {:>7.2}", e / f);
+    }
+    println!("lowest ratio: {worst:.2} (target >= 0.8)");
+}

@@ -1,0 +1,490 @@
+//! Expand (ONNX Expand-8/13): numpy broadcasting of an input into a new, contiguous
+//! buffer (`semantics-expand-bitcast.md`).
+//!
+//! The output's dimensions are merged where the input's layout allows (runs of
+//! broadcast dimensions, runs of dimensions contiguous in the input), each contiguous
+//! input run is copied once, and every broadcast level is filled by copying the block
+//! already written: doubling while it is small, then repeating a cache-resident chunk.
+//! Large outputs are written with streaming stores. Packed dtypes are unpacked to one
+//! code per byte, expanded, and packed again.
+
+use crate::cast::arch;
+use crate::cast::kernels::Tier;
+use crate::cast::pack;
+use crate::error::{shape_text, Error};
+use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
+
+/// The numpy broadcast of two shapes (aligned on the right; equal dims stay, a 1 takes
+/// the other side's extent, 0 included). Returns the rank; the dims are in `out`.
+pub fn broadcast_shape(
+    input: &[usize],
+    shape: &[usize],
+    out: &mut [usize; MAX_NDIM],
+) -> Result<usize, Error> {
+    let rank = input.len().max(shape.len());
+    if rank > MAX_NDIM {
+        return Err(Error::InvalidShape(format!(
+            "broadcast rank {rank} is above the most, {MAX_NDIM}"
+        )));
+    }
+    for (axis, slot) in out[..rank].iter_mut().enumerate() {
+        // Position from the right in each shape; missing leading dims are 1.
+        let from_right = rank - axis;
+        let a = input.len().checked_sub(from_right).map_or(1, |i| input[i]);
+        let b = shape.len().checked_sub(from_right).map_or(1, |i| shape[i]);
+        *slot = if a == b || b == 1 {
+            a
+        } else if a == 1 {
+            b
+        } else {
+            return Err(Error::IncompatibleShapes(format!(
+                "cannot broadcast input shape {} to shape {}: dimension {axis} of the result has {a} in the input and {b} in the shape",
+                shape_text(input),
+                shape_text(shape)
+            )));
+        };
+    }
+    Ok(rank)
+}
+
+/// One level of the merged loop nest: `len` output blocks; the input advances by
+/// `stride` bytes per block (0 for a broadcast level).
+#[derive(Copy, Clone, Debug)]
+struct Level {
+    len: usize,
+    stride: usize,
+}
+
+/// Below this block size a broadcast level doubles its copies; above it, it repeats a
+/// chunk of this size that stays in cache.
+const CHUNK_BYTES: usize = 64 << 10;
+/// Blocks up to half this size are repeated from a pattern buffer when streaming.
+const PATTERN_BYTES: usize = 4096;
+/// Outputs at least this large are written with streaming stores.
+const STREAM_MIN_BYTES: usize = 16 << 20;
+
+/// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
+pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
+    let dtype = input.layout().dtype();
+    let out_dtype = output.layout().dtype();
+    if out_dtype != dtype {
+        return Err(Error::InvalidArgument(format!(
+            "output dtype {out_dtype} differs from input dtype {dtype}: expand keeps the dtype"
+        )));
+    }
+    let in_dims = input.layout().dims();
+    let mut out_shape = [0usize; MAX_NDIM];
+    let out_rank = output.layout().dims().len();
+    out_shape[..out_rank].copy_from_slice(output.layout().dims());
+    let out_dims = &out_shape[..out_rank];
+    let mut expected = [0usize; MAX_NDIM];
+    let rank = broadcast_shape(in_dims, out_dims, &mut expected)?;
+    if expected[..rank] != *out_dims {
+        return Err(Error::InvalidShape(format!(
+            "output shape {} is not the broadcast of input shape {} with it (that is {})",
+            shape_text(out_dims),
+            shape_text(in_dims),
+            shape_text(&expected[..rank])
+        )));
+    }
+    if output.layout().count() == 0 {
+        return Ok(());
+    }
+    if dtype.is_packed() {
+        // One code per byte, expanded, packed again.
+        let bits = dtype.bits();
+        let mut codes = vec![0u8; input.layout().count()];
+        pack::unpack(bits, input.data(), &mut codes);
+        let mut expanded = vec![0u8; output.layout().count()];
+        let in_strides = contiguous_strides(in_dims);
+        run(&codes, 1, in_dims, &in_strides, out_dims, &mut expanded);
+        pack::pack(bits, &expanded, output.data());
+        return Ok(());
+    }
+    let es = (dtype.bits() / 8) as usize;
+    let strides = match input.layout().strides() {
+        Some(s) => {
+            let mut own = [0usize; MAX_NDIM];
+            own[..s.len()].copy_from_slice(s);
+            own
+        }
+        None => contiguous_strides(in_dims),
+    };
+    let data = input.data();
+    let (_, out) = output.parts();
+    run(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
+    Ok(())
+}
+
+fn contiguous_strides(dims: &[usize]) -> [usize; MAX_NDIM] {
+    let mut strides = [0usize; MAX_NDIM];
+    let mut step = 1;
+    for (s, &d) in strides[..dims.len()].iter_mut().zip(dims).rev() {
+        *s = step;
+        step *= d;
+    }
+    strides
+}
+
+/// Merges the loop nest and runs it. `in_strides` are in elements of `es` bytes.
+fn run(
+    data: &[u8],
+    es: usize,
+    in_dims: &[usize],
+    in_strides: &[usize],
+    out_dims: &[usize],
+    out: &mut [u8],
+) {
+    let rank = out_dims.len();
+    let offset = rank - in_dims.len();
+    // Per output axis: its extent and the input's byte stride (0 where broadcast).
+    let mut levels = [Level { len: 1, stride: 0 }; MAX_NDIM];
+    let mut count = 0;
+    for axis in 0..rank {
+        let len = out_dims[axis];
+        let stride = if axis < offset || in_dims[axis - offset] == 1 {
+            0
+        } else {
+            in_strides[axis - offset] * es
+        };
+        if len == 1 {
+            continue; // extent 1: no loop at all
+        }
+        // Merge into the previous level when both broadcast, or when the previous one
+        // steps exactly over this one's extent (contiguous in the input).
+        if count > 0 {
+            let prev = levels[count - 1];
+            if (prev.stride == 0 && stride == 0) || (stride != 0 && prev.stride == stride * len) {
+                levels[count - 1] = Level {
+                    len: prev.len * len,
+                    stride,
+                };
+                continue;
+            }
+        }
+        levels[count] = Level { len, stride };
+        count += 1;
+    }
+    let tier = Tier::detect();
+    let stream = out.len() >= STREAM_MIN_BYTES && arch::can_stream(tier);
+    let filler = Filler {
+        data,
+        es,
+        tier,
+        stream,
+    };
+    filler.level(&levels[..count], 0, out);
+    if stream {
+        arch::stream_fence(tier);
+    }
+}
+
+struct Filler<'a> {
+    data: &'a [u8],
+    es: usize,
+    tier: Tier,
+    stream: bool,
+}
+
+/// Fills `pattern` with whole copies of `block` (word-sized blocks as typed stores,
+/// which the compiler turns into vector stores).
+fn fill_pattern(block: &[u8], pattern: &mut [u8]) {
+    macro_rules! words {
+        ($t:ty) => {{
+            let word = <$t>::from_ne_bytes(block.try_into().expect("block size"));
+            for slot in pattern.chunks_exact_mut(block.len()) {
+                slot.copy_from_slice(&word.to_ne_bytes());
+            }
+        }};
+    }
+    match block.len() {
+        1 => pattern.fill(block[0]),
+        2 => words!(u16),
+        4 => words!(u32),
+        8 => words!(u64),
+        16 => words!(u128),
+        n => {
+            pattern[..n].copy_from_slice(block);
+            let mut have = n;
+            while have < pattern.len() {
+                let take = have.min(pattern.len() - have);
+                pattern.copy_within(..take, have);
+                have += take;
+            }
+        }
+    }
+}
+
+impl Filler<'_> {
+    /// Writes the block of `levels` starting at input byte `at` into `out`.
+    fn level(&self, levels: &[Level], at: usize, out: &mut [u8]) {
+        let es = self.es;
+        let Some((&first, rest)) = levels.split_first() else {
+            out.copy_from_slice(&self.data[at..at + es]);
+            return;
+        };
+        let block = out.len() / first.len;
+        if first.stride == 0 {
+            // Broadcast: write one block, then copy it over the rest.
+            self.level(rest, at, &mut out[..block]);
+            self.repeat(out, block);
+        } else if rest.is_empty() && first.stride == es {
+            // A contiguous input run: one copy.
+            self.copy(&self.data[at..at + out.len()], out);
+        } else {
+            for (i, piece) in out.chunks_exact_mut(block).enumerate() {
+                self.level(rest, at + i * first.stride, piece);
+            }
+        }
+    }
+
+    /// `out[..filled]` holds a block; repeats it over all of `out`.
+    fn repeat(&self, out: &mut [u8], filled: usize) {
+        let total = out.len();
+        if self.stream && matches!(filled, 1 | 2 | 4 | 8 | 16 | 32) && total > filled {
+            // One small element (or block) repeated: a streaming fill.
+            let mut block = [0u8; 32];
+            block[..filled].copy_from_slice(&out[..filled]);
+            arch::stream_fill(&mut out[filled..], &block[..filled], self.tier);
+            return;
+        }
+        if self.stream && filled <= PATTERN_BYTES / 2 && total > filled {
+            // A small block (a single element, say): lay whole copies of it out in a
+            // buffer that stays in L1, then stream that over the output.
+            let mut pattern = [0u8; PATTERN_BYTES];
+            let length = PATTERN_BYTES / filled * filled;
+            fill_pattern(&out[..filled], &mut pattern[..length]);
+            for piece in out[filled..].chunks_mut(length) {
+                let n = piece.len();
+                self.copy(&pattern[..n], piece);
+            }
+            return;
+        }
+        let mut done = filled;
+        // Double while small, up to a chunk that stays in cache.
+        while done < total && done < CHUNK_BYTES {
+            let n = done.min(total - done);
+            out.copy_within(..n, done);
+            done += n;
+        }
+        if done >= total {
+            return;
+        }
+        let chunk = done - done % filled.max(1);
+        let (head, tail) = out.split_at_mut(chunk);
+        let head: &[u8] = head;
+        for piece in tail.chunks_mut(chunk) {
+            let n = piece.len();
+            self.copy(&head[..n], piece);
+        }
+    }
+
+    fn copy(&self, src: &[u8], dst: &mut [u8]) {
+        if self.stream && dst.len() >= 1024 {
+            arch::stream_copy(src, dst, self.tier);
+        } else {
+            dst.copy_from_slice(src);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::DType;
+    use crate::error::Status;
+
+    fn shape(input: &[usize], with: &[usize]) -> Result<Vec<usize>, Error> {
+        let mut out = [0; MAX_NDIM];
+        let rank = broadcast_shape(input, with, &mut out)?;
+        Ok(out[..rank].to_vec())
+    }
+
+    #[test]
+    fn broadcast_shapes_of_the_semantics_page() {
+        assert_eq!(shape(&[3, 1], &[1, 1]).unwrap(), [3, 1]);
+        assert_eq!(shape(&[3, 1], &[4]).unwrap(), [3, 4]);
+        assert_eq!(shape(&[3, 1], &[]).unwrap(), [3, 1]);
+        assert_eq!(shape(&[3, 1], &[2, 1, 6]).unwrap(), [2, 3, 6]);
+        assert_eq!(shape(&[3, 1], &[3, 4]).unwrap(), [3, 4]);
+        assert_eq!(shape(&[], &[2, 3]).unwrap(), [2, 3]);
+        assert_eq!(shape(&[], &[]).unwrap(), Vec::<usize>::new());
+        assert_eq!(shape(&[1], &[0]).unwrap(), [0]);
+        let e = shape(&[0, 1], &[3, 4]).unwrap_err();
+        assert_eq!(e.status(), Status::IncompatibleShapes);
+        assert!(
+            e.to_string().contains("[0,1]") && e.to_string().contains("[3,4]"),
+            "{e}"
+        );
+    }
+
+    /// Per-element reference: output element i reads the input element its index maps
+    /// to.
+    fn reference(
+        data: &[u8],
+        es: usize,
+        in_dims: &[usize],
+        strides: &[usize],
+        out_dims: &[usize],
+    ) -> Vec<u8> {
+        let n: usize = out_dims.iter().product();
+        let mut out = vec![0u8; n * es];
+        let offset = out_dims.len() - in_dims.len();
+        for i in 0..n {
+            let (mut rem, mut at) = (i, 0);
+            for axis in (0..out_dims.len()).rev() {
+                let idx = rem % out_dims[axis];
+                rem /= out_dims[axis];
+                if axis >= offset && in_dims[axis - offset] != 1 {
+                    at += idx * strides[axis - offset];
+                }
+            }
+            out[i * es..(i + 1) * es].copy_from_slice(&data[at * es..(at + 1) * es]);
+        }
+        out
+    }
+
+    #[test]
+    fn random_expands_match_the_reference() {
+        let mut state = 0x1234_5678u64;
+        let mut next = move |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        let extents = [1usize, 1, 2, 3, 5, 7];
+        for case in 0..3000 {
+            let rank = next(5) as usize;
+            let in_dims: Vec<usize> = (0..rank).map(|_| extents[next(6) as usize]).collect();
+            let extra = next(3) as usize;
+            let mut out_dims: Vec<usize> = (0..extra).map(|_| extents[next(6) as usize]).collect();
+            out_dims.extend(
+                in_dims
+                    .iter()
+                    .map(|&d| if d == 1 { extents[next(6) as usize] } else { d }),
+            );
+            let es = [1usize, 2, 4, 8, 16][next(5) as usize];
+            // Strides: contiguous, padded, or transposed-ish.
+            let mut strides = contiguous_strides(&in_dims)[..rank].to_vec();
+            if next(2) == 1 {
+                for s in strides.iter_mut() {
+                    *s *= 2;
+                }
+            }
+            let span = 1 + in_dims
+                .iter()
+                .zip(&strides)
+                .map(|(d, s)| (d - 1) * s)
+                .sum::<usize>();
+            let data: Vec<u8> = (0..span * es).map(|_| next(256) as u8).collect();
+            let dtype = match es {
+                1 => DType::Uint8,
+                2 => DType::Int16,
+                4 => DType::Float,
+                8 => DType::Double,
+                _ => DType::Complex128,
+            };
+            let input = Tensor::strided(&data, dtype, &in_dims, &strides).unwrap();
+            let n: usize = out_dims.iter().product();
+            let mut out = vec![0u8; n * es];
+            let mut output = TensorMut::new(&mut out, dtype, &out_dims).unwrap();
+            expand(&input, &mut output).unwrap();
+            assert_eq!(
+                out,
+                reference(&data, es, &in_dims, &strides, &out_dims),
+                "case {case}: {in_dims:?} strides {strides:?} -> {out_dims:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn large_broadcasts_take_the_chunked_and_streaming_paths() {
+        for (in_dims, out_dims) in [
+            (vec![1usize, 4096], vec![1100usize, 4096]),
+            (vec![4096, 1], vec![4096, 1100]),
+            (vec![1], vec![4_500_000]),
+            (vec![3, 1, 5], vec![3, 70_000, 5]),
+        ] {
+            let count: usize = in_dims.iter().product();
+            let data: Vec<u8> = (0..count * 4).map(|i| (i * 7 % 251) as u8).collect();
+            let input = Tensor::new(&data, DType::Float, &in_dims).unwrap();
+            let n: usize = out_dims.iter().product();
+            let mut out = vec![0u8; n * 4];
+            let mut output = TensorMut::new(&mut out, DType::Float, &out_dims).unwrap();
+            expand(&input, &mut output).unwrap();
+            let strides = contiguous_strides(&in_dims);
+            assert!(
+                out == reference(&data, 4, &in_dims, &strides[..in_dims.len()], &out_dims),
+                "{in_dims:?} -> {out_dims:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn packed_dtypes_expand_bit_exactly() {
+        let mut state = 99u64;
+        let mut next = move |m: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % m
+        };
+        for dtype in [
+            DType::Int4,
+            DType::Uint2,
+            DType::Float6E2M3,
+            DType::Float4E2M1,
+        ] {
+            for _ in 0..200 {
+                let in_dims = vec![
+                    [1usize, 3, 5][next(3) as usize],
+                    1,
+                    [1usize, 7][next(2) as usize],
+                ];
+                let out_dims = vec![
+                    in_dims[0],
+                    [1usize, 2, 3, 9][next(4) as usize],
+                    if in_dims[2] == 1 {
+                        [1usize, 5, 11][next(3) as usize]
+                    } else {
+                        in_dims[2]
+                    },
+                ];
+                let count: usize = in_dims.iter().product();
+                let codes: Vec<u8> = (0..count).map(|_| next(1 << dtype.bits()) as u8).collect();
+                let mut packed = vec![0u8; dtype.bytes_for(count as u64).unwrap() as usize];
+                pack::pack(dtype.bits(), &codes, &mut packed);
+                let input = Tensor::new(&packed, dtype, &in_dims).unwrap();
+                let n: usize = out_dims.iter().product();
+                let mut out = vec![0xffu8; dtype.bytes_for(n as u64).unwrap() as usize];
+                let mut output = TensorMut::new(&mut out, dtype, &out_dims).unwrap();
+                expand(&input, &mut output).unwrap();
+                let strides = contiguous_strides(&in_dims);
+                let want_codes = reference(&codes, 1, &in_dims, &strides[..3], &out_dims);
+                let mut want = vec![0u8; out.len()];
+                pack::pack(dtype.bits(), &want_codes, &mut want);
+                assert_eq!(out, want, "{dtype} {in_dims:?} -> {out_dims:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_output_shape_must_be_the_broadcast() {
+        let data = [0u8; 12];
+        let input = Tensor::new(&data, DType::Float, &[3, 1]).unwrap();
+        let mut out = vec![0u8; 48];
+        let mut output = TensorMut::new(&mut out, DType::Float, &[3, 4]).unwrap();
+        expand(&input, &mut output).unwrap();
+        let mut out = vec![0u8; 12];
+        let mut output = TensorMut::new(&mut out, DType::Float, &[1, 3]).unwrap();
+        let e = expand(&input, &mut output).unwrap_err();
+        assert_eq!(e.status(), Status::InvalidShape, "{e}");
+        let mut out = vec![0u8; 48];
+        let mut output = TensorMut::new(&mut out, DType::Int32, &[3, 4]).unwrap();
+        assert_eq!(
+            expand(&input, &mut output).unwrap_err().status(),
+            Status::InvalidArgument
+        );
+    }
+}
