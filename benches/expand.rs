@@ -7,6 +7,9 @@ use tensorcast::{expand, DType, Tensor, TensorMut};
 
 const RUNS: usize = 7;
 
+/// Name, dtype, input shape, output shape, number of separate outputs.
+type Case = (&'static str, DType, Vec<usize>, Vec<usize>, usize);
+
 fn best_of(mut f: impl FnMut()) -> Duration {
     f();
     (0..RUNS)
@@ -20,7 +23,7 @@ fn best_of(mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let cases: [(&str, DType, Vec<usize>, Vec<usize>, usize); 7] = [
+    let cases: [Case; 7] = [
         (
             "f32 (1,4096)->(4096,4096)",
             DType::Float,
