@@ -26,6 +26,22 @@
 #define TCAST_ERROR_MESSAGE_BYTES 256
 
 /**
+ * tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension of
+ * the size ratio; a smaller one needs a last dimension equal to the ratio, dropped.
+ */
+#define TCAST_BITCAST_TF 0
+
+/**
+ * ONNX BitCast-26: equal bit widths (BOOL and the packed types included), same shape.
+ */
+#define TCAST_BITCAST_ONNX 1
+
+/**
+ * numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled.
+ */
+#define TCAST_BITCAST_NUMPY_VIEW 2
+
+/**
  * `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
  */
 #define TCAST_ROUND_UP 0
@@ -81,39 +97,6 @@
 #define TCAST_MAX_NDIM 64
 
 /**
- * Options of a cast. Start from `tcast_cast_options_default()` and change fields.
- */
-typedef struct tcast_cast_options {
-  /**
-   * sizeof(tcast_cast_options) as the caller compiled it; fields past it take their
-   * defaults; a size below this first layout's (24) is TCAST_ERR_INVALID_ARGUMENT.
-   */
-  uint32_t struct_size;
-  /**
-   * 1 (default) or 0: float8 targets only, ignored for others.
-   */
-  int32_t saturate;
-  /**
-   * TCAST_ROUND_*: FLOAT8E8M0 targets only.
-   */
-  int32_t round_mode;
-  /**
-   * TCAST_FORMAT_*: numeric -> STRING.
-   */
-  int32_t string_format;
-  /**
-   * TCAST_CASTING_*: refuse casts numpy would not allow at this level (default UNSAFE;
-   * this version supports only UNSAFE).
-   */
-  int32_t casting;
-  /**
-   * 0 or 1: the calling thread only (default); n > 1: up to n threads, results
-   * bit-identical to one thread.
-   */
-  int32_t threads;
-} tcast_cast_options;
-
-/**
  * A status code: `TCAST_OK` (0) or one of the `TCAST_ERR_*` values.
  */
 typedef int32_t tcast_status;
@@ -122,6 +105,24 @@ typedef int32_t tcast_status;
  * A dtype: an ONNX TensorProto.DataType code, or a TensorFlow quantized type (100-104).
  */
 typedef int32_t tcast_dtype;
+
+/**
+ * Details of a failure, written into the caller's struct (never a thread-local).
+ */
+typedef struct tcast_error {
+  /**
+   * The status the call returned.
+   */
+  int32_t status;
+  /**
+   * The element the error is about, or -1.
+   */
+  int64_t index;
+  /**
+   * What was wrong, NUL-terminated UTF-8 (cut at a character boundary if long).
+   */
+  char message[TCAST_ERROR_MESSAGE_BYTES];
+} tcast_error;
 
 /**
  * A tensor as the caller describes it. Inputs are never written.
@@ -156,22 +157,37 @@ typedef struct tcast_tensor {
 } tcast_tensor;
 
 /**
- * Details of a failure, written into the caller's struct (never a thread-local).
+ * Options of a cast. Start from `tcast_cast_options_default()` and change fields.
  */
-typedef struct tcast_error {
+typedef struct tcast_cast_options {
   /**
-   * The status the call returned.
+   * sizeof(tcast_cast_options) as the caller compiled it; fields past it take their
+   * defaults; a size below this first layout's (24) is TCAST_ERR_INVALID_ARGUMENT.
    */
-  int32_t status;
+  uint32_t struct_size;
   /**
-   * The element the error is about, or -1.
+   * 1 (default) or 0: float8 targets only, ignored for others.
    */
-  int64_t index;
+  int32_t saturate;
   /**
-   * What was wrong, NUL-terminated UTF-8 (cut at a character boundary if long).
+   * TCAST_ROUND_*: FLOAT8E8M0 targets only.
    */
-  char message[TCAST_ERROR_MESSAGE_BYTES];
-} tcast_error;
+  int32_t round_mode;
+  /**
+   * TCAST_FORMAT_*: numeric -> STRING.
+   */
+  int32_t string_format;
+  /**
+   * TCAST_CASTING_*: refuse casts numpy would not allow at this level (default UNSAFE;
+   * this version supports only UNSAFE).
+   */
+  int32_t casting;
+  /**
+   * 0 or 1: the calling thread only (default); n > 1: up to n threads, results
+   * bit-identical to one thread.
+   */
+  int32_t threads;
+} tcast_cast_options;
 
 /**
  * Caller-owned memory that formatted text is appended to.
@@ -326,6 +342,42 @@ typedef struct tcast_string {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * The shape of a contiguous tensor of `from` and `shape` viewed as `to` under `rules`
+ * (TCAST_BITCAST_*). Writes the rank to `*out_ndim` and the extents to `out_shape`.
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_ARGUMENT (unknown rules, negative
+ * capacity), INVALID_SHAPE, UNSUPPORTED (a dtype the rules refuse, with the allowed
+ * list for TF, or unequal widths for ONNX), INCOMPATIBLE_SHAPES (the shape rule:
+ * "Cannot bitcast from FLOAT to COMPLEX128: shape [3]" for TF, numpy's wording for
+ * NUMPY_VIEW), BUFFER_TOO_SMALL (out_capacity below the rank; `*out_ndim` is set).
+ */
+tcast_status tcast_bitcast_shape(tcast_dtype from,
+                                 const int64_t *shape,
+                                 int32_t ndim,
+                                 tcast_dtype to,
+                                 int32_t rules,
+                                 int64_t *out_shape,
+                                 int32_t out_capacity,
+                                 int32_t *out_ndim,
+                                 struct tcast_error *err);
+
+/**
+ * Views `input`'s bytes as dtype `to` under `rules` (TCAST_BITCAST_*), without copying:
+ * `view->data == input->data`, `view->data_bytes == input->data_bytes`, `view->dtype =
+ * to`, `view->shape = shape_storage` (its rank in `view->ndim`), `view->strides = NULL`.
+ * The input is validated like any tensor; as the view has no strides, a non-contiguous
+ * input is refused (after the rules' own checks) with UNSUPPORTED. Constant time.
+ * Errors: as tcast_bitcast_shape, plus BUFFER_TOO_SMALL for a short `data_bytes` or a
+ * `shape_capacity` below the view's rank.
+ */
+tcast_status tcast_bitcast(const struct tcast_tensor *input,
+                           tcast_dtype to,
+                           int32_t rules,
+                           struct tcast_tensor *view,
+                           int64_t *shape_storage,
+                           int32_t shape_capacity,
+                           struct tcast_error *err);
 
 /**
  * The default options, with `struct_size` set.

@@ -16,6 +16,7 @@
 //! assert_eq!(dst, [0x00, 0x3e, 0x00, 0xc0, 0x00, 0x7c]);
 //! ```
 
+pub mod bitcast;
 pub mod cast;
 pub mod dtype;
 pub mod error;
@@ -23,6 +24,7 @@ pub mod expand;
 pub mod ffi;
 pub mod tensor;
 
+pub use bitcast::{bitcast_shape, Rules as BitcastRules};
 pub use cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
 pub use dtype::{DType, Family, Scalar};
 pub use error::{Error, Status};

@@ -7,6 +7,7 @@
 // (c-api.md); marking them `unsafe fn` would change nothing for C and is not the idiom.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod bitcast;
 pub mod cast;
 pub mod dtype;
 pub mod expand;

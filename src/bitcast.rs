@@ -1,0 +1,281 @@
+//! Bitcast: a view of a tensor's bytes as another dtype, without copying
+//! (`semantics-expand-bitcast.md`). Three rule sets decide the view's shape:
+//! tf.bitcast, ONNX BitCast-26 and numpy's `ndarray.view(dtype)`.
+
+use crate::dtype::{DType, Family};
+use crate::error::{shape_text, Error};
+use crate::tensor::MAX_NDIM;
+
+/// Which library's rules a bitcast follows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[repr(i32)]
+pub enum Rules {
+    /// tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension
+    /// of the size ratio; a smaller one drops a last dimension equal to the ratio.
+    Tf = 0,
+    /// ONNX BitCast-26: equal bit widths, the shape unchanged.
+    Onnx = 1,
+    /// numpy's ndarray.view(dtype): the last axis rescaled.
+    NumpyView = 2,
+}
+
+impl Rules {
+    pub fn from_code(code: i32) -> Result<Rules, Error> {
+        match code {
+            0 => Ok(Rules::Tf),
+            1 => Ok(Rules::Onnx),
+            2 => Ok(Rules::NumpyView),
+            _ => Err(Error::InvalidArgument(format!(
+                "rules is {code}; the valid values are 0 (TCAST_BITCAST_TF), 1 (TCAST_BITCAST_ONNX) and 2 (TCAST_BITCAST_NUMPY_VIEW)"
+            ))),
+        }
+    }
+}
+
+/// The dtypes tf.bitcast accepts, in TensorFlow's order.
+pub const TF_DTYPES: [DType; 19] = [
+    DType::Bfloat16,
+    DType::Float16,
+    DType::Float,
+    DType::Double,
+    DType::Int64,
+    DType::Int32,
+    DType::Uint8,
+    DType::Uint16,
+    DType::Uint32,
+    DType::Uint64,
+    DType::Int8,
+    DType::Int16,
+    DType::Complex64,
+    DType::Complex128,
+    DType::Qint8,
+    DType::Quint8,
+    DType::Qint16,
+    DType::Quint16,
+    DType::Qint32,
+];
+
+/// A view's shape: up to one dimension more than the input can have.
+#[derive(Debug)]
+pub struct ViewShape {
+    dims: [usize; MAX_NDIM + 1],
+    rank: usize,
+}
+
+impl ViewShape {
+    pub fn dims(&self) -> &[usize] {
+        &self.dims[..self.rank]
+    }
+
+    fn from(dims: &[usize]) -> ViewShape {
+        let mut shape = ViewShape {
+            dims: [0; MAX_NDIM + 1],
+            rank: dims.len(),
+        };
+        shape.dims[..dims.len()].copy_from_slice(dims);
+        shape
+    }
+}
+
+/// How the input's last axis is laid out (numpy's view checks it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LastAxis {
+    Contiguous,
+    Strided,
+}
+
+fn tf_bytes(dtype: DType) -> Result<usize, Error> {
+    if TF_DTYPES.contains(&dtype) {
+        return Ok((dtype.bits() / 8) as usize);
+    }
+    let allowed: Vec<&str> = TF_DTYPES.iter().map(|d| d.name()).collect();
+    Err(Error::Unsupported(format!(
+        "TCAST_BITCAST_TF does not take {dtype}: tf.bitcast takes {}",
+        allowed.join(", ")
+    )))
+}
+
+/// The shape of `from[dims]` viewed as `to` under `rules`.
+pub fn bitcast_shape(
+    from: DType,
+    dims: &[usize],
+    last_axis: LastAxis,
+    to: DType,
+    rules: Rules,
+) -> Result<ViewShape, Error> {
+    match rules {
+        Rules::Tf => {
+            let (a, b) = (tf_bytes(from)?, tf_bytes(to)?);
+            if a == b {
+                return Ok(ViewShape::from(dims));
+            }
+            if a > b {
+                if dims.len() == MAX_NDIM {
+                    return Err(Error::InvalidShape(format!(
+                        "bitcast from {from} to {to} appends a dimension to shape {}, above the most rank {MAX_NDIM}",
+                        shape_text(dims)
+                    )));
+                }
+                let mut shape = ViewShape::from(dims);
+                shape.dims[dims.len()] = a / b;
+                shape.rank += 1;
+                return Ok(shape);
+            }
+            match dims.last() {
+                Some(&last) if last == b / a => Ok(ViewShape::from(&dims[..dims.len() - 1])),
+                _ => Err(Error::IncompatibleShapes(format!(
+                    "Cannot bitcast from {from} to {to}: shape {}",
+                    shape_text(dims)
+                ))),
+            }
+        }
+        Rules::Onnx => {
+            for dtype in [from, to] {
+                if dtype == DType::String {
+                    return Err(Error::Unsupported(
+                        "TCAST_BITCAST_ONNX does not take STRING (its elements are views, not values)".into(),
+                    ));
+                }
+            }
+            if from.bits() != to.bits() {
+                return Err(Error::Unsupported(format!(
+                    "TCAST_BITCAST_ONNX needs equal bit widths: {from} has {} bits, {to} has {}",
+                    from.bits(),
+                    to.bits()
+                )));
+            }
+            Ok(ViewShape::from(dims))
+        }
+        Rules::NumpyView => {
+            for dtype in [from, to] {
+                if dtype.info().family == Family::String || dtype.is_packed() {
+                    return Err(Error::Unsupported(format!(
+                        "TCAST_BITCAST_NUMPY_VIEW takes byte-sized dtypes; {dtype} is {}",
+                        if dtype.is_packed() {
+                            "packed"
+                        } else {
+                            "a string view"
+                        }
+                    )));
+                }
+            }
+            let (a, b) = ((from.bits() / 8) as usize, (to.bits() / 8) as usize);
+            if a == b {
+                return Ok(ViewShape::from(dims));
+            }
+            let Some(&last) = dims.last() else {
+                return Err(Error::IncompatibleShapes(format!(
+                    "Changing the dtype of a 0d array is only supported if the itemsize is unchanged ({from} to {to})"
+                )));
+            };
+            if last_axis == LastAxis::Strided {
+                return Err(Error::IncompatibleShapes(format!(
+                    "To change to a dtype of a different size, the last axis must be contiguous ({from} to {to}, shape {})",
+                    shape_text(dims)
+                )));
+            }
+            let bytes = last * a;
+            if bytes % b != 0 {
+                return Err(Error::IncompatibleShapes(format!(
+                    "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array ({from} to {to}, shape {})",
+                    shape_text(dims)
+                )));
+            }
+            let mut shape = ViewShape::from(dims);
+            shape.dims[dims.len() - 1] = bytes / b;
+            Ok(shape)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Status;
+
+    fn tf(from: DType, dims: &[usize], to: DType) -> Result<Vec<usize>, Error> {
+        bitcast_shape(from, dims, LastAxis::Contiguous, to, Rules::Tf).map(|s| s.dims().to_vec())
+    }
+
+    fn np(from: DType, dims: &[usize], to: DType) -> Result<Vec<usize>, Error> {
+        bitcast_shape(from, dims, LastAxis::Contiguous, to, Rules::NumpyView)
+            .map(|s| s.dims().to_vec())
+    }
+
+    #[test]
+    fn tensorflow_cases_of_the_semantics_page() {
+        use DType::*;
+        assert_eq!(tf(Uint32, &[], Uint8).unwrap(), [4]);
+        assert_eq!(tf(Float, &[3], Uint8).unwrap(), [3, 4]);
+        let e = tf(Float, &[3], Complex128).unwrap_err();
+        assert_eq!(e.status(), Status::IncompatibleShapes);
+        assert_eq!(
+            e.to_string(),
+            "Cannot bitcast from FLOAT to COMPLEX128: shape [3]"
+        );
+        assert_eq!(tf(Double, &[3, 2], Int8).unwrap(), [3, 2, 8]);
+        assert_eq!(tf(Int8, &[4, 4], Int32).unwrap(), [4]);
+        assert_eq!(tf(Double, &[3, 4], Int64).unwrap(), [3, 4]);
+        assert!(tf(Int8, &[1, 1], Int32).is_err());
+        assert_eq!(tf(Int32, &[], Int8).unwrap(), [4]);
+        assert_eq!(tf(Uint16, &[3, 4], Quint16).unwrap(), [3, 4]);
+        assert_eq!(tf(Int64, &[3, 4], Uint64).unwrap(), [3, 4]);
+        assert_eq!(tf(Uint8, &[8], Uint64).unwrap(), Vec::<usize>::new());
+        assert_eq!(tf(Uint64, &[], Uint8).unwrap(), [8]);
+        assert_eq!(tf(Complex128, &[4, 5], Int8).unwrap(), [4, 5, 16]);
+        assert_eq!(tf(Int8, &[0], Int8).unwrap(), [0]);
+        assert_eq!(tf(Int32, &[0], Int8).unwrap(), [0, 4]);
+        assert_eq!(tf(Int32, &[3, 0], Int8).unwrap(), [3, 0, 4]);
+        assert_eq!(tf(Int8, &[0, 4], Int32).unwrap(), [0]);
+        assert!(tf(Int8, &[4, 0], Int32).is_err());
+        assert!(tf(Int8, &[0], Int32).is_err());
+        assert_eq!(
+            tf(Int8, &[], Int32).unwrap_err().to_string(),
+            "Cannot bitcast from INT8 to INT32: shape []"
+        );
+        let e = tf(Bool, &[4], Int8).unwrap_err();
+        assert_eq!(e.status(), Status::Unsupported);
+        assert!(e.to_string().contains("BFLOAT16, FLOAT16, FLOAT"), "{e}");
+    }
+
+    #[test]
+    fn numpy_view_cases_of_the_semantics_page() {
+        use DType::*;
+        assert_eq!(np(Int32, &[3], Uint8).unwrap(), [12]);
+        assert_eq!(np(Int8, &[2, 8], Int32).unwrap(), [2, 2]);
+        assert_eq!(np(Int8, &[0, 4], Int32).unwrap(), [0, 1]);
+        assert_eq!(np(Int8, &[4, 0], Int32).unwrap(), [4, 0]);
+        assert_eq!(np(Int8, &[], Uint8).unwrap(), Vec::<usize>::new());
+        assert!(np(Int8, &[], Int32)
+            .unwrap_err()
+            .to_string()
+            .contains("0d array"));
+        assert!(np(Int8, &[3], Int32)
+            .unwrap_err()
+            .to_string()
+            .contains("divisor"));
+        let strided =
+            bitcast_shape(Int8, &[8], LastAxis::Strided, Int32, Rules::NumpyView).unwrap_err();
+        assert!(strided.to_string().contains("last axis must be contiguous"));
+        assert_eq!(
+            np(Int4, &[4], Int8).unwrap_err().status(),
+            Status::Unsupported
+        );
+    }
+
+    #[test]
+    fn onnx_needs_equal_widths() {
+        let onnx = |from, to| bitcast_shape(from, &[2, 3], LastAxis::Contiguous, to, Rules::Onnx);
+        assert_eq!(onnx(DType::Float, DType::Int32).unwrap().dims(), [2, 3]);
+        assert_eq!(onnx(DType::Bool, DType::Uint8).unwrap().dims(), [2, 3]);
+        assert_eq!(onnx(DType::Int4, DType::Float4E2M1).unwrap().dims(), [2, 3]);
+        assert_eq!(
+            onnx(DType::Float, DType::Double).unwrap_err().status(),
+            Status::Unsupported
+        );
+        assert_eq!(
+            onnx(DType::String, DType::String).unwrap_err().status(),
+            Status::Unsupported
+        );
+    }
+}
