@@ -444,8 +444,8 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
 #[target_feature(enable = "avx2")]
 fn f32x16_to_bf16_odd(a: __m256i, b: __m256i) -> __m256i {
     let odd = |v: __m256i| {
-        let low_zero = _mm256_cmpeq_epi32(_mm256_slli_epi32::<16>(v), _mm256_setzero_si256());
-        let sticky = _mm256_andnot_si256(low_zero, _mm256_set1_epi32(1));
+        // min(low 16 bits shifted up, 1): 1 exactly when they are not all zero.
+        let sticky = _mm256_min_epu32(_mm256_slli_epi32::<16>(v), _mm256_set1_epi32(1));
         _mm256_or_si256(_mm256_srli_epi32::<16>(v), sticky)
     };
     // packus works per 128-bit lane; the permute restores element order.
