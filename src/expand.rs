@@ -5,14 +5,14 @@
 //! broadcast dimensions, runs of dimensions contiguous in the input), each contiguous
 //! input run is copied once, and every broadcast level is filled by copying the block
 //! already written: doubling while it is small, then repeating a cache-resident chunk.
-//! Large outputs are written with streaming stores. Packed dtypes are unpacked to one
-//! code per byte, expanded, and packed again.
+//! Large outputs are written with streaming stores. Packed dtypes are expanded code by
+//! code through their bit streams (they are rare and never strided).
 
 use crate::cast::arch;
 use crate::cast::kernels::Tier;
 use crate::cast::pack;
 use crate::error::{shape_text, Error};
-use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
+use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
 
 /// The numpy broadcast of two shapes (aligned on the right; equal dims stay, a 1 takes
 /// the other side's extent, 0 included). Returns the rank; the dims are in `out`.
@@ -63,20 +63,16 @@ const PATTERN_BYTES: usize = 4096;
 /// Outputs at least this large are written with streaming stores.
 const STREAM_MIN_BYTES: usize = 16 << 20;
 
-/// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
-pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
-    let dtype = input.layout().dtype();
-    let out_dtype = output.layout().dtype();
+/// Checks that an output can receive the expansion of an input: the same dtype, and a
+/// shape equal to the broadcast of the two shapes.
+pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
+    let (dtype, out_dtype) = (input.dtype(), output.dtype());
     if out_dtype != dtype {
         return Err(Error::InvalidArgument(format!(
             "output dtype {out_dtype} differs from input dtype {dtype}: expand keeps the dtype"
         )));
     }
-    let in_dims = input.layout().dims();
-    let mut out_shape = [0usize; MAX_NDIM];
-    let out_rank = output.layout().dims().len();
-    out_shape[..out_rank].copy_from_slice(output.layout().dims());
-    let out_dims = &out_shape[..out_rank];
+    let (in_dims, out_dims) = (input.dims(), output.dims());
     let mut expected = [0usize; MAX_NDIM];
     let rank = broadcast_shape(in_dims, out_dims, &mut expected)?;
     if expected[..rank] != *out_dims {
@@ -87,18 +83,50 @@ pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
             shape_text(&expected[..rank])
         )));
     }
+    Ok(())
+}
+
+/// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
+pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
+    check_shapes(input.layout(), output.layout())?;
+    let dtype = input.layout().dtype();
+    let in_dims = input.layout().dims();
+    let mut out_shape = [0usize; MAX_NDIM];
+    let out_rank = output.layout().dims().len();
+    out_shape[..out_rank].copy_from_slice(output.layout().dims());
+    let out_dims = &out_shape[..out_rank];
     if output.layout().count() == 0 {
         return Ok(());
     }
     if dtype.is_packed() {
-        // One code per byte, expanded, packed again.
+        // Element by element through the packed streams (no allocation; packed
+        // tensors are contiguous). Unused high bits end up 0.
         let bits = dtype.bits();
-        let mut codes = vec![0u8; input.layout().count()];
-        pack::unpack(bits, input.data(), &mut codes);
-        let mut expanded = vec![0u8; output.layout().count()];
         let in_strides = contiguous_strides(in_dims);
-        run(&codes, 1, in_dims, &in_strides, out_dims, &mut expanded);
-        pack::pack(bits, &expanded, output.data());
+        let offset = out_dims.len() - in_dims.len();
+        let data = input.data();
+        let out = output.data();
+        out.fill(0);
+        let mut index = [0usize; MAX_NDIM];
+        let mut at = 0;
+        for i in 0..count_of(out_dims) {
+            pack::set(bits, out, i, pack::get(bits, data, at));
+            // Odometer over the output; `at` follows in the input (0 where broadcast).
+            for axis in (0..out_dims.len()).rev() {
+                let step = if axis >= offset && in_dims[axis - offset] != 1 {
+                    in_strides[axis - offset]
+                } else {
+                    0
+                };
+                index[axis] += 1;
+                at += step;
+                if index[axis] < out_dims[axis] {
+                    break;
+                }
+                at -= index[axis] * step;
+                index[axis] = 0;
+            }
+        }
         return Ok(());
     }
     let es = (dtype.bits() / 8) as usize;
@@ -114,6 +142,10 @@ pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
     let (_, out) = output.parts();
     run(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
     Ok(())
+}
+
+fn count_of(dims: &[usize]) -> usize {
+    dims.iter().product()
 }
 
 fn contiguous_strides(dims: &[usize]) -> [usize; MAX_NDIM] {

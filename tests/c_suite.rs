@@ -28,7 +28,10 @@ c_tests!(
     test_dtype,
     test_tensor,
     test_cast,
-    test_strings
+    test_strings,
+    test_lowp,
+    test_expand,
+    test_bitcast
 );
 
 #[test]

@@ -74,6 +74,26 @@ pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
     }
 }
 
+/// Code `index` of a packed stream of `bits`-bit codes.
+pub fn get(bits: u32, bytes: &[u8], index: usize) -> u8 {
+    let bit = index * bits as usize;
+    let low = u16::from(bytes[bit / 8]);
+    let high = u16::from(*bytes.get(bit / 8 + 1).unwrap_or(&0));
+    (((low | high << 8) >> (bit % 8)) & ((1 << bits) - 1)) as u8
+}
+
+/// Sets code `index` of a packed stream (the other bits are kept).
+pub fn set(bits: u32, bytes: &mut [u8], index: usize, code: u8) {
+    let bit = index * bits as usize;
+    let mask = ((1u16 << bits) - 1) << (bit % 8);
+    let value = u16::from(code) << (bit % 8);
+    let at = bit / 8;
+    bytes[at] = (u16::from(bytes[at]) & !mask | value) as u8;
+    if bit % 8 + bits as usize > 8 {
+        bytes[at + 1] = ((u16::from(bytes[at + 1]) << 8 & !mask | value) >> 8) as u8;
+    }
+}
+
 /// Bytes `elements` codes of `bits` bits occupy.
 pub fn packed_bytes(bits: u32, elements: usize) -> usize {
     (elements * bits as usize).div_ceil(8)
@@ -99,6 +119,25 @@ mod tests {
                 unpack(bits, &packed, &mut back);
                 assert_eq!(back, codes, "bits {bits} n {n}");
             }
+        }
+    }
+
+    #[test]
+    fn get_and_set_agree_with_pack() {
+        for bits in [2u32, 4, 6] {
+            let codes: Vec<u8> = (0..37).map(|i| ((i * 5 + 1) % (1 << bits)) as u8).collect();
+            let mut packed = vec![0u8; packed_bytes(bits, codes.len())];
+            pack(bits, &codes, &mut packed);
+            let mut rebuilt = vec![0u8; packed.len()];
+            for (i, &c) in codes.iter().enumerate().rev() {
+                assert_eq!(get(bits, &packed, i), c);
+                set(bits, &mut rebuilt, i, c);
+            }
+            assert_eq!(rebuilt, packed);
+            set(bits, &mut rebuilt, 5, 0);
+            assert_eq!(get(bits, &rebuilt, 5), 0);
+            assert_eq!(get(bits, &rebuilt, 4), codes[4]);
+            assert_eq!(get(bits, &rebuilt, 6), codes[6]);
         }
     }
 

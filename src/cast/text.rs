@@ -433,6 +433,7 @@ fn format_unsigned(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, load_bits(bytes));
 }
 
+#[inline]
 fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     let shift = 64 - 8 * bytes.len() as u32;
     let v = ((load_bits(bytes) << shift) as i64) >> shift;
@@ -442,12 +443,14 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, v.unsigned_abs());
 }
 
+#[inline]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let x = f32::from_bits(load_bits(bytes) as u32);
     let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
     write_float(f64::from(x), &spec, format, out);
 }
 
+#[inline]
 fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let x = f64::from_bits(load_bits(bytes));
     let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
@@ -466,11 +469,23 @@ fn format_bf16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     write_float(f64::from(x), &spec, format, out);
 }
 
-/// A low-precision float's shortest digits: the search reads back through the
-/// format's own rounding (saturating; FLOAT8E8M0 to nearest).
+/// A low-precision float's shortest digits. The search reads candidates back without
+/// saturating (so the text of the largest value stays in range and reads back under
+/// either `saturate`); FLOAT8E8M0's must read back under both `round_mode` up (the
+/// default) and nearest.
 fn shortest_low<const F: u8>(x: f64, upper: f64, out: &mut Scratch) {
-    let opt = lowp::option_bits(F, true, RoundMode::Nearest as u8);
-    let digits = shortest_by_search(x, |v| lowp::decode_f64(F, lowp::encode_f64(F, opt, v)));
+    let read = |v: f64, mode: RoundMode| {
+        let opt = lowp::option_bits(F, false, mode as u8);
+        lowp::decode_f64(F, lowp::encode_f64(F, opt, v))
+    };
+    let digits = shortest_by_search(x, |v| {
+        let up = read(v, RoundMode::Up);
+        if lowp::FORMATS[F as usize].kind == lowp::Kind::E8m0 && read(v, RoundMode::Nearest) != up {
+            f64::NAN
+        } else {
+            up
+        }
+    });
     digits.write_numpy(x, upper, out);
 }
 
@@ -595,13 +610,10 @@ pub fn format_into(
     format: StringFormat,
     arena: &mut [u8],
     start: usize,
-    mut place: impl FnMut(usize, usize, usize),
+    place: impl FnMut(usize, usize, usize),
 ) -> Result<usize, Error> {
     let from = input.layout().dtype();
-    let (write, size) = match text_repr(from, &format!("cast from {from} to STRING"))? {
-        TextRepr::Std(source) => (formatter(source), source.size()),
-        TextRepr::Low(format) => (low_formatter(format), 1),
-    };
+    let repr = text_repr(from, &format!("cast from {from} to STRING"))?;
     // A packed input is unpacked to one code per byte first.
     let unpacked;
     let data = if from.is_packed() {
@@ -612,46 +624,80 @@ pub fn format_into(
     } else {
         input.data()
     };
-    let capacity = arena.len();
-    let mut end = start;
-    let mut overflow = 0usize;
-    let mut each = |i: usize, bytes: &[u8]| {
-        if overflow == 0 && capacity - end >= SCRATCH_BYTES {
-            // Build the text in place.
-            let mut text = Scratch::over(&mut arena[end..end + SCRATCH_BYTES]);
-            write(bytes, format, &mut text);
-            place(i, end, text.len);
-            end += text.len;
-            return;
-        }
-        let mut space = [0u8; SCRATCH_BYTES];
-        let mut text = Scratch::over(&mut space);
-        write(bytes, format, &mut text);
-        if overflow == 0 && text.len <= capacity - end {
-            arena[end..end + text.len].copy_from_slice(text.bytes());
-            place(i, end, text.len);
-            end += text.len;
-        } else {
-            overflow += text.len;
-        }
+    let job = FormatJob {
+        input,
+        data,
+        format,
+        start,
     };
-    if input.layout().strides().is_none() {
-        for (i, bytes) in data.chunks_exact(size).enumerate() {
-            each(i, bytes);
-        }
-    } else {
-        for (i, offset) in input.layout().offsets().enumerate() {
-            each(i, &data[offset..offset + size]);
-        }
+    // The hot types get a loop of their own, so their formatting inlines into it.
+    match repr {
+        TextRepr::Std(Scalar::F32) => job.run(format_f32, 4, arena, place),
+        TextRepr::Std(Scalar::F64) => job.run(format_f64, 8, arena, place),
+        TextRepr::Std(Scalar::I64) => job.run(format_signed, 8, arena, place),
+        TextRepr::Std(source) => job.run(formatter(source), source.size(), arena, place),
+        TextRepr::Low(f) => job.run(low_formatter(f), 1, arena, place),
     }
-    if overflow > 0 {
-        return Err(Error::BufferTooSmall(format!(
-            "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {} bytes",
-            capacity - start,
-            end - start + overflow
-        )));
+}
+
+/// One format_into call's input and settings.
+struct FormatJob<'a> {
+    input: &'a crate::tensor::Tensor<'a>,
+    data: &'a [u8],
+    format: StringFormat,
+    start: usize,
+}
+
+impl FormatJob<'_> {
+    fn run(
+        &self,
+        write: impl Fn(&[u8], StringFormat, &mut Scratch),
+        size: usize,
+        arena: &mut [u8],
+        mut place: impl FnMut(usize, usize, usize),
+    ) -> Result<usize, Error> {
+        let (format, start, data) = (self.format, self.start, self.data);
+        let capacity = arena.len();
+        let mut end = start;
+        let mut overflow = 0usize;
+        let mut each = |i: usize, bytes: &[u8]| {
+            if overflow == 0 && capacity - end >= SCRATCH_BYTES {
+                // Build the text in place.
+                let mut text = Scratch::over(&mut arena[end..end + SCRATCH_BYTES]);
+                write(bytes, format, &mut text);
+                place(i, end, text.len);
+                end += text.len;
+                return;
+            }
+            let mut space = [0u8; SCRATCH_BYTES];
+            let mut text = Scratch::over(&mut space);
+            write(bytes, format, &mut text);
+            if overflow == 0 && text.len <= capacity - end {
+                arena[end..end + text.len].copy_from_slice(text.bytes());
+                place(i, end, text.len);
+                end += text.len;
+            } else {
+                overflow += text.len;
+            }
+        };
+        if self.input.layout().strides().is_none() {
+            for (i, bytes) in data.chunks_exact(size).enumerate() {
+                each(i, bytes);
+            }
+        } else {
+            for (i, offset) in self.input.layout().offsets().enumerate() {
+                each(i, &data[offset..offset + size]);
+            }
+        }
+        if overflow > 0 {
+            return Err(Error::BufferTooSmall(format!(
+                "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {} bytes",
+                capacity - start,
+                end - start + overflow
+            )));
+        }
+        Ok(end)
     }
-    Ok(end)
 }
 
 // ---- parsing ------------------------------------------------------------------------
@@ -1159,6 +1205,50 @@ mod tests {
             let r = next();
             round_trip(Scalar::F32, DType::Float, r >> 32);
             round_trip(Scalar::F64, DType::Double, r);
+        }
+    }
+
+    #[test]
+    fn every_low_precision_code_round_trips_through_text() {
+        for format in 0..lowp::FORMATS.len() as u8 {
+            let f = &lowp::FORMATS[format as usize];
+            for code in 0..(1u16 << f.bits) {
+                let code = code as u8;
+                let value = lowp::decode_f64(format, code);
+                if value.is_nan() {
+                    continue;
+                }
+                let mut space = [0u8; SCRATCH_BYTES];
+                let mut text = Scratch::over(&mut space);
+                low_formatter(format)(&[code], StringFormat::Shortest, &mut text);
+                let shown = String::from_utf8(text.bytes().to_vec()).unwrap();
+                assert!(
+                    shown.len() as u64 <= max_text_bytes(f.dtype),
+                    "{} {code:#x}: {shown}",
+                    f.dtype
+                );
+                let mut modes = vec![(true, 0u8), (false, 0u8)];
+                if f.kind == lowp::Kind::E8m0 {
+                    modes.push((true, 2));
+                }
+                for (saturate, mode) in modes {
+                    if saturate && value.is_infinite() {
+                        continue; // "INF" saturates to the largest finite value by design
+                    }
+                    let opt = lowp::option_bits(format, saturate, mode);
+                    let back = parse_low(trim(shown.as_bytes()), format, opt).unwrap();
+                    let same = lowp::decode_f64(format, back) == value
+                        && (value != 0.0
+                            || lowp::decode_f64(format, back).is_sign_negative()
+                                == value.is_sign_negative()
+                            || matches!(f.kind, lowp::Kind::Fnuz | lowp::Kind::Fp6));
+                    assert!(
+                        same,
+                        "{} {code:#x} -> {shown:?} -> {back:#x} (saturate {saturate}, mode {mode})",
+                        f.dtype
+                    );
+                }
+            }
         }
     }
 

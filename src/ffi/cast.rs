@@ -141,6 +141,9 @@ pub extern "C" fn tcast_cast(
                 read_layout("output", &output)?,
             )
         };
+        // Shape errors before size errors: a larger buffer would not help.
+        check_same_shape(&in_layout, &out_layout)?;
+        out_layout.require_contiguous("output")?;
         let (a, b) = (
             byte_range(&input, &in_layout),
             byte_range(&output, &out_layout),

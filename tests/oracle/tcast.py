@@ -410,3 +410,156 @@ def pack_codes(codes, bits):
         raise ValueError(f"a code does not fit in {bits} bits")
     fields = (codes[:, None] >> np.arange(bits, dtype=np.uint8)) & 1
     return np.packbits(fields.reshape(-1), bitorder="little").tobytes()
+
+
+# ---------------------------------------------------------------------------- expand
+#
+# ``expand_shape(input_shape, shape)`` is ``tcast_expand_shape`` (a tuple, or raises
+# TcastError); ``expand_into(array, out_shape)`` runs ``tcast_expand`` from ``array``
+# (passed with its real strides, in elements) into a new contiguous array of
+# ``out_shape`` and returns it, after checking the input was not written.
+
+lib.tcast_expand_shape.restype = ctypes.c_int32
+lib.tcast_expand_shape.argtypes = [
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_int32),
+    ctypes.POINTER(tcast_error),
+]
+lib.tcast_expand.restype = ctypes.c_int32
+lib.tcast_expand.argtypes = [
+    ctypes.POINTER(tcast_tensor),
+    ctypes.POINTER(tcast_tensor),
+    ctypes.POINTER(tcast_error),
+]
+
+MAX_NDIM = 64
+
+
+def expand_shape(input_shape, shape):
+    """``tcast_expand_shape``: the broadcast of the two shapes, as a tuple."""
+    input_shape, in_dims = _shape_array(input_shape)
+    shape, dims = _shape_array(shape)
+    out = (ctypes.c_int64 * MAX_NDIM)()
+    ndim = ctypes.c_int32(-1)
+    err = tcast_error()
+    status = lib.tcast_expand_shape(in_dims, len(input_shape), dims, len(shape), out,
+                                    MAX_NDIM, ctypes.byref(ndim), ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_expand_shape", err)
+    return tuple(out[i] for i in range(ndim.value))
+
+
+def expand_into(array, out_shape, code=None):
+    """``tcast_expand`` of ``array`` into a new array of ``out_shape`` (same dtype)."""
+    if code is None:
+        code = _code_of(array)
+    before = np.array(array, copy=True)
+    out = np.empty(tuple(out_shape), dtype=array.dtype)
+    source = _Described(array, code)
+    target = _Described(out, code)
+    err = tcast_error()
+    status = lib.tcast_expand(ctypes.byref(source.tensor), ctypes.byref(target.tensor),
+                              ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_expand", err)
+    if before.tobytes() != np.ascontiguousarray(array).tobytes():
+        raise AssertionError("tcast_expand wrote to its input")
+    return out
+
+
+# ---------------------------------------------------------------------------- bitcast
+#
+# ``bitcast_shape(from_code, shape, to_code, rules)`` is ``tcast_bitcast_shape`` (a tuple,
+# or raises TcastError); ``bitcast(array, to_code, rules)`` runs ``tcast_bitcast`` on
+# ``array`` (passed with its real strides, in elements, when it is not C-contiguous) and
+# returns a ``BitcastView`` of the descriptor the library wrote.
+
+BITCAST_TF = 0
+BITCAST_ONNX = 1
+BITCAST_NUMPY_VIEW = 2
+
+_BITCAST_CAPACITY = 66  # TCAST_MAX_NDIM + 2: room for any view shape and then some
+
+lib.tcast_bitcast_shape.restype = ctypes.c_int32
+lib.tcast_bitcast_shape.argtypes = [
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+    ctypes.c_int32,
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+    ctypes.POINTER(ctypes.c_int32),
+    ctypes.POINTER(tcast_error),
+]
+lib.tcast_bitcast.restype = ctypes.c_int32
+lib.tcast_bitcast.argtypes = [
+    ctypes.POINTER(tcast_tensor),
+    ctypes.c_int32,
+    ctypes.c_int32,
+    ctypes.POINTER(tcast_tensor),
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.c_int32,
+    ctypes.POINTER(tcast_error),
+]
+
+
+def bitcast_shape(from_code, shape, to_code, rules):
+    """``tcast_bitcast_shape``: the view shape of a contiguous tensor, as a tuple."""
+    shape, dims = _shape_array(shape)
+    out = (ctypes.c_int64 * _BITCAST_CAPACITY)()
+    ndim = ctypes.c_int32(-1)
+    err = tcast_error()
+    status = lib.tcast_bitcast_shape(from_code, dims, len(shape), to_code, rules, out,
+                                     _BITCAST_CAPACITY, ctypes.byref(ndim), ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_bitcast_shape", err)
+    return tuple(out[i] for i in range(ndim.value))
+
+
+class BitcastView:
+    """What ``tcast_bitcast`` wrote into its view descriptor.
+
+    ``data`` (an address, or None for NULL), ``data_bytes``, ``shape`` (a tuple read
+    through ``view.shape``), ``dtype``, ``strides_null`` and ``shape_is_storage`` (whether
+    ``view.shape`` points at the shape_storage passed in); ``input_data`` and
+    ``input_bytes`` are what the input descriptor held. ``raw()`` reads the view's
+    ``data_bytes`` bytes at ``data``.
+    """
+
+    def __init__(self, view, storage, source):
+        self.data = view.data
+        self.data_bytes = view.data_bytes
+        self.dtype = view.dtype
+        self.ndim = view.ndim
+        self.strides_null = not bool(view.strides)
+        self.shape_is_storage = (
+            ctypes.cast(view.shape, ctypes.c_void_p).value == ctypes.addressof(storage))
+        self.shape = tuple(view.shape[i] for i in range(view.ndim)) if view.ndim else ()
+        self.input_data = source.tensor.data
+        self.input_bytes = source.tensor.data_bytes
+
+    def raw(self):
+        if self.data_bytes == 0:
+            return b""
+        return ctypes.string_at(self.data, self.data_bytes)
+
+
+def bitcast(array, to_code, rules, code=None):
+    """``tcast_bitcast`` of ``array`` as dtype ``to_code`` under ``rules``."""
+    if code is None:
+        code = _code_of(array)
+    source = _Described(array, code)
+    storage = (ctypes.c_int64 * _BITCAST_CAPACITY)()
+    view = tcast_tensor()
+    err = tcast_error()
+    status = lib.tcast_bitcast(ctypes.byref(source.tensor), to_code, rules, ctypes.byref(view),
+                               storage, _BITCAST_CAPACITY, ctypes.byref(err))
+    if status != OK:
+        raise TcastError("tcast_bitcast", err)
+    return BitcastView(view, storage, source)

@@ -27,6 +27,11 @@ cases are tested separately (``KNOWN_DIFFERENCES`` below says which, with the va
   0x01 (2^-126); the nearest power of two is 2^-127 (0x00), which tensorcast gives (the
   tie point is 1.5 * 2^k, as for every other binade, where ml_dtypes agrees).
 
+Outside the range the page decides. ``test_ml_dtypes_astype_is_saturate_0_on_every_f32``
+shows that ml_dtypes' astype is tensorcast's ``saturate = 0`` for the four float8 formats
+on any f32 (and FLOAT4E2M1 matches everywhere); ``PAGE_VS_ML_DTYPES`` lists, with exact
+values, where the page's rules and ml_dtypes give different codes.
+
 Run with ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.
 """
 
@@ -337,3 +342,85 @@ def test_every_finite_code_round_trips_through_float(fmt):
     if fmt.name in FLOAT6:
         expected[values == 0] = 0
     _report(fmt, values, ours, expected, "decode -> encode")
+
+
+# ----------------------------------------------------------------------------- outside the range
+
+
+def _random_f32_bits(n, seed):
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 1 << 32, size=n, dtype=np.uint64).astype(np.uint32)
+    specials = np.array([0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000,
+                         0xFFC00000, 0x7F800001, 0xFF800001, 0x7F7FFFFF, 0xFF7FFFFF,
+                         0x00000001, 0x80000001], dtype=np.uint32)
+    return np.concatenate([specials, bits]).view(np.float32)
+
+
+@pytest.mark.parametrize("fmt", [f for f in FORMATS
+                                 if f.name in FLOAT8 or f.name == "float4_e2m1fn"],
+                         ids=lambda f: f.name)
+def test_ml_dtypes_astype_is_saturate_0_on_every_f32(fmt):
+    """Beyond the range ml_dtypes does not saturate: its astype gives what tensorcast gives
+    with saturate = 0 on any f32 (NaN, infinities and overflow included). FLOAT4E2M1 has no
+    saturate option and matches ml_dtypes everywhere (the page follows ml_dtypes' NaN
+    codes there)."""
+    x = _random_f32_bits(300_000, SEED + fmt.code)
+    with np.errstate(invalid="ignore", over="ignore"):
+        theirs = _theirs_encode(fmt, x)
+    ours = _ours_encode(fmt, x, saturate=0)
+    _report(fmt, x, ours, theirs, "every f32, saturate=0")
+
+
+# (format, x, saturate, round_mode, the page's code (tensorcast), ml_dtypes 0.6.0's code)
+NAN = float("nan")
+INF = float("inf")
+PAGE_VS_ML_DTYPES = [
+    # float8 with saturate = 1: overflow and infinities give +-max; ml_dtypes does not saturate
+    ("float8_e4m3fn", 465.0, 1, 0, 0x7E, 0x7F),
+    ("float8_e4m3fn", INF, 1, 0, 0x7E, 0x7F),
+    ("float8_e4m3fn", -INF, 1, 0, 0xFE, 0xFF),
+    ("float8_e4m3fnuz", 248.0, 1, 0, 0x7F, 0x80),
+    ("float8_e4m3fnuz", -INF, 1, 0, 0xFF, 0x80),
+    ("float8_e5m2", 61440.0, 1, 0, 0x7B, 0x7C),
+    ("float8_e5m2", -INF, 1, 0, 0xFB, 0xFC),
+    ("float8_e5m2fnuz", INF, 1, 0, 0x7F, 0x80),
+    ("float8_e5m2fnuz", -1e6, 1, 0, 0xFF, 0x80),
+    # FLOAT8E8M0 with saturate = 1: zero and negatives 0x00, +inf and above 2^127 0xFE
+    ("float8_e8m0fnu", 0.0, 1, 2, 0x00, 0xFF),
+    ("float8_e8m0fnu", -0.0, 1, 2, 0x00, 0xFF),
+    ("float8_e8m0fnu", -1.0, 1, 2, 0x00, 0xFF),
+    ("float8_e8m0fnu", -INF, 1, 2, 0x00, 0xFF),
+    ("float8_e8m0fnu", INF, 1, 2, 0xFE, 0xFF),
+    ("float8_e8m0fnu", 3e38, 1, 2, 0xFE, 0xFF),
+    # ... and with saturate = 0 any x above 2^127 is 0xFF, even where nearest gives 2^127
+    ("float8_e8m0fnu", 2.0**127 * 1.2, 0, 2, 0xFF, 0xFE),
+    # FLOAT6: NaN gives +-max (ml_dtypes: +NaN -> 0x20 (-0), -NaN -> 0x00)
+    ("float6_e2m3fn", NAN, 1, 0, 0x1F, 0x20),
+    ("float6_e2m3fn", -NAN, 1, 0, 0x3F, 0x00),
+    ("float6_e3m2fn", NAN, 1, 0, 0x1F, 0x20),
+    ("float6_e3m2fn", -NAN, 1, 0, 0x3F, 0x00),
+    # inside the range (see the module docs): FLOAT6 -0 -> +0, E8M0's f32 subnormal binade
+    ("float6_e2m3fn", -0.0, 1, 0, 0x00, 0x20),
+    ("float6_e3m2fn", -0.01, 1, 0, 0x00, 0x20),
+    ("float8_e8m0fnu", 2.0**-127 * 1.25, 1, 2, 0x00, 0x01),
+    ("float8_e8m0fnu", 2.0**-127 * 1.4999, 0, 2, 0x00, 0x01),
+    # the integer formats round non-integers to nearest even; ml_dtypes truncates
+    ("int4", 1.5, 1, 0, 0x2, 0x1),
+    ("int4", -1.5, 1, 0, 0xE, 0xF),
+    ("int4", 3.7, 1, 0, 0x4, 0x3),
+    ("uint4", 2.6, 1, 0, 0x3, 0x2),
+    ("int2", -0.75, 1, 0, 0x3, 0x0),
+    ("uint2", 3.5, 1, 0, 0x0, 0x3),
+    ("uint2", 1.5, 1, 0, 0x2, 0x1),
+]
+
+
+@pytest.mark.parametrize("name, x, saturate, mode, page, theirs", PAGE_VS_ML_DTYPES,
+                         ids=[f"{c[0]}-{c[1]!r}-sat{c[2]}" for c in PAGE_VS_ML_DTYPES])
+def test_where_the_page_and_ml_dtypes_differ(name, x, saturate, mode, page, theirs):
+    fmt = FORMATS[IDS.index(name)]
+    xs = np.array([x], dtype=np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        assert int(_theirs_encode(fmt, xs)[0]) == theirs, "ml_dtypes changed"
+    got = int(_ours_encode(fmt, xs, saturate=saturate, round_mode=mode)[0])
+    assert got == page, f"{name} {x!r} (saturate {saturate}, round_mode {mode}): 0x{got:02x}"
