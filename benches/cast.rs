@@ -6,21 +6,15 @@
 //! runs. `cargo bench --bench cast [-- N]` (N elements, default 16M).
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 use tensorcast::{cast, CastOptions, DType, Tensor, TensorMut};
 
 const RUNS: usize = 9;
 
-fn best_of(mut f: impl FnMut()) -> Duration {
-    f();
-    (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap()
+fn best_of(f: impl FnMut()) -> Duration {
+    common::best_of(RUNS, f)
 }
 
 /// Source bytes holding ordinary values of `dtype` (no NaN storms, some negatives).

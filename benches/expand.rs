@@ -2,7 +2,9 @@
 //! same run, one thread. GB/s counts output bytes written. `cargo bench --bench expand`.
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 use tensorcast::{expand, DType, Tensor, TensorMut};
 
 const RUNS: usize = 7;
@@ -10,16 +12,8 @@ const RUNS: usize = 7;
 /// Name, dtype, input shape, output shape, number of separate outputs.
 type Case = (&'static str, DType, Vec<usize>, Vec<usize>, usize);
 
-fn best_of(mut f: impl FnMut()) -> Duration {
-    f();
-    (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap()
+fn best_of(f: impl FnMut()) -> Duration {
+    common::best_of(RUNS, f)
 }
 
 fn main() {

@@ -3,7 +3,9 @@
 
 use std::ffi::c_void;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 use tensorcast::ffi::cast::{tcast_cast, tcast_cast_options_default};
 use tensorcast::ffi::dtype::{
     TCAST_DTYPE_DOUBLE, TCAST_DTYPE_FLOAT, TCAST_DTYPE_INT64, TCAST_DTYPE_STRING,
@@ -14,16 +16,8 @@ use tensorcast::ffi::{tcast_error, TCAST_OK};
 
 const RUNS: usize = 7;
 
-fn best_of(mut f: impl FnMut()) -> Duration {
-    f();
-    (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .min()
-        .unwrap()
+fn best_of(f: impl FnMut()) -> Duration {
+    common::best_of(RUNS, f)
 }
 
 fn tensor(data: *mut c_void, bytes: usize, shape: &[i64; 1], dtype: i32) -> tcast_tensor {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_util.h"
 
 #define CAP (TCAST_MAX_NDIM + 2)
 #define STORAGE_SENTINEL (-999)
@@ -131,18 +132,6 @@ static int has_word(const char *text, const char *word) {
     }
   }
   return 0;
-}
-
-static tcast_tensor tensor(void *data, uint64_t bytes, const int64_t *shape, int32_t ndim,
-                           tcast_dtype dtype) {
-  tcast_tensor t;
-  t.data = data;
-  t.data_bytes = bytes;
-  t.shape = shape;
-  t.strides = NULL;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  return t;
 }
 
 /* ------------------------------------------------------------------ call helpers */

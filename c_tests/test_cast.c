@@ -7,70 +7,18 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_util.h"
 
 #define GUARD_BYTES 32
 #define GUARD_BYTE 0xCD
 /* Each example also runs replicated this many times, so that vector kernels see it. */
 #define REPLICAS 67
 
-/* ---------------------------------------------------------------- bit helpers */
-
-static uint32_t f32_bits(float f) {
-  uint32_t b;
-  memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-static float f32_from(uint32_t b) {
-  float f;
-  memcpy(&f, &b, sizeof f);
-  return f;
-}
-
-static uint64_t f64_bits(double d) {
-  uint64_t b;
-  memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-static double f64_from(uint64_t b) {
-  double d;
-  memcpy(&d, &b, sizeof d);
-  return d;
-}
+/* ---------------------------------------------------------------- random values */
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
-static uint64_t rng_next(void) {
-  /* xorshift64*: deterministic, so a failure reproduces. */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1Dull;
-}
-
-static size_t dtype_size(tcast_dtype dtype) { return tcast_dtype_bits(dtype) / 8; }
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n == 0 ? 1 : n);
-  if (p == NULL) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static tcast_tensor tensor(void *data, uint64_t bytes, const int64_t *shape, int32_t ndim,
-                           tcast_dtype dtype) {
-  tcast_tensor t;
-  t.data = data;
-  t.data_bytes = bytes;
-  t.shape = shape;
-  t.strides = NULL;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  return t;
-}
+static uint64_t rng_next(void) { return xorshift64star(&rng_state); }
 
 typedef struct {
   float re, im;

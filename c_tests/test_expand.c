@@ -16,21 +16,13 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_util.h"
 
 #define CANARY 0xCD
 #define CANARY_BYTES 64
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---------------------------------------------------------------- helpers */
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (p == NULL) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
-  }
-  return p;
-}
 
 /* A buffer of `size` bytes, all CANARY, followed by CANARY_BYTES more CANARY bytes. */
 static unsigned char *canary_buffer(size_t size) {
@@ -47,18 +39,6 @@ static int canary_intact(const unsigned char *p, size_t from, size_t to) {
     }
   }
   return 1;
-}
-
-static tcast_tensor tensor(void *data, uint64_t bytes, const int64_t *shape, int32_t ndim,
-                           tcast_dtype dtype) {
-  tcast_tensor t;
-  t.data = data;
-  t.data_bytes = bytes;
-  t.shape = shape;
-  t.strides = NULL;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  return t;
 }
 
 static int64_t product(const int64_t *dims, int n) {

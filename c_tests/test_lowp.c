@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_util.h"
 
 #define GUARD_BYTES 32
 #define CANARY 0xCD
@@ -25,30 +26,6 @@
 #define REPLICAS 67
 
 /* ---------------------------------------------------------------- bits and numbers */
-
-static uint32_t f32_bits(float f) {
-  uint32_t b;
-  memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-static float f32_from(uint32_t b) {
-  float f;
-  memcpy(&f, &b, sizeof f);
-  return f;
-}
-
-static uint64_t f64_bits(double d) {
-  uint64_t b;
-  memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-static double f64_from(uint64_t b) {
-  double d;
-  memcpy(&d, &b, sizeof d);
-  return d;
-}
 
 static int f64_is_nan(double d) {
   uint64_t b = f64_bits(d);
@@ -82,25 +59,10 @@ static float f32_inf(int sign) { return f32_from(0x7f800000u | ((uint32_t)sign <
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
-static uint64_t rng_next(void) {
-  /* xorshift64*: deterministic, so a failure reproduces. */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1Dull;
-}
+static uint64_t rng_next(void) { return xorshift64star(&rng_state); }
 
 /* A uniform double in [0, 1). */
 static double rng_unit(void) { return (double)(rng_next() >> 11) * 0x1p-53; }
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n == 0 ? 1 : n);
-  if (p == NULL) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
-  }
-  return p;
-}
 
 /* ---------------------------------------------------------------- the formats */
 
@@ -353,18 +315,6 @@ static unsigned code_at(int bits, const uint8_t *data, size_t i) {
 }
 
 /* ---------------------------------------------------------------- running casts */
-
-static tcast_tensor tensor(void *data, uint64_t bytes, const int64_t *shape, int32_t ndim,
-                           tcast_dtype dtype) {
-  tcast_tensor t;
-  t.data = data;
-  t.data_bytes = bytes;
-  t.shape = shape;
-  t.strides = NULL;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  return t;
-}
 
 static tcast_cast_options options(int saturate, int round_mode, int threads) {
   tcast_cast_options o = tcast_cast_options_default();

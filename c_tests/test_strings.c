@@ -16,6 +16,7 @@
 #include <stdlib.h> /* strtod, strtof (reference parsers, correctly rounded in glibc) */
 
 #include "tc_check.h"
+#include "tc_util.h"
 
 #define CANARY 0xCD
 #define CANARY_BYTES 64
@@ -23,64 +24,12 @@
 
 /* ---------------------------------------------------------------- small helpers */
 
-static uint32_t f32_bits(float f) {
-  uint32_t b;
-  memcpy(&b, &f, sizeof b);
-  return b;
-}
-
-static float f32_from(uint32_t b) {
-  float f;
-  memcpy(&f, &b, sizeof f);
-  return f;
-}
-
-static uint64_t f64_bits(double d) {
-  uint64_t b;
-  memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-static double f64_from(uint64_t b) {
-  double d;
-  memcpy(&d, &b, sizeof d);
-  return d;
-}
-
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
 
+static uint64_t rng_next(void) { return xorshift64star(&rng_state); }
+
 /* xorshift64*: deterministic, so that a failure reproduces. */
-static uint64_t rng_next(void) {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545F4914F6CDD1Dull;
-}
-
 static uint64_t rng_below(uint64_t n) { return rng_next() % n; }
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n == 0 ? 1 : n);
-  if (p == NULL) {
-    fprintf(stderr, "out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static size_t dtype_size(tcast_dtype dtype) { return tcast_dtype_bits(dtype) / 8; }
-
-static tcast_tensor tensor(const void *data, uint64_t bytes, const int64_t *shape, int32_t ndim,
-                           tcast_dtype dtype) {
-  tcast_tensor t;
-  t.data = (void *)data;
-  t.data_bytes = bytes;
-  t.shape = shape;
-  t.strides = NULL;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  return t;
-}
 
 static tcast_string view_of(const char *bytes, size_t len) {
   tcast_string v;

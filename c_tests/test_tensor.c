@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_util.h"
 
 #define GUARD_BYTES 64
 #define GUARD_BYTE 0xCD
@@ -37,18 +38,6 @@ static int guarded_untouched_from(const guarded *g, size_t from) {
     }
   }
   return 1;
-}
-
-static tcast_tensor tensor(void *data, uint64_t bytes, const int64_t *shape, int32_t ndim,
-                           tcast_dtype dtype) {
-  tcast_tensor t;
-  t.data = data;
-  t.data_bytes = bytes;
-  t.shape = shape;
-  t.strides = NULL;
-  t.ndim = ndim;
-  t.dtype = dtype;
-  return t;
 }
 
 static const int64_t S23[] = {2, 3};
