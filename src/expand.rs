@@ -292,6 +292,14 @@ impl Filler<'_> {
             }
             return;
         }
+        if !self.stream && filled <= 512 && total > filled {
+            // A block of whole vectors: store it from registers over the rest.
+            let mut block = [0u8; 512];
+            block[..filled].copy_from_slice(&out[..filled]);
+            if arch::repeat_block(&mut out[filled..], &block[..filled], self.tier) {
+                return;
+            }
+        }
         let mut done = filled;
         // Double while small, up to a chunk that stays in cache.
         while done < total && done < CHUNK_BYTES {

@@ -66,3 +66,25 @@ pub fn stream_fill(dst: &mut [u8], block: &[u8], tier: Tier) {
         Tier::Avx2 => unsafe { x86_64::stream_fill(dst, block) },
     }
 }
+
+/// Fills `dst` with copies of `block` (a multiple of 32 bytes, at most 512) with
+/// stores only, where the tier can; false when it cannot (nothing written).
+pub fn repeat_block(dst: &mut [u8], block: &[u8], tier: Tier) -> bool {
+    if block.is_empty()
+        || block.len() % 32 != 0
+        || block.len() > 512
+        || dst.len() % block.len() != 0
+    {
+        return false;
+    }
+    match tier {
+        Tier::Baseline => false,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => {
+            // SAFETY: the Avx2 tier is only in use when the CPU supports AVX2; the sizes
+            // were checked above.
+            unsafe { x86_64::repeat_block(dst, block) };
+            true
+        }
+    }
+}

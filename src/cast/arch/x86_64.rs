@@ -773,3 +773,24 @@ pub unsafe fn stream_fill(dst: &mut [u8], block: &[u8]) {
         *b = block[(head + whole + i) % size];
     }
 }
+
+/// Fills `dst` with copies of `block` (a multiple of 32 bytes, at most 512) straight
+/// from registers: stores only, no reloads of what was just written.
+///
+/// # Safety
+/// The CPU must support AVX2; `dst.len()` is a multiple of `block.len()`.
+#[target_feature(enable = "avx2")]
+pub unsafe fn repeat_block(dst: &mut [u8], block: &[u8]) {
+    let lanes = block.len() / 32;
+    let mut regs = [_mm256_setzero_si256(); 16];
+    for (k, reg) in regs[..lanes].iter_mut().enumerate() {
+        // SAFETY: `block` holds 32 * lanes readable bytes.
+        *reg = unsafe { _mm256_loadu_si256(block.as_ptr().add(32 * k).cast()) };
+    }
+    for piece in dst.chunks_exact_mut(block.len()) {
+        for (k, reg) in regs[..lanes].iter().enumerate() {
+            // SAFETY: `piece` holds 32 * lanes writable bytes.
+            unsafe { _mm256_storeu_si256(piece.as_mut_ptr().add(32 * k).cast(), *reg) };
+        }
+    }
+}
