@@ -445,6 +445,9 @@ mod tests {
             (vec![4096, 1], vec![4096, 1100]),
             (vec![1], vec![4_500_000]),
             (vec![3, 1, 5], vec![3, 70_000, 5]),
+            // Blocks of whole vectors (256 and 32 bytes) repeated from registers.
+            (vec![64, 1, 64], vec![64, 64, 64]),
+            (vec![5, 1, 8], vec![5, 9, 8]),
         ] {
             let count: usize = in_dims.iter().product();
             let data: Vec<u8> = (0..count * 4).map(|i| (i * 7 % 251) as u8).collect();
