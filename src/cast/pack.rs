@@ -19,16 +19,27 @@ pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
             }
         }
         2 => {
-            for (i, code) in codes.iter_mut().enumerate() {
-                *code = (src[i / 4] >> (2 * (i % 4))) & 0x03;
+            let full = codes.len() / 4;
+            for (g, &b) in codes.chunks_exact_mut(4).zip(src) {
+                g.copy_from_slice(&[b & 3, b >> 2 & 3, b >> 4 & 3, b >> 6]);
+            }
+            for (i, code) in codes[full * 4..].iter_mut().enumerate() {
+                *code = get(2, &src[full..], i);
             }
         }
         6 => {
-            for (i, code) in codes.iter_mut().enumerate() {
-                let bit = 6 * i;
-                let pair =
-                    u16::from(src[bit / 8]) | u16::from(*src.get(bit / 8 + 1).unwrap_or(&0)) << 8;
-                *code = ((pair >> (bit % 8)) & 0x3f) as u8;
+            let full = codes.len() / 4;
+            for (g, b) in codes.chunks_exact_mut(4).zip(src.chunks_exact(3)) {
+                let stream = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16;
+                g.copy_from_slice(&[
+                    (stream & 0x3f) as u8,
+                    (stream >> 6 & 0x3f) as u8,
+                    (stream >> 12 & 0x3f) as u8,
+                    (stream >> 18) as u8,
+                ]);
+            }
+            for (i, code) in codes[full * 4..].iter_mut().enumerate() {
+                *code = get(6, &src[full * 3..], i);
             }
         }
         _ => unreachable!("no packed dtype has {bits} bits"),
@@ -52,25 +63,32 @@ pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
             }
         }
         2 => {
-            for (b, group) in dst.iter_mut().zip(codes.chunks(4)) {
-                *b = group
-                    .iter()
-                    .enumerate()
-                    .fold(0, |acc, (k, &c)| acc | c << (2 * k));
+            let full = codes.len() / 4;
+            for (b, g) in dst.iter_mut().zip(codes.chunks_exact(4)) {
+                *b = g[0] | g[1] << 2 | g[2] << 4 | g[3] << 6;
             }
+            pack_tail(2, &codes[full * 4..], &mut dst[full..]);
         }
         6 => {
-            for (out, group) in dst.chunks_mut(3).zip(codes.chunks(4)) {
-                let stream = group
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |acc, (k, &c)| acc | u32::from(c) << (6 * k));
-                for (k, b) in out.iter_mut().enumerate() {
-                    *b = (stream >> (8 * k)) as u8;
-                }
+            let full = codes.len() / 4;
+            for (out, g) in dst.chunks_exact_mut(3).zip(codes.chunks_exact(4)) {
+                let stream = u32::from(g[0])
+                    | u32::from(g[1]) << 6
+                    | u32::from(g[2]) << 12
+                    | u32::from(g[3]) << 18;
+                out.copy_from_slice(&stream.to_le_bytes()[..3]);
             }
+            pack_tail(6, &codes[full * 4..], &mut dst[full * 3..]);
         }
         _ => unreachable!("no packed dtype has {bits} bits"),
+    }
+}
+
+/// Packs a last partial group (fewer than 4 codes) into the bytes left.
+fn pack_tail(bits: u32, codes: &[u8], dst: &mut [u8]) {
+    dst.fill(0);
+    for (i, &c) in codes.iter().enumerate() {
+        set(bits, dst, i, c);
     }
 }
 
