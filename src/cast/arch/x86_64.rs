@@ -462,6 +462,9 @@ fn f32x16_to_bf16_odd(a: __m256i, b: __m256i) -> __m256i {
 #[target_feature(enable = "avx2,f16c")]
 fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -> __m128i {
     let f = &FORMATS[F as usize];
+    if SRC == 1 && f.kind == Kind::Fp4 {
+        return encode_fp4_bf16(h);
+    }
     let (src_exp_bits, src_man_bits, src_bias) = if SRC == 0 { (5, 10, 15) } else { (8, 7, 127) };
     let m = f.man_bits as i32;
     let source_bits =
@@ -519,6 +522,34 @@ fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -> __m12
         _ => sign,
     };
     let code = _mm256_or_si256(code, sign);
+    let bytes = _mm256_packus_epi16(code, code);
+    _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b11_01_10_00>(bytes))
+}
+
+/// Sixteen bfloat16 values (rounded to odd from their source) to FLOAT4E2M1 codes by
+/// counting the rounding thresholds each magnitude passes: no slow path for small
+/// magnitudes, zero or saturation. The thresholds are the ties between neighbouring
+/// codes; a tie goes to the even code, so it is passed when the magnitude is above it
+/// (tie towards the lower, even code) or at least it (tie towards the upper one). With
+/// the sticky bit of the rounding to odd, both tests are exact on the 16-bit patterns.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn encode_fp4_bf16(h: __m256i) -> __m128i {
+    // 0.25 (down), 0.75 (up), 1.25 (down), 1.75 (up), 2.5 (down), 3.5 (up), 5 (down):
+    // "up" ties compare against the pattern one below.
+    const ABOVE: [i16; 7] = [0x3e80, 0x3f3f, 0x3fa0, 0x3fdf, 0x4020, 0x405f, 0x40a0];
+    let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
+    let mut code = _mm256_setzero_si256();
+    for t in ABOVE {
+        // Each passed threshold is a lane of -1: subtracting it counts one more code.
+        code = _mm256_sub_epi16(code, _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(t)));
+    }
+    let sign = _mm256_and_si256(_mm256_srli_epi16::<12>(h), _mm256_set1_epi16(0x8));
+    let code = _mm256_or_si256(code, sign);
+    // NaN (above infinity's pattern): +NaN gives 0x8, -NaN 0x0, as the test data expect.
+    let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(0x7f80));
+    let nan_code = _mm256_andnot_si256(_mm256_srai_epi16::<15>(h), _mm256_set1_epi16(0x8));
+    let code = _mm256_blendv_epi8(code, nan_code, nan);
     let bytes = _mm256_packus_epi16(code, code);
     _mm256_castsi256_si128(_mm256_permute4x64_epi64::<0b11_01_10_00>(bytes))
 }
