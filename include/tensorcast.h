@@ -393,11 +393,13 @@ struct tcast_cast_options tcast_cast_options_default(void);
  * bytes; trimmed; "inf"/"nan" in any case; decimal or scientific; integers exactly with
  * saturation), failing with TCAST_ERR_PARSE and `err->index` at the first bad element;
  * STRING -> STRING copies the views. Numeric -> STRING needs an arena: use
- * tcast_cast_to_strings. Thread-safe; no heap allocation unless `options->threads` > 1.
- * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (float8/float6/float4 and packed
- * dtypes in this version, complex <-> STRING, numeric -> STRING, a casting level other
- * than UNSAFE), INVALID_SHAPE, BUFFER_TOO_SMALL, PARSE, INVALID_ARGUMENT (bad option,
- * overlapping buffers).
+ * tcast_cast_to_strings. Sub-byte dtypes are packed (c-api.md section 4); `saturate`
+ * applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe; the numeric
+ * kernels allocate nothing (threads > 1 start threads; STRING parsing into a packed
+ * dtype uses a temporary buffer).
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
+ * STRING, a casting level other than UNSAFE), INVALID_SHAPE, BUFFER_TOO_SMALL, PARSE,
+ * INVALID_ARGUMENT (bad option, overlapping buffers).
  */
 tcast_status tcast_cast(const struct tcast_tensor *input,
                         const struct tcast_tensor *output,
@@ -492,8 +494,7 @@ const char *tcast_version(void);
 
 /**
  * The longest text one element of `dtype` can format to, in any format; an arena of
- * n * this many bytes always suffices. 0 for STRING, complex, unknown codes and dtypes
- * this version does not format.
+ * n * this many bytes always suffices. 0 for STRING, complex and unknown codes.
  */
 uint64_t tcast_string_max_bytes(tcast_dtype dtype);
 

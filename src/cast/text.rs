@@ -553,7 +553,7 @@ fn format_element(source: Scalar, bytes: &[u8], format: StringFormat, out: &mut 
 }
 
 /// An upper bound on the text of one element of `dtype` in any format; 0 for STRING,
-/// complex and dtypes this version does not format.
+/// complex and unknown dtypes.
 pub fn max_text_bytes(dtype: DType) -> u64 {
     match dtype.info().scalar {
         Some(Scalar::Bool) => 5,

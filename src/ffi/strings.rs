@@ -26,8 +26,7 @@ pub struct tcast_string_arena {
 }
 
 /// The longest text one element of `dtype` can format to, in any format; an arena of
-/// n * this many bytes always suffices. 0 for STRING, complex, unknown codes and dtypes
-/// this version does not format.
+/// n * this many bytes always suffices. 0 for STRING, complex and unknown codes.
 #[no_mangle]
 pub extern "C" fn tcast_string_max_bytes(dtype: tcast_dtype) -> u64 {
     guard_value(0, || {
