@@ -340,27 +340,21 @@ macro_rules! small_int_source {
 }
 small_int_source!(i8, i16, u8, u16);
 
-impl LowSource for i32 {
-    #[inline(always)]
-    fn odd_f32(self) -> f32 {
-        f64_to_f32_round_odd(f64::from(self))
-    }
-    #[inline(always)]
-    fn int_value(self) -> i64 {
-        i64::from(self)
-    }
+macro_rules! int32_source {
+    ($($t:ty),*) => {$(
+        impl LowSource for $t {
+            #[inline(always)]
+            fn odd_f32(self) -> f32 {
+                f64_to_f32_round_odd(f64::from(self)) // exact in f64
+            }
+            #[inline(always)]
+            fn int_value(self) -> i64 {
+                i64::from(self)
+            }
+        }
+    )*};
 }
-
-impl LowSource for u32 {
-    #[inline(always)]
-    fn odd_f32(self) -> f32 {
-        f64_to_f32_round_odd(f64::from(self))
-    }
-    #[inline(always)]
-    fn int_value(self) -> i64 {
-        i64::from(self)
-    }
-}
+int32_source!(i32, u32);
 
 impl LowSource for i64 {
     #[inline(always)]
