@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tc_check.h"
 #include "tensorcast.h"
 
 static inline uint32_t f32_bits(float f) {
@@ -65,6 +66,65 @@ static inline tcast_tensor tensor(const void *data, uint64_t bytes, const int64_
   t.ndim = ndim;
   t.dtype = dtype;
   return t;
+}
+
+/* Casts `n` contiguous elements of `from` at `src` into `dst` as `to`, through private
+ * heap copies: the input copy must come back unchanged, the output (filled with 0xFF
+ * first) must not be written past (canary bytes follow it), and a packed output's unused
+ * high bits must come back 0. Failures are reported at `line`. Returns 1 when the cast
+ * succeeded and behaved. */
+#define TC_GUARD_BYTES 32
+#define TC_CANARY 0xCD
+static inline int tc_cast_checked(tcast_dtype from, const void *src, tcast_dtype to, void *dst,
+                                  int64_t n, const tcast_cast_options *options, int line) {
+  const int64_t shape[1] = {n};
+  uint64_t in64 = 0, out64 = 0;
+  tcast_tensor_bytes(from, shape, 1, &in64, NULL);
+  tcast_tensor_bytes(to, shape, 1, &out64, NULL);
+  size_t in_bytes = (size_t)in64, out_bytes = (size_t)out64;
+  unsigned char *in = xmalloc(in_bytes);
+  unsigned char *in_copy = xmalloc(in_bytes);
+  unsigned char *out = xmalloc(out_bytes + TC_GUARD_BYTES);
+  memcpy(in, src, in_bytes);
+  memcpy(in_copy, src, in_bytes);
+  memset(out, 0xFF, out_bytes);
+  memset(out + out_bytes, TC_CANARY, TC_GUARD_BYTES);
+  tcast_tensor ti = tensor(in, in_bytes, shape, 1, from);
+  tcast_tensor tout = tensor(out, out_bytes, shape, 1, to);
+  tc_reset_err();
+  tcast_status status = tcast_cast(&ti, &tout, options, TC_ERR);
+  int ok = 1;
+  if (status != TCAST_OK) {
+    tc_fail(__FILE__, line, "cast %s -> %s of %lld elements failed: %s: %s",
+            tcast_dtype_name(from), tcast_dtype_name(to), (long long)n,
+            tcast_status_name(status), tc_err.message);
+    ok = 0;
+  }
+  if (memcmp(in, in_copy, in_bytes) != 0) {
+    tc_fail(__FILE__, line, "cast %s -> %s wrote to its input", tcast_dtype_name(from),
+            tcast_dtype_name(to));
+    ok = 0;
+  }
+  for (size_t i = out_bytes; i < out_bytes + TC_GUARD_BYTES; i++) {
+    if (out[i] != TC_CANARY) {
+      tc_fail(__FILE__, line, "cast %s -> %s wrote past its output", tcast_dtype_name(from),
+              tcast_dtype_name(to));
+      ok = 0;
+      break;
+    }
+  }
+  uint32_t bits = tcast_dtype_bits(to);
+  size_t used = (size_t)n * bits % 8;
+  if (status == TCAST_OK && bits < 8 && used != 0 && (out[out_bytes - 1] >> used) != 0) {
+    tc_fail(__FILE__, line, "cast %s -> %s of %lld elements: last byte 0x%02x has unused bits set",
+            tcast_dtype_name(from), tcast_dtype_name(to), (long long)n, out[out_bytes - 1]);
+    ok = 0;
+  }
+  memcpy(dst, out, out_bytes);
+  free(in);
+  free(in_copy);
+  free(out);
+  return ok;
 }
 
 #endif

@@ -9,8 +9,6 @@
 #include "tc_check.h"
 #include "tc_util.h"
 
-#define GUARD_BYTES 32
-#define GUARD_BYTE 0xCD
 /* Each example also runs replicated this many times, so that vector kernels see it. */
 #define REPLICAS 67
 
@@ -29,54 +27,12 @@ typedef struct {
 
 /* ---------------------------------------------------------------- running casts */
 
-/*
- * Casts `n` contiguous elements of `from` at `src` into `dst` as `to`, through private
- * heap copies: the input copy is checked unchanged afterwards and the output copy has
- * canary bytes after it. Returns 1 when the cast succeeded and behaved.
- */
+/* Casts through tc_cast_checked (see tc_util.h) with default options and `threads`. */
 static int cast_n(tcast_dtype from, const void *src, tcast_dtype to, void *dst, int64_t n,
                   int32_t threads, int line) {
-  size_t in_bytes = (size_t)n * dtype_size(from);
-  size_t out_bytes = (size_t)n * dtype_size(to);
-  unsigned char *in = xmalloc(in_bytes);
-  unsigned char *in_copy = xmalloc(in_bytes);
-  unsigned char *out = xmalloc(out_bytes + GUARD_BYTES);
-  memcpy(in, src, in_bytes);
-  memcpy(in_copy, src, in_bytes);
-  memset(out, GUARD_BYTE, out_bytes + GUARD_BYTES);
-
-  const int64_t shape[1] = {n};
-  tcast_tensor ti = tensor(in, in_bytes, shape, 1, from);
-  tcast_tensor to_ = tensor(out, out_bytes, shape, 1, to);
   tcast_cast_options options = tcast_cast_options_default();
   options.threads = threads;
-  tc_reset_err();
-  tcast_status status = tcast_cast(&ti, &to_, &options, TC_ERR);
-  int ok = 1;
-  if (status != TCAST_OK) {
-    tc_fail(__FILE__, line, "cast %s -> %s of %lld elements failed: %s: %s",
-            tcast_dtype_name(from), tcast_dtype_name(to), (long long)n,
-            tcast_status_name(status), tc_err.message);
-    ok = 0;
-  }
-  if (memcmp(in, in_copy, in_bytes) != 0) {
-    tc_fail(__FILE__, line, "cast %s -> %s wrote to its input", tcast_dtype_name(from),
-            tcast_dtype_name(to));
-    ok = 0;
-  }
-  for (size_t i = out_bytes; i < out_bytes + GUARD_BYTES; i++) {
-    if (out[i] != GUARD_BYTE) {
-      tc_fail(__FILE__, line, "cast %s -> %s wrote past its output", tcast_dtype_name(from),
-              tcast_dtype_name(to));
-      ok = 0;
-      break;
-    }
-  }
-  memcpy(dst, out, out_bytes);
-  free(in);
-  free(in_copy);
-  free(out);
-  return ok;
+  return tc_cast_checked(from, src, to, dst, n, &options, line);
 }
 
 static void hex_bytes(char *buf, const void *p, size_t n) {

@@ -288,10 +288,6 @@ static unsigned ref_encode(const lowfmt *f, double x, int saturate, int mode) {
 
 static size_t packed_size(int bits, size_t n) { return (n * (size_t)bits + 7) / 8; }
 
-static size_t tensor_size(tcast_dtype dtype, size_t n) {
-  return packed_size((int)tcast_dtype_bits(dtype), n);
-}
-
 /* Element i occupies bits [i*bits, (i+1)*bits) of one little-endian bit stream. */
 static void pack_codes(int bits, const uint8_t *codes, size_t n, uint8_t *out) {
   memset(out, 0, packed_size(bits, n));
@@ -324,62 +320,11 @@ static tcast_cast_options options(int saturate, int round_mode, int threads) {
   return o;
 }
 
-/*
- * Casts n contiguous elements (packed when sub-byte) of `from` at `src` into `dst` as
- * `to`, through private heap copies: the input copy must be unchanged afterwards, the
- * output is filled with 0xFF before the call and followed by canary bytes, and a packed
- * output's unused high bits must come back 0. Returns 1 when all of that held.
- */
+/* Casts through tc_cast_checked (see tc_util.h) with these options. */
 static int run_cast(tcast_dtype from, const void *src, tcast_dtype to, void *dst, int64_t n,
                     int saturate, int round_mode, int threads, int line) {
-  size_t in_bytes = tensor_size(from, (size_t)n);
-  size_t out_bytes = tensor_size(to, (size_t)n);
-  unsigned char *in = xmalloc(in_bytes);
-  unsigned char *in_copy = xmalloc(in_bytes);
-  unsigned char *out = xmalloc(out_bytes + GUARD_BYTES);
-  memcpy(in, src, in_bytes);
-  memcpy(in_copy, src, in_bytes);
-  memset(out, 0xFF, out_bytes);
-  memset(out + out_bytes, CANARY, GUARD_BYTES);
-
-  const int64_t shape[1] = {n};
-  tcast_tensor ti = tensor(in, in_bytes, shape, 1, from);
-  tcast_tensor tout = tensor(out, out_bytes, shape, 1, to);
   tcast_cast_options o = options(saturate, round_mode, threads);
-  tc_reset_err();
-  tcast_status status = tcast_cast(&ti, &tout, &o, TC_ERR);
-  int ok = 1;
-  if (status != TCAST_OK) {
-    tc_fail(__FILE__, line, "cast %s -> %s of %lld elements failed: %s: %s",
-            tcast_dtype_name(from), tcast_dtype_name(to), (long long)n,
-            tcast_status_name(status), tc_err.message);
-    ok = 0;
-  }
-  if (memcmp(in, in_copy, in_bytes) != 0) {
-    tc_fail(__FILE__, line, "cast %s -> %s wrote to its input", tcast_dtype_name(from),
-            tcast_dtype_name(to));
-    ok = 0;
-  }
-  for (size_t i = out_bytes; i < out_bytes + GUARD_BYTES; i++) {
-    if (out[i] != CANARY) {
-      tc_fail(__FILE__, line, "cast %s -> %s wrote past its output", tcast_dtype_name(from),
-              tcast_dtype_name(to));
-      ok = 0;
-      break;
-    }
-  }
-  uint32_t bits = tcast_dtype_bits(to);
-  size_t used = (size_t)n * bits % 8;
-  if (status == TCAST_OK && bits < 8 && used != 0 && (out[out_bytes - 1] >> used) != 0) {
-    tc_fail(__FILE__, line, "cast %s -> %s of %lld elements: last byte 0x%02x has unused bits set",
-            tcast_dtype_name(from), tcast_dtype_name(to), (long long)n, out[out_bytes - 1]);
-    ok = 0;
-  }
-  memcpy(dst, out, out_bytes);
-  free(in);
-  free(in_copy);
-  free(out);
-  return ok;
+  return tc_cast_checked(from, src, to, dst, n, &o, line);
 }
 
 static void describe_source(char *buf, size_t cap, tcast_dtype from, const void *src, size_t i) {
