@@ -71,6 +71,7 @@ static void test_status_codes(void) {
   CHECK_EQ_INT(TCAST_ERR_PARSE, 7);
   CHECK_EQ_INT(TCAST_ERR_INVALID_ARGUMENT, 8);
   CHECK_EQ_INT(TCAST_ERR_CASTING, 9);
+  CHECK_EQ_INT(TCAST_ERR_OUT_OF_MEMORY, 10);
   CHECK_EQ_INT(TCAST_ERR_INTERNAL, 99);
   CHECK_EQ_INT(TCAST_ERROR_MESSAGE_BYTES, 256);
   CHECK_EQ_INT(sizeof(tcast_status), 4);
@@ -91,6 +92,7 @@ static void test_status_names(void) {
       {TCAST_ERR_PARSE, "TCAST_ERR_PARSE"},
       {TCAST_ERR_INVALID_ARGUMENT, "TCAST_ERR_INVALID_ARGUMENT"},
       {TCAST_ERR_CASTING, "TCAST_ERR_CASTING"},
+      {TCAST_ERR_OUT_OF_MEMORY, "TCAST_ERR_OUT_OF_MEMORY"},
       {TCAST_ERR_INTERNAL, "TCAST_ERR_INTERNAL"},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -99,7 +101,7 @@ static void test_status_names(void) {
   /* The strings are static: the same pointer every time. */
   CHECK(tcast_status_name(TCAST_ERR_PARSE) == tcast_status_name(TCAST_ERR_PARSE));
 
-  static const tcast_status unknown[] = {10, 11, 50, 98, 100, 101, 255, -1, -99,
+  static const tcast_status unknown[] = {11, 12, 50, 98, 100, 101, 255, -1, -99,
                                          INT32_MIN, INT32_MAX};
   for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
     CHECK_EQ_STR(tcast_status_name(unknown[i]), "unknown");

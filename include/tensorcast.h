@@ -379,6 +379,11 @@ typedef struct tcast_string {
 #define TCAST_ERR_CASTING 9
 
 /**
+ * A temporary the operation needs could not be allocated (never an abort of the host).
+ */
+#define TCAST_ERR_OUT_OF_MEMORY 10
+
+/**
  * A bug: a panic was caught at the boundary.
  */
 #define TCAST_ERR_INTERNAL 99

@@ -15,12 +15,13 @@ pub enum Status {
     Parse = 7,
     InvalidArgument = 8,
     Casting = 9,
+    OutOfMemory = 10,
     Internal = 99,
 }
 
 impl Status {
     /// Every status, in code order.
-    pub const ALL: [Status; 11] = [
+    pub const ALL: [Status; 12] = [
         Status::Ok,
         Status::NullArgument,
         Status::InvalidDtype,
@@ -31,6 +32,7 @@ impl Status {
         Status::Parse,
         Status::InvalidArgument,
         Status::Casting,
+        Status::OutOfMemory,
         Status::Internal,
     ];
 
@@ -58,6 +60,7 @@ impl Status {
             Status::Parse => "TCAST_ERR_PARSE\0",
             Status::InvalidArgument => "TCAST_ERR_INVALID_ARGUMENT\0",
             Status::Casting => "TCAST_ERR_CASTING\0",
+            Status::OutOfMemory => "TCAST_ERR_OUT_OF_MEMORY\0",
             Status::Internal => "TCAST_ERR_INTERNAL\0",
         }
     }
@@ -85,6 +88,9 @@ pub enum Error {
     InvalidArgument(String),
     #[error("{0}")]
     Casting(String),
+    /// A temporary the operation needs could not be allocated.
+    #[error("{0}")]
+    OutOfMemory(String),
     #[error("{0}")]
     Internal(String),
     /// Any other error, about one element (`err->index` is set).
@@ -105,6 +111,7 @@ impl Error {
             Error::Parse { .. } => Status::Parse,
             Error::InvalidArgument(_) => Status::InvalidArgument,
             Error::Casting(_) => Status::Casting,
+            Error::OutOfMemory(_) => Status::OutOfMemory,
             Error::Internal(_) => Status::Internal,
             Error::AtElement { error, .. } => error.status(),
         }
@@ -150,7 +157,7 @@ mod tests {
         for s in Status::ALL {
             assert_eq!(Status::from_code(s as i32), Some(s));
         }
-        assert_eq!(Status::from_code(10), None);
+        assert_eq!(Status::from_code(11), None);
     }
 
     #[test]

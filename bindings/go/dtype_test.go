@@ -206,6 +206,7 @@ func TestStatusNames(t *testing.T) {
 		{tc.ErrParse, 7, "TCAST_ERR_PARSE"},
 		{tc.ErrInvalidArgument, 8, "TCAST_ERR_INVALID_ARGUMENT"},
 		{tc.ErrCasting, 9, "TCAST_ERR_CASTING"},
+		{tc.ErrOutOfMemory, 10, "TCAST_ERR_OUT_OF_MEMORY"},
 		{tc.ErrInternal, 99, "TCAST_ERR_INTERNAL"},
 		{tc.Status(42), 42, "unknown"},
 	}

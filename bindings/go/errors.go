@@ -27,6 +27,7 @@ const (
 	ErrParse              Status = C.TCAST_ERR_PARSE               // a string element or dtype spec could not be parsed
 	ErrInvalidArgument    Status = C.TCAST_ERR_INVALID_ARGUMENT    // a bad option or enum value, or overlapping buffers
 	ErrCasting            Status = C.TCAST_ERR_CASTING             // not allowed at the requested numpy casting level
+	ErrOutOfMemory        Status = C.TCAST_ERR_OUT_OF_MEMORY       // a temporary the operation needs could not be allocated
 	ErrInternal           Status = C.TCAST_ERR_INTERNAL            // a bug: a panic was caught at the C boundary
 )
 

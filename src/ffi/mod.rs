@@ -45,6 +45,8 @@ pub const TCAST_ERR_PARSE: tcast_status = 7;
 pub const TCAST_ERR_INVALID_ARGUMENT: tcast_status = 8;
 /// The cast is not allowed at the requested numpy casting level.
 pub const TCAST_ERR_CASTING: tcast_status = 9;
+/// A temporary the operation needs could not be allocated (never an abort of the host).
+pub const TCAST_ERR_OUT_OF_MEMORY: tcast_status = 10;
 /// A bug: a panic was caught at the boundary.
 pub const TCAST_ERR_INTERNAL: tcast_status = 99;
 

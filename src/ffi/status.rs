@@ -61,6 +61,7 @@ mod tests {
             (TCAST_ERR_PARSE, Status::Parse),
             (TCAST_ERR_INVALID_ARGUMENT, Status::InvalidArgument),
             (TCAST_ERR_CASTING, Status::Casting),
+            (TCAST_ERR_OUT_OF_MEMORY, Status::OutOfMemory),
             (TCAST_ERR_INTERNAL, Status::Internal),
         ];
         assert_eq!(pairs.len(), Status::ALL.len());

@@ -23,6 +23,7 @@ namespace TensorcastSharp
         Parse = 7,
         InvalidArgument = 8,
         Casting = 9,
+        OutOfMemory = 10,
         Internal = 99,
     }
 
