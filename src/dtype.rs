@@ -207,8 +207,10 @@ impl DType {
         Some(DTYPES[index as usize].dtype)
     }
 
-    /// Like [`DType::from_code`], with an error naming the argument.
-    pub fn from_code_arg(code: i32, what: &str) -> Result<DType, Error> {
+    /// Like [`DType::from_code`], with an error naming the argument. `what` is formatted
+    /// only on failure (pass `format_args!` for a composed name: nothing is allocated on
+    /// success).
+    pub fn from_code_arg(code: i32, what: impl core::fmt::Display) -> Result<DType, Error> {
         DType::from_code(code)
             .ok_or_else(|| Error::InvalidDtype(format!("{what}: unknown dtype code {code}")))
     }

@@ -74,7 +74,7 @@ pub(crate) unsafe fn read_dims<'b>(
 /// # Safety
 /// `desc.shape` / `desc.strides` are NULL or point to `desc.ndim` readable int64_t.
 pub(crate) unsafe fn read_layout(role: &str, desc: &tcast_tensor) -> Result<Layout, Error> {
-    let dtype = DType::from_code_arg(desc.dtype, &format!("{role} dtype"))?;
+    let dtype = DType::from_code_arg(desc.dtype, format_args!("{role} dtype"))?;
     let mut dims = [0usize; MAX_NDIM];
     let mut strides = [0usize; MAX_NDIM];
     // SAFETY: forwarded from this function's contract.

@@ -410,11 +410,8 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
         let steps = src.len() / 128;
         // SAFETY: AVX2 is enabled here; whole steps of 32 values, 16 output bytes each.
         unsafe { encode_f32_fp4_steps(&src[..steps * 128], &mut dst[..steps * 16]) };
-        let tail: Vec<u8> = src[steps * 128..]
-            .chunks_exact(4)
-            .map(|si| lowp::encode_f32::<F, OPT>(f32::from_le_bytes([si[0], si[1], si[2], si[3]])))
-            .collect();
-        finish_codes::<F>(&mut dst[steps * 16..], &tail);
+        let tail = src[steps * 128..].chunks_exact(4).map(f32_of);
+        finish_codes::<F, OPT>(&mut dst[steps * 16..], tail);
         return;
     }
     let via_f16 = FORMATS[F as usize].kind != Kind::E8m0;
@@ -441,13 +438,8 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
             store_codes::<F>(di, codes);
         }
     }
-    let tail: Vec<u8> = s
-        .remainder()
-        .chunks_exact(4)
-        .map(|si| lowp::encode_f32::<F, OPT>(f32::from_le_bytes([si[0], si[1], si[2], si[3]])))
-        .collect();
     let done = output_bytes::<F>(src.len() / 128 * 32);
-    finish_codes::<F>(&mut dst[done..], &tail);
+    finish_codes::<F, OPT>(&mut dst[done..], s.remainder().chunks_exact(4).map(f32_of));
 }
 
 /// Sixteen f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order.
@@ -640,21 +632,16 @@ unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst
             store_codes::<F>(di, pack_words(a, b));
         }
     }
-    let tail: Vec<u8> = s
-        .remainder()
-        .chunks_exact(2)
-        .map(|si| {
-            let bits = u16::from_le_bytes([si[0], si[1]]);
-            let x = if SRC == 0 {
-                f16_bits_to_f32(bits)
-            } else {
-                f32::from_bits(u32::from(bits) << 16)
-            };
-            lowp::encode_f32::<F, OPT>(x)
-        })
-        .collect();
+    let tail = s.remainder().chunks_exact(2).map(|si| {
+        let bits = u16::from_le_bytes([si[0], si[1]]);
+        if SRC == 0 {
+            f16_bits_to_f32(bits)
+        } else {
+            f32::from_bits(u32::from(bits) << 16)
+        }
+    });
     let done = output_bytes::<F>(src.len() / 64 * 32);
-    finish_codes::<F>(&mut dst[done..], &tail);
+    finish_codes::<F, OPT>(&mut dst[done..], tail);
 }
 
 /// Output bytes of `codes` codes of format `F`: one each, or two per byte for the 4-bit
@@ -690,12 +677,26 @@ unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
     }
 }
 
-/// Writes the last (fewer than 32) codes into the rest of the output.
-fn finish_codes<const F: u8>(rest: &mut [u8], codes: &[u8]) {
+/// The f32 of four little-endian bytes.
+fn f32_of(bytes: &[u8]) -> f32 {
+    f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}
+
+/// Encodes the values a vector loop left over (fewer than one step of 32) with the
+/// scalar encoder into `rest`, through a stack buffer: no allocation on any call.
+fn finish_codes<const F: u8, const OPT: u8>(
+    rest: &mut [u8],
+    values: impl ExactSizeIterator<Item = f32>,
+) {
+    let mut codes = [0u8; 32];
+    let n = values.len();
+    for (slot, x) in codes.iter_mut().zip(values) {
+        *slot = lowp::encode_f32::<F, OPT>(x);
+    }
     if FORMATS[F as usize].bits == 4 {
-        super::super::pack::pack(4, codes, rest);
+        super::super::pack::pack(4, &codes[..n], rest);
     } else {
-        rest.copy_from_slice(codes);
+        rest.copy_from_slice(&codes[..n]);
     }
 }
 

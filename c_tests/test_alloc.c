@@ -1,0 +1,297 @@
+/* Memory: what the library allocates, and what it does when it cannot.
+ *
+ * 1. No heap allocation on the success path of a numeric cast, Expand, Bitcast or a
+ *    shape or query function (c-api.md section 1). This program interposes malloc and
+ *    its siblings (glibc's __libc_* entry points do the work) and counts the calls made
+ *    while a tensorcast call runs: every numeric dtype pair at 1, 7, 32, 33 and 1000
+ *    elements, default and explicit options, strided inputs; Expand, Bitcast and the
+ *    shape and query functions.
+ *
+ * Interposing malloc and valgrind's own replacement exclude each other, so CMake runs
+ * this program natively only (see CMakeLists.txt). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tc_util.h"
+
+#ifndef __GLIBC__
+#error "test_alloc.c interposes malloc through glibc's __libc_malloc family"
+#endif
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *ptr, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+
+static volatile int counting;
+static volatile long allocations;
+
+static void count(void) {
+  if (counting) {
+    allocations++;
+  }
+}
+
+void *malloc(size_t size) {
+  count();
+  return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size) {
+  count();
+  return __libc_calloc(n, size);
+}
+
+void *realloc(void *ptr, size_t size) {
+  count();
+  return __libc_realloc(ptr, size);
+}
+
+void *memalign(size_t alignment, size_t size) {
+  count();
+  return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) {
+  count();
+  return __libc_memalign(alignment, size);
+}
+
+int posix_memalign(void **out, size_t alignment, size_t size) {
+  count();
+  void *p = __libc_memalign(alignment, size);
+  if (p == NULL) {
+    return ENOMEM;
+  }
+  *out = p;
+  return 0;
+}
+
+#define START() (allocations = 0, counting = 1)
+#define STOP() (counting = 0, allocations)
+
+/* Every numeric dtype (all but UNDEFINED and STRING). */
+static const tcast_dtype NUMERIC[] = {
+    TCAST_DTYPE_FLOAT,          TCAST_DTYPE_UINT8,          TCAST_DTYPE_INT8,
+    TCAST_DTYPE_UINT16,         TCAST_DTYPE_INT16,          TCAST_DTYPE_INT32,
+    TCAST_DTYPE_INT64,          TCAST_DTYPE_BOOL,           TCAST_DTYPE_FLOAT16,
+    TCAST_DTYPE_DOUBLE,         TCAST_DTYPE_UINT32,         TCAST_DTYPE_UINT64,
+    TCAST_DTYPE_COMPLEX64,      TCAST_DTYPE_COMPLEX128,     TCAST_DTYPE_BFLOAT16,
+    TCAST_DTYPE_FLOAT8E4M3FN,   TCAST_DTYPE_FLOAT8E4M3FNUZ, TCAST_DTYPE_FLOAT8E5M2,
+    TCAST_DTYPE_FLOAT8E5M2FNUZ, TCAST_DTYPE_UINT4,          TCAST_DTYPE_INT4,
+    TCAST_DTYPE_FLOAT4E2M1,     TCAST_DTYPE_FLOAT8E8M0,     TCAST_DTYPE_UINT2,
+    TCAST_DTYPE_INT2,           TCAST_DTYPE_FLOAT6E2M3,     TCAST_DTYPE_FLOAT6E3M2,
+    TCAST_DTYPE_QINT8,          TCAST_DTYPE_QUINT8,         TCAST_DTYPE_QINT16,
+    TCAST_DTYPE_QUINT16,        TCAST_DTYPE_QINT32,
+};
+#define N_NUMERIC ((int)(sizeof NUMERIC / sizeof NUMERIC[0]))
+
+static uint64_t bytes_for(tcast_dtype dtype, int64_t n) {
+  uint64_t bytes = 0;
+  int64_t shape[1] = {n};
+  if (tcast_tensor_bytes(dtype, shape, 1, &bytes, NULL) != TCAST_OK) {
+    fprintf(stderr, "tcast_tensor_bytes failed\n");
+    exit(2);
+  }
+  return bytes;
+}
+
+/* The counter sees the library's allocations: an error message is formatted on the
+ * heap, so a failing call must be counted. */
+static void test_the_counter_works(void) {
+  int64_t shape[1] = {4};
+  float in[4] = {0};
+  float out[4];
+  tcast_tensor a = tensor(in, sizeof in, shape, 1, 555);
+  tcast_tensor b = tensor(out, sizeof out, shape, 1, TCAST_DTYPE_FLOAT);
+  START();
+  tcast_status status = tcast_cast(&a, &b, NULL, TC_ERR);
+  long seen = STOP();
+  CHECK_EQ_INT(status, TCAST_ERR_INVALID_DTYPE);
+  CHECK(seen > 0);
+}
+
+static void test_numeric_casts(void) {
+  static const int64_t counts[] = {1, 7, 32, 33, 1000};
+  tcast_cast_options explicit_options = tcast_cast_options_default();
+  explicit_options.saturate = 0;
+  explicit_options.round_mode = TCAST_ROUND_NEAREST;
+  const tcast_cast_options *option_sets[2] = {NULL, &explicit_options};
+  uint64_t seed = 0x2545F4914F6CDD1Dull;
+  uint8_t *in = xmalloc(16 * 1000);
+  uint8_t *out = xmalloc(16 * 1000);
+  int checked = 0;
+  for (int i = 0; i < N_NUMERIC; i++) {
+    for (int j = 0; j < N_NUMERIC; j++) {
+      for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        int64_t shape[1] = {counts[c]};
+        uint64_t in_bytes = bytes_for(NUMERIC[i], counts[c]);
+        for (uint64_t k = 0; k < in_bytes; k++) {
+          in[k] = (uint8_t)xorshift64star(&seed);
+        }
+        tcast_tensor a = tensor(in, in_bytes, shape, 1, NUMERIC[i]);
+        tcast_tensor b = tensor(out, bytes_for(NUMERIC[j], counts[c]), shape, 1, NUMERIC[j]);
+        for (int o = 0; o < 2; o++) {
+          START();
+          tcast_status status = tcast_cast(&a, &b, option_sets[o], TC_ERR);
+          long seen = STOP();
+          if (status != TCAST_OK || seen != 0) {
+            tc_fail(__FILE__, __LINE__, "%s -> %s, %" PRId64 " elements, options %d: status %d (%s), %ld allocations",
+                    tcast_dtype_name(NUMERIC[i]), tcast_dtype_name(NUMERIC[j]), counts[c], o,
+                    status, tc_err.message, seen);
+          } else {
+            tc_pass();
+          }
+          checked++;
+        }
+      }
+    }
+  }
+  CHECK_EQ_INT(checked, N_NUMERIC * N_NUMERIC * 5 * 2);
+  free(in);
+  free(out);
+}
+
+/* Strided inputs (column-major view, a zero stride) of the byte-sized dtypes. */
+static void test_strided_casts(void) {
+  static const int64_t shape[2] = {33, 7};
+  static const int64_t strides[2][2] = {{1, 33}, {0, 1}};
+  uint8_t *in = xmalloc(16 * 33 * 7);
+  uint8_t *out = xmalloc(16 * 33 * 7);
+  memset(in, 0x41, 16 * 33 * 7);
+  for (int i = 0; i < N_NUMERIC; i++) {
+    if (tcast_dtype_bits(NUMERIC[i]) % 8 != 0) {
+      continue; /* packed dtypes take no strides */
+    }
+    for (int j = 0; j < N_NUMERIC; j++) {
+      for (int s = 0; s < 2; s++) {
+        tcast_tensor a = tensor(in, 16 * 33 * 7, shape, 2, NUMERIC[i]);
+        a.strides = strides[s];
+        tcast_tensor b = tensor(out, bytes_for(NUMERIC[j], 33 * 7), shape, 2, NUMERIC[j]);
+        START();
+        tcast_status status = tcast_cast(&a, &b, NULL, TC_ERR);
+        long seen = STOP();
+        if (status != TCAST_OK || seen != 0) {
+          tc_fail(__FILE__, __LINE__, "strided %s -> %s: status %d (%s), %ld allocations",
+                  tcast_dtype_name(NUMERIC[i]), tcast_dtype_name(NUMERIC[j]), status,
+                  tc_err.message, seen);
+        } else {
+          tc_pass();
+        }
+      }
+    }
+  }
+  free(in);
+  free(out);
+}
+
+static void test_expand_and_bitcast(void) {
+  static const int64_t in_shape[2] = {3, 1};
+  static const int64_t out_shape[3] = {2, 3, 33};
+  uint8_t in[64], out[16 * 2 * 3 * 33];
+  memset(in, 0x3c, sizeof in);
+  for (int i = 0; i < N_NUMERIC; i++) {
+    tcast_tensor a = tensor(in, bytes_for(NUMERIC[i], 3), in_shape, 2, NUMERIC[i]);
+    tcast_tensor b = tensor(out, bytes_for(NUMERIC[i], 2 * 3 * 33), out_shape, 3, NUMERIC[i]);
+    START();
+    tcast_status status = tcast_expand(&a, &b, TC_ERR);
+    long seen = STOP();
+    CHECK_EQ_INT(status, TCAST_OK);
+    CHECK_EQ_INT(seen, 0);
+
+    int64_t result[TCAST_MAX_NDIM];
+    int32_t rank = 0;
+    START();
+    status = tcast_expand_shape(in_shape, 2, out_shape, 3, result, TCAST_MAX_NDIM, &rank, TC_ERR);
+    seen = STOP();
+    CHECK_EQ_INT(status, TCAST_OK);
+    CHECK_EQ_INT(seen, 0);
+
+    for (int j = 0; j < N_NUMERIC; j++) {
+      for (int32_t rules = TCAST_BITCAST_TF; rules <= TCAST_BITCAST_NUMPY_VIEW; rules++) {
+        static const int64_t shape[2] = {2, 8};
+        START();
+        status = tcast_bitcast_shape(NUMERIC[i], shape, 2, NUMERIC[j], rules, result,
+                                     TCAST_MAX_NDIM, &rank, TC_ERR);
+        seen = STOP();
+        if (status != TCAST_OK) {
+          continue; /* a pair these rules refuse; errors may allocate */
+        }
+        CHECK_EQ_INT(seen, 0);
+        tcast_tensor src = tensor(out, bytes_for(NUMERIC[i], 16), shape, 2, NUMERIC[i]);
+        tcast_tensor view;
+        START();
+        status = tcast_bitcast(&src, NUMERIC[j], rules, &view, result, TCAST_MAX_NDIM, TC_ERR);
+        seen = STOP();
+        CHECK_EQ_INT(status, TCAST_OK);
+        CHECK_EQ_INT(seen, 0);
+      }
+    }
+  }
+}
+
+static void test_queries(void) {
+  for (int i = 0; i < N_NUMERIC; i++) {
+    static const int64_t shape[3] = {5, 0, 3};
+    uint64_t bytes = 0;
+    tcast_dtype back = 0;
+    START();
+    tcast_status status = tcast_tensor_bytes(NUMERIC[i], shape, 3, &bytes, TC_ERR);
+    status |= tcast_dtype_from_name(tcast_dtype_name(NUMERIC[i]), &back, TC_ERR);
+    (void)tcast_dtype_bits(NUMERIC[i]);
+    (void)tcast_string_max_bytes(NUMERIC[i]);
+    (void)tcast_status_name(TCAST_ERR_PARSE);
+    (void)tcast_version();
+    long seen = STOP();
+    CHECK_EQ_INT(status, TCAST_OK);
+    CHECK_EQ_INT(back, NUMERIC[i]);
+    CHECK_EQ_INT(seen, 0);
+    for (int j = 0; j < N_NUMERIC; j++) {
+      int32_t result = -1;
+      START();
+      status = tcast_can_cast(NUMERIC[i], NUMERIC[j], TCAST_CASTING_SAME_KIND, &result, TC_ERR);
+      (void)tcast_onnx_cast_supported(NUMERIC[i], NUMERIC[j], 28);
+      seen = STOP();
+      CHECK_EQ_INT(status, TCAST_OK);
+      CHECK_EQ_INT(seen, 0);
+    }
+  }
+  /* numpy handles: parsing allocates the handle; the queries on it do not. */
+  static const char *specs[] = {"<i4", "f8", "S10", "<U3", "M8[ns]", "?", "O", "V8", "i4,f8"};
+  enum { N_SPECS = sizeof specs / sizeof specs[0] };
+  tcast_np_dtype *handles[N_SPECS];
+  for (int i = 0; i < N_SPECS; i++) {
+    CHECK_STATUS(tcast_np_dtype_parse(specs[i], &handles[i], TC_ERR), TCAST_OK);
+  }
+  for (int i = 0; i < N_SPECS; i++) {
+    for (int j = 0; j < N_SPECS; j++) {
+      for (int32_t rules = TCAST_NUMPY_1; rules <= TCAST_NUMPY_2; rules++) {
+        int32_t level = -1, result = -1;
+        START();
+        tcast_status status = tcast_np_casting_level(handles[i], handles[j], rules, &level, TC_ERR);
+        status |= tcast_np_can_cast(handles[i], handles[j], TCAST_CASTING_SAFE, rules, &result,
+                                    TC_ERR);
+        long seen = STOP();
+        CHECK_EQ_INT(status, TCAST_OK);
+        CHECK_EQ_INT(seen, 0);
+      }
+    }
+  }
+  for (int i = 0; i < N_SPECS; i++) {
+    tcast_np_dtype_free(handles[i]);
+  }
+}
+
+int main(void) {
+  test_the_counter_works();
+  test_numeric_casts();
+  test_strided_casts();
+  test_expand_and_bitcast();
+  test_queries();
+  return tc_summary();
+}

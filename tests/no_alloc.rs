@@ -1,0 +1,432 @@
+//! c-api.md section 1: no heap allocation on the success path of a numeric cast, Expand,
+//! Bitcast or any shape or query function. A counting global allocator counts the
+//! allocations made on this test's own thread while a call runs (the harness's other
+//! threads are not counted), over every numeric dtype pair and the element counts 1, 7,
+//! 32, 33 and 1000 (whole vector steps, tails and both).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::ffi::c_char;
+use std::ptr;
+
+use tensorcast::ffi::bitcast::{tcast_bitcast, tcast_bitcast_shape};
+use tensorcast::ffi::cast::{tcast_cast, tcast_cast_options, tcast_cast_options_default};
+use tensorcast::ffi::dlpack::{tcast_dtype_from_dlpack, tcast_dtype_to_dlpack};
+use tensorcast::ffi::dtype::{
+    tcast_dtype_bits, tcast_dtype_from_name, tcast_dtype_name, tcast_onnx_cast_supported,
+    tcast_tensor_bytes,
+};
+use tensorcast::ffi::expand::{tcast_expand, tcast_expand_shape};
+use tensorcast::ffi::np::{
+    tcast_can_cast, tcast_np_can_cast, tcast_np_casting_from_name, tcast_np_casting_level,
+    tcast_np_dtype, tcast_np_dtype_free, tcast_np_dtype_parse, tcast_np_dtype_str,
+};
+use tensorcast::ffi::status::{tcast_status_name, tcast_version};
+use tensorcast::ffi::strings::tcast_string_max_bytes;
+use tensorcast::ffi::tensor::tcast_tensor;
+use tensorcast::ffi::{tcast_error, TCAST_OK};
+use tensorcast::DType;
+
+struct Counting;
+
+thread_local! {
+    /// Allocations made on this thread while `ARMED` is set.
+    static COUNT: Cell<u64> = const { Cell::new(0) };
+    static ARMED: Cell<bool> = const { Cell::new(false) };
+}
+
+fn note_allocation() {
+    // `try_with`: the thread-locals may be gone while a thread shuts down.
+    let _ = ARMED.try_with(|armed| {
+        if armed.get() {
+            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+        }
+    });
+}
+
+// SAFETY: every method forwards to the system allocator with the same arguments; the
+// counting touches only const-initialised thread-locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note_allocation();
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note_allocation();
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { System.realloc(p, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { System.dealloc(p, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Runs `call` and returns what it returned and how many allocations it made.
+fn counted<T>(call: impl FnOnce() -> T) -> (T, u64) {
+    COUNT.with(|c| c.set(0));
+    ARMED.with(|a| a.set(true));
+    let out = call();
+    ARMED.with(|a| a.set(false));
+    (out, COUNT.with(Cell::get))
+}
+
+fn blank_error() -> tcast_error {
+    tcast_error {
+        status: -1,
+        index: -1,
+        message: [0; 256],
+    }
+}
+
+fn message(err: &tcast_error) -> String {
+    let bytes: Vec<u8> = err
+        .message
+        .iter()
+        .take_while(|&&c| c != 0)
+        .map(|&c| c as u8)
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn numeric_dtypes() -> Vec<DType> {
+    DType::all().filter(|&d| d != DType::String).collect()
+}
+
+fn tensor(
+    data: *mut u8,
+    bytes: usize,
+    shape: &[i64],
+    strides: *const i64,
+    dtype: DType,
+) -> tcast_tensor {
+    tcast_tensor {
+        data: data.cast(),
+        data_bytes: bytes as u64,
+        shape: shape.as_ptr(),
+        strides,
+        ndim: shape.len() as i32,
+        dtype: dtype.code(),
+    }
+}
+
+fn bytes_of(dtype: DType, n: usize) -> usize {
+    dtype.bytes_for(n as u64).unwrap() as usize
+}
+
+/// Every numeric pair, every count, default options (NULL) and explicit ones.
+#[test]
+fn numeric_casts_allocate_nothing() {
+    let dtypes = numeric_dtypes();
+    let mut explicit = tcast_cast_options_default();
+    explicit.saturate = 0;
+    explicit.round_mode = 2;
+    let option_sets: [*const tcast_cast_options; 2] = [ptr::null(), &explicit];
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut checked = 0;
+    for &from in &dtypes {
+        for &to in &dtypes {
+            for n in [1usize, 7, 32, 33, 1000] {
+                let mut input: Vec<u8> = (0..bytes_of(from, n))
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        seed as u8
+                    })
+                    .collect();
+                let mut output = vec![0u8; bytes_of(to, n)];
+                let shape = [n as i64];
+                let src = tensor(input.as_mut_ptr(), input.len(), &shape, ptr::null(), from);
+                let dst = tensor(output.as_mut_ptr(), output.len(), &shape, ptr::null(), to);
+                for options in option_sets {
+                    let mut err = blank_error();
+                    let (status, allocations) =
+                        counted(|| tcast_cast(&src, &dst, options, &mut err));
+                    assert_eq!(status, TCAST_OK, "{from} -> {to} n={n}: {}", message(&err));
+                    assert_eq!(
+                        allocations, 0,
+                        "{from} -> {to} n={n}: {allocations} allocations"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, dtypes.len() * dtypes.len() * 5 * 2);
+}
+
+/// Strided inputs (a transposed view and a broadcast zero stride) of the byte-sized
+/// dtypes: the gather path.
+#[test]
+fn strided_casts_allocate_nothing() {
+    let dtypes: Vec<DType> = numeric_dtypes()
+        .into_iter()
+        .filter(|d| !d.is_packed())
+        .collect();
+    for &from in &dtypes {
+        for &to in &dtypes {
+            for (shape, strides) in [
+                ([3i64, 5], [1i64, 3]),
+                ([4, 1000], [0, 1]),
+                ([33, 2], [2, 0]),
+            ] {
+                let span = 1 + (shape[0] - 1) * strides[0] + (shape[1] - 1) * strides[1];
+                let n = (shape[0] * shape[1]) as usize;
+                let mut input = vec![0x3cu8; bytes_of(from, span as usize)];
+                let mut output = vec![0u8; bytes_of(to, n)];
+                let src = tensor(
+                    input.as_mut_ptr(),
+                    input.len(),
+                    &shape,
+                    strides.as_ptr(),
+                    from,
+                );
+                let dst = tensor(output.as_mut_ptr(), output.len(), &shape, ptr::null(), to);
+                let mut err = blank_error();
+                let (status, allocations) =
+                    counted(|| tcast_cast(&src, &dst, ptr::null(), &mut err));
+                assert_eq!(
+                    status,
+                    TCAST_OK,
+                    "{from} -> {to} {shape:?}/{strides:?}: {}",
+                    message(&err)
+                );
+                assert_eq!(allocations, 0, "{from} -> {to} {shape:?}/{strides:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn expand_and_its_shape_allocate_nothing() {
+    for dtype in numeric_dtypes() {
+        for (in_shape, out_shape) in [
+            (vec![1i64], vec![7i64]),
+            (vec![3, 1], vec![2, 3, 33]),
+            (vec![1, 5], vec![1000, 5]),
+            (vec![], vec![4, 4]),
+        ] {
+            let n_in: i64 = in_shape.iter().product();
+            let n_out: i64 = out_shape.iter().product();
+            let mut input = vec![0x5au8; bytes_of(dtype, n_in as usize)];
+            let mut output = vec![0u8; bytes_of(dtype, n_out as usize)];
+            let src = tensor(
+                input.as_mut_ptr(),
+                input.len(),
+                &in_shape,
+                ptr::null(),
+                dtype,
+            );
+            let dst = tensor(
+                output.as_mut_ptr(),
+                output.len(),
+                &out_shape,
+                ptr::null(),
+                dtype,
+            );
+            let mut err = blank_error();
+            let (status, allocations) = counted(|| tcast_expand(&src, &dst, &mut err));
+            assert_eq!(
+                status,
+                TCAST_OK,
+                "{dtype} {in_shape:?} -> {out_shape:?}: {}",
+                message(&err)
+            );
+            assert_eq!(
+                allocations, 0,
+                "expand {dtype} {in_shape:?} -> {out_shape:?}"
+            );
+
+            let mut result = [0i64; 64];
+            let mut rank = 0i32;
+            let (status, allocations) = counted(|| {
+                tcast_expand_shape(
+                    in_shape.as_ptr(),
+                    in_shape.len() as i32,
+                    out_shape.as_ptr(),
+                    out_shape.len() as i32,
+                    result.as_mut_ptr(),
+                    64,
+                    &mut rank,
+                    &mut err,
+                )
+            });
+            assert_eq!(
+                (status, allocations),
+                (TCAST_OK, 0),
+                "expand_shape {in_shape:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bitcast_and_its_shape_allocate_nothing() {
+    let dtypes = numeric_dtypes();
+    let mut done = 0;
+    for &from in &dtypes {
+        for &to in &dtypes {
+            for rules in 0..3 {
+                let shape = [2i64, 8];
+                let mut data = vec![0u8; bytes_of(from, 16)];
+                let mut result = [0i64; 64];
+                let mut rank = 0i32;
+                let mut err = blank_error();
+                let (status, allocations) = counted(|| {
+                    tcast_bitcast_shape(
+                        from.code(),
+                        shape.as_ptr(),
+                        2,
+                        to.code(),
+                        rules,
+                        result.as_mut_ptr(),
+                        64,
+                        &mut rank,
+                        &mut err,
+                    )
+                });
+                if status != TCAST_OK {
+                    continue; // a pair these rules refuse: errors may allocate
+                }
+                assert_eq!(allocations, 0, "bitcast_shape {from} -> {to} rules {rules}");
+                let src = tensor(data.as_mut_ptr(), data.len(), &shape, ptr::null(), from);
+                let mut view = src;
+                let mut storage = [0i64; 64];
+                let (status, allocations) = counted(|| {
+                    tcast_bitcast(
+                        &src,
+                        to.code(),
+                        rules,
+                        &mut view,
+                        storage.as_mut_ptr(),
+                        64,
+                        &mut err,
+                    )
+                });
+                assert_eq!(
+                    status,
+                    TCAST_OK,
+                    "bitcast {from} -> {to}: {}",
+                    message(&err)
+                );
+                assert_eq!(allocations, 0, "bitcast {from} -> {to} rules {rules}");
+                done += 1;
+            }
+        }
+    }
+    assert!(done > 100, "only {done} bitcasts succeeded");
+}
+
+#[test]
+fn queries_allocate_nothing() {
+    let mut err = blank_error();
+    let dtypes = numeric_dtypes();
+    for &from in &dtypes {
+        let shape = [3i64, 0, 5];
+        let mut bytes = 0u64;
+        let (status, allocations) =
+            counted(|| tcast_tensor_bytes(from.code(), shape.as_ptr(), 3, &mut bytes, &mut err));
+        assert_eq!((status, allocations), (TCAST_OK, 0), "tensor_bytes {from}");
+        let name = format!("{}\0", from.name());
+        let mut code = 0;
+        let (status, allocations) =
+            counted(|| tcast_dtype_from_name(name.as_ptr().cast::<c_char>(), &mut code, &mut err));
+        assert_eq!(
+            (status, allocations, code),
+            (TCAST_OK, 0, from.code()),
+            "from_name {from}"
+        );
+        let ((), allocations) = counted(|| {
+            tcast_dtype_name(from.code());
+            tcast_dtype_bits(from.code());
+            tcast_string_max_bytes(from.code());
+            tcast_status_name(3);
+            tcast_version();
+        });
+        assert_eq!(allocations, 0, "name/bits {from}");
+        let (mut code, mut bits, mut lanes, mut back) = (0u8, 0u8, 0u16, 0);
+        let (status, allocations) = counted(|| {
+            tcast_dtype_to_dlpack(from.code(), &mut code, &mut bits, &mut lanes, &mut err)
+        });
+        // The TF quantized types have no DLPack code: an error, which may allocate.
+        if status == TCAST_OK {
+            assert_eq!(allocations, 0, "to_dlpack {from}");
+            let (status, allocations) =
+                counted(|| tcast_dtype_from_dlpack(code, bits, lanes, &mut back, &mut err));
+            assert_eq!(
+                (status, allocations, back),
+                (TCAST_OK, 0, from.code()),
+                "from_dlpack {from}"
+            );
+        }
+        for &to in &dtypes {
+            let mut result = -1;
+            let (status, allocations) = counted(|| {
+                tcast_onnx_cast_supported(from.code(), to.code(), 28);
+                tcast_can_cast(from.code(), to.code(), 2, &mut result, &mut err)
+            });
+            assert_eq!(
+                (status, allocations),
+                (TCAST_OK, 0),
+                "can_cast {from} -> {to}"
+            );
+        }
+    }
+}
+
+/// The numpy queries on parsed handles (parsing makes the handle, which allocates by
+/// design; the queries on it do not).
+#[test]
+fn numpy_handle_queries_allocate_nothing() {
+    let specs = [
+        "<i4", "f8", "S10", "<U3", "M8[ns]", "m8[s]", "?", "O", "V8", "c16", "i4,f8", "(2,)i4",
+    ];
+    let mut err = blank_error();
+    let mut handles: Vec<*mut tcast_np_dtype> = Vec::new();
+    for spec in specs {
+        let text = format!("{spec}\0");
+        let mut h = ptr::null_mut();
+        assert_eq!(
+            tcast_np_dtype_parse(text.as_ptr().cast(), &mut h, &mut err),
+            TCAST_OK
+        );
+        handles.push(h);
+    }
+    let mut casting = 0;
+    let (status, allocations) =
+        counted(|| tcast_np_casting_from_name(c"same_kind".as_ptr(), &mut casting, &mut err));
+    assert_eq!((status, allocations), (TCAST_OK, 0));
+    for &a in &handles {
+        for &b in &handles {
+            for rules in [1, 2] {
+                let (mut level, mut result) = (0, 0);
+                let (status, allocations) = counted(|| {
+                    let s = tcast_np_casting_level(a, b, rules, &mut level, &mut err);
+                    if s != TCAST_OK {
+                        return s;
+                    }
+                    tcast_np_can_cast(a, b, casting, rules, &mut result, &mut err)
+                });
+                assert_eq!((status, allocations), (TCAST_OK, 0), "{}", message(&err));
+            }
+        }
+        let mut buf = [0 as c_char; 128];
+        let (status, allocations) =
+            counted(|| tcast_np_dtype_str(a, buf.as_mut_ptr(), buf.len() as u64, &mut err));
+        assert_eq!(status, TCAST_OK, "{}", message(&err));
+        let _ = allocations; // str() of a struct may format; not a promise of the API
+    }
+    for h in handles {
+        tcast_np_dtype_free(h);
+    }
+}
