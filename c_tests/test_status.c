@@ -225,9 +225,10 @@ static void test_long_messages(void) {
     CHECK(strlen(tc_err.message) >= TCAST_ERROR_MESSAGE_BYTES - 4);
   }
 
-  /* A name that is not UTF-8 still gives a UTF-8 message. */
+  /* A name that is not UTF-8 is a text the function cannot read (c-api.md section 1:
+   * TCAST_ERR_PARSE) and still gives a UTF-8 message. */
   CHECK_STATUS(tcast_dtype_from_name("fl\xff\xfe" "at", &dtype, TC_ERR),
-               TCAST_ERR_INVALID_DTYPE);
+               TCAST_ERR_PARSE);
   check_message_well_formed(TC_ERR, "invalid UTF-8 name");
 
   /* A 64-dimension shape with a negative last extent makes a long shape message. */

@@ -7,6 +7,16 @@
  * (or -1) and a message. Inputs are never written; outputs are caller-allocated and
  * contiguous. All functions are thread-safe and reentrant. Multi-byte elements are in
  * host byte order; buffers need no alignment.
+ *
+ * When several things are wrong, the status is that of the first failed check in this
+ * order, for every function: NULL pointers; dtype codes, then the dtypes as a pair (that
+ * must agree, or that the operation takes); option and argument values (and the numpy
+ * casting level they ask for); shapes; buffer and capacity sizes; overlap of input and
+ * output, judged on the byte ranges the shapes describe. A text argument that is not
+ * UTF-8 is TCAST_ERR_PARSE.
+ *
+ * Numeric casts, Expand, Bitcast and the shape and query functions allocate no heap
+ * memory when they succeed (an error message may).
  */
 
 #ifndef TENSORCAST_H
@@ -568,7 +578,8 @@ uint32_t tcast_dtype_bits(tcast_dtype dtype);
  * ("FLOAT", "INT64", "FLOAT16", ...) and the aliases float32, float64, float16, half,
  * bfloat16, int8 ... uint64, bool, string, complex64, complex128, qint8 ... qint32 and
  * ml_dtypes' names of the low-precision types (float8_e4m3fn, int4, ...).
- * Errors: NULL_ARGUMENT (name or out NULL), INVALID_DTYPE (no such name).
+ * Errors: NULL_ARGUMENT (name or out NULL), PARSE (a name that is not UTF-8),
+ * INVALID_DTYPE (no such name).
  */
 tcast_status tcast_dtype_from_name(const char *name, tcast_dtype *out, struct tcast_error *err);
 

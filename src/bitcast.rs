@@ -95,7 +95,51 @@ fn tf_bytes(dtype: DType) -> Result<usize, Error> {
     )))
 }
 
-/// The shape of `from[dims]` viewed as `to` under `rules`.
+/// UNSUPPORTED when `rules` do not take the dtype pair, whatever the shape: a dtype
+/// outside tf.bitcast's list, unequal bit widths for ONNX, a sub-byte or STRING dtype
+/// for numpy's view.
+pub fn check_dtypes(from: DType, to: DType, rules: Rules) -> Result<(), Error> {
+    match rules {
+        Rules::Tf => {
+            tf_bytes(from)?;
+            tf_bytes(to)?;
+        }
+        Rules::Onnx => {
+            for dtype in [from, to] {
+                if dtype == DType::String {
+                    return Err(Error::Unsupported(
+                        "TCAST_BITCAST_ONNX does not take STRING (its elements are views, not values)".into(),
+                    ));
+                }
+            }
+            if from.bits() != to.bits() {
+                return Err(Error::Unsupported(format!(
+                    "TCAST_BITCAST_ONNX needs equal bit widths: {from} has {} bits, {to} has {}",
+                    from.bits(),
+                    to.bits()
+                )));
+            }
+        }
+        Rules::NumpyView => {
+            for dtype in [from, to] {
+                if dtype.info().family == Family::String || dtype.is_packed() {
+                    return Err(Error::Unsupported(format!(
+                        "TCAST_BITCAST_NUMPY_VIEW takes byte-sized dtypes; {dtype} is {}",
+                        if dtype.is_packed() {
+                            "packed"
+                        } else {
+                            "a string view"
+                        }
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The shape of `from[dims]` viewed as `to` under `rules` (the dtypes are checked
+/// first, by [`check_dtypes`]).
 pub fn bitcast_shape(
     from: DType,
     dims: &[usize],
@@ -103,6 +147,7 @@ pub fn bitcast_shape(
     to: DType,
     rules: Rules,
 ) -> Result<ViewShape, Error> {
+    check_dtypes(from, to, rules)?;
     match rules {
         Rules::Tf => {
             let (a, b) = (tf_bytes(from)?, tf_bytes(to)?);
@@ -129,36 +174,8 @@ pub fn bitcast_shape(
                 ))),
             }
         }
-        Rules::Onnx => {
-            for dtype in [from, to] {
-                if dtype == DType::String {
-                    return Err(Error::Unsupported(
-                        "TCAST_BITCAST_ONNX does not take STRING (its elements are views, not values)".into(),
-                    ));
-                }
-            }
-            if from.bits() != to.bits() {
-                return Err(Error::Unsupported(format!(
-                    "TCAST_BITCAST_ONNX needs equal bit widths: {from} has {} bits, {to} has {}",
-                    from.bits(),
-                    to.bits()
-                )));
-            }
-            Ok(ViewShape::from(dims))
-        }
+        Rules::Onnx => Ok(ViewShape::from(dims)),
         Rules::NumpyView => {
-            for dtype in [from, to] {
-                if dtype.info().family == Family::String || dtype.is_packed() {
-                    return Err(Error::Unsupported(format!(
-                        "TCAST_BITCAST_NUMPY_VIEW takes byte-sized dtypes; {dtype} is {}",
-                        if dtype.is_packed() {
-                            "packed"
-                        } else {
-                            "a string view"
-                        }
-                    )));
-                }
-            }
             let (a, b) = ((from.bits() / 8) as usize, (to.bits() / 8) as usize);
             if a == b {
                 return Ok(ViewShape::from(dims));

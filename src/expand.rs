@@ -11,6 +11,7 @@
 use crate::cast::arch;
 use crate::cast::kernels::Tier;
 use crate::cast::pack;
+use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
 
@@ -63,15 +64,20 @@ const PATTERN_BYTES: usize = 4096;
 /// Outputs at least this large are written with streaming stores.
 const STREAM_MIN_BYTES: usize = 16 << 20;
 
-/// Checks that an output can receive the expansion of an input: the same dtype, and a
-/// shape equal to the broadcast of the two shapes.
-pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
-    let (dtype, out_dtype) = (input.dtype(), output.dtype());
+/// INVALID_ARGUMENT unless the output dtype is the input's: Expand keeps the dtype.
+pub fn check_same_dtype(dtype: DType, out_dtype: DType) -> Result<(), Error> {
     if out_dtype != dtype {
         return Err(Error::InvalidArgument(format!(
             "output dtype {out_dtype} differs from input dtype {dtype}: expand keeps the dtype"
         )));
     }
+    Ok(())
+}
+
+/// Checks that an output can receive the expansion of an input: the same dtype, and a
+/// shape equal to the broadcast of the two shapes.
+pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
+    check_same_dtype(input.dtype(), output.dtype())?;
     let (in_dims, out_dims) = (input.dims(), output.dims());
     let mut expected = [0usize; MAX_NDIM];
     let rank = broadcast_shape(in_dims, out_dims, &mut expected)?;

@@ -34,7 +34,8 @@ c_tests!(
     test_bitcast,
     test_dlpack,
     test_np_can_cast,
-    test_alloc
+    test_alloc,
+    test_check_order
 );
 
 #[test]

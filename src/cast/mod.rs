@@ -22,7 +22,7 @@ use crate::tensor::{Tensor, TensorMut};
 use kernels::{Kernel, Repr, Tier};
 
 macro_rules! option_enum {
-    ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal),* $(,)? }) => {
+    ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal as $c_name:literal),* $(,)? }) => {
         $(#[$doc])*
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
         #[repr(i32)]
@@ -30,14 +30,15 @@ macro_rules! option_enum {
             $($(#[$vdoc])* $variant = $code),*
         }
         impl $name {
-            /// The option value with this code, or an error naming the option.
+            /// The option value with this code, or an error naming the option and the C
+            /// constants of its valid values.
             pub fn from_code(code: i32) -> Result<$name, Error> {
                 match code {
                     $($code => Ok($name::$variant),)*
                     _ => Err(Error::InvalidArgument(format!(
-                        concat!("options.", $what, " is {}; the valid values are ", $(stringify!($code), " (", stringify!($variant), ") ",)* ),
+                        concat!("options.", $what, " is {}; the valid values are", $(" ", stringify!($code), " (", $c_name, "),",)*),
                         code
-                    ).trim_end().to_string())),
+                    ).trim_end_matches(',').to_string())),
                 }
             }
         }
@@ -46,15 +47,28 @@ macro_rules! option_enum {
 
 option_enum!(
     /// ONNX `round_mode` for FLOAT8E8M0 targets.
-    RoundMode, "round_mode" { #[default] Up = 0, Down = 1, Nearest = 2 }
+    RoundMode, "round_mode" {
+        #[default] Up = 0 as "TCAST_ROUND_UP",
+        Down = 1 as "TCAST_ROUND_DOWN",
+        Nearest = 2 as "TCAST_ROUND_NEAREST",
+    }
 );
 option_enum!(
     /// Text layout for numeric -> STRING.
-    StringFormat, "string_format" { #[default] Shortest = 0, Printf8g = 1 }
+    StringFormat, "string_format" {
+        #[default] Shortest = 0 as "TCAST_FORMAT_SHORTEST",
+        Printf8g = 1 as "TCAST_FORMAT_PRINTF_8G",
+    }
 );
 option_enum!(
     /// numpy casting levels, from strictest to anything-goes.
-    Casting, "casting" { No = 0, Equiv = 1, Safe = 2, SameKind = 3, #[default] Unsafe = 4 }
+    Casting, "casting" {
+        No = 0 as "TCAST_CASTING_NO",
+        Equiv = 1 as "TCAST_CASTING_EQUIV",
+        Safe = 2 as "TCAST_CASTING_SAFE",
+        SameKind = 3 as "TCAST_CASTING_SAME_KIND",
+        #[default] Unsafe = 4 as "TCAST_CASTING_UNSAFE",
+    }
 );
 
 /// What a cast may do besides the dtype pair.

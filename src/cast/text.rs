@@ -15,7 +15,7 @@
 use super::{convert, lowp, pack, CastOptions, RoundMode, StringFormat};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
-use core::fmt::Write;
+use core::fmt::{Display, Write};
 
 /// Room one element's text is built in: at least [`SCRATCH_BYTES`] bytes, either a
 /// window of the caller's arena or a local buffer.
@@ -644,8 +644,14 @@ enum TextRepr {
     Low(u8),
 }
 
+/// UNSUPPORTED when `dtype` has no text form (the complex types); `direction` ("cast
+/// from FLOAT to STRING") starts the message and is formatted only on failure.
+pub(crate) fn require_text_form(dtype: DType, direction: impl Display) -> Result<(), Error> {
+    text_repr(dtype, direction).map(|_| ())
+}
+
 /// Whether `dtype` has a text form.
-fn text_repr(dtype: DType, direction: &str) -> Result<TextRepr, Error> {
+fn text_repr(dtype: DType, direction: impl Display) -> Result<TextRepr, Error> {
     match dtype.info().scalar {
         Some(Scalar::C64 | Scalar::C128) => Err(Error::Unsupported(format!(
             "{direction}: {dtype} <-> STRING is not supported (complex numbers have no text form here)"
@@ -670,7 +676,7 @@ pub fn format_into(
     place: impl FnMut(usize, usize, usize),
 ) -> Result<usize, Error> {
     let from = input.layout().dtype();
-    let repr = text_repr(from, &format!("cast from {from} to STRING"))?;
+    let repr = text_repr(from, format_args!("cast from {from} to STRING"))?;
     // A packed input is unpacked to one code per byte first.
     let unpacked;
     let data = if from.is_packed() {
@@ -968,7 +974,7 @@ pub fn parse_each<'t>(
     options: &CastOptions,
 ) -> Result<(), Error> {
     let to = output.layout().dtype();
-    let target = text_repr(to, &format!("cast from STRING to {to}"))?;
+    let target = text_repr(to, format_args!("cast from STRING to {to}"))?;
     let out = output.data();
     match target {
         // The hot targets get a loop of their own, so their parser inlines into it.

@@ -1,9 +1,11 @@
 //! Bitcast: views of a tensor's bytes as another dtype, without copying.
 
 use super::dtype::tcast_dtype;
-use super::tensor::{input_view, read_descriptor, read_dims, read_layout, tcast_tensor};
+use super::tensor::{
+    dtype_of, input_view, read_descriptor, read_dims, read_layout, require_shape, tcast_tensor,
+};
 use super::{capacity_of, guard, require, tcast_error, tcast_status};
-use crate::bitcast::{bitcast_shape, LastAxis, Rules, ViewShape};
+use crate::bitcast::{bitcast_shape, check_dtypes, LastAxis, Rules, ViewShape};
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Layout, MAX_NDIM};
@@ -54,16 +56,21 @@ pub extern "C" fn tcast_bitcast_shape(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes,
+        // argument values (rules, capacity sign) and the dtypes the rules take, shapes,
+        // capacity.
         require(out_ndim, "out_ndim")?;
-        let capacity = capacity_of(out_capacity, "out_capacity")?;
-        if capacity > 0 {
+        require_shape(shape, ndim, "shape")?;
+        if out_capacity > 0 {
             require(out_shape, "out_shape")?;
         }
-        let rules = Rules::from_code(rules)?;
         let (from, to) = (
             DType::from_code_arg(from, "from")?,
             DType::from_code_arg(to, "to")?,
         );
+        let rules = Rules::from_code(rules)?;
+        let capacity = capacity_of(out_capacity, "out_capacity")?;
+        check_dtypes(from, to, rules)?;
         let mut buf = [0usize; MAX_NDIM];
         // SAFETY: `shape` is NULL or holds `ndim` int64_t (c-api.md 6).
         let dims = unsafe { read_dims("input", "shape", shape, ndim, &mut buf) }?;
@@ -93,34 +100,37 @@ pub extern "C" fn tcast_bitcast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes,
+        // argument values (rules, capacity sign) and the dtypes the rules take, shapes,
+        // buffer size and capacity.
         require(view, "view")?;
-        let capacity = capacity_of(shape_capacity, "shape_capacity")?;
-        if capacity > 0 {
-            require(shape_storage, "shape_storage")?;
-        }
-        let rules = Rules::from_code(rules)?;
-        let to = DType::from_code_arg(to, "to")?;
         // SAFETY: `input` is NULL or valid per the C API contract (c-api.md 1, 4).
         let desc = unsafe { read_descriptor(input, "input")? };
+        if shape_capacity > 0 {
+            require(shape_storage, "shape_storage")?;
+        }
+        let from = dtype_of("input", &desc)?;
+        let to = DType::from_code_arg(to, "to")?;
+        let rules = Rules::from_code(rules)?;
+        let capacity = capacity_of(shape_capacity, "shape_capacity")?;
+        check_dtypes(from, to, rules)?;
         // SAFETY: shape/strides point to ndim int64_t per the contract.
-        let layout = unsafe { read_layout("input", &desc)? };
+        let layout = unsafe { read_layout("input", &desc, from)? };
         let last_axis = match layout.strides() {
             Some(s) if layout.dims().last().is_some_and(|&d| d != 1) && s[s.len() - 1] != 1 => {
                 LastAxis::Strided
             }
             _ => LastAxis::Contiguous,
         };
-        let strided = layout.strides().is_some();
-        let from = layout.dtype();
-        // SAFETY: the buffer holds data_bytes bytes per the contract (checked here, not read).
-        let checked = unsafe { input_view(&desc, layout.clone())? };
-        let shape = bitcast_shape(from, checked.layout().dims(), last_axis, to, rules)?;
-        if strided {
+        let shape = bitcast_shape(from, layout.dims(), last_axis, to, rules)?;
+        if let Some(strides) = layout.strides() {
             return Err(Error::Unsupported(format!(
                 "the input is not C-contiguous (strides {}): a bitcast view carries no strides",
-                shape_text(layout.strides().unwrap_or_default())
+                shape_text(strides)
             )));
         }
+        // SAFETY: the buffer holds data_bytes bytes per the contract (checked here, not read).
+        unsafe { input_view(&desc, layout)? };
         store_shape(&shape, shape_storage, capacity, "shape_capacity")?;
         let result = tcast_tensor {
             data: desc.data,

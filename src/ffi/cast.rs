@@ -1,12 +1,10 @@
 //! Cast: options and `tcast_cast`.
 
 use super::strings::parse_strings;
-use super::tensor::{
-    byte_range, input_view, output_view, read_descriptor, read_layout, tcast_tensor,
-};
+use super::tensor::{dtype_of, input_output_views, read_descriptor, read_layout, tcast_tensor};
 use super::{guard, tcast_error, tcast_status};
 use crate::cast::{
-    cast, check_casting, check_same_shape, CastOptions, Casting, RoundMode, StringFormat,
+    cast, check_casting, check_same_shape, text, CastOptions, Casting, RoundMode, StringFormat,
 };
 use crate::dtype::DType;
 use crate::error::Error;
@@ -130,48 +128,49 @@ pub extern "C" fn tcast_cast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes and
+        // the pair, option values (and the casting level they ask for), shapes, buffer
+        // sizes, overlap.
         // SAFETY: each pointer is NULL or valid per the C API contract (c-api.md 1, 4, 5).
-        let (input, output, options) = unsafe {
+        let (input, output) = unsafe {
             (
                 read_descriptor(input, "input")?,
                 read_descriptor(output, "output")?,
-                read_options(options)?,
             )
         };
+        let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+        check_pair(from, to)?;
+        // SAFETY: `options` is NULL or valid per the contract.
+        let options = unsafe { read_options(options)? };
+        check_casting(from, to, &options)?;
         // SAFETY: shape/strides point to ndim int64_t per the contract.
         let (in_layout, out_layout) = unsafe {
             (
-                read_layout("input", &input)?,
-                read_layout("output", &output)?,
+                read_layout("input", &input, from)?,
+                read_layout("output", &output, to)?,
             )
         };
-        // Shape errors before size errors: a larger buffer would not help.
         check_same_shape(&in_layout, &out_layout)?;
         out_layout.require_contiguous("output")?;
-        let (a, b) = (
-            byte_range(&input, &in_layout),
-            byte_range(&output, &out_layout),
-        );
-        if !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end {
-            return Err(Error::InvalidArgument(format!(
-                "output buffer overlaps input buffer (input bytes {:#x}..{:#x}, output bytes {:#x}..{:#x}); casts do not work in place",
-                a.start, a.end, b.start, b.end
-            )));
-        }
-        // SAFETY: the buffers hold data_bytes bytes per the contract, and do not overlap.
-        let (src, mut dst) = unsafe {
-            (
-                input_view(&input, in_layout)?,
-                output_view(&output, out_layout)?,
-            )
-        };
-        let (from, to) = (src.layout().dtype(), dst.layout().dtype());
+        // SAFETY: the buffers hold data_bytes bytes per the contract; overlap is checked.
+        let (src, mut dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout)? };
         if from == DType::String && to != DType::String {
-            check_casting(from, to, &options)?;
-            check_same_shape(src.layout(), dst.layout())?;
             // SAFETY: the caller vouches for every view of a STRING input (c-api.md 4).
             return unsafe { parse_strings(&src, &mut dst, &options) };
         }
         cast(&src, &mut dst, &options)
     })
+}
+
+/// UNSUPPORTED for the pairs `tcast_cast` does not take: numeric -> STRING (which needs
+/// an arena) and STRING <-> complex.
+fn check_pair(from: DType, to: DType) -> Result<(), Error> {
+    match (from, to) {
+        (DType::String, DType::String) => Ok(()),
+        (DType::String, _) => text::require_text_form(to, format_args!("cast from STRING to {to}")),
+        (_, DType::String) => Err(Error::Unsupported(format!(
+            "cast from {from} to STRING writes text into an arena: use tcast_cast_to_strings"
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -1,6 +1,6 @@
 //! Dtype codes, names and widths, and the ONNX Cast schema table.
 
-use super::tensor::read_dims;
+use super::tensor::{read_dims, require_shape};
 use super::{c_static, c_text, guard, guard_value, require, tcast_error, tcast_status};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -65,7 +65,8 @@ pub extern "C" fn tcast_dtype_bits(dtype: tcast_dtype) -> u32 {
 /// ("FLOAT", "INT64", "FLOAT16", ...) and the aliases float32, float64, float16, half,
 /// bfloat16, int8 ... uint64, bool, string, complex64, complex128, qint8 ... qint32 and
 /// ml_dtypes' names of the low-precision types (float8_e4m3fn, int4, ...).
-/// Errors: NULL_ARGUMENT (name or out NULL), INVALID_DTYPE (no such name).
+/// Errors: NULL_ARGUMENT (name or out NULL), PARSE (a name that is not UTF-8),
+/// INVALID_DTYPE (no such name).
 #[no_mangle]
 pub extern "C" fn tcast_dtype_from_name(
     name: *const c_char,
@@ -76,8 +77,7 @@ pub extern "C" fn tcast_dtype_from_name(
         require(name, "name")?;
         require(out, "out")?;
         // SAFETY: `name` is non-NULL and NUL-terminated per this function's contract.
-        let text =
-            unsafe { c_text(name, "name") }.map_err(|e| Error::InvalidDtype(e.to_string()))?;
+        let text = unsafe { c_text(name, "name") }?;
         let dtype = DType::from_name(text)
             .ok_or_else(|| Error::InvalidDtype(format!("unknown dtype name {text:?}")))?;
         // SAFETY: `out` is non-NULL and points to a writable tcast_dtype.
@@ -100,6 +100,7 @@ pub extern "C" fn tcast_tensor_bytes(
 ) -> tcast_status {
     guard(err, || {
         require(out_bytes, "out_bytes")?;
+        require_shape(shape, ndim, "shape")?;
         let dtype = DType::from_code_arg(dtype, "dtype")?;
         let mut buf = [0usize; MAX_NDIM];
         // SAFETY: `shape` points to `ndim` readable int64_t (or is NULL; read_dims checks).

@@ -1,11 +1,12 @@
 //! Expand: the broadcast shape and the broadcast copy.
 
 use super::tensor::{
-    byte_range, input_view, output_view, read_descriptor, read_dims, read_layout, tcast_tensor,
+    dtype_of, input_output_views, read_descriptor, read_dims, read_layout, require_shape,
+    tcast_tensor,
 };
 use super::{capacity_of, guard, require, tcast_error, tcast_status};
 use crate::error::Error;
-use crate::expand::{broadcast_shape, expand};
+use crate::expand::{broadcast_shape, check_same_dtype, check_shapes, expand};
 use crate::tensor::MAX_NDIM;
 
 /// The shape Expand produces: the numpy broadcast of `input_shape` with `shape`,
@@ -28,11 +29,15 @@ pub extern "C" fn tcast_expand_shape(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        // The checks in the order of c-api.md section 8: NULL pointers, the capacity's
+        // sign, shapes, capacity.
         require(out_ndim, "out_ndim")?;
-        let capacity = capacity_of(out_capacity, "out_capacity")?;
-        if capacity > 0 {
+        require_shape(input_shape, input_ndim, "input_shape")?;
+        require_shape(shape, shape_len, "shape")?;
+        if out_capacity > 0 {
             require(out_shape, "out_shape")?;
         }
+        let capacity = capacity_of(out_capacity, "out_capacity")?;
         let (mut a, mut b) = ([0usize; MAX_NDIM], [0usize; MAX_NDIM]);
         // SAFETY: each array is NULL or holds its length of int64_t (c-api.md 6).
         let (input, target) = unsafe {
@@ -74,6 +79,8 @@ pub extern "C" fn tcast_expand(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes and
+        // their agreement, shapes, buffer sizes, overlap.
         // SAFETY: each pointer is NULL or valid per the C API contract (c-api.md 1, 4, 6).
         let (input, output) = unsafe {
             (
@@ -81,30 +88,19 @@ pub extern "C" fn tcast_expand(
                 read_descriptor(output, "output")?,
             )
         };
+        let (dtype, out_dtype) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+        check_same_dtype(dtype, out_dtype)?;
         // SAFETY: shape/strides point to ndim int64_t per the contract.
         let (in_layout, out_layout) = unsafe {
             (
-                read_layout("input", &input)?,
-                read_layout("output", &output)?,
+                read_layout("input", &input, dtype)?,
+                read_layout("output", &output, out_dtype)?,
             )
         };
-        let (a, b) = (
-            byte_range(&input, &in_layout),
-            byte_range(&output, &out_layout),
-        );
-        if !a.is_empty() && !b.is_empty() && a.start < b.end && b.start < a.end {
-            return Err(Error::InvalidArgument(format!(
-                "output buffer overlaps input buffer (input bytes {:#x}..{:#x}, output bytes {:#x}..{:#x})",
-                a.start, a.end, b.start, b.end
-            )));
-        }
-        // SAFETY: the buffers hold data_bytes bytes per the contract and do not overlap.
-        let (src, mut dst) = unsafe {
-            (
-                input_view(&input, in_layout)?,
-                output_view(&output, out_layout)?,
-            )
-        };
+        check_shapes(&in_layout, &out_layout)?;
+        out_layout.require_contiguous("output")?;
+        // SAFETY: the buffers hold data_bytes bytes per the contract; overlap is checked.
+        let (src, mut dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout)? };
         expand(&src, &mut dst)
     })
 }

@@ -127,18 +127,20 @@ pub(crate) fn require<T>(ptr: *const T, what: &str) -> Result<(), Error> {
     }
 }
 
-/// A caller's NUL-terminated string as UTF-8, or an error quoting what it held.
+/// A caller's NUL-terminated string as UTF-8, or PARSE quoting what it held (c-api.md
+/// section 1: a text that is not UTF-8 is one the function cannot read).
 ///
 /// # Safety
 /// `ptr` is non-NULL and points to a NUL-terminated string.
 pub(crate) unsafe fn c_text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
     // SAFETY: the caller guarantees a NUL-terminated string at a non-NULL `ptr`.
     let raw = unsafe { CStr::from_ptr(ptr) };
-    raw.to_str().map_err(|_| {
-        Error::InvalidArgument(format!(
+    raw.to_str().map_err(|_| Error::Parse {
+        index: None,
+        message: format!(
             "{what} is not valid UTF-8: {:?}",
             String::from_utf8_lossy(raw.to_bytes())
-        ))
+        ),
     })
 }
 

@@ -4,7 +4,8 @@
 use super::cast::{read_options, tcast_cast_options};
 use super::dtype::tcast_dtype;
 use super::tensor::{
-    byte_range, input_view, output_view, read_descriptor, read_layout, tcast_string, tcast_tensor,
+    byte_range, check_buffers, dtype_of, input_output_views, read_descriptor, read_layout,
+    require_disjoint, tcast_string, tcast_tensor,
 };
 use super::{guard, guard_value, require, tcast_error, tcast_status};
 use crate::cast::{check_casting, check_same_shape, text};
@@ -12,7 +13,6 @@ use crate::dtype::DType;
 use crate::error::Error;
 use crate::tensor::Tensor;
 use std::ffi::c_char;
-use std::ops::Range;
 
 /// Caller-owned memory that formatted text is appended to.
 #[repr(C)]
@@ -32,21 +32,6 @@ pub extern "C" fn tcast_string_max_bytes(dtype: tcast_dtype) -> u64 {
     guard_value(0, || {
         DType::from_code(dtype).map_or(0, text::max_text_bytes)
     })
-}
-
-fn disjoint(a: &Range<usize>, b: &Range<usize>) -> bool {
-    a.is_empty() || b.is_empty() || a.end <= b.start || b.end <= a.start
-}
-
-fn require_disjoint(what: &str, a: &Range<usize>, b: &Range<usize>) -> Result<(), Error> {
-    if disjoint(a, b) {
-        Ok(())
-    } else {
-        Err(Error::InvalidArgument(format!(
-            "{what} overlap (bytes {:#x}..{:#x} and {:#x}..{:#x})",
-            a.start, a.end, b.start, b.end
-        )))
-    }
 }
 
 /// The bytes a STRING element's view points to.
@@ -134,36 +119,43 @@ pub extern "C" fn tcast_cast_to_strings(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes and
+        // the pair, option values (and the casting level they ask for), shapes, buffer
+        // and arena sizes, overlap.
         require(arena, "arena")?;
         // SAFETY: pointers are NULL or valid per the C API contract (c-api.md 1, 4, 5).
-        let (input, output, options, arena_desc) = unsafe {
+        let (input, output, arena_desc) = unsafe {
             (
                 read_descriptor(input, "input")?,
                 read_descriptor(output, "output")?,
-                read_options(options)?,
                 arena.read(),
             )
         };
-        // SAFETY: shape/strides point to ndim int64_t per the contract.
-        let (in_layout, out_layout) = unsafe {
-            (
-                read_layout("input", &input)?,
-                read_layout("output", &output)?,
-            )
-        };
-        if out_layout.dtype() != DType::String {
+        let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+        if to != DType::String {
             return Err(Error::Unsupported(format!(
-                "output dtype is {}: tcast_cast_to_strings writes STRING (use tcast_cast for numeric targets)",
-                out_layout.dtype()
+                "output dtype is {to}: tcast_cast_to_strings writes STRING (use tcast_cast for numeric targets)"
             )));
         }
-        if in_layout.dtype() == DType::String {
+        if from == DType::String {
             return Err(Error::Unsupported(
                 "input dtype is STRING: use tcast_cast to copy STRING views".into(),
             ));
         }
-        check_casting(in_layout.dtype(), out_layout.dtype(), &options)?;
+        text::require_text_form(from, format_args!("cast from {from} to STRING"))?;
+        // SAFETY: `options` is NULL or valid per the contract.
+        let options = unsafe { read_options(options)? };
+        check_casting(from, to, &options)?;
+        // SAFETY: shape/strides point to ndim int64_t per the contract.
+        let (in_layout, out_layout) = unsafe {
+            (
+                read_layout("input", &input, from)?,
+                read_layout("output", &output, to)?,
+            )
+        };
         check_same_shape(&in_layout, &out_layout)?;
+        out_layout.require_contiguous("output")?;
+        check_buffers(&input, &in_layout, &output, &out_layout)?;
         let capacity = usize::try_from(arena_desc.capacity)
             .ok()
             .filter(|&n| n <= isize::MAX as usize)
@@ -189,17 +181,12 @@ pub extern "C" fn tcast_cast_to_strings(
             byte_range(&input, &in_layout),
             byte_range(&output, &out_layout),
         );
-        require_disjoint("input and output buffers", &a, &b)?;
-        require_disjoint("input buffer and arena", &a, &arena_range)?;
-        require_disjoint("output buffer and arena", &b, &arena_range)?;
+        // SAFETY: the buffers hold data_bytes bytes per the contract; their overlap with
+        // each other is checked here, with the arena next.
+        let (src, mut dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout)? };
+        require_disjoint("the input buffer", &a, "the arena", &arena_range)?;
+        require_disjoint("the output buffer", &b, "the arena", &arena_range)?;
 
-        // SAFETY: the buffers hold data_bytes bytes per the contract and do not overlap.
-        let (src, mut dst) = unsafe {
-            (
-                input_view(&input, in_layout)?,
-                output_view(&output, out_layout)?,
-            )
-        };
         let arena_bytes: &mut [u8] = if capacity == 0 {
             &mut []
         } else {
