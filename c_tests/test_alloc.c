@@ -7,15 +7,26 @@
  *    elements, default and explicit options, strided inputs; Expand, Bitcast and the
  *    shape and query functions.
  *
- * Interposing malloc and valgrind's own replacement exclude each other, so CMake runs
- * this program natively only (see CMakeLists.txt). */
+ * 2. Allocation failure is an error, not an abort (c-api.md section 1): each path that
+ *    needed memory growing with its input runs in a forked child whose address space may
+ *    grow by only a few MB (RLIMIT_AS). Paths that no longer allocate must succeed there;
+ *    paths that must allocate (a numpy dtype parsed from a huge spec) must fail with
+ *    TCAST_ERR_OUT_OF_MEMORY. Before, Rust aborted the whole process (SIGABRT).
+ *
+ * Interposing malloc and valgrind's own replacement exclude each other, and valgrind
+ * does not survive a limited address space, so CMake runs this program natively only
+ * (see CMakeLists.txt). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tc_util.h"
 
@@ -287,11 +298,157 @@ static void test_queries(void) {
   }
 }
 
+/* ---- 2. allocation failure ---- */
+
+/* The bytes of address space this process uses now. */
+static size_t address_space_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long pages = 0;
+  if (f == NULL || fscanf(f, "%lu", &pages) != 1) {
+    fprintf(stderr, "cannot read /proc/self/statm\n");
+    exit(2);
+  }
+  fclose(f);
+  return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Runs body(ctx) in a forked child whose address space may grow by at most `headroom`
+ * bytes, and returns the status it returned, or -N when signal N killed it (an abort is
+ * -SIGABRT). */
+static int run_limited(tcast_status (*body)(void *), void *ctx, size_t headroom) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    exit(2);
+  }
+  if (pid == 0) {
+    malloc_trim(0); /* what the parent freed is not headroom */
+    size_t limit = address_space_bytes() + headroom;
+    struct rlimit r = {limit, limit};
+    if (setrlimit(RLIMIT_AS, &r) != 0) {
+      _exit(200);
+    }
+    _exit(body(ctx) & 0xff);
+  }
+  int wstatus = 0;
+  if (waitpid(pid, &wstatus, 0) != pid) {
+    perror("waitpid");
+    exit(2);
+  }
+  return WIFSIGNALED(wstatus) ? -WTERMSIG(wstatus) : WEXITSTATUS(wstatus);
+}
+
+#define HEADROOM ((size_t)4 << 20)
+
+/* STRING -> UINT2 (and the other packed targets) of many strings: the codes used to be
+ * collected in a temporary of one byte per element before packing. */
+typedef struct {
+  tcast_dtype to;
+  int64_t n;
+  uint8_t *out;
+} parse_job;
+
+static tcast_status parse_many(void *ctx) {
+  parse_job *job = ctx;
+  static const char one[] = "1";
+  tcast_string view = {one, 1};
+  int64_t shape[1] = {job->n};
+  int64_t zero_stride[1] = {0}; /* one view, read n times */
+  tcast_tensor in = tensor(&view, sizeof view, shape, 1, TCAST_DTYPE_STRING);
+  in.strides = zero_stride;
+  tcast_tensor out = tensor(job->out, bytes_for(job->to, job->n), shape, 1, job->to);
+  return tcast_cast(&in, &out, NULL, TC_ERR);
+}
+
+static void test_string_parse_into_packed_under_a_limit(void) {
+  static const tcast_dtype targets[] = {TCAST_DTYPE_UINT2, TCAST_DTYPE_INT4,
+                                        TCAST_DTYPE_FLOAT4E2M1, TCAST_DTYPE_FLOAT6E3M2};
+  for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+    /* 8M codes: the old temporary (8 MB) does not fit in the 4 MB headroom. */
+    parse_job job = {targets[t], (int64_t)8 << 20, NULL};
+    job.out = xmalloc(bytes_for(job.to, job.n));
+    memset(job.out, 0xAA, bytes_for(job.to, job.n));
+    int got = run_limited(parse_many, &job, HEADROOM);
+    if (got != TCAST_OK) {
+      tc_fail(__FILE__, __LINE__, "STRING -> %s of %" PRId64 " strings under a %zu-byte headroom: %d",
+              tcast_dtype_name(job.to), job.n, HEADROOM, got);
+    } else {
+      tc_pass();
+    }
+    /* And the result, in this process without a limit: every whole group of codes
+     * (4 elements) is that of a 4-element cast. */
+    CHECK_EQ_INT(parse_many(&job), TCAST_OK);
+    uint8_t group[3];
+    parse_job small = {job.to, 4, group};
+    CHECK_EQ_INT(parse_many(&small), TCAST_OK);
+    uint64_t g = bytes_for(job.to, 4), total = bytes_for(job.to, job.n);
+    CHECK(memcmp(job.out, group, g) == 0);
+    CHECK(memcmp(job.out + total / 2, group, g) == 0);
+    CHECK(memcmp(job.out + total - g, group, g) == 0);
+    free(job.out);
+  }
+}
+
+/* tcast_cast_to_strings from a packed input: it used to unpack the whole input into a
+ * temporary first. */
+typedef struct {
+  int64_t n;
+  uint8_t *in;
+  tcast_string *views;
+  char *arena;
+} format_job;
+
+static tcast_status format_many(void *ctx) {
+  format_job *job = ctx;
+  int64_t shape[1] = {job->n};
+  tcast_tensor in = tensor(job->in, bytes_for(TCAST_DTYPE_UINT4, job->n), shape, 1, TCAST_DTYPE_UINT4);
+  tcast_tensor out = tensor(job->views, (uint64_t)job->n * sizeof(tcast_string), shape, 1,
+                            TCAST_DTYPE_STRING);
+  uint64_t capacity = (uint64_t)job->n * tcast_string_max_bytes(TCAST_DTYPE_UINT4);
+  tcast_string_arena arena = {job->arena, capacity, 0};
+  return tcast_cast_to_strings(&in, &out, &arena, NULL, TC_ERR);
+}
+
+static void test_format_from_packed_under_a_limit(void) {
+  format_job job;
+  job.n = (int64_t)8 << 20;
+  job.in = xmalloc(bytes_for(TCAST_DTYPE_UINT4, job.n));
+  for (int64_t i = 0; i < job.n / 2; i++) {
+    job.in[i] = (uint8_t)(i * 37);
+  }
+  job.views = xmalloc((size_t)job.n * sizeof(tcast_string));
+  job.arena = xmalloc((size_t)job.n * tcast_string_max_bytes(TCAST_DTYPE_UINT4));
+  int got = run_limited(format_many, &job, HEADROOM);
+  if (got != TCAST_OK) {
+    tc_fail(__FILE__, __LINE__, "UINT4 -> STRING of %" PRId64 " elements under a limit: %d", job.n, got);
+  } else {
+    tc_pass();
+  }
+  CHECK_EQ_INT(format_many(&job), TCAST_OK);
+  /* Element 2k+1 is the high nibble of byte k. */
+  char expect[8];
+  int64_t k = 12345;
+  snprintf(expect, sizeof expect, "%d", (uint8_t)(k * 37) >> 4);
+  CHECK(job.views[2 * k + 1].len == strlen(expect) &&
+        memcmp(job.views[2 * k + 1].data, expect, strlen(expect)) == 0);
+  free(job.in);
+  free(job.views);
+  free(job.arena);
+}
+
 int main(void) {
   test_the_counter_works();
   test_numeric_casts();
   test_strided_casts();
   test_expand_and_bitcast();
   test_queries();
+  /* Large blocks always from mmap and back to the system when freed: the heap keeps no
+   * free megabytes that a limited child could use without growing. */
+  mallopt(M_MMAP_THRESHOLD, 64 << 10);
+  mallopt(M_TRIM_THRESHOLD, 64 << 10);
+  test_string_parse_into_packed_under_a_limit();
+  test_format_from_packed_under_a_limit();
   return tc_summary();
 }

@@ -677,19 +677,9 @@ pub fn format_into(
 ) -> Result<usize, Error> {
     let from = input.layout().dtype();
     let repr = text_repr(from, format_args!("cast from {from} to STRING"))?;
-    // A packed input is unpacked to one code per byte first.
-    let unpacked;
-    let data = if from.is_packed() {
-        let mut codes = vec![0u8; input.layout().count()];
-        pack::unpack(from.bits(), input.data(), &mut codes);
-        unpacked = codes;
-        &unpacked[..]
-    } else {
-        input.data()
-    };
     let job = FormatJob {
         input,
-        data,
+        data: input.data(),
         format,
         start,
     };
@@ -743,7 +733,23 @@ impl FormatJob<'_> {
                 overflow += text.len;
             }
         };
-        if self.input.layout().strides().is_none() {
+        let dtype = self.input.layout().dtype();
+        if dtype.is_packed() {
+            // Unpacked a block at a time on the stack (packed tensors are contiguous).
+            let (bits, count) = (dtype.bits(), self.input.layout().count());
+            let mut block = [0u8; PACKED_BLOCK];
+            for first in (0..count).step_by(PACKED_BLOCK) {
+                let m = PACKED_BLOCK.min(count - first);
+                pack::unpack(
+                    bits,
+                    &data[pack::packed_bytes(bits, first)..],
+                    &mut block[..m],
+                );
+                for (k, code) in block[..m].chunks_exact(1).enumerate() {
+                    each(first + k, code);
+                }
+            }
+        } else if self.input.layout().strides().is_none() {
             for (i, bytes) in data.chunks_exact(size).enumerate() {
                 each(i, bytes);
             }
@@ -984,26 +990,39 @@ pub fn parse_each<'t>(
         TextRepr::Std(scalar) => parse_all(texts, out, scalar.size(), to, parser(scalar))?,
         TextRepr::Low(format) => {
             let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
-            let count = output_count(to, out.len());
-            // Packed targets collect one code per byte, then pack them.
-            let mut codes = vec![0u8; if to.is_packed() { count } else { 0 }];
-            let slots: &mut [u8] = if to.is_packed() {
-                &mut codes
-            } else {
-                &mut out[..]
+            let mut texts = texts.enumerate();
+            let mut codes = |slots: &mut [u8]| -> Result<(), Error> {
+                for (slot, (i, text)) in slots.iter_mut().zip(&mut texts) {
+                    let text = text?;
+                    *slot = parse_low(trim(text), format, opt)
+                        .ok_or_else(|| parse_error(i, text, to))?;
+                }
+                Ok(())
             };
-            for (i, (text, slot)) in texts.zip(slots.iter_mut()).enumerate() {
-                let text = text?;
-                *slot =
-                    parse_low(trim(text), format, opt).ok_or_else(|| parse_error(i, text, to))?;
+            if !to.is_packed() {
+                return codes(out);
             }
-            if to.is_packed() {
-                pack::pack(to.bits(), &codes, out);
+            // Packed targets: a block of codes at a time on the stack, packed into the
+            // output (nothing allocated, however many elements).
+            let bits = to.bits();
+            let count = output_count(to, out.len());
+            let mut block = [0u8; PACKED_BLOCK];
+            let mut done = 0;
+            while done < count {
+                let m = PACKED_BLOCK.min(count - done);
+                codes(&mut block[..m])?;
+                let bytes = pack::packed_bytes(bits, done)..pack::packed_bytes(bits, done + m);
+                pack::pack(bits, &block[..m], &mut out[bytes]);
+                done += m;
             }
         }
     }
     Ok(())
 }
+
+/// Codes parsed (or unpacked for formatting) per block for the packed dtypes: a
+/// multiple of 4, so every block starts on a whole byte of every packed format.
+const PACKED_BLOCK: usize = 1024;
 
 /// Parses each text into the next `size` bytes of `out` with `read`.
 fn parse_all<'t>(

@@ -113,9 +113,8 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Cast
 /// saturation), failing with TCAST_ERR_PARSE and `err->index` at the first bad element;
 /// STRING -> STRING copies the views. Numeric -> STRING needs an arena: use
 /// tcast_cast_to_strings. Sub-byte dtypes are packed (c-api.md section 4); `saturate`
-/// applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe; the numeric
-/// kernels allocate nothing (threads > 1 start threads; STRING parsing into a packed
-/// dtype uses a temporary buffer). `options->casting` below UNSAFE refuses the casts that
+/// applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe; allocates
+/// nothing on success, STRING parsing included (threads > 1 start threads). `options->casting` below UNSAFE refuses the casts that
 /// `tcast_can_cast` refuses at that level (numpy's rules, with ml_dtypes' for the ML types).
 /// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
 /// STRING), CASTING (refused at `options->casting`, numpy's message), INVALID_SHAPE,

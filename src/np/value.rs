@@ -34,9 +34,12 @@ pub fn py_int(text: &str) -> Result<(NpDtype, Value), Error> {
         Some(b'+') => (false, &t[1..]),
         _ => (false, t),
     };
-    let digits = digits.replace('_', "");
-    if digits.is_empty()
-        || !digits.bytes().all(|c| c.is_ascii_digit())
+    // Python's underscores go between digits only; they are skipped in place (no copy
+    // of a text that may be megabytes long).
+    let mut digit_bytes = digits.bytes().filter(|&c| c != b'_').peekable();
+    if digit_bytes.peek().is_none()
+        || !digits.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+        || digits.starts_with('_')
         || text.contains("__")
         || text.trim().ends_with('_')
     {
@@ -48,15 +51,17 @@ pub fn py_int(text: &str) -> Result<(NpDtype, Value), Error> {
             ),
         });
     }
-    let magnitude = digits.trim_start_matches('0');
-    let value = if magnitude.len() > 30 {
-        None
-    } else {
-        magnitude
-            .parse::<i128>()
-            .ok()
-            .or(Some(0).filter(|_| magnitude.is_empty()))
-    };
+    // Up to 30 significant digits fit an i128; more are beyond every numpy integer.
+    let mut magnitude = 0i128;
+    let mut significant = 0;
+    for c in digit_bytes.skip_while(|&c| c == b'0') {
+        significant += 1;
+        if significant > 30 {
+            break;
+        }
+        magnitude = magnitude * 10 + i128::from(c - b'0');
+    }
+    let value = (significant <= 30).then_some(magnitude);
     let value = value.map(|v| if negative { -v } else { v });
     let code = match value {
         Some(v) if v >= i128::from(i64::MIN) && v <= i128::from(i64::MAX) => b'l',
@@ -72,14 +77,16 @@ pub fn read_value(dtype: &NpDtype, bytes: &[u8]) -> Value {
     if dtype.shape != Shape::Plain {
         return Value::Opaque;
     }
-    let ordered = |b: &[u8]| -> Vec<u8> {
-        let mut v = b.to_vec();
+    // A numeric value's bytes (at most 16 per part) in little-endian order, on the stack.
+    let ordered = |b: &[u8]| -> ([u8; 16], usize) {
+        let n = b.len().min(16);
+        let mut v = [0u8; 16];
+        v[..n].copy_from_slice(&b[..n]);
         if dtype.order == Order::Big {
-            v.reverse();
+            v[..n].reverse();
         }
-        v
+        (v, n)
     };
-    let le = ordered(bytes);
     let float = |b: &[u8]| -> f64 {
         match b.len() {
             2 => half::f16::from_le_bytes([b[0], b[1]]).to_f64(),
@@ -91,8 +98,8 @@ pub fn read_value(dtype: &NpDtype, bytes: &[u8]) -> Value {
     match dtype.kind {
         Kind::Bool => Value::Bool(bytes.iter().any(|&b| b != 0)),
         Kind::Int | Kind::UInt => {
-            let mut raw = [0u8; 16];
-            raw[..le.len()].copy_from_slice(&le);
+            let (raw, n) = ordered(bytes);
+            let le = &raw[..n];
             let unsigned = u128::from_le_bytes(raw);
             let bits = 8 * le.len() as u32;
             let v = if dtype.kind == Kind::Int && bits < 128 && (unsigned >> (bits - 1)) & 1 == 1 {
@@ -102,13 +109,16 @@ pub fn read_value(dtype: &NpDtype, bytes: &[u8]) -> Value {
             };
             Value::Int(v)
         }
-        Kind::Float => Value::Float(float(&le)),
+        Kind::Float => {
+            let (le, n) = ordered(bytes);
+            Value::Float(float(&le[..n]))
+        }
         Kind::Complex => {
             // each part is stored in the dtype's byte order
             let half = bytes.len() / 2;
-            let re = ordered(&bytes[..half]);
-            let im = ordered(&bytes[half..]);
-            Value::Complex(float(&re), float(&im))
+            let (re, n) = ordered(&bytes[..half]);
+            let (im, _) = ordered(&bytes[half..]);
+            Value::Complex(float(&re[..n]), float(&im[..n]))
         }
         _ => Value::Opaque,
     }
@@ -251,4 +261,38 @@ pub fn can_cast_value(
         smallest = signed_twin(smallest);
     }
     level(&smallest, to, rules) <= casting
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Python's int() rules for underscores and signs, and the value read without a copy
+    /// of the text.
+    #[test]
+    fn py_int_reads_python_literals() {
+        let value = |t: &str| py_int(t).map(|(_, v)| v);
+        assert_eq!(value("1_000").unwrap(), Value::Int(1000));
+        assert_eq!(value("  -0_7 ").unwrap(), Value::Int(-7));
+        assert_eq!(value("+000").unwrap(), Value::Int(0));
+        assert_eq!(
+            value(&"9".repeat(30)).unwrap(),
+            Value::Int(10i128.pow(30) - 1)
+        );
+        assert_eq!(value(&"9".repeat(31)).unwrap(), Value::Opaque);
+        assert_eq!(
+            value(&format!("{}1", "0".repeat(1 << 20))).unwrap(),
+            Value::Int(1)
+        );
+        for bad in [
+            "", "-", "_1", "-_1", "1_", "1__0", "1a", "0x10", "1 0", "+-1",
+        ] {
+            let e = py_int(bad).unwrap_err();
+            assert_eq!(e.status(), crate::error::Status::Parse, "{bad:?}");
+            assert!(
+                e.to_string().starts_with("invalid literal for int()"),
+                "{e}"
+            );
+        }
+    }
 }
