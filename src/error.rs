@@ -88,9 +88,10 @@ pub enum Error {
     InvalidArgument(String),
     #[error("{0}")]
     Casting(String),
-    /// A temporary the operation needs could not be allocated.
-    #[error("{0}")]
-    OutOfMemory(String),
+    /// Memory the operation needs could not be allocated. Built without allocating:
+    /// `what` names the use, `bytes` the size of the request that failed.
+    #[error("out of memory: {what} could not get {bytes} more bytes")]
+    OutOfMemory { what: &'static str, bytes: usize },
     #[error("{0}")]
     Internal(String),
     /// Any other error, about one element (`err->index` is set).
@@ -111,7 +112,7 @@ impl Error {
             Error::Parse { .. } => Status::Parse,
             Error::InvalidArgument(_) => Status::InvalidArgument,
             Error::Casting(_) => Status::Casting,
-            Error::OutOfMemory(_) => Status::OutOfMemory,
+            Error::OutOfMemory { .. } => Status::OutOfMemory,
             Error::Internal(_) => Status::Internal,
             Error::AtElement { error, .. } => error.status(),
         }

@@ -18,6 +18,7 @@ pub mod strings;
 pub mod tensor;
 
 use crate::error::Error;
+use core::fmt::Write;
 use std::ffi::{c_char, CStr};
 use std::panic::{self, AssertUnwindSafe};
 
@@ -64,31 +65,63 @@ pub struct tcast_error {
     pub message: [c_char; TCAST_ERROR_MESSAGE_BYTES],
 }
 
-/// Writes the outcome of a call into `err` (when not NULL) and returns its status.
+/// Writes the outcome of a call into `err` (when not NULL) and returns its status. The
+/// message is formatted straight into the caller's array (no allocation, so that an
+/// out-of-memory error can be reported too), cut at a character boundary.
 fn report(err: *mut tcast_error, outcome: Result<(), Error>) -> tcast_status {
-    let (status, index, message) = match &outcome {
-        Ok(()) => (TCAST_OK, -1, String::new()),
+    let (status, index) = match &outcome {
+        Ok(()) => (TCAST_OK, -1),
         Err(e) => (
             e.status() as i32,
             e.index().and_then(|i| i64::try_from(i).ok()).unwrap_or(-1),
-            e.to_string(),
         ),
     };
     if !err.is_null() {
-        let mut cut = message.len().min(TCAST_ERROR_MESSAGE_BYTES - 1);
-        while !message.is_char_boundary(cut) {
-            cut -= 1;
-        }
         // SAFETY: a non-NULL `err` points to a writable tcast_error (c-api.md section 1).
         let target = unsafe { &mut *err };
         target.status = status;
         target.index = index;
-        for (slot, &byte) in target.message.iter_mut().zip(&message.as_bytes()[..cut]) {
-            *slot = byte as c_char;
+        let mut message = MessageWriter {
+            buf: &mut target.message,
+            len: 0,
+            full: false,
+        };
+        if let Err(e) = &outcome {
+            // MessageWriter never fails; a Display impl that does leaves what it wrote.
+            let _ = write!(message, "{e}");
         }
-        target.message[cut] = 0;
+        let len = message.len;
+        target.message[len] = 0;
     }
     status
+}
+
+/// Writes formatted text into a message array, keeping room for the NUL and dropping
+/// whatever does not fit (at a character boundary).
+struct MessageWriter<'a> {
+    buf: &'a mut [c_char; TCAST_ERROR_MESSAGE_BYTES],
+    len: usize,
+    /// Set once a piece was cut: nothing after it is written (no gaps in the text).
+    full: bool,
+}
+
+impl core::fmt::Write for MessageWriter<'_> {
+    fn write_str(&mut self, text: &str) -> core::fmt::Result {
+        if self.full {
+            return Ok(());
+        }
+        let room = TCAST_ERROR_MESSAGE_BYTES - 1 - self.len;
+        let mut cut = text.len().min(room);
+        self.full = cut < text.len();
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        for (slot, &byte) in self.buf[self.len..].iter_mut().zip(&text.as_bytes()[..cut]) {
+            *slot = byte as c_char;
+        }
+        self.len += cut;
+        Ok(())
+    }
 }
 
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
@@ -209,6 +242,36 @@ mod tests {
         let got = message(&err);
         assert_eq!(got.len(), 254);
         assert!(text.starts_with(&got));
+    }
+
+    #[test]
+    fn a_cut_message_has_no_gap() {
+        // Written in pieces: a 2-byte character that does not fit ends the message,
+        // even though a later 1-byte piece would.
+        let mut err = blank_error();
+        let mut w = MessageWriter {
+            buf: &mut err.message,
+            len: 0,
+            full: false,
+        };
+        let head = "a".repeat(TCAST_ERROR_MESSAGE_BYTES - 2);
+        for piece in [head.as_str(), "é", "z"] {
+            w.write_str(piece).unwrap();
+        }
+        assert_eq!(w.len, TCAST_ERROR_MESSAGE_BYTES - 2);
+        assert!(w.full);
+        let mut err = blank_error();
+        let status = guard(&mut err, || {
+            Err(Error::OutOfMemory {
+                what: "a test",
+                bytes: 12,
+            })
+        });
+        assert_eq!(status, TCAST_ERR_OUT_OF_MEMORY);
+        assert_eq!(
+            message(&err),
+            "out of memory: a test could not get 12 more bytes"
+        );
     }
 
     #[test]
