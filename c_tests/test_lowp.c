@@ -211,6 +211,9 @@ static unsigned ref_e8m0(double x, int saturate, int mode) {
   if (x > 0x1p127) {
     return saturate ? 0xfe : 0xff; /* +inf too */
   }
+  if (x < 0x1p-127) {
+    return saturate ? 0x00 : 0xff; /* Cast-24: x < E8M0_MIN -> NaN unless saturating */
+  }
   int k = floor_log2(x);
   int r = k;
   if (mode == TCAST_ROUND_UP && x != pow2(k)) {
@@ -218,8 +221,7 @@ static unsigned ref_e8m0(double x, int saturate, int mode) {
   } else if (mode == TCAST_ROUND_NEAREST && x >= 1.5 * pow2(k)) {
     r++;
   }
-  int code = r + 127;
-  return code < 0 ? 0 : (unsigned)code; /* below 2^-127: code 0; x <= 2^127 keeps r <= 127 */
+  return (unsigned)(r + 127); /* 2^-127 <= x <= 2^127 keeps 0 <= r + 127 <= 254 */
 }
 
 /* The code of the exact value x in format f under the page's rules. */
@@ -805,10 +807,27 @@ static void test_e8m0_vectors(void) {
     EXPECT_F32(f32_from(0x7f000001), E8, 1, mode, 0xfe);
     EXPECT_F32(f32_from(0x7f7fffff), E8, 1, mode, 0xfe);
     EXPECT_F32(0x1p127f, E8, 1, mode, 0xfe);
-    /* 2^-127 is code 0 exactly; below it rounds to code 0 as well. */
+    /* 2^-127 is code 0 exactly; below it saturate = 1 gives code 0 as well, and
+       saturate = 0 NaN (Cast-24's "x < E8M0_MIN -> NaN"), from every source. */
     EXPECT_F32(0x1p-127f, E8, 1, mode, 0x00);
     EXPECT_F32(0x1p-127f, E8, 0, mode, 0x00);
     EXPECT_F32(0x1p-149f, E8, 1, mode, 0x00);
+    EXPECT_F32(0x1p-149f, E8, 0, mode, 0xff);
+    EXPECT_F32(0x1p-128f, E8, 0, mode, 0xff);
+    EXPECT_F32(0x1.8p-128f, E8, 0, mode, 0xff);
+    EXPECT_F32(0x1.fffff8p-128f, E8, 0, mode, 0xff); /* the largest f32 below 2^-127 */
+    EXPECT_F64(0x1.fffffffffffffp-128, E8, 0, mode, 0xff);
+    EXPECT_F64(0x1p-1074, E8, 0, mode, 0xff);
+    EXPECT_F64(0x1.fffffffffffffp-128, E8, 1, mode, 0x00);
+    EXPECT_F64(0x1p-127, E8, 0, mode, 0x00);
+    {
+      const uint16_t bf16_below[3] = {0x0001, 0x0020, 0x003f}; /* 2^-133, 2^-128, ... */
+      const uint8_t nan3[3] = {0xff, 0xff, 0xff}, zero3[3] = {0, 0, 0};
+      expect_codes(TCAST_DTYPE_BFLOAT16, bf16_below, 3, E8, 0, mode, nan3, 1,
+                   "BFLOAT16 below 2^-127, saturate 0", __LINE__);
+      expect_codes(TCAST_DTYPE_BFLOAT16, bf16_below, 3, E8, 1, mode, zero3, 1,
+                   "BFLOAT16 below 2^-127, saturate 1", __LINE__);
+    }
     EXPECT_F32(0x1p-126f, E8, 1, mode, 0x01);
   }
   /* The f32 subnormal binade [2^-127, 2^-126). */
@@ -1277,7 +1296,7 @@ static void test_wide_sources(void) {
   EXPECT_F64(0x1p127 * (1 + 0x1p-40), E8, 0, TCAST_ROUND_DOWN, 0xff);
   EXPECT_F64(1e300, E8, 1, TCAST_ROUND_UP, 0xfe);
   EXPECT_F64(1e-300, E8, 1, TCAST_ROUND_UP, 0x00);
-  EXPECT_F64(1e-300, E8, 0, TCAST_ROUND_UP, 0x00);
+  EXPECT_F64(1e-300, E8, 0, TCAST_ROUND_UP, 0xff); /* below 2^-127, not saturating: NaN */
   EXPECT_F64(2.5 + 1e-12, TCAST_DTYPE_INT4, 1, 0, 0x3);
   EXPECT_F64(-2.5, TCAST_DTYPE_INT4, 1, 0, 0xe);
   EXPECT_F64(4503599627370497.0 /* 2^52 + 1 */, TCAST_DTYPE_UINT4, 1, 0, 0x1);
@@ -1362,6 +1381,18 @@ static void test_strings(void) {
     CHECK_EQ_INT(tc_err.index, 1);
   }
 
+  /* STRING -> FLOAT8E8M0 with saturate = 0: below 2^-127 is NaN in every round mode. */
+  {
+    tcast_string ev[3] = {view_str("1e-39"), view_str("5e-39"),
+                          view_str("5.877471754111438e-39") /* 2^-127 */};
+    const uint8_t nan_nan_min[3] = {0xff, 0xff, 0x00}, sat[3] = {0x00, 0x00, 0x00};
+    for (int mode = 0; mode <= 2; mode++) {
+      expect_codes(TCAST_DTYPE_STRING, ev, 3, TCAST_DTYPE_FLOAT8E8M0, 0, mode, nan_nan_min, 0,
+                   "STRING -> FLOAT8E8M0 saturate 0", __LINE__);
+      expect_codes(TCAST_DTYPE_STRING, ev, 3, TCAST_DTYPE_FLOAT8E8M0, 1, mode, sat, 0,
+                   "STRING -> FLOAT8E8M0 saturate 1", __LINE__);
+    }
+  }
   /* FLOAT8E4M3FN -> STRING: the shortest digits that read back in E4M3FN. */
   {
     const uint8_t codes[] = {0x38, 0x80, 0x7f, 0xff, 0x30, 0x34, 0xb0, 0x01, 0x00, 0x50};

@@ -190,6 +190,9 @@ fn encode_e8m0<const OPT: u8>(x: f32) -> u8 {
         }
     };
     let positive_finite = exp < 255 && bits != 0;
+    // Below 2^-127 (the f32 subnormal 0x00400000): rounding to odd keeps a value below it
+    // below it, so this compares the original value.
+    let below_min = bits < 0x0040_0000;
     let above_max = exp == 254 && man != 0 || exp == 255 && man == 0; // > 2^127 or +inf
     if x.is_nan() {
         0xff
@@ -201,7 +204,7 @@ fn encode_e8m0<const OPT: u8>(x: f32) -> u8 {
         } else {
             code.min(0xfe) as u8
         }
-    } else if !positive_finite || above_max {
+    } else if !positive_finite || above_max || below_min {
         0xff
     } else {
         code as u8

@@ -413,7 +413,7 @@ fn e8m0_encode(saturate: bool, round_mode: u8, value: Exact) -> u8 {
         return nan_or(0xfe);
     }
     if top < -127 {
-        return 0x00;
+        return nan_or(0x00);
     }
     let at_least_tie = t >= 1 && u128::from(mant) >= 3u128 << (t - 1);
     let step = match round_mode {

@@ -305,9 +305,12 @@ fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
             let code = _mm256_andnot_si256(negative_or_zero, code);
             _mm256_blendv_epi8(code, ff, nan)
         } else {
-            // Not a positive finite value (negative, zero, infinite, NaN) or above 2^127.
+            // Negative, infinite or NaN (the exponent with the sign above 254), above
+            // 2^127, or below 2^-127 (zero included; the compare is signed, so negatives
+            // count as below too).
+            let below_min = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x0040_0000), bits);
             let bad = _mm256_or_si256(
-                _mm256_or_si256(_mm256_cmpgt_epi32(exp, _mm256_set1_epi32(254)), zero),
+                _mm256_or_si256(_mm256_cmpgt_epi32(exp, _mm256_set1_epi32(254)), below_min),
                 above_max,
             );
             _mm256_blendv_epi8(code, ff, bad)
