@@ -244,10 +244,10 @@ static unsigned ref_encode(const lowfmt *f, double x, int saturate, int mode) {
       return 0x7f | sign_bit;
     case K_FNUZ:
       return 0x80;
-    case K_FP4:
-      return sign ? 0x0 : 0x8; /* onnx >= 1.19 test data (ml_dtypes) */
     default:
-      return max | sign_bit; /* FLOAT6: +-max */
+      /* FLOAT4E2M1 (onnx >= 1.19 test data) and FLOAT6 (the onnx 1.23 reference), as
+         ml_dtypes: +NaN -> -0, -NaN -> +0 */
+      return sign ? 0 : 1u << mbits;
     }
   }
   const double *v = values_of(f);
@@ -280,7 +280,7 @@ static unsigned ref_encode(const lowfmt *f, double x, int saturate, int mode) {
       return max | sign_bit; /* FLOAT4 and FLOAT6 always saturate */
     }
   }
-  if (r == 0 && (f->kind == K_FNUZ || f->kind == K_FP6)) {
+  if (r == 0 && f->kind == K_FNUZ) {
     return 0; /* no -0 */
   }
   return r | sign_bit;
@@ -911,10 +911,11 @@ static void test_small_format_vectors(void) {
 
   /* FLOAT6E2M3: max 7.5 (0x1f); smallest subnormal 0.125. */
   {
+    /* -0 and negatives rounding to 0 keep the sign (0x20); +NaN -> 0x20, -NaN -> 0x00. */
     const float x[16] = {7.5f,  7.75f, 8.0f,  100.0f, inf,    -inf,   f32_nan(0), f32_nan(1),
                          -0.0f, -0.01f, 0.0625f, 0.1875f, 1.0625f, 1.1875f, -7.5f,  0.0625001f};
-    const uint8_t c[16] = {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x3f, 0x1f, 0x3f,
-                           0x00, 0x00, 0x00, 0x02, 0x08, 0x0a, 0x3f, 0x01};
+    const uint8_t c[16] = {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x3f, 0x20, 0x00,
+                           0x20, 0x20, 0x00, 0x02, 0x08, 0x0a, 0x3f, 0x01};
     expect_codes(TCAST_DTYPE_FLOAT, x, 16, TCAST_DTYPE_FLOAT6E2M3, 1, 0, c, 1, "FLOAT6E2M3 cases",
                  __LINE__);
     expect_codes(TCAST_DTYPE_FLOAT, x, 16, TCAST_DTYPE_FLOAT6E2M3, 0, 0, c, 1,
@@ -931,8 +932,8 @@ static void test_small_format_vectors(void) {
   {
     const float x[14] = {28.0f, 30.0f, 26.0f, 1e9f, -inf, f32_nan(0), f32_nan(1), -0.0f,
                          -0.03125f, 0.03125f, 0.09375f, 0.0625f, 27.0f, -1e-30f};
-    const uint8_t c[14] = {0x1f, 0x1f, 0x1e, 0x1f, 0x3f, 0x1f, 0x3f, 0x00,
-                           0x00, 0x00, 0x02, 0x01, 0x1f, 0x00};
+    const uint8_t c[14] = {0x1f, 0x1f, 0x1e, 0x1f, 0x3f, 0x20, 0x00, 0x20,
+                           0x20, 0x00, 0x02, 0x01, 0x1f, 0x20};
     expect_codes(TCAST_DTYPE_FLOAT, x, 14, TCAST_DTYPE_FLOAT6E3M2, 1, 0, c, 1, "FLOAT6E3M2 cases",
                  __LINE__);
   }
@@ -1225,7 +1226,7 @@ static void test_low_to_low(void) {
         snprintf(what, sizeof what, "%s -> %s, every code", tcast_dtype_name(from->dtype),
                  tcast_dtype_name(to->dtype));
         if (from == to) {
-          /* a same-dtype cast is a byte copy (FLOAT6 -0 and E5M2 infinities stay) */
+          /* a same-dtype cast is a byte copy (E5M2 keeps its NaN codes 0x7d, 0xff, ...) */
           expect_codes(from->dtype, packed, ncodes, to->dtype, sat[o], mode[o], codes, 0, what,
                        __LINE__);
         } else {
@@ -1259,7 +1260,7 @@ static void test_low_to_low(void) {
     const uint8_t f4[4] = {0x7 /* 6 */, 0x8 /* -0 */, 0x1 /* 0.5 */, 0xd /* -3 */};
     uint8_t packedf4[2];
     pack_codes(4, f4, 4, packedf4);
-    const uint8_t f6[4] = {0x16 /* 6 = 1.5 * 2^2 */, 0x00 /* -0 -> +0 */, 0x08 /* 0.5 */,
+    const uint8_t f6[4] = {0x16 /* 6 = 1.5 * 2^2 */, 0x20 /* -0 stays -0 */, 0x08 /* 0.5 */,
                            0x32 /* -3 */};
     expect_codes(TCAST_DTYPE_FLOAT4E2M1, packedf4, 4, TCAST_DTYPE_FLOAT6E3M2, 1, 0, f6, 1,
                  "FLOAT4E2M1 -> FLOAT6E3M2", __LINE__);
@@ -1393,6 +1394,17 @@ static void test_strings(void) {
                    "STRING -> FLOAT8E8M0 saturate 1", __LINE__);
     }
   }
+  /* STRING -> FLOAT6: "-0" and tiny negatives keep the sign; +NaN -> 0x20, -NaN -> 0. */
+  {
+    tcast_string fv[5] = {view_str("-0"), view_str("-1e-30"), view_str("nan"),
+                          view_str("-nan"), view_str("0")};
+    const uint8_t want[5] = {0x20, 0x20, 0x20, 0x00, 0x00};
+    expect_codes(TCAST_DTYPE_STRING, fv, 5, TCAST_DTYPE_FLOAT6E2M3, 1, 0, want, 0,
+                 "STRING -> FLOAT6E2M3", __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, fv, 5, TCAST_DTYPE_FLOAT6E3M2, 1, 0, want, 0,
+                 "STRING -> FLOAT6E3M2", __LINE__);
+  }
+
   /* FLOAT8E4M3FN -> STRING: the shortest digits that read back in E4M3FN. */
   {
     const uint8_t codes[] = {0x38, 0x80, 0x7f, 0xff, 0x30, 0x34, 0xb0, 0x01, 0x00, 0x50};

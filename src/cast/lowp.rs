@@ -27,10 +27,11 @@ pub enum Kind {
     Fn,
     /// FNUZ: no infinity, no -0; 0x80 is the only NaN.
     Fnuz,
-    /// FLOAT4E2M1: no infinity or NaN; saturates; NaN gives 0x8 (+NaN) / 0x0 (-NaN) as
-    /// onnx's test data (ml_dtypes) expect.
+    /// FLOAT4E2M1: no infinity or NaN; saturates; -0 exists; NaN gives 0x8 (+NaN) / 0x0
+    /// (-NaN) as onnx's test data (ml_dtypes) expect.
     Fp4,
-    /// FLOAT6: no infinity or NaN; saturates; NaN gives ±max; zero is unsigned.
+    /// FLOAT6: as FLOAT4E2M1 (saturates, -0 is 0x20, +NaN gives 0x20 and -NaN 0x00, as
+    /// the onnx 1.23 reference does), with its own fast paths.
     Fp6,
     /// FLOAT8E8M0: an unsigned power of two; 0xFF is NaN.
     E8m0,
@@ -270,24 +271,13 @@ pub fn encode_f32<const F: u8, const OPT: u8>(x: f32) -> u8 {
                 mag | sign
             }
         }
-        Kind::Fp4 => {
+        Kind::Fp4 | Kind::Fp6 => {
+            // NaN: the sign bit of the opposite sign on a zero magnitude (+NaN -> -0).
+            let sign_bit = 1 << (f.exp_bits + m);
             if is_nan {
-                if negative {
-                    0x0
-                } else {
-                    0x8
-                }
+                sign ^ sign_bit
             } else if overflow {
                 max | sign
-            } else {
-                mag | sign
-            }
-        }
-        Kind::Fp6 => {
-            if is_nan || overflow {
-                max | sign
-            } else if mag == 0 {
-                0
             } else {
                 mag | sign
             }

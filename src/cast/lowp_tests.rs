@@ -674,3 +674,67 @@ fn e8m0_without_saturate_gives_nan_below_its_smallest_value() {
         }
     }
 }
+
+#[test]
+fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
+    // semantics-cast.md 6: -0, and a negative value that rounds to zero, give 0x20; +NaN
+    // gives 0x20 and -NaN 0x00 (the onnx 1.23 reference, ml_dtypes).
+    let (e2m3, e3m2) = (DType::Float6E2M3, DType::Float6E3M2);
+    let opts = (true, 0);
+    let f32s = [
+        0.0f32,
+        -0.0,
+        -0.01,
+        -1e-30,
+        -f32::from_bits(1),
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7f80_0001), // signalling NaNs with a payload
+        f32::from_bits(0xff80_0001),
+        -0.0625, // E2M3: the tie between -0 and -0.125 (even: -0); E3M2: -0.0625
+    ];
+    let want_e2m3 = [0x00, 0x20, 0x20, 0x20, 0x20, 0x20, 0x00, 0x20, 0x00, 0x20];
+    let want_e3m2 = [0x00, 0x20, 0x20, 0x20, 0x20, 0x20, 0x00, 0x20, 0x00, 0x21];
+    expect_page_codes(DType::Float, &f32_bytes(&f32s), e2m3, opts, &want_e2m3);
+    expect_page_codes(DType::Float, &f32_bytes(&f32s), e3m2, opts, &want_e3m2);
+    let mut f64s: Vec<f64> = f32s.iter().map(|&x| f64::from(x)).collect();
+    f64s[4] = -f64::from_bits(1);
+    f64s[7] = f64::from_bits(0x7ff0_0000_0000_0001);
+    f64s[8] = f64::from_bits(0xfff0_0000_0000_0001);
+    expect_page_codes(DType::Double, &f64_bytes(&f64s), e2m3, opts, &want_e2m3);
+    expect_page_codes(DType::Double, &f64_bytes(&f64s), e3m2, opts, &want_e3m2);
+    // FLOAT16 and BFLOAT16: -0, the smallest negative subnormal, ±NaN quiet and not.
+    let f16s = [0x0000u16, 0x8000, 0x8001, 0x7e00, 0xfe00, 0x7c01, 0xfc01];
+    let bf16s = [0x0000u16, 0x8000, 0x8001, 0x7fc0, 0xffc0, 0x7f81, 0xff81];
+    let want = [0x00, 0x20, 0x20, 0x20, 0x00, 0x20, 0x00];
+    for to in [e2m3, e3m2] {
+        expect_page_codes(DType::Float16, &u16_bytes(&f16s), to, opts, &want);
+        expect_page_codes(DType::Bfloat16, &u16_bytes(&bf16s), to, opts, &want);
+        let c128: Vec<u8> = [-0.0f64, f64::NAN, -f64::NAN]
+            .iter()
+            .flat_map(|x| [x.to_le_bytes(), 2f64.to_le_bytes()].concat())
+            .collect();
+        expect_page_codes(DType::Complex128, &c128, to, opts, &[0x20, 0x20, 0x00]);
+        // Low-precision sources: -0 (and a negative that rounds to 0) and NaN codes.
+        // E4M3FN: -0, -2^-9, +NaN, -NaN; E5M2: -0, +NaN, -NaN; FNUZ's NaN is negative;
+        // E8M0's NaN is positive; FLOAT4E2M1's -0.
+        let cases: [(DType, &[u8], &[u8]); 6] = [
+            (
+                DType::Float8E4M3Fn,
+                &[0x80, 0x81, 0x7f, 0xff],
+                &[0x20, 0x20, 0x20, 0x00],
+            ),
+            (DType::Float8E5M2, &[0x80, 0x7e, 0xfe], &[0x20, 0x20, 0x00]),
+            (DType::Float8E4M3Fnuz, &[0x80], &[0x00]),
+            (DType::Float8E5M2Fnuz, &[0x80], &[0x00]),
+            (DType::Float8E8M0, &[0xff], &[0x20]),
+            (DType::Float4E2M1, &[0x8, 0x0], &[0x20, 0x00]),
+        ];
+        for (from, codes, want) in cases {
+            expect_page_codes(from, codes, to, opts, want);
+        }
+        // FLOAT6 -> the other FLOAT6: -0 stays -0.
+        let other = if to == e2m3 { e3m2 } else { e2m3 };
+        expect_page_codes(other, &[0x20, 0x00], to, opts, &[0x20, 0x00]);
+    }
+}
