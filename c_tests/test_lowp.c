@@ -1382,6 +1382,36 @@ static void test_strings(void) {
     CHECK_EQ_INT(tc_err.index, 1);
   }
 
+  /* STRING -> INT4/UINT4/INT2/UINT2: an integer text converts as the float of its value
+     does (semantics-cast.md 8): round, then keep the low bits, however long the text
+     ("20" -> UINT4 4 and "-5" -> UINT4 11 are the page's examples; 2^64 + 1 ends in
+     ...0001; the last four digits of a decimal decide its low four bits: 7891 = 16 * 493
+     + 3). Fractions and exponents go through DOUBLE: 2.5 -> 2, -2.5 -> -2, 1e3 = 1000 ->
+     low bits 8; "1e400" (inf) and "nan" -> 0. */
+  {
+    const char *ints[] = {"20", "-5", "-9", "8", " 7 ", "-1", "18446744073709551616",
+                          "18446744073709551617", "-18446744073709551617",
+                          "123456789012345678901234567890123456789012345678901234567891",
+                          "2.5", "-2.5", "1e3", "1e400", "nan", "-100000000000000000000"};
+    /* the value modulo 16 of each text above */
+    const uint8_t mod16[] = {4, 11, 7, 8, 7, 15, 0, 1, 15, 3, 2, 14, 8, 0, 0, 0};
+    enum { K = sizeof ints / sizeof ints[0] };
+    tcast_string iv[K];
+    uint8_t c4[K], c2[K];
+    for (int i = 0; i < K; i++) {
+      iv[i] = view_str(ints[i]);
+      c4[i] = mod16[i];
+      c2[i] = mod16[i] & 3;
+    }
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_INT4, 1, 0, c4, 0, "STRING -> INT4",
+                 __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_UINT4, 1, 0, c4, 0, "STRING -> UINT4",
+                 __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_INT2, 1, 0, c2, 0, "STRING -> INT2",
+                 __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_UINT2, 1, 0, c2, 0, "STRING -> UINT2",
+                 __LINE__);
+  }
   /* STRING -> FLOAT8E8M0 with saturate = 0: below 2^-127 is NaN in every round mode. */
   {
     tcast_string ev[3] = {view_str("1e-39"), view_str("5e-39"),
