@@ -1,10 +1,12 @@
 //! Numbers <-> text (ONNX Cast-9+ with STRING, `semantics-cast.md` section 8).
 //!
-//! Parsing: trim ASCII whitespace; an optional sign and inf / infinity / nan in any case;
-//! else a decimal or scientific number. FLOAT and DOUBLE parse correctly rounded in their
-//! own precision; the other float targets parse to f64 and then round by the numeric
-//! rules; integer targets parse plain integer text exactly (saturating) and anything with
-//! a fraction or exponent through f64 and the float -> integer rule.
+//! Parsing: trim C's whitespace (space, \t, \n, \v, \f, \r); an optional sign and inf /
+//! infinity / nan in any case; else a decimal or scientific number. FLOAT and DOUBLE
+//! parse correctly rounded in their own precision; the other float targets parse to f64
+//! and then round by the numeric rules; integer targets parse plain integer text exactly
+//! and convert it as a float of that value would (8- to 64-bit integers saturate,
+//! INT4/UINT4/INT2/UINT2 keep the low bits), and anything with a fraction or exponent
+//! through f64 and the float -> integer rule.
 //!
 //! Formatting: integers in decimal, BOOL "True"/"False", NaN/inf as "NaN", "INF", "-INF",
 //! and floats either as the shortest digits that read back to the same value of the
@@ -764,15 +766,23 @@ impl FormatJob<'_> {
 
 // ---- parsing ------------------------------------------------------------------------
 
+/// C's `isspace` in the C locale: space, \t, \n, \v, \f, \r (Rust's
+/// `is_ascii_whitespace` leaves out \v).
+#[inline(always)]
+fn is_c_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t'..=b'\r')
+}
+
+/// The text without the C whitespace at either end.
 #[inline]
 fn trim(text: &[u8]) -> &[u8] {
     let start = text
         .iter()
-        .position(|c| !c.is_ascii_whitespace())
+        .position(|&c| !is_c_space(c))
         .unwrap_or(text.len());
     let end = text
         .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
+        .rposition(|&c| !is_c_space(c))
         .map_or(start, |e| e + 1);
     &text[start..end]
 }
@@ -1390,6 +1400,51 @@ mod tests {
             parse(b"18446744073709551617", Scalar::U64),
             Some(u64::MAX.to_le_bytes().to_vec())
         );
+    }
+
+    #[test]
+    fn the_six_c_space_characters_are_trimmed() {
+        // semantics-cast.md 8: space, \t, \n, \v, \f and \r at either end, as C's isspace.
+        assert_eq!(
+            parse(b"\x0b1.5", Scalar::F64),
+            Some(1.5f64.to_le_bytes().to_vec())
+        );
+        let padded: [&[u8]; 5] = [
+            b"\x0b2",
+            b"2\x0b",
+            b"\x0c2\x0c",
+            b" \t\n\x0b\x0c\r2 \t\n\x0b\x0c\r",
+            b"\x0b\x0b+2\r\x0b",
+        ];
+        let options = CastOptions::default();
+        for to in DType::all() {
+            if matches!(to, DType::String | DType::Complex64 | DType::Complex128) {
+                continue;
+            }
+            let plain = parse_tensor(&[b"2"], to, &options).unwrap();
+            for text in padded {
+                assert_eq!(
+                    parse_tensor(&[text], to, &options).as_ref().ok(),
+                    Some(&plain),
+                    "{:?} -> {to}",
+                    text.escape_ascii().to_string()
+                );
+            }
+        }
+        // Nothing else is trimmed: other control characters, NUL, Unicode spaces.
+        for text in [
+            &b"\x0b"[..],
+            b"\x1c2",
+            b"2\x1f",
+            b"\x002",
+            b"2\x00",
+            b"\xc2\xa02",
+            b"2\xc2\x85",
+            b"\x0b2\x0b2",
+        ] {
+            assert_eq!(parse(text, Scalar::F64), None, "{}", text.escape_ascii());
+            assert_eq!(parse(text, Scalar::I32), None, "{}", text.escape_ascii());
+        }
     }
 
     #[test]
