@@ -607,7 +607,7 @@ static void test_packing_round_trips(void) {
       for (int64_t i = 0; i < n; i++) {
         unsigned c = (unsigned)(i * 7 + 3) % ncodes;
         x[i] = (float)ref_value(f, c);
-        want_codes[i] = (uint8_t)ref_encode(f, x[i], 1, 0); /* c, except FLOAT6 -0 -> +0 */
+        want_codes[i] = (uint8_t)ref_encode(f, x[i], 1, 0); /* c itself, -0 included */
       }
       pack_codes(bits, want_codes, (size_t)n, want_packed);
       if (run_cast(TCAST_DTYPE_FLOAT, x, dt, got, n, 1, 0, 0, __LINE__)) {

@@ -30,8 +30,9 @@ pub enum Kind {
     /// FLOAT4E2M1: no infinity or NaN; saturates; -0 exists; NaN gives 0x8 (+NaN) / 0x0
     /// (-NaN) as onnx's test data (ml_dtypes) expect.
     Fp4,
-    /// FLOAT6: as FLOAT4E2M1 (saturates, -0 is 0x20, +NaN gives 0x20 and -NaN 0x00, as
-    /// the onnx 1.23 reference does), with its own fast paths.
+    /// FLOAT6: the rules of FLOAT4E2M1 (saturates, -0 is 0x20, +NaN gives 0x20 and -NaN
+    /// 0x00, as the onnx 1.23 reference does); a kind of its own because FLOAT4E2M1 has
+    /// kernels of its own.
     Fp6,
     /// FLOAT8E8M0: an unsigned power of two; 0xFF is NaN.
     E8m0,
