@@ -211,6 +211,9 @@ static unsigned ref_e8m0(double x, int saturate, int mode) {
   if (x > 0x1p127) {
     return saturate ? 0xfe : 0xff; /* +inf too */
   }
+  if (x < 0x1p-127) {
+    return saturate ? 0x00 : 0xff; /* Cast-24: x < E8M0_MIN -> NaN unless saturating */
+  }
   int k = floor_log2(x);
   int r = k;
   if (mode == TCAST_ROUND_UP && x != pow2(k)) {
@@ -218,8 +221,7 @@ static unsigned ref_e8m0(double x, int saturate, int mode) {
   } else if (mode == TCAST_ROUND_NEAREST && x >= 1.5 * pow2(k)) {
     r++;
   }
-  int code = r + 127;
-  return code < 0 ? 0 : (unsigned)code; /* below 2^-127: code 0; x <= 2^127 keeps r <= 127 */
+  return (unsigned)(r + 127); /* 2^-127 <= x <= 2^127 keeps 0 <= r + 127 <= 254 */
 }
 
 /* The code of the exact value x in format f under the page's rules. */
@@ -242,10 +244,10 @@ static unsigned ref_encode(const lowfmt *f, double x, int saturate, int mode) {
       return 0x7f | sign_bit;
     case K_FNUZ:
       return 0x80;
-    case K_FP4:
-      return sign ? 0x0 : 0x8; /* onnx >= 1.19 test data (ml_dtypes) */
     default:
-      return max | sign_bit; /* FLOAT6: +-max */
+      /* FLOAT4E2M1 (onnx >= 1.19 test data) and FLOAT6 (the onnx 1.23 reference), as
+         ml_dtypes: +NaN -> -0, -NaN -> +0 */
+      return sign ? 0 : 1u << mbits;
     }
   }
   const double *v = values_of(f);
@@ -278,7 +280,7 @@ static unsigned ref_encode(const lowfmt *f, double x, int saturate, int mode) {
       return max | sign_bit; /* FLOAT4 and FLOAT6 always saturate */
     }
   }
-  if (r == 0 && (f->kind == K_FNUZ || f->kind == K_FP6)) {
+  if (r == 0 && f->kind == K_FNUZ) {
     return 0; /* no -0 */
   }
   return r | sign_bit;
@@ -605,7 +607,7 @@ static void test_packing_round_trips(void) {
       for (int64_t i = 0; i < n; i++) {
         unsigned c = (unsigned)(i * 7 + 3) % ncodes;
         x[i] = (float)ref_value(f, c);
-        want_codes[i] = (uint8_t)ref_encode(f, x[i], 1, 0); /* c, except FLOAT6 -0 -> +0 */
+        want_codes[i] = (uint8_t)ref_encode(f, x[i], 1, 0); /* c itself, -0 included */
       }
       pack_codes(bits, want_codes, (size_t)n, want_packed);
       if (run_cast(TCAST_DTYPE_FLOAT, x, dt, got, n, 1, 0, 0, __LINE__)) {
@@ -805,10 +807,27 @@ static void test_e8m0_vectors(void) {
     EXPECT_F32(f32_from(0x7f000001), E8, 1, mode, 0xfe);
     EXPECT_F32(f32_from(0x7f7fffff), E8, 1, mode, 0xfe);
     EXPECT_F32(0x1p127f, E8, 1, mode, 0xfe);
-    /* 2^-127 is code 0 exactly; below it rounds to code 0 as well. */
+    /* 2^-127 is code 0 exactly; below it saturate = 1 gives code 0 as well, and
+       saturate = 0 NaN (Cast-24's "x < E8M0_MIN -> NaN"), from every source. */
     EXPECT_F32(0x1p-127f, E8, 1, mode, 0x00);
     EXPECT_F32(0x1p-127f, E8, 0, mode, 0x00);
     EXPECT_F32(0x1p-149f, E8, 1, mode, 0x00);
+    EXPECT_F32(0x1p-149f, E8, 0, mode, 0xff);
+    EXPECT_F32(0x1p-128f, E8, 0, mode, 0xff);
+    EXPECT_F32(0x1.8p-128f, E8, 0, mode, 0xff);
+    EXPECT_F32(0x1.fffff8p-128f, E8, 0, mode, 0xff); /* the largest f32 below 2^-127 */
+    EXPECT_F64(0x1.fffffffffffffp-128, E8, 0, mode, 0xff);
+    EXPECT_F64(0x1p-1074, E8, 0, mode, 0xff);
+    EXPECT_F64(0x1.fffffffffffffp-128, E8, 1, mode, 0x00);
+    EXPECT_F64(0x1p-127, E8, 0, mode, 0x00);
+    {
+      const uint16_t bf16_below[3] = {0x0001, 0x0020, 0x003f}; /* 2^-133, 2^-128, ... */
+      const uint8_t nan3[3] = {0xff, 0xff, 0xff}, zero3[3] = {0, 0, 0};
+      expect_codes(TCAST_DTYPE_BFLOAT16, bf16_below, 3, E8, 0, mode, nan3, 1,
+                   "BFLOAT16 below 2^-127, saturate 0", __LINE__);
+      expect_codes(TCAST_DTYPE_BFLOAT16, bf16_below, 3, E8, 1, mode, zero3, 1,
+                   "BFLOAT16 below 2^-127, saturate 1", __LINE__);
+    }
     EXPECT_F32(0x1p-126f, E8, 1, mode, 0x01);
   }
   /* The f32 subnormal binade [2^-127, 2^-126). */
@@ -892,10 +911,11 @@ static void test_small_format_vectors(void) {
 
   /* FLOAT6E2M3: max 7.5 (0x1f); smallest subnormal 0.125. */
   {
+    /* -0 and negatives rounding to 0 keep the sign (0x20); +NaN -> 0x20, -NaN -> 0x00. */
     const float x[16] = {7.5f,  7.75f, 8.0f,  100.0f, inf,    -inf,   f32_nan(0), f32_nan(1),
                          -0.0f, -0.01f, 0.0625f, 0.1875f, 1.0625f, 1.1875f, -7.5f,  0.0625001f};
-    const uint8_t c[16] = {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x3f, 0x1f, 0x3f,
-                           0x00, 0x00, 0x00, 0x02, 0x08, 0x0a, 0x3f, 0x01};
+    const uint8_t c[16] = {0x1f, 0x1f, 0x1f, 0x1f, 0x1f, 0x3f, 0x20, 0x00,
+                           0x20, 0x20, 0x00, 0x02, 0x08, 0x0a, 0x3f, 0x01};
     expect_codes(TCAST_DTYPE_FLOAT, x, 16, TCAST_DTYPE_FLOAT6E2M3, 1, 0, c, 1, "FLOAT6E2M3 cases",
                  __LINE__);
     expect_codes(TCAST_DTYPE_FLOAT, x, 16, TCAST_DTYPE_FLOAT6E2M3, 0, 0, c, 1,
@@ -912,8 +932,8 @@ static void test_small_format_vectors(void) {
   {
     const float x[14] = {28.0f, 30.0f, 26.0f, 1e9f, -inf, f32_nan(0), f32_nan(1), -0.0f,
                          -0.03125f, 0.03125f, 0.09375f, 0.0625f, 27.0f, -1e-30f};
-    const uint8_t c[14] = {0x1f, 0x1f, 0x1e, 0x1f, 0x3f, 0x1f, 0x3f, 0x00,
-                           0x00, 0x00, 0x02, 0x01, 0x1f, 0x00};
+    const uint8_t c[14] = {0x1f, 0x1f, 0x1e, 0x1f, 0x3f, 0x20, 0x00, 0x20,
+                           0x20, 0x00, 0x02, 0x01, 0x1f, 0x20};
     expect_codes(TCAST_DTYPE_FLOAT, x, 14, TCAST_DTYPE_FLOAT6E3M2, 1, 0, c, 1, "FLOAT6E3M2 cases",
                  __LINE__);
   }
@@ -1206,7 +1226,7 @@ static void test_low_to_low(void) {
         snprintf(what, sizeof what, "%s -> %s, every code", tcast_dtype_name(from->dtype),
                  tcast_dtype_name(to->dtype));
         if (from == to) {
-          /* a same-dtype cast is a byte copy (FLOAT6 -0 and E5M2 infinities stay) */
+          /* a same-dtype cast is a byte copy (E5M2 keeps its NaN codes 0x7d, 0xff, ...) */
           expect_codes(from->dtype, packed, ncodes, to->dtype, sat[o], mode[o], codes, 0, what,
                        __LINE__);
         } else {
@@ -1240,7 +1260,7 @@ static void test_low_to_low(void) {
     const uint8_t f4[4] = {0x7 /* 6 */, 0x8 /* -0 */, 0x1 /* 0.5 */, 0xd /* -3 */};
     uint8_t packedf4[2];
     pack_codes(4, f4, 4, packedf4);
-    const uint8_t f6[4] = {0x16 /* 6 = 1.5 * 2^2 */, 0x00 /* -0 -> +0 */, 0x08 /* 0.5 */,
+    const uint8_t f6[4] = {0x16 /* 6 = 1.5 * 2^2 */, 0x20 /* -0 stays -0 */, 0x08 /* 0.5 */,
                            0x32 /* -3 */};
     expect_codes(TCAST_DTYPE_FLOAT4E2M1, packedf4, 4, TCAST_DTYPE_FLOAT6E3M2, 1, 0, f6, 1,
                  "FLOAT4E2M1 -> FLOAT6E3M2", __LINE__);
@@ -1277,7 +1297,7 @@ static void test_wide_sources(void) {
   EXPECT_F64(0x1p127 * (1 + 0x1p-40), E8, 0, TCAST_ROUND_DOWN, 0xff);
   EXPECT_F64(1e300, E8, 1, TCAST_ROUND_UP, 0xfe);
   EXPECT_F64(1e-300, E8, 1, TCAST_ROUND_UP, 0x00);
-  EXPECT_F64(1e-300, E8, 0, TCAST_ROUND_UP, 0x00);
+  EXPECT_F64(1e-300, E8, 0, TCAST_ROUND_UP, 0xff); /* below 2^-127, not saturating: NaN */
   EXPECT_F64(2.5 + 1e-12, TCAST_DTYPE_INT4, 1, 0, 0x3);
   EXPECT_F64(-2.5, TCAST_DTYPE_INT4, 1, 0, 0xe);
   EXPECT_F64(4503599627370497.0 /* 2^52 + 1 */, TCAST_DTYPE_UINT4, 1, 0, 0x1);
@@ -1360,6 +1380,59 @@ static void test_strings(void) {
     tcast_tensor to = tensor(out, 2, shape, 1, TCAST_DTYPE_FLOAT8E4M3FN);
     CHECK_STATUS(tcast_cast(&ti, &to, NULL, TC_ERR), TCAST_ERR_PARSE);
     CHECK_EQ_INT(tc_err.index, 1);
+  }
+
+  /* STRING -> INT4/UINT4/INT2/UINT2: an integer text converts as the float of its value
+     does (semantics-cast.md 8): round, then keep the low bits, however long the text
+     ("20" -> UINT4 4 and "-5" -> UINT4 11 are the page's examples; 2^64 + 1 ends in
+     ...0001; the last four digits of a decimal decide its low four bits: 7891 = 16 * 493
+     + 3). Fractions and exponents go through DOUBLE: 2.5 -> 2, -2.5 -> -2, 1e3 = 1000 ->
+     low bits 8; "1e400" (inf) and "nan" -> 0. */
+  {
+    const char *ints[] = {"20", "-5", "-9", "8", " 7 ", "-1", "18446744073709551616",
+                          "18446744073709551617", "-18446744073709551617",
+                          "123456789012345678901234567890123456789012345678901234567891",
+                          "2.5", "-2.5", "1e3", "1e400", "nan", "-100000000000000000000"};
+    /* the value modulo 16 of each text above */
+    const uint8_t mod16[] = {4, 11, 7, 8, 7, 15, 0, 1, 15, 3, 2, 14, 8, 0, 0, 0};
+    enum { K = sizeof ints / sizeof ints[0] };
+    tcast_string iv[K];
+    uint8_t c4[K], c2[K];
+    for (int i = 0; i < K; i++) {
+      iv[i] = view_str(ints[i]);
+      c4[i] = mod16[i];
+      c2[i] = mod16[i] & 3;
+    }
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_INT4, 1, 0, c4, 0, "STRING -> INT4",
+                 __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_UINT4, 1, 0, c4, 0, "STRING -> UINT4",
+                 __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_INT2, 1, 0, c2, 0, "STRING -> INT2",
+                 __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, iv, K, TCAST_DTYPE_UINT2, 1, 0, c2, 0, "STRING -> UINT2",
+                 __LINE__);
+  }
+  /* STRING -> FLOAT8E8M0 with saturate = 0: below 2^-127 is NaN in every round mode. */
+  {
+    tcast_string ev[3] = {view_str("1e-39"), view_str("5e-39"),
+                          view_str("5.877471754111438e-39") /* 2^-127 */};
+    const uint8_t nan_nan_min[3] = {0xff, 0xff, 0x00}, sat[3] = {0x00, 0x00, 0x00};
+    for (int mode = 0; mode <= 2; mode++) {
+      expect_codes(TCAST_DTYPE_STRING, ev, 3, TCAST_DTYPE_FLOAT8E8M0, 0, mode, nan_nan_min, 0,
+                   "STRING -> FLOAT8E8M0 saturate 0", __LINE__);
+      expect_codes(TCAST_DTYPE_STRING, ev, 3, TCAST_DTYPE_FLOAT8E8M0, 1, mode, sat, 0,
+                   "STRING -> FLOAT8E8M0 saturate 1", __LINE__);
+    }
+  }
+  /* STRING -> FLOAT6: "-0" and tiny negatives keep the sign; +NaN -> 0x20, -NaN -> 0. */
+  {
+    tcast_string fv[5] = {view_str("-0"), view_str("-1e-30"), view_str("nan"),
+                          view_str("-nan"), view_str("0")};
+    const uint8_t want[5] = {0x20, 0x20, 0x20, 0x00, 0x00};
+    expect_codes(TCAST_DTYPE_STRING, fv, 5, TCAST_DTYPE_FLOAT6E2M3, 1, 0, want, 0,
+                 "STRING -> FLOAT6E2M3", __LINE__);
+    expect_codes(TCAST_DTYPE_STRING, fv, 5, TCAST_DTYPE_FLOAT6E3M2, 1, 0, want, 0,
+                 "STRING -> FLOAT6E3M2", __LINE__);
   }
 
   /* FLOAT8E4M3FN -> STRING: the shortest digits that read back in E4M3FN. */

@@ -164,6 +164,9 @@ static const float_case FLOAT_ACCEPTED[] = {
     {"3.14", 3.14, 3.14f},
     {" 2.5 ", 2.5, 2.5f},
     {"\t\n1e-5\r ", 1e-5, 1e-5f},
+    /* all six isspace characters are trimmed, \v and \f included */
+    {"\v1.5", 1.5, 1.5f},
+    {"\f\v -2.5\v\f\r\n\t ", -2.5, -2.5f},
     {"1e-5", 1e-5, 1e-5f},
     {"1E8", 1e8, 1e8f},
     {"+INF", INFINITY, INFINITY},
@@ -322,6 +325,7 @@ static const int_case INT_ACCEPTED[] = {
     {"18446744073709551616", 0, 0, 1},
     {"-99999999999999999999999999999", 1, 0, 1},
     {"1e30", 0, 0, 1},
+    {"\v-7\f", 1, 7, 0},
 };
 
 /* The saturated value of a case in a target of `bits` bits, as the target's bytes. */
@@ -463,6 +467,12 @@ static const refused_case REFUSED[] = {
     {LIT("infinit"), "\"infinit\"", 0},
     {LIT("nana"), "\"nana\"", 0},
     {LIT("1_000"), "\"1_000\"", 0},
+    /* only the six isspace characters are trimmed: not other controls, not Unicode */
+    {LIT("\v\f"), "\"\\x0b\\x0c\"", 0},
+    {LIT("\x1c" "1"), "\"\\x1c1\"", 0},
+    {LIT("1\x1f"), "\"1\\x1f\"", 0},
+    {LIT("\xc2\xa0" "1"), "\"\\xc2\\xa01\"", 0}, /* NO-BREAK SPACE */
+    {LIT("1\v2"), "\"1\\x0b2\"", 0},
     {LIT("true"), "\"true\"", 1},
     /* an embedded NUL counts in len and is not a terminator */
     {LIT("12\0"), "\"12\\x00\"", 0},
@@ -533,6 +543,56 @@ static void test_parse_refusals(void) {
 }
 
 /* ---------------------------------------------------------------- parsing: views, layouts */
+
+/* Each of C's six isspace characters (space, \t, \n, \v, \f, \r) around a number is
+   trimmed for every numeric and low-precision target: the text parses as "3" does. */
+static void test_parse_trims_c_space(void) {
+  static const tcast_dtype LOW_TARGETS[] = {
+      TCAST_DTYPE_FLOAT8E4M3FN, TCAST_DTYPE_FLOAT8E5M2FNUZ, TCAST_DTYPE_FLOAT8E8M0,
+      TCAST_DTYPE_FLOAT4E2M1,   TCAST_DTYPE_FLOAT6E2M3,     TCAST_DTYPE_FLOAT6E3M2,
+      TCAST_DTYPE_INT4,         TCAST_DTYPE_UINT4,          TCAST_DTYPE_INT2,
+      TCAST_DTYPE_UINT2,
+  };
+  static const char SPACES[] = " \t\n\v\f\r";
+  const size_t n_numeric = N_NUMERIC_TARGETS;
+  const size_t n_low = sizeof LOW_TARGETS / sizeof LOW_TARGETS[0];
+  for (size_t t = 0; t < n_numeric + n_low; t++) {
+    tcast_dtype to = t < n_numeric ? NUMERIC_TARGETS[t] : LOW_TARGETS[t - n_numeric];
+    /* "3", then 3 with each character at both ends, then all six at both ends */
+    char texts[8][16];
+    tcast_string views[8];
+    snprintf(texts[0], sizeof texts[0], "3");
+    for (int c = 0; c < 6; c++) {
+      snprintf(texts[1 + c], sizeof texts[1 + c], "%c3%c", SPACES[c], SPACES[c]);
+    }
+    snprintf(texts[7], sizeof texts[7], "%s3%s", SPACES, SPACES);
+    for (int i = 0; i < 8; i++) {
+      views[i] = view_str(texts[i]);
+    }
+    unsigned char out[8 * 8];
+    const int64_t shape[1] = {8};
+    uint64_t bytes = 0;
+    CHECK_STATUS(tcast_tensor_bytes(to, shape, 1, &bytes, TC_ERR), TCAST_OK);
+    tcast_tensor in = tensor(views, sizeof views, shape, 1, TCAST_DTYPE_STRING);
+    tcast_tensor o = tensor(out, bytes, shape, 1, to);
+    memset(out, 0xEE, sizeof out);
+    CHECK_STATUS(tcast_cast(&in, &o, NULL, TC_ERR), TCAST_OK);
+    if (tc_err.status != TCAST_OK) {
+      continue;
+    }
+    uint32_t bits = tcast_dtype_bits(to);
+    for (int i = 1; i < 8; i++) {
+      unsigned long long got = 0, first = 0;
+      for (uint32_t b = 0; b < bits; b++) {
+        size_t at = (size_t)i * bits + b, at0 = b;
+        got |= (unsigned long long)((out[at / 8] >> (at % 8)) & 1) << b;
+        first |= (unsigned long long)((out[at0 / 8] >> (at0 % 8)) & 1) << b;
+      }
+      CHECK_MSG(got == first, "%s: text %d (0x%02x around 3) gave 0x%llx, \"3\" gives 0x%llx",
+                tcast_dtype_name(to), i, (unsigned)(unsigned char)texts[i][0], got, first);
+    }
+  }
+}
 
 static void test_parse_null_views(void) {
   float out[3];
@@ -1568,6 +1628,7 @@ int main(void) {
   test_parse_integer_targets();
   test_parse_bool_target();
   test_parse_refusals();
+  test_parse_trims_c_space();
   test_parse_null_views();
   test_parse_strided();
   test_parse_unsupported_pairs();

@@ -287,7 +287,9 @@ typedef struct tcast_cast_options {
    */
   uint32_t struct_size;
   /**
-   * 1 (default) or 0: float8 targets only, ignored for others.
+   * 1 (default) or 0: float8 targets only (FLOAT8E8M0 included), ignored for others.
+   * With 0, FLOAT8E8M0 gives NaN (0xFF) for 0, negatives, infinities and any value
+   * above 2^127 or below 2^-127, in every round mode.
    */
   int32_t saturate;
   /**
@@ -516,15 +518,21 @@ struct tcast_cast_options tcast_cast_options_default(void);
  * numpy's astype). `output->shape` must equal `input->shape`; `output->dtype` is the
  * target; input and output buffers must not overlap. `options` may be NULL (defaults).
  * Float -> integer truncates and saturates (NaN -> 0), integer -> integer wraps, and
- * float conversions round once to nearest even. A STRING input is parsed (each view's
- * bytes; trimmed; "inf"/"nan" in any case; decimal or scientific; integers exactly with
- * saturation), failing with TCAST_ERR_PARSE and `err->index` at the first bad element;
- * STRING -> STRING copies the views. Numeric -> STRING needs an arena: use
- * tcast_cast_to_strings. Sub-byte dtypes are packed (c-api.md section 4); `saturate`
- * applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe; the numeric
- * kernels allocate nothing (threads > 1 start threads; STRING parsing into a packed
- * dtype uses a temporary buffer). `options->casting` below UNSAFE refuses the casts that
- * `tcast_can_cast` refuses at that level (numpy's rules, with ml_dtypes' for the ML types).
+ * float conversions round once to nearest even. INT4/UINT4/INT2/UINT2 take floats
+ * rounded to the nearest even integer and keep the low bits (NaN, inf -> 0). FLOAT4E2M1
+ * and FLOAT6 always saturate and keep -0; they write +NaN as -0 (0x8, 0x20) and -NaN as
+ * +0, as onnx's reference (ml_dtypes) does. A STRING input is parsed (each view's
+ * bytes, trimmed of C's whitespace: space, \t, \n, \v, \f, \r; "inf"/"nan" in any
+ * case; decimal or scientific; an integer text exactly, converted as a float of that
+ * value: 8- to 64-bit integers saturate, "300" -> INT8 127, and INT4/UINT4/INT2/UINT2
+ * keep the low bits, "20" -> UINT4 4, "-5" -> UINT4 11), failing with TCAST_ERR_PARSE
+ * and `err->index` at the first bad element; STRING -> STRING copies the views.
+ * Numeric -> STRING needs an arena: use tcast_cast_to_strings. Sub-byte dtypes are
+ * packed (c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
+ * FLOAT8E8M0. Thread-safe; allocates nothing on success, STRING parsing included
+ * (threads > 1 start threads).
+ * `options->casting` below UNSAFE refuses the casts that `tcast_can_cast` refuses at
+ * that level (numpy's rules, with ml_dtypes' for the ML types).
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
  * STRING), CASTING (refused at `options->casting`, numpy's message), INVALID_SHAPE,
  * BUFFER_TOO_SMALL, PARSE, INVALID_ARGUMENT (bad option, overlapping buffers).

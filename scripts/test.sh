@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
-# oracle tests (numpy 2 and numpy 1 venvs), the ONNX conformance runner, the install and
-# consumer checks, and the Go and C# bindings' tests. Installs what it needs first
+# oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the
+# install and consumer checks, and the Go and C# bindings' tests. Installs what it needs first
 # (cmake, valgrind, python3-venv, pkg-config, golang-go, mono-mcs from the system's
 # packages when missing, on Debian/Ubuntu; pinned Python packages in build/venv*). Fails
 # loudly on the first failing step.
@@ -51,6 +51,9 @@ TCAST_LIB=target/release/libtensorcast.so build/venv/bin/python -m pytest tests/
 
 step "numpy casting rules against numpy 2.4.6 (+ ml_dtypes) and numpy 1.26.4"
 TCAST_LIB=target/release/libtensorcast.so bash scripts/test-np-oracle.sh
+
+step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
+TCAST_LIB=target/release/libtensorcast.so bash scripts/test-onnx123-oracle.sh
 
 step "ONNX conformance (onnx 1.22.0 backend node tests)"
 build/venv/bin/python tests/conformance/onnx_node.py --lib target/release/libtensorcast.so --min-passed 184

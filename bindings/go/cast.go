@@ -76,7 +76,8 @@ func (c Casting) String() string {
 // mode, a negative Threads, ...) fail with ErrInvalidArgument.
 type CastOptions struct {
 	// NoSaturate sets ONNX's saturate=0: float8 targets then turn overflow and
-	// infinities into NaN or infinity instead of the largest finite value.
+	// infinities into NaN or infinity instead of the largest finite value
+	// (FLOAT8E8M0 also values below 2^-127, zero and negatives into NaN).
 	// Ignored for other targets.
 	NoSaturate bool
 	// RoundMode applies to FLOAT8E8M0 targets only.

@@ -36,9 +36,11 @@ func FormatSlice[T Native](src []T, format StringFormat) ([]string, error) {
 }
 
 // ParseStrings parses each string as a value of dtype and returns the 1-D tensor's
-// bytes (sub-byte dtypes packed), via tcast_cast with a STRING input. Surrounding ASCII
-// whitespace is ignored; "inf", "infinity" and "nan" in any case, with an optional sign,
-// are accepted; integers parse exactly and saturate; Bool also takes "true"/"false".
+// bytes (sub-byte dtypes packed), via tcast_cast with a STRING input. Surrounding
+// whitespace (C's isspace: space, \t, \n, \v, \f, \r) is ignored; "inf", "infinity" and
+// "nan" in any case, with an optional sign, are accepted; integers parse exactly and
+// saturate (Int4, Uint4, Int2, Uint2 keep the low bits: "20" -> Uint4 4); Bool also
+// takes "true"/"false".
 // A string that is not a number fails with an *Error of status ErrParse whose Index is
 // the first bad element. opts may be nil.
 func ParseStrings(src []string, dtype DType, opts *CastOptions) ([]byte, error) {

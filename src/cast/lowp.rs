@@ -27,10 +27,12 @@ pub enum Kind {
     Fn,
     /// FNUZ: no infinity, no -0; 0x80 is the only NaN.
     Fnuz,
-    /// FLOAT4E2M1: no infinity or NaN; saturates; NaN gives 0x8 (+NaN) / 0x0 (-NaN) as
-    /// onnx's test data (ml_dtypes) expect.
+    /// FLOAT4E2M1: no infinity or NaN; saturates; -0 exists; NaN gives 0x8 (+NaN) / 0x0
+    /// (-NaN) as onnx's test data (ml_dtypes) expect.
     Fp4,
-    /// FLOAT6: no infinity or NaN; saturates; NaN gives ±max; zero is unsigned.
+    /// FLOAT6: the rules of FLOAT4E2M1 (saturates, -0 is 0x20, +NaN gives 0x20 and -NaN
+    /// 0x00, as the onnx 1.23 reference does); a kind of its own because FLOAT4E2M1 has
+    /// kernels of its own.
     Fp6,
     /// FLOAT8E8M0: an unsigned power of two; 0xFF is NaN.
     E8m0,
@@ -190,6 +192,9 @@ fn encode_e8m0<const OPT: u8>(x: f32) -> u8 {
         }
     };
     let positive_finite = exp < 255 && bits != 0;
+    // Below 2^-127 (the f32 subnormal 0x00400000): rounding to odd keeps a value below it
+    // below it, so this compares the original value.
+    let below_min = bits < 0x0040_0000;
     let above_max = exp == 254 && man != 0 || exp == 255 && man == 0; // > 2^127 or +inf
     if x.is_nan() {
         0xff
@@ -201,7 +206,7 @@ fn encode_e8m0<const OPT: u8>(x: f32) -> u8 {
         } else {
             code.min(0xfe) as u8
         }
-    } else if !positive_finite || above_max {
+    } else if !positive_finite || above_max || below_min {
         0xff
     } else {
         code as u8
@@ -267,24 +272,13 @@ pub fn encode_f32<const F: u8, const OPT: u8>(x: f32) -> u8 {
                 mag | sign
             }
         }
-        Kind::Fp4 => {
+        Kind::Fp4 | Kind::Fp6 => {
+            // NaN: the sign bit of the opposite sign on a zero magnitude (+NaN -> -0).
+            let sign_bit = 1 << (f.exp_bits + m);
             if is_nan {
-                if negative {
-                    0x0
-                } else {
-                    0x8
-                }
+                sign ^ sign_bit
             } else if overflow {
                 max | sign
-            } else {
-                mag | sign
-            }
-        }
-        Kind::Fp6 => {
-            if is_nan || overflow {
-                max | sign
-            } else if mag == 0 {
-                0
             } else {
                 mag | sign
             }

@@ -506,3 +506,235 @@ fn test_vectors_of_the_semantics_page() {
     );
     assert_eq!(unsigned, int4);
 }
+
+/// The kernel representation of a numeric dtype (as `cast::plan` chooses it).
+fn repr_of(dtype: DType) -> Repr {
+    dtype
+        .info()
+        .scalar
+        .map(Repr::Std)
+        .or_else(|| format_of(dtype).map(Repr::Low))
+        .expect("a numeric dtype")
+}
+
+/// Checks codes the semantics page prescribes for hand-picked source elements: `elems`
+/// holds one element of `from` per `from.bits() / 8` bytes (one code per byte for a
+/// packed source) and each must give `expected` in `to` under (`saturate`, `mode`).
+/// Every path is checked and every mismatch reported: the reference, each CPU tier's
+/// kernel on the elements replicated past every vector width (so the wide loops see
+/// them, not only the scalar tails), and the public API on the contiguous (packed where
+/// the dtype is) tensor and on a strided view of it.
+fn expect_page_codes(
+    from: DType,
+    elems: &[u8],
+    to: DType,
+    (saturate, mode): (bool, u8),
+    expected: &[u8],
+) {
+    let size = if from.is_packed() {
+        1
+    } else {
+        from.bits() as usize / 8
+    };
+    let n = expected.len();
+    assert_eq!(elems.len(), n * size, "{from} -> {to}: element bytes");
+    let source = repr_of(from);
+    let format = format_of(to).expect("a low-precision target");
+    let mut wrong: Vec<String> = Vec::new();
+    let mut compare = |path: &str, got: &[u8]| {
+        for (i, (&g, &want)) in got.iter().zip(expected.iter().cycle()).enumerate() {
+            if g != want {
+                let e = i % n;
+                wrong.push(format!(
+                    "{path}: element {i} {:02x?} gave {g:#04x}, expected {want:#04x}",
+                    &elems[e * size..(e + 1) * size]
+                ));
+                return;
+            }
+        }
+    };
+    let reference: Vec<u8> = elems
+        .chunks_exact(size)
+        .map(|b| low_encode(format, saturate, mode, source_value(source, b)))
+        .collect();
+    compare("reference", &reference);
+
+    const REPLICAS: usize = 67;
+    let replicated = elems.repeat(REPLICAS);
+    for tier in Tier::available() {
+        let kernel = select_any(source, Repr::Low(format), saturate, mode, tier);
+        let mut got = vec![0u8; n * REPLICAS];
+        if kernel.packs_nibbles {
+            let mut packed = vec![0u8; got.len().div_ceil(2)];
+            kernel.run(&replicated, &mut packed);
+            super::pack::unpack(4, &packed, &mut got);
+        } else {
+            kernel.run(&replicated, &mut got);
+        }
+        compare(&format!("{tier:?} kernel"), &got);
+    }
+
+    let options = CastOptions {
+        saturate,
+        round_mode: [RoundMode::Up, RoundMode::Down, RoundMode::Nearest][mode as usize],
+        ..CastOptions::default()
+    };
+    let unpack_output = |out: &[u8], count: usize| {
+        let mut codes = vec![0u8; count];
+        if to.is_packed() {
+            super::pack::unpack(to.bits(), out, &mut codes);
+        } else {
+            codes.copy_from_slice(&out[..count]);
+        }
+        codes
+    };
+    let whole = if from.is_packed() {
+        pack_codes(from, &replicated)
+    } else {
+        replicated.clone()
+    };
+    let out = run_cast(from, to, &whole, n * REPLICAS, &options);
+    compare("public API", &unpack_output(&out, n * REPLICAS));
+    if !from.is_packed() {
+        // Every element followed by a filler element: a stride of 2.
+        let spread: Vec<u8> = replicated
+            .chunks_exact(size)
+            .flat_map(|b| [b, &vec![0x5a; size][..]].concat())
+            .collect();
+        let count = n * REPLICAS;
+        let mut out = vec![0u8; to.bytes_for(count as u64).unwrap() as usize];
+        let input = Tensor::strided(&spread, from, &[count], &[2]).unwrap();
+        let mut output = TensorMut::new(&mut out, to, &[count]).unwrap();
+        cast(&input, &mut output, &options).unwrap();
+        compare("public API, strided", &unpack_output(&out, count));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{from} -> {to} (saturate {saturate}, round_mode {mode}):\n{}",
+        wrong.join("\n")
+    );
+}
+
+fn f32_bytes(xs: &[f32]) -> Vec<u8> {
+    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn f64_bytes(xs: &[f64]) -> Vec<u8> {
+    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn u16_bytes(xs: &[u16]) -> Vec<u8> {
+    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn e8m0_without_saturate_gives_nan_below_its_smallest_value() {
+    // semantics-cast.md 5: with saturate = 0 every positive x < 2^-127 is 0xFF in every
+    // round mode (the Cast-24 table); saturating, it is 0x00. 2^-127 itself is 0x00.
+    let below_f32 = [
+        f32::from_bits(0x003f_ffff), // the largest f32 below 2^-127
+        f32::from_bits(0x0030_0000), // 1.5 * 2^-128: nearest's tie of the binade below
+        f32::from_bits(0x0020_0000), // 2^-128
+        f32::from_bits(0x0000_0001), // 2^-149
+        1e-40,
+    ];
+    let below_f64 = [
+        f64::from_bits(2f64.powi(-127).to_bits() - 1), // just below 2^-127
+        f64::from(f32::from_bits(0x003f_ffff)) + 2f64.powi(-160), // between two f32s
+        2f64.powi(-128),
+        1e-300,
+        f64::from_bits(1), // 2^-1074
+    ];
+    // bfloat16 reaches below 2^-127 (f16 does not: its smallest value is 2^-24).
+    let below_bf16 = [0x003fu16, 0x0030, 0x0020, 0x0001];
+    for mode in 0..3u8 {
+        for (saturate, code) in [(false, 0xff), (true, 0x00)] {
+            let opts = (saturate, mode);
+            let e8 = DType::Float8E8M0;
+            expect_page_codes(DType::Float, &f32_bytes(&below_f32), e8, opts, &[code; 5]);
+            expect_page_codes(DType::Double, &f64_bytes(&below_f64), e8, opts, &[code; 5]);
+            expect_page_codes(
+                DType::Bfloat16,
+                &u16_bytes(&below_bf16),
+                e8,
+                opts,
+                &[code; 4],
+            );
+            let c64: Vec<u8> = below_f32
+                .iter()
+                .flat_map(|x| [x.to_le_bytes(), 1f32.to_le_bytes()].concat())
+                .collect();
+            expect_page_codes(DType::Complex64, &c64, e8, opts, &[code; 5]);
+            // 2^-127 exactly is the smallest code under both settings.
+            let at = [f32::from_bits(0x0040_0000)];
+            expect_page_codes(DType::Float, &f32_bytes(&at), e8, opts, &[0x00]);
+            expect_page_codes(DType::Bfloat16, &u16_bytes(&[0x0040]), e8, opts, &[0x00]);
+            let at = [2f64.powi(-127)];
+            expect_page_codes(DType::Double, &f64_bytes(&at), e8, opts, &[0x00]);
+        }
+    }
+}
+
+#[test]
+fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
+    // semantics-cast.md 6: -0, and a negative value that rounds to zero, give 0x20; +NaN
+    // gives 0x20 and -NaN 0x00 (the onnx 1.23 reference, ml_dtypes).
+    let (e2m3, e3m2) = (DType::Float6E2M3, DType::Float6E3M2);
+    let opts = (true, 0);
+    let f32s = [
+        0.0f32,
+        -0.0,
+        -0.01,
+        -1e-30,
+        -f32::from_bits(1),
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7f80_0001), // signalling NaNs with a payload
+        f32::from_bits(0xff80_0001),
+        -0.0625, // E2M3: the tie between -0 and -0.125 (even: -0); E3M2: -0.0625
+    ];
+    let want_e2m3 = [0x00, 0x20, 0x20, 0x20, 0x20, 0x20, 0x00, 0x20, 0x00, 0x20];
+    let want_e3m2 = [0x00, 0x20, 0x20, 0x20, 0x20, 0x20, 0x00, 0x20, 0x00, 0x21];
+    expect_page_codes(DType::Float, &f32_bytes(&f32s), e2m3, opts, &want_e2m3);
+    expect_page_codes(DType::Float, &f32_bytes(&f32s), e3m2, opts, &want_e3m2);
+    let mut f64s: Vec<f64> = f32s.iter().map(|&x| f64::from(x)).collect();
+    f64s[4] = -f64::from_bits(1);
+    f64s[7] = f64::from_bits(0x7ff0_0000_0000_0001);
+    f64s[8] = f64::from_bits(0xfff0_0000_0000_0001);
+    expect_page_codes(DType::Double, &f64_bytes(&f64s), e2m3, opts, &want_e2m3);
+    expect_page_codes(DType::Double, &f64_bytes(&f64s), e3m2, opts, &want_e3m2);
+    // FLOAT16 and BFLOAT16: -0, the smallest negative subnormal, ±NaN quiet and not.
+    let f16s = [0x0000u16, 0x8000, 0x8001, 0x7e00, 0xfe00, 0x7c01, 0xfc01];
+    let bf16s = [0x0000u16, 0x8000, 0x8001, 0x7fc0, 0xffc0, 0x7f81, 0xff81];
+    let want = [0x00, 0x20, 0x20, 0x20, 0x00, 0x20, 0x00];
+    for to in [e2m3, e3m2] {
+        expect_page_codes(DType::Float16, &u16_bytes(&f16s), to, opts, &want);
+        expect_page_codes(DType::Bfloat16, &u16_bytes(&bf16s), to, opts, &want);
+        let c128: Vec<u8> = [-0.0f64, f64::NAN, -f64::NAN]
+            .iter()
+            .flat_map(|x| [x.to_le_bytes(), 2f64.to_le_bytes()].concat())
+            .collect();
+        expect_page_codes(DType::Complex128, &c128, to, opts, &[0x20, 0x20, 0x00]);
+        // Low-precision sources: -0 (and a negative that rounds to 0) and NaN codes.
+        // E4M3FN: -0, -2^-9, +NaN, -NaN; E5M2: -0, +NaN, -NaN; FNUZ's NaN is negative;
+        // E8M0's NaN is positive; FLOAT4E2M1's -0.
+        let cases: [(DType, &[u8], &[u8]); 6] = [
+            (
+                DType::Float8E4M3Fn,
+                &[0x80, 0x81, 0x7f, 0xff],
+                &[0x20, 0x20, 0x20, 0x00],
+            ),
+            (DType::Float8E5M2, &[0x80, 0x7e, 0xfe], &[0x20, 0x20, 0x00]),
+            (DType::Float8E4M3Fnuz, &[0x80], &[0x00]),
+            (DType::Float8E5M2Fnuz, &[0x80], &[0x00]),
+            (DType::Float8E8M0, &[0xff], &[0x20]),
+            (DType::Float4E2M1, &[0x8, 0x0], &[0x20, 0x00]),
+        ];
+        for (from, codes, want) in cases {
+            expect_page_codes(from, codes, to, opts, want);
+        }
+        // FLOAT6 -> the other FLOAT6: -0 stays -0.
+        let other = if to == e2m3 { e3m2 } else { e2m3 };
+        expect_page_codes(other, &[0x20, 0x00], to, opts, &[0x20, 0x00]);
+    }
+}

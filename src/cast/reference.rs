@@ -413,7 +413,7 @@ fn e8m0_encode(saturate: bool, round_mode: u8, value: Exact) -> u8 {
         return nan_or(0xfe);
     }
     if top < -127 {
-        return 0x00;
+        return nan_or(0x00);
     }
     let at_least_tie = t >= 1 && u128::from(mant) >= 3u128 << (t - 1);
     let step = match round_mode {
@@ -467,22 +467,22 @@ pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u
                         Kind::Fn => 0x7f | if neg { sign_bit } else { 0 },
                         Kind::Ieee => 0x7e | if neg { sign_bit } else { 0 },
                         Kind::Fnuz => 0x80,
-                        Kind::Fp4 => {
+                        // FLOAT4E2M1 and FLOAT6: +NaN -> -0, -NaN -> +0.
+                        _ => {
                             if neg {
-                                0x0
+                                0
                             } else {
-                                0x8
+                                sign_bit
                             }
                         }
-                        _ => max | if neg { sign_bit } else { 0 },
-                    }
+                    };
                 }
                 Exact::Inf { neg } => return overflow(neg),
                 other => finite_parts(other).expect("finite"),
             };
             let sign = if neg { sign_bit } else { 0 };
             let zero = match kind {
-                Kind::Fnuz | Kind::Fp6 => 0,
+                Kind::Fnuz => 0,
                 _ => sign,
             };
             if mant == 0 {

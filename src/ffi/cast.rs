@@ -32,7 +32,9 @@ pub struct tcast_cast_options {
     /// sizeof(tcast_cast_options) as the caller compiled it; fields past it take their
     /// defaults; a size below this first layout's (24) is TCAST_ERR_INVALID_ARGUMENT.
     pub struct_size: u32,
-    /// 1 (default) or 0: float8 targets only, ignored for others.
+    /// 1 (default) or 0: float8 targets only (FLOAT8E8M0 included), ignored for others.
+    /// With 0, FLOAT8E8M0 gives NaN (0xFF) for 0, negatives, infinities and any value
+    /// above 2^127 or below 2^-127, in every round mode.
     pub saturate: i32,
     /// TCAST_ROUND_*: FLOAT8E8M0 targets only.
     pub round_mode: i32,
@@ -108,14 +110,21 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Cast
 /// numpy's astype). `output->shape` must equal `input->shape`; `output->dtype` is the
 /// target; input and output buffers must not overlap. `options` may be NULL (defaults).
 /// Float -> integer truncates and saturates (NaN -> 0), integer -> integer wraps, and
-/// float conversions round once to nearest even. A STRING input is parsed (each view's
-/// bytes; trimmed; "inf"/"nan" in any case; decimal or scientific; integers exactly with
-/// saturation), failing with TCAST_ERR_PARSE and `err->index` at the first bad element;
-/// STRING -> STRING copies the views. Numeric -> STRING needs an arena: use
-/// tcast_cast_to_strings. Sub-byte dtypes are packed (c-api.md section 4); `saturate`
-/// applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe; allocates
-/// nothing on success, STRING parsing included (threads > 1 start threads). `options->casting` below UNSAFE refuses the casts that
-/// `tcast_can_cast` refuses at that level (numpy's rules, with ml_dtypes' for the ML types).
+/// float conversions round once to nearest even. INT4/UINT4/INT2/UINT2 take floats
+/// rounded to the nearest even integer and keep the low bits (NaN, inf -> 0). FLOAT4E2M1
+/// and FLOAT6 always saturate and keep -0; they write +NaN as -0 (0x8, 0x20) and -NaN as
+/// +0, as onnx's reference (ml_dtypes) does. A STRING input is parsed (each view's
+/// bytes, trimmed of C's whitespace: space, \t, \n, \v, \f, \r; "inf"/"nan" in any
+/// case; decimal or scientific; an integer text exactly, converted as a float of that
+/// value: 8- to 64-bit integers saturate, "300" -> INT8 127, and INT4/UINT4/INT2/UINT2
+/// keep the low bits, "20" -> UINT4 4, "-5" -> UINT4 11), failing with TCAST_ERR_PARSE
+/// and `err->index` at the first bad element; STRING -> STRING copies the views.
+/// Numeric -> STRING needs an arena: use tcast_cast_to_strings. Sub-byte dtypes are
+/// packed (c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
+/// FLOAT8E8M0. Thread-safe; allocates nothing on success, STRING parsing included
+/// (threads > 1 start threads).
+/// `options->casting` below UNSAFE refuses the casts that `tcast_can_cast` refuses at
+/// that level (numpy's rules, with ml_dtypes' for the ML types).
 /// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
 /// STRING), CASTING (refused at `options->casting`, numpy's message), INVALID_SHAPE,
 /// BUFFER_TOO_SMALL, PARSE, INVALID_ARGUMENT (bad option, overlapping buffers).

@@ -12,7 +12,8 @@ batch helpers:
 * ``to_strings(array, fmt)`` formats every element of a numpy array (one call) and
   returns the texts as a list of ``bytes`` in row-major order;
 * ``from_strings(texts, dtype_code)`` parses a list of ``bytes`` (one call) into a new
-  numpy array of the dtype with that ONNX code;
+  numpy array of the dtype with that ONNX code; ``parse_raw(texts, dtype_code, saturate,
+  round_mode)`` does the same for any numeric dtype and returns the output's bytes;
 * ``cast(array, from_code, to_code, shape, saturate=1, round_mode=ROUND_UP, threads=0)``
   casts the raw bytes of ``array`` (read as a contiguous tensor of ``from_code`` and
   ``shape``, packed for the sub-byte dtypes) and returns the output's bytes;
@@ -282,28 +283,43 @@ def to_strings(array, fmt=FORMAT_SHORTEST):
     return [raw[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
 
 
-def from_strings(texts, dtype_code):
-    """Parses a list of ``bytes`` into a new numpy array with ``tcast_cast`` (one call)."""
+def parse_raw(texts, dtype_code, saturate=1, round_mode=ROUND_UP):
+    """Parses a list of ``bytes`` into a 1-D tensor of any numeric dtype with ``tcast_cast``
+    (one call) and returns the output's bytes (packed for the sub-byte dtypes)."""
     texts = [bytes(t) for t in texts]
+    n = len(texts)
     blob = b"".join(texts)
     buf = ctypes.create_string_buffer(blob, max(1, len(blob)))
     base = ctypes.addressof(buf)
-    lengths = np.fromiter((len(t) for t in texts), dtype=np.uint64, count=len(texts))
-    offsets = np.zeros(len(texts), dtype=np.uint64)
-    if len(texts) > 1:
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.uint64, count=n)
+    offsets = np.zeros(n, dtype=np.uint64)
+    if n > 1:
         np.cumsum(lengths[:-1], out=offsets[1:])
-    views = np.empty(len(texts), dtype=VIEW_DTYPE)
+    views = np.empty(n, dtype=VIEW_DTYPE)
     views["data"] = offsets + np.uint64(base)
     views["len"] = lengths
-    out = np.zeros(len(texts), dtype=NUMPY_DTYPES[dtype_code])
     source = _Described(views, STRING)
-    target = _Described(out, dtype_code)
+    shape, dims = _shape_array((n,))
+    out_bytes = tensor_bytes(dtype_code, shape)
+    out = np.zeros(max(out_bytes, 1), dtype=np.uint8)
+    target = tcast_tensor(ctypes.c_void_p(out.ctypes.data if out_bytes else None), out_bytes,
+                          ctypes.cast(dims, ctypes.POINTER(ctypes.c_int64)), None, 1,
+                          dtype_code)
+    opts = lib.tcast_cast_options_default()
+    opts.saturate = saturate
+    opts.round_mode = round_mode
     err = tcast_error()
-    status = lib.tcast_cast(ctypes.byref(source.tensor), ctypes.byref(target.tensor), None,
-                            ctypes.byref(err))
+    status = lib.tcast_cast(ctypes.byref(source.tensor), ctypes.byref(target),
+                            ctypes.byref(opts), ctypes.byref(err))
     if status != OK:
         raise TcastError("tcast_cast", err)
-    return out
+    return out[:out_bytes].tobytes()
+
+
+def from_strings(texts, dtype_code):
+    """Parses a list of ``bytes`` into a new numpy array with ``tcast_cast`` (one call)."""
+    raw = parse_raw(texts, dtype_code)
+    return np.frombuffer(raw, dtype=NUMPY_DTYPES[dtype_code]).copy()
 
 
 # ---------------------------------------------------------------------------- raw casts

@@ -19,18 +19,20 @@ to the nearest power of two with the ties (1.5 * 2^k) going up, which is the pag
 ``nearest`` (1.5 -> 2, 0.75 -> 1); ``up`` and ``down`` differ from it on most values.
 
 Where ml_dtypes 0.6.0 disagrees with the page inside the range, the page decides and the
-cases are tested separately (``KNOWN_DIFFERENCES`` below says which, with the values):
+cases are tested separately (``_known_difference`` below says which, with the values):
 
-* float6_e2m3fn / float6_e3m2fn: ml_dtypes keeps the sign of a zero result (-0.0 and
-  tiny negatives give 0x20, -0); the page says FLOAT6 "-0 gives +0" (0x00).
 * float8_e8m0fnu: for an f32 subnormal x with 2^-127 < x < 1.5 * 2^-127, ml_dtypes gives
   0x01 (2^-126); the nearest power of two is 2^-127 (0x00), which tensorcast gives (the
   tie point is 1.5 * 2^k, as for every other binade, where ml_dtypes agrees).
 
+FLOAT6 follows ml_dtypes (the onnx 1.23 reference is its astype): -0.0 and negatives that
+round to zero give 0x20 (-0), +NaN 0x20 and -NaN 0x00.
+
 Outside the range the page decides. ``test_ml_dtypes_astype_is_saturate_0_on_every_f32``
 shows that ml_dtypes' astype is tensorcast's ``saturate = 0`` for the four float8 formats
-on any f32 (and FLOAT4E2M1 matches everywhere); ``PAGE_VS_ML_DTYPES`` lists, with exact
-values, where the page's rules and ml_dtypes give different codes.
+on any f32 (and FLOAT4E2M1 and FLOAT6, which have no saturate option, match everywhere);
+``PAGE_VS_ML_DTYPES`` lists, with exact values, where the page's rules and ml_dtypes give
+different codes.
 
 Run with ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.
 """
@@ -202,8 +204,6 @@ def _known_difference(fmt, x, theirs):
     """True where ml_dtypes 0.6.0 departs from the page inside the range (see the module
     docs); the page's result is checked by test_known_differences_follow_the_page."""
     x = np.asarray(x, dtype=np.float32)
-    if fmt.name in FLOAT6:
-        return (theirs == 0x20) & (x.astype(fmt.ml).astype(np.float32) == 0) & np.signbit(x)
     if fmt.name == "float8_e8m0fnu":
         bits = _f32_bits(x)
         return (bits > 0x00400000) & (bits < 0x00600000)
@@ -212,8 +212,6 @@ def _known_difference(fmt, x, theirs):
 
 def _page_code(fmt, x):
     """What the page prescribes for the known differences."""
-    if fmt.name in FLOAT6:
-        return np.zeros(np.shape(x), dtype=np.uint8)  # -0 and negatives rounding to 0: +0
     if fmt.name == "float8_e8m0fnu":
         return np.zeros(np.shape(x), dtype=np.uint8)  # below 1.5 * 2^-127: 2^-127
     raise AssertionError(fmt)
@@ -262,10 +260,7 @@ def test_known_differences_follow_the_page(fmt):
     x = VALUES[fmt.name]
     theirs = _theirs_encode(fmt, x)
     known = _known_difference(fmt, x, theirs)
-    if fmt.name in FLOAT6:
-        # -0.0 is among the values; tiny negatives are too
-        assert known.any()
-    elif fmt.name == "float8_e8m0fnu":
+    if fmt.name == "float8_e8m0fnu":
         assert known.sum() > 100
         assert np.all(theirs[known] == 0x01)
     else:
@@ -330,18 +325,14 @@ def test_decoding_every_code_matches_ml_dtypes(fmt, target):
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=IDS)
 def test_every_finite_code_round_trips_through_float(fmt):
-    """decode then encode gives the code back (ml_dtypes agrees), except the zeros the
-    page folds: -0 of FLOAT6 -> +0."""
+    """decode then encode gives the code back (ml_dtypes agrees)."""
     codes = _all_codes(fmt)
     values = _ml_decode(fmt, codes)
     keep = np.isfinite(values)
     codes, values = codes[keep], values[keep]
     mode = tcast.ROUND_NEAREST if fmt.kind == "e8m0" else tcast.ROUND_UP
     ours = _ours_encode(fmt, values, round_mode=mode)
-    expected = codes.copy()
-    if fmt.name in FLOAT6:
-        expected[values == 0] = 0
-    _report(fmt, values, ours, expected, "decode -> encode")
+    _report(fmt, values, ours, codes, "decode -> encode")
 
 
 # ----------------------------------------------------------------------------- outside the range
@@ -357,13 +348,13 @@ def _random_f32_bits(n, seed):
 
 
 @pytest.mark.parametrize("fmt", [f for f in FORMATS
-                                 if f.name in FLOAT8 or f.name == "float4_e2m1fn"],
+                                 if f.name in FLOAT8 | FLOAT6 or f.name == "float4_e2m1fn"],
                          ids=lambda f: f.name)
 def test_ml_dtypes_astype_is_saturate_0_on_every_f32(fmt):
     """Beyond the range ml_dtypes does not saturate: its astype gives what tensorcast gives
-    with saturate = 0 on any f32 (NaN, infinities and overflow included). FLOAT4E2M1 has no
-    saturate option and matches ml_dtypes everywhere (the page follows ml_dtypes' NaN
-    codes there)."""
+    with saturate = 0 on any f32 (NaN, infinities and overflow included). FLOAT4E2M1 and
+    FLOAT6 have no saturate option (they always saturate, as ml_dtypes does for them) and
+    match ml_dtypes everywhere: the page follows ml_dtypes' -0 and NaN codes there."""
     x = _random_f32_bits(300_000, SEED + fmt.code)
     with np.errstate(invalid="ignore", over="ignore"):
         theirs = _theirs_encode(fmt, x)
@@ -392,16 +383,12 @@ PAGE_VS_ML_DTYPES = [
     ("float8_e8m0fnu", -INF, 1, 2, 0x00, 0xFF),
     ("float8_e8m0fnu", INF, 1, 2, 0xFE, 0xFF),
     ("float8_e8m0fnu", 3e38, 1, 2, 0xFE, 0xFF),
-    # ... and with saturate = 0 any x above 2^127 is 0xFF, even where nearest gives 2^127
+    # ... and with saturate = 0 any x above 2^127 is 0xFF, even where nearest gives 2^127,
+    # and any positive x below 2^-127 (Cast-24: "x < E8M0_MIN -> NaN")
     ("float8_e8m0fnu", 2.0**127 * 1.2, 0, 2, 0xFF, 0xFE),
-    # FLOAT6: NaN gives +-max (ml_dtypes: +NaN -> 0x20 (-0), -NaN -> 0x00)
-    ("float6_e2m3fn", NAN, 1, 0, 0x1F, 0x20),
-    ("float6_e2m3fn", -NAN, 1, 0, 0x3F, 0x00),
-    ("float6_e3m2fn", NAN, 1, 0, 0x1F, 0x20),
-    ("float6_e3m2fn", -NAN, 1, 0, 0x3F, 0x00),
-    # inside the range (see the module docs): FLOAT6 -0 -> +0, E8M0's f32 subnormal binade
-    ("float6_e2m3fn", -0.0, 1, 0, 0x00, 0x20),
-    ("float6_e3m2fn", -0.01, 1, 0, 0x00, 0x20),
+    ("float8_e8m0fnu", 2.0**-128, 0, 2, 0xFF, 0x00),
+    ("float8_e8m0fnu", 2.0**-149, 0, 2, 0xFF, 0x00),
+    # inside the range (see the module docs): E8M0's f32 subnormal binade
     ("float8_e8m0fnu", 2.0**-127 * 1.25, 1, 2, 0x00, 0x01),
     ("float8_e8m0fnu", 2.0**-127 * 1.4999, 0, 2, 0x00, 0x01),
     # the integer formats round non-integers to nearest even; ml_dtypes truncates
@@ -424,3 +411,23 @@ def test_where_the_page_and_ml_dtypes_differ(name, x, saturate, mode, page, thei
         assert int(_theirs_encode(fmt, xs)[0]) == theirs, "ml_dtypes changed"
     got = int(_ours_encode(fmt, xs, saturate=saturate, round_mode=mode)[0])
     assert got == page, f"{name} {x!r} (saturate {saturate}, round_mode {mode}): 0x{got:02x}"
+
+
+def test_e8m0_without_saturate_is_nan_below_its_smallest_value():
+    """semantics-cast.md 5: with saturate = 0 every positive f32 below 2^-127 (the f32
+    subnormals 0x00000001 ... 0x003FFFFF) gives 0xFF in every round mode; saturating, 0x00.
+    2^-127 itself is 0x00 either way. Each value alone and all in one call (vector paths)."""
+    fmt = FORMATS[IDS.index("float8_e8m0fnu")]
+    below = np.arange(1, 0x00400000, 97, dtype=np.uint32)
+    below = np.concatenate([below, np.array([0x003FFFFF, 0x00200000, 0x00300000],
+                                            dtype=np.uint32)]).view(np.float32)
+    at = np.array([E8M0_MIN], dtype=np.float32)
+    for mode in (tcast.ROUND_UP, tcast.ROUND_DOWN, tcast.ROUND_NEAREST):
+        for saturate, code in ((0, 0xFF), (1, 0x00)):
+            ours = _ours_encode(fmt, below, saturate=saturate, round_mode=mode)
+            _report(fmt, below, ours, np.full(below.size, code, dtype=np.uint8),
+                    f"below 2^-127 (saturate={saturate}, round_mode={mode})")
+            for x in below[:: below.size // 7]:
+                one = _ours_encode(fmt, np.array([x]), saturate=saturate, round_mode=mode)
+                assert int(one[0]) == code, (_f32_hex(x), saturate, mode)
+            assert int(_ours_encode(fmt, at, saturate=saturate, round_mode=mode)[0]) == 0

@@ -312,7 +312,7 @@ def _random_decimal_texts(rng, n):
     exponents = rng.integers(-350, 350, size=n)
     has_exp = rng.random(n) < 0.75
     signs = rng.choice(np.array(["", "", "-", "+"]), size=n)
-    pads = rng.choice(np.array(["", "", " ", "\t"]), size=n)
+    pads = rng.choice(np.array(["", "", " ", "\t", "\n", "\v", "\f", "\r"]), size=n)
     pool = rng.integers(0, 10, size=int(digits.sum())).astype(np.uint8) + ord("0")
     texts, at = [], 0
     for k in range(n):
@@ -399,3 +399,82 @@ def test_parse_errors_carry_the_index_and_the_text():
         assert caught.value.status == tcast.ERR_PARSE
         assert caught.value.index == 2
         assert '"3.14abc"' in caught.value.message
+
+
+# C's isspace characters: the ones tensorcast trims (semantics-cast.md 8).
+C_SPACES = " \t\n\v\f\r"
+
+
+def test_the_six_c_space_characters_are_trimmed_as_float_does():
+    """Each of space, \\t, \\n, \\v, \\f, \\r at either end is trimmed, as Python's float()
+    trims it. Unicode whitespace that float() also trims (U+0085, NO-BREAK SPACE, EM SPACE)
+    is refused by tensorcast, which trims C's six characters only, and so are the other
+    ASCII controls (which float() refuses too)."""
+    bodies = ["1.5", "-2", "+7e3", "inf", "-nan", ".25"]
+    texts = [f"{a}{body}{b}" for body in bodies for a in C_SPACES for b in C_SPACES]
+    texts += [f"{C_SPACES}{body}{C_SPACES[::-1]}" for body in bodies]
+    ours = tcast.from_strings([t.encode() for t in texts], tcast.DOUBLE)
+    reference = np.array([float(t) for t in texts], dtype=np.float64)
+    _compare_parsed(texts, ours, reference, np.float64, "C-space padded text -> DOUBLE")
+    ints = tcast.from_strings([f"\v{k}\f".encode() for k in (-3, 0, 42)], tcast.INT32)
+    assert ints.tolist() == [-3, 0, 42]
+    for space, python_trims in [("\x85", True), ("\xa0", True), ("\u2003", True),
+                                ("\x1c", False), ("\x1f", False), ("\x00", False)]:
+        text = f"{space}1.5"
+        try:
+            float(text)
+            assert python_trims, repr(space)
+        except ValueError:
+            assert not python_trims, repr(space)
+        with pytest.raises(tcast.TcastError) as caught:
+            tcast.from_strings([text.encode()], tcast.DOUBLE)
+        assert caught.value.status == tcast.ERR_PARSE
+
+
+PACKED_INTS = [(tcast.INT4, 4), (tcast.UINT4, 4), (tcast.INT2, 2), (tcast.UINT2, 2)]
+
+
+@pytest.mark.parametrize("code, bits", PACKED_INTS, ids=["INT4", "UINT4", "INT2", "UINT2"])
+def test_integer_texts_wrap_into_packed_integers_as_their_floats_do(code, bits):
+    """semantics-cast.md 8: a plain integer text converts as a float of its value does:
+    INT4/UINT4/INT2/UINT2 keep the low bits, however long the text ("20" -> UINT4 4, "-5"
+    -> UINT4 11). The oracle is Python's exact integer arithmetic (v mod 2^bits); where a
+    double holds the value exactly, tensorcast's own DOUBLE -> format cast of that double
+    must agree, and texts with a fraction or an exponent give what DOUBLE -> format gives
+    for float(text) (nearest even integer, low bits; NaN and infinities 0)."""
+    rng = np.random.default_rng(SEED + 3)
+    values = [0, 1, -1, 7, -8, 8, -9, 15, 16, 20, -5, 2**53 + 1, 2**63, -2**63 - 1, 2**64,
+              2**64 + 1, -(2**64 + 1), 2**128, 10**20, 10**40 + 7, -(10**60) - 3]
+    for _ in range(3000):
+        digits = int(rng.integers(1, 80))
+        v = int("".join(str(d) for d in rng.integers(0, 10, size=digits)))
+        values.append(-v if rng.random() < 0.5 else v)
+    texts = [str(v) for v in values]
+    texts[3] = "+7"
+    texts[4] = "  -8\t"
+    ours = tcast.unpack_codes(tcast.parse_raw([t.encode() for t in texts], code), bits,
+                              len(texts))
+    want = np.array([v % (1 << bits) for v in values], dtype=np.uint8)
+    bad = np.flatnonzero(ours != want)
+    assert bad.size == 0, [(texts[i], int(ours[i]), int(want[i])) for i in bad[:10]]
+
+    exact = [v for v in values if abs(v) < 2**1000 and int(float(v)) == v]
+    assert len(exact) > 20
+    doubles = np.array([float(v) for v in exact], dtype=np.float64)
+    through_double = tcast.unpack_codes(tcast.cast(doubles, tcast.DOUBLE, code), bits,
+                                        len(exact))
+    ours_exact = tcast.unpack_codes(
+        tcast.parse_raw([str(v).encode() for v in exact], code), bits, len(exact))
+    assert ours_exact.tolist() == through_double.tolist()
+
+    floats = ["2.5", "3.5", "-2.5", "-7.5", "1e3", "-1e30", "1e20", "1.5e1", "1e400",
+              "-inf", "nan", "0.49999999999999994", "-0.5000000000000001"]
+    doubles = np.array([float(t) for t in floats], dtype=np.float64)
+    through_double = tcast.unpack_codes(tcast.cast(doubles, tcast.DOUBLE, code), bits,
+                                        len(floats))
+    ours_floats = tcast.unpack_codes(
+        tcast.parse_raw([t.encode() for t in floats], code), bits, len(floats))
+    assert ours_floats.tolist() == through_double.tolist()
+    # and those, by the page's float -> intN rule, written out for INT4/UINT4's 4 bits
+    if bits == 4:
+        assert ours_floats.tolist() == [2, 4, 14, 8, 8, 0, 0, 15, 0, 0, 0, 0, 15]

@@ -305,9 +305,12 @@ fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
             let code = _mm256_andnot_si256(negative_or_zero, code);
             _mm256_blendv_epi8(code, ff, nan)
         } else {
-            // Not a positive finite value (negative, zero, infinite, NaN) or above 2^127.
+            // Negative, infinite or NaN (the exponent with the sign above 254), above
+            // 2^127, or below 2^-127 (zero included; the compare is signed, so negatives
+            // count as below too).
+            let below_min = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x0040_0000), bits);
             let bad = _mm256_or_si256(
-                _mm256_or_si256(_mm256_cmpgt_epi32(exp, _mm256_set1_epi32(254)), zero),
+                _mm256_or_si256(_mm256_cmpgt_epi32(exp, _mm256_set1_epi32(254)), below_min),
                 above_max,
             );
             _mm256_blendv_epi8(code, ff, bad)
@@ -372,14 +375,11 @@ fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
             };
             _mm256_blendv_epi8(v, _mm256_set1_epi32(0x80), special)
         }
-        Kind::Fp4 => {
+        Kind::Fp4 | Kind::Fp6 => {
             let v = _mm256_or_si256(capped, sign);
-            let nan_code = _mm256_andnot_si256(negative, _mm256_set1_epi32(0x8));
+            let sign_bit = _mm256_set1_epi32(1 << (f.exp_bits as i32 + m));
+            let nan_code = _mm256_andnot_si256(negative, sign_bit);
             _mm256_blendv_epi8(v, nan_code, nan)
-        }
-        Kind::Fp6 => {
-            let v = _mm256_blendv_epi8(capped, max, nan);
-            _mm256_or_si256(v, nonzero_sign(v))
         }
         Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/4/6 format"),
     }
@@ -532,9 +532,9 @@ fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -> __m25
         _mm256_and_si256(h, _mm256_set1_epi16(i16::MIN)),
         _mm_cvtsi32_si128(15 - (f.exp_bits as i32 + m)),
     );
-    // FNUZ and FLOAT6 have no -0.
+    // FNUZ has no -0.
     let sign = match f.kind {
-        Kind::Fnuz | Kind::Fp6 => _mm256_andnot_si256(zero, sign),
+        Kind::Fnuz => _mm256_andnot_si256(zero, sign),
         _ => sign,
     };
     _mm256_or_si256(code, sign)

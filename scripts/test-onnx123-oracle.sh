@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The onnx 1.23 oracle (tests/oracle_onnx123): tensorcast's casts to FLOAT6E2M3 and
+# FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator running Cast-28 models
+# (semantics-cast.md 6), in a venv of its own, build/venv-onnx123, with the pins of
+# tests/oracle_onnx123/requirements.txt (onnx 1.23.0 cannot live beside the 1.22.0 of
+# build/venv). The venv is created when missing; the pins are installed on every run (a
+# no-op when they are there) and then checked, so a stale venv fails here, by name.
+#
+#   scripts/test-onnx123-oracle.sh        build the release library, run the oracle
+#
+# TCAST_LIB overrides the library (default target/release/libtensorcast.so, built here
+# with cargo build --release when TCAST_LIB is not set). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+venv=build/venv-onnx123
+requirements=tests/oracle_onnx123/requirements.txt
+
+mkdir -p build
+if [ ! -x "$venv/bin/python" ]; then
+  step "creating $venv (onnx 1.23.0, the pins of $requirements)"
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+"$venv/bin/python" - "$requirements" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+wrong = []
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, pinned = line.split("==")
+    try:
+        found = version(name)
+    except PackageNotFoundError:
+        found = "missing"
+    if found != pinned:
+        wrong.append(f"{name} {found} (pinned {pinned})")
+if wrong:
+    sys.exit("build/venv-onnx123 does not hold the pins: " + ", ".join(wrong))
+PY
+
+if [ -z "${TCAST_LIB:-}" ]; then
+  step "cargo build --release"
+  cargo build --release
+  export TCAST_LIB=target/release/libtensorcast.so
+fi
+
+step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
+"$venv/bin/python" -m pytest tests/oracle_onnx123 -q "$@"
