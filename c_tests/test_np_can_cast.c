@@ -17,7 +17,8 @@
  * - section 4: structured dtypes under both rule sets;
  * - section 5: value-based casting under TCAST_NUMPY_1, its refusal under TCAST_NUMPY_2;
  * - section 6: the dtype grammar, str() of parsed dtypes, rejected specs and their
- *   messages, aliases removed in numpy 2;
+ *   messages, aliases removed in numpy 2; its corrections: a repeat count before an
+ *   unsized S/U/V is its size, numpy's C int limits on subarrays and sizes;
  * - section 7: the promote_types table and string / datetime rules; min_scalar_type;
  * - section 8: numpy's own test cases;
  * - section 0: tcast_can_cast on the tensorcast dtypes, the TF quantized types, STRING,
@@ -1291,6 +1292,107 @@ static void test_value_based(void) {
 }
 
 /* Section 6: the dtype string grammar. */
+/* Parsing `spec` fails with TCAST_ERR_PARSE and exactly numpy's message `expected`. */
+static void parse_fails_exactly_at(int line, const char *spec, const char *expected) {
+  tcast_np_dtype *handle = NULL;
+  tc_reset_err();
+  tcast_status status = tcast_np_dtype_parse(spec, &handle, TC_ERR);
+  if (status_at(line, "tcast_np_dtype_parse", status, TCAST_ERR_PARSE)) {
+    message_is_at(line, expected);
+  }
+  tcast_np_dtype_free(handle);
+}
+
+#define PARSE_FAILS_EXACTLY(spec, message) parse_fails_exactly_at(__LINE__, spec, message)
+
+/* A subarray spec of `n` dimensions of 1 over i4: "(1,1,...,1)i4". */
+static char *ones_spec(int n) {
+  char *spec = malloc((size_t)n * 2 + 8);
+  if (spec == NULL) {
+    return NULL;
+  }
+  char *p = spec;
+  *p++ = '(';
+  for (int i = 0; i < n; i++) {
+    *p++ = '1';
+    *p++ = i + 1 < n ? ',' : ')';
+  }
+  strcpy(p, "i4");
+  return spec;
+}
+
+/* Section 6 corrections: a repeat count before an unsized S/U/V is its size; numpy's C
+ * int limits on subarray dimensions and sizes, with numpy's messages. */
+static void test_parse_repeats_and_limits(void) {
+  STR("8S", "|S8");
+  STR("8U", "<U8");
+  STR("16V", "|V16");
+  STR("32str", "<U32");
+  STR("8bytes", "|S8");
+  STR("8a", "|S8");
+  STR("8S0", "|S8");
+  STR(">8U", ">U8");
+  STR("8>U", ">U8");
+  STR("0S", "|S0");
+  STR("1S", "|S1");
+  STR("i4,8S", "[('f0', '<i4'), ('f1', 'S8')]");
+  STR("2S4,8U", "[('f0', 'S4', (2,)), ('f1', '<U8')]");
+  STR("8c", "('S1', (8,))");
+  STR("2147483647S", "|S2147483647");
+  STR("536870911U", "<U536870911");
+  LEVEL2("8S", "S8", NO);
+  LEVEL2("1U", "U1", NO);
+  LEVEL2("i4", "8U", KIND);
+  LEVEL("8S,", "S8", NP1, NO);
+  LEVEL("8S,", "S8", NP2, UNSAFE);
+  static const char *const generic[] = {"(2,)S", "(0,)V0", "()str", "(2,)U", "(1,)S",
+                                        ">(2,)S", "(0,2147483648)S0", "2147483648S",
+                                        "536870912U", "4294967296U", "99999999999999999999S",
+                                        "i4,(2,)S"};
+  for (size_t k = 0; k < sizeof generic / sizeof generic[0]; k++) {
+    parse_fails_exactly_at(__LINE__, generic[k], "invalid itemsize in generic type tuple");
+  }
+
+  static const char *const dimension[] = {"(2147483648,)i1", "2147483648i1", "(0,2147483648)i1",
+                                          "(4294967296,0)i1"};
+  for (size_t k = 0; k < sizeof dimension / sizeof dimension[0]; k++) {
+    parse_fails_exactly_at(__LINE__, dimension[k],
+                           "invalid shape in fixed-type tuple: dimension does not fit into a C "
+                           "int.");
+  }
+  static const char *const bytes[] = {"(65536,65536)i1", "(1073741824,)i2", "2147483647int",
+                                      "(2147483647,)S2", "(2,)V2147483647", "(536870912,)U1",
+                                      "(2147483647,2147483647,2147483647,0)i1"};
+  for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
+    parse_fails_exactly_at(__LINE__, bytes[k],
+                           "invalid shape in fixed-type tuple: dtype size in bytes must fit "
+                           "into a C int.");
+  }
+  PARSE_FAILS_EXACTLY("(9223372036854775808,)i1", "invalid shape in fixed-type tuple.");
+  STR("(2147483647,)i1", "('i1', (2147483647,))");
+  STR("(65536,32767)i1", "('i1', (65536, 32767))");
+  STR("(0,2147483647,2147483647,2147483647)i1", "('i1', (0, 2147483647, 2147483647, 2147483647))");
+  STR("V2147483647,V0", "[('f0', 'V2147483647'), ('f1', 'V')]");
+  /* numpy wraps a struct's total size through a C int; tensorcast refuses it. */
+  PARSE_FAILS_EXACTLY("V2147483647,V1", "dtype size in bytes must fit into a C int.");
+
+  /* numpy 1 allows 32 subarray dimensions, numpy 2 64. */
+  char *d32 = ones_spec(32), *d33 = ones_spec(33), *d64 = ones_spec(64), *d65 = ones_spec(65);
+  if (d32 != NULL && d33 != NULL && d64 != NULL && d65 != NULL) {
+    level_at(__LINE__, d32, "i4", NP1, UNSAFE);
+    level_at(__LINE__, d33, "i4", NP2, UNSAFE);
+    level_at(__LINE__, d64, "i4", NP2, UNSAFE);
+    refused_at(__LINE__, d33, NP1, "invalid shape in fixed-type tuple.");
+    parse_fails_exactly_at(__LINE__, d65, "invalid shape in fixed-type tuple.");
+  } else {
+    tc_fail(__FILE__, __LINE__, "out of memory");
+  }
+  free(d32);
+  free(d33);
+  free(d64);
+  free(d65);
+}
+
 static void test_parse(void) {
   /* Accepted specs and str() of the result. */
   STR("i4", "int32");
@@ -1471,6 +1573,8 @@ static void test_parse(void) {
   parse_fails_at(__LINE__, "S-1", TCAST_ERR_PARSE, "data type 'S-1' not understood");
   parse_fails_at(__LINE__, "S4294967296", TCAST_ERR_PARSE,
                  "data type 'S4294967296' not understood");
+
+  test_parse_repeats_and_limits();
 }
 
 /* Section 7: promote_types and min_scalar_type. */

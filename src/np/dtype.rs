@@ -874,9 +874,7 @@ fn divide_unit(unit: Unit, den: i64, meta: &str) -> Result<Unit, Error> {
 /// One item of the comma form: byte order, repeat count or shape, byte order, dtype.
 struct Item {
     dtype: String,
-    repeats: Option<Vec<u64>>,
-    /// `'2i4'` style single number (numpy 1 treats 1 as no repeat).
-    scalar_repeat: bool,
+    repeats: Option<Repeat>,
 }
 
 fn format_not_recognized(n: usize, spec: &str) -> Error {
@@ -978,24 +976,31 @@ fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
             Some(b'>') => ">",
             _ => "",
         };
-        let (repeats, scalar_repeat) = if repeats_text.is_empty() {
-            (None, false)
+        let repeats = if repeats_text.is_empty() {
+            None
         } else {
-            let (dims, scalar) = literal_dims(repeats_text)?;
-            (Some(dims), scalar)
+            Some(literal_repeat(repeats_text)?)
         };
         items.push(Item {
             dtype: format!("{prefix}{dtype_text}"),
             repeats,
-            scalar_repeat,
         });
     }
     Ok((items, is_list))
 }
 
+/// What Python's `ast.literal_eval` makes of a repeat spec. Numbers saturate at
+/// `u64::MAX`: numpy's limits (a C int, a 64-bit intp) lie far below.
+#[derive(Clone, Debug, PartialEq)]
+enum Repeat {
+    /// A bare number: `2`, `(2)`.
+    Int(u64),
+    /// A tuple: `(2,3)`, `(2,)`, `()`, `2,3`.
+    Tuple(Vec<u64>),
+}
+
 /// Python's `ast.literal_eval` on a repeat spec: `2`, `(2,3)`, `(2,)`, `(2)`, `()`.
-/// Returns the dims and whether it was a bare number.
-fn literal_dims(text: &str) -> Result<(Vec<u64>, bool), Error> {
+fn literal_repeat(text: &str) -> Result<Repeat, Error> {
     let syntax = || parse_error("invalid syntax (<unknown>, line 1)".to_string());
     let t = text.trim_matches(' ');
     let (inner, parens) = if let Some(rest) = t.strip_prefix('(') {
@@ -1011,9 +1016,9 @@ fn literal_dims(text: &str) -> Result<(Vec<u64>, bool), Error> {
         &parts[..]
     };
     if numbers.len() == 1 && numbers[0].is_empty() && parens && !trailing_comma {
-        return Ok((Vec::new(), false));
+        return Ok(Repeat::Tuple(Vec::new()));
     }
-    let mut dims = Vec::new();
+    let mut dims = Vec::with_capacity(numbers.len());
     for p in numbers {
         if p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit()) {
             return Err(syntax());
@@ -1021,47 +1026,177 @@ fn literal_dims(text: &str) -> Result<(Vec<u64>, bool), Error> {
         if p.len() > 1 && p.starts_with('0') && p.bytes().any(|c| c != b'0') {
             return Err(syntax());
         }
-        dims.push(
-            p.parse::<u64>().map_err(|_| {
-                parse_error(format!("dimension {p} of the repeat spec is too large"))
-            })?,
-        );
+        dims.push(p.bytes().fold(0u64, |v, c| {
+            v.saturating_mul(10).saturating_add(u64::from(c - b'0'))
+        }));
     }
-    let scalar = !trailing_comma && dims.len() == 1;
-    if !parens && numbers.len() > 1 && !trailing_comma {
-        // `2,3` without parentheses is a tuple too.
-        return Ok((dims, false));
+    match dims.as_slice() {
+        // `2,3` without parentheses is a tuple too
+        [n] if !trailing_comma => Ok(Repeat::Int(*n)),
+        _ => Ok(Repeat::Tuple(dims)),
     }
-    Ok((dims, scalar))
 }
 
-/// A refusal under one of the rules, with numpy's message.
-type Refusal = Option<(Rules, String)>;
+/// numpy's refusals of a spec: the first message each numpy raises for it.
+#[derive(Default)]
+struct Refusals {
+    numpy1: Option<String>,
+    numpy2: Option<String>,
+}
 
-/// One comma-form item: numpy 2's reading of it, numpy 1's when that differs (numpy 1
-/// reads a bare repeat count of 1, `'1i4'`, as no repeat), and the item's refusal.
-fn build_item(item: &Item) -> Result<(NpDtype, Option<NpDtype>, Refusal), Error> {
+impl Refusals {
+    /// Records a refusal, keeping each numpy's first.
+    fn add(&mut self, refusal: Option<(Rules, String)>) {
+        if let Some((rules, message)) = refusal {
+            let slot = match rules {
+                Rules::Numpy1 => &mut self.numpy1,
+                Rules::Numpy2 => &mut self.numpy2,
+            };
+            slot.get_or_insert(message);
+        }
+    }
+
+    /// An error raised after these refusals: numpy 2 raised its refusal first.
+    fn first_error(&self, later: Error) -> Error {
+        match &self.numpy2 {
+            Some(message) => parse_error(message.clone()),
+            None => later,
+        }
+    }
+
+    /// The refusal of a spec that one numpy accepts; refused by both, the spec is an
+    /// error with numpy 2's message.
+    fn single(self) -> Result<Option<(Rules, String)>, Error> {
+        match (self.numpy1, self.numpy2) {
+            (Some(_), Some(two)) => Err(parse_error(two)),
+            (Some(one), None) => Ok(Some((Rules::Numpy1, one))),
+            (None, Some(two)) => Ok(Some((Rules::Numpy2, two))),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+/// One comma-form item read by numpy 2, numpy 1's reading when that differs, and the
+/// item's refusals.
+struct BuiltItem {
+    numpy2: NpDtype,
+    numpy1: Option<NpDtype>,
+    refused: Refusals,
+}
+
+/// numpy's limit on subarray dimensions (`NPY_MAXDIMS`): 32 in numpy 1, 64 in numpy 2.
+const NUMPY1_MAX_DIMS: usize = 32;
+const NUMPY2_MAX_DIMS: usize = 64;
+
+/// The largest C `int`, numpy's limit on dimensions and dtype sizes.
+const C_INT_MAX: u64 = i32::MAX as u64;
+
+/// One comma-form item, as numpy's `(dtype, repeats)` tuple: a repeat count before an
+/// unsized S/U/V is its size (`'8S'` is `S8`), anything else is a subarray shape. numpy 1
+/// reads a bare count of 1 (`'1i4'`) as no repeat.
+fn build_item(item: &Item) -> Result<BuiltItem, Error> {
     let parsed = parse(&item.dtype)?;
     if parsed.np1.is_some() {
         // a nested comma form cannot come out of the item grammar
         return Err(not_understood(&item.dtype));
     }
+    let mut refused = Refusals::default();
+    refused.add(parsed.refused);
     let base = parsed.dtype;
-    let dims = match &item.repeats {
-        Some(d) if !d.is_empty() => d.clone(),
-        _ => return Ok((base, None, parsed.refused)),
+    let Some(repeats) = &item.repeats else {
+        return Ok(BuiltItem {
+            numpy2: base,
+            numpy1: None,
+            refused,
+        });
     };
-    let np1 = (item.scalar_repeat && dims == [1]).then(|| base.clone());
-    Ok((subarray(base, dims)?, np1, parsed.refused))
+    // numpy converts the item's dtype before it looks at the repeats
+    let shaped = if base.is_unsized() {
+        generic_size(&base, repeats).map(|d| (d, None))
+    } else {
+        repeated(base, repeats, &mut refused)
+    };
+    let (numpy2, numpy1) = shaped.map_err(|e| refused.first_error(e))?;
+    Ok(BuiltItem {
+        numpy2,
+        numpy1,
+        refused,
+    })
 }
 
-/// A subarray dtype of `base` with `dims`.
+/// numpy's generic type tuple `('S', 8)`: the unsized flexible `base` with the item size
+/// `repeats` (characters for U), which must be a number that fits a C int.
+fn generic_size(base: &NpDtype, repeats: &Repeat) -> Result<NpDtype, Error> {
+    let limit = if base.kind == Kind::Str {
+        C_INT_MAX / 4
+    } else {
+        C_INT_MAX
+    };
+    match *repeats {
+        Repeat::Int(n) if n <= limit => {
+            let size = if base.kind == Kind::Str { n * 4 } else { n };
+            Ok(NpDtype::flexible(base.kind, size, base.order))
+        }
+        _ => Err(parse_error(
+            "invalid itemsize in generic type tuple".to_string(),
+        )),
+    }
+}
+
+/// numpy's fixed-type tuple `('i4', (2, 3))`: numpy 2's subarray and numpy 1's reading
+/// when it differs. Refusals numpy 1 alone makes go to `refused`.
+fn repeated(
+    base: NpDtype,
+    repeats: &Repeat,
+    refused: &mut Refusals,
+) -> Result<(NpDtype, Option<NpDtype>), Error> {
+    let dims = match repeats {
+        Repeat::Int(n) => vec![*n],
+        Repeat::Tuple(dims) if dims.is_empty() => return Ok((base, None)),
+        Repeat::Tuple(dims) => dims.clone(),
+    };
+    // what numpy's conversion of the shape to intps refuses
+    if dims.len() > NUMPY2_MAX_DIMS || dims.iter().any(|&d| d > i64::MAX as u64) {
+        return Err(parse_error(
+            "invalid shape in fixed-type tuple.".to_string(),
+        ));
+    }
+    if dims.len() > NUMPY1_MAX_DIMS {
+        refused.add(Some((
+            Rules::Numpy1,
+            "invalid shape in fixed-type tuple.".to_string(),
+        )));
+    }
+    let numpy1 = (*repeats == Repeat::Int(1)).then(|| base.clone());
+    Ok((subarray(base, dims)?, numpy1))
+}
+
+/// A subarray dtype of `base` with `dims`, within numpy's C int limits: every dimension
+/// and the size in bytes fit a C int (the element count is a 64-bit product that a zero
+/// ends and an overflow before the zero fails, as numpy computes it).
 pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
-    let count = dims
-        .iter()
-        .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+    if dims.iter().any(|&d| d > C_INT_MAX) {
+        return Err(parse_error(
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.".to_string(),
+        ));
+    }
+    let mut count: Option<u64> = Some(1);
+    for &d in &dims {
+        if d == 0 {
+            count = Some(0);
+            break;
+        }
+        count = count
+            .and_then(|n| n.checked_mul(d))
+            .filter(|&n| n <= i64::MAX as u64);
+        if count.is_none() {
+            break;
+        }
+    }
+    let bytes = count
+        .filter(|&n| n <= C_INT_MAX)
         .and_then(|n| n.checked_mul(base.itemsize))
-        .filter(|&n| n <= i64::MAX as u64)
+        .filter(|&n| n <= C_INT_MAX)
         .ok_or_else(|| {
             parse_error(
                 "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int."
@@ -1071,7 +1206,7 @@ pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
     Ok(NpDtype {
         kind: Kind::Void,
         code: b'V',
-        itemsize: count,
+        itemsize: bytes,
         order: Order::None,
         unit: Unit::GENERIC,
         shape: Shape::Sub {
@@ -1081,14 +1216,22 @@ pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
     })
 }
 
-fn structured(members: Vec<NpDtype>) -> NpDtype {
-    packed_struct(
+/// The comma form's struct: fields f0, f1, ... packed. numpy does not check the total
+/// size and wraps it through a C int; tensorcast refuses a size beyond one.
+fn structured(members: Vec<NpDtype>) -> Result<NpDtype, Error> {
+    let d = packed_struct(
         members
             .into_iter()
             .enumerate()
             .map(|(i, d)| (format!("f{i}"), d))
             .collect(),
-    )
+    );
+    if d.itemsize > C_INT_MAX {
+        return Err(parse_error(
+            "dtype size in bytes must fit into a C int.".to_string(),
+        ));
+    }
+    Ok(d)
 }
 
 /// A structured dtype of named members laid out without padding.
@@ -1118,33 +1261,47 @@ pub fn packed_struct(members: Vec<(String, NpDtype)>) -> NpDtype {
 
 fn parse_comma(spec: &str) -> Result<Parsed, Error> {
     let (items, is_list) = split_items(spec)?;
-    let (mut two, mut one) = (Vec::new(), Vec::new());
-    let mut refused: Refusal = None;
-    for item in &items {
-        let (numpy2, numpy1, refusal) = build_item(item)?;
-        one.push(numpy1.unwrap_or_else(|| numpy2.clone()));
-        two.push(numpy2);
-        match (&refused, refusal) {
-            // refused by one numpy's rules in one item and the other's in another
-            (Some((rules, _)), Some((other, _))) if *rules != other => {
-                return Err(not_understood(spec))
-            }
-            (None, r @ Some(_)) => refused = r,
-            _ => {}
+    let mut two = Vec::with_capacity(items.len());
+    // the items numpy 1 reads differently, by position
+    let mut one_differs = Vec::new();
+    let mut refused = Refusals::default();
+    for (i, item) in items.iter().enumerate() {
+        // numpy 2 stops at the first item it refuses
+        let built = build_item(item).map_err(|e| refused.first_error(e))?;
+        if let Some(d) = built.numpy1 {
+            one_differs.push((i, d));
         }
+        refused.add(built.refused.numpy1.map(|m| (Rules::Numpy1, m)));
+        refused.add(built.refused.numpy2.map(|m| (Rules::Numpy2, m)));
+        two.push(built.numpy2);
     }
-    // numpy 2 makes a one-item list with a separator ('f8,') a struct
-    let assemble = |mut members: Vec<NpDtype>, numpy1: bool| {
-        if members.len() == 1 && (numpy1 || !is_list) {
-            members.pop().expect("one member")
-        } else {
-            structured(members)
+    // numpy 2 makes a one-item list with a separator ('f8,') a struct, numpy 1 does not
+    let single = two.len() == 1;
+    let np1 = if one_differs.is_empty() && !(single && is_list) {
+        None
+    } else {
+        let mut one = two.clone();
+        for (i, d) in one_differs {
+            one[i] = d;
+        }
+        match one.pop() {
+            Some(d) if single => Some(d),
+            popped => {
+                one.extend(popped);
+                Some(structured(one).map_err(|e| refused.first_error(e))?)
+            }
         }
     };
-    let (two, one) = (assemble(two, false), assemble(one, true));
+    let dtype = match two.pop() {
+        Some(d) if single && !is_list => d,
+        popped => {
+            two.extend(popped);
+            structured(two).map_err(|e| refused.first_error(e))?
+        }
+    };
     Ok(Parsed {
-        np1: (one != two).then_some(one),
-        dtype: two,
-        refused,
+        dtype,
+        np1,
+        refused: refused.single()?,
     })
 }

@@ -404,3 +404,231 @@ fn arbitrary_specs_never_panic() {
     eprintln!("{parsed} of 1000000 random specs parsed");
     assert!(parsed > 1000, "{parsed}");
 }
+
+/// numpy's reading of a spec under `rules` printed, or the refusal's message.
+fn under(spec: &str, rules: Rules) -> Result<String, String> {
+    parse(spec)
+        .and_then(|p| p.under(rules).map(NpDtype::to_str))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn repeat_count_before_an_unsized_flexible_type_is_its_size() {
+    // numpy's generic type tuple ('8S' is np.dtype(('S', 8))), the same in 1.26 and 2.4
+    for (spec, expected) in [
+        ("8S", "|S8"),
+        ("8U", "<U8"),
+        ("16V", "|V16"),
+        ("32str", "<U32"),
+        ("8bytes", "|S8"),
+        ("8void", "|V8"),
+        ("8unicode", "<U8"),
+        ("8a", "|S8"),
+        ("8S0", "|S8"),
+        ("8U0", "<U8"),
+        ("8V0", "|V8"),
+        ("0S", "|S0"),
+        ("1S", "|S1"),
+        ("1U", "<U1"),
+        ("2 S", "|S2"),
+        (">8U", ">U8"),
+        ("8>U", ">U8"),
+        ("<8S", "|S8"),
+        (">8V", "|V8"),
+        ("2147483647S", "|S2147483647"),
+        ("2147483647V", "|V2147483647"),
+        ("536870911U", "<U536870911"),
+        ("i4,8S", "[('f0', '<i4'), ('f1', 'S8')]"),
+        ("i4,(2)S", "[('f0', '<i4'), ('f1', 'S2')]"),
+        ("2S4,8U", "[('f0', 'S4', (2,)), ('f1', '<U8')]"),
+        ("(2,)2S", "('S2', (2,))"),
+        // sized types keep the subarray reading
+        ("8c", "('S1', (8,))"),
+        ("2S4", "('S4', (2,))"),
+        ("3M8", "('<M8', (3,))"),
+        ("2O", "('O', (2,))"),
+    ] {
+        for rules in [Rules::Numpy1, Rules::Numpy2] {
+            assert_eq!(
+                under(spec, rules).as_deref(),
+                Ok(expected),
+                "{spec} {rules:?}"
+            );
+        }
+    }
+    // numpy 2 makes '8S,' a one-field struct, numpy 1 the field's dtype
+    assert_eq!(under("8S,", Rules::Numpy1).as_deref(), Ok("|S8"));
+    assert_eq!(under("8S,", Rules::Numpy2).as_deref(), Ok("[('f0', 'S8')]"));
+    assert_eq!(lv("8S", "S8", Rules::Numpy2), NO);
+    assert_eq!(lv("i4", "8U", Rules::Numpy1), SAME_KIND);
+    // a shape, or a size beyond a C int (a quarter of one for U), is refused
+    for spec in [
+        "(2,)S",
+        "(0,)V0",
+        "()str",
+        "(2,)U",
+        "(1,)S",
+        "(0,)S",
+        ">(2,)S",
+        "(0,2147483648)S0",
+        "2147483648S",
+        "536870912U",
+        "1073741824U",
+        "2147483647U",
+        "4294967296U",
+        "99999999999999999999S",
+        "i4,(2,)S",
+    ] {
+        assert_eq!(
+            parse_message(spec),
+            "invalid itemsize in generic type tuple",
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn c_int_limits_of_subarrays_and_sizes() {
+    let dims = |n: usize| format!("({})i4", vec!["1"; n].join(","));
+    for (spec, message) in [
+        (
+            "(2147483648,)i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "2147483648i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "(0,2147483648)i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "(4294967296,0)i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "(65536,65536)i1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(65536,32768)i1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(1073741824,)i2",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "2147483647int",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(2147483647,)S2",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(2,)V2147483647",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(536870912,)U1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        // numpy's element count overflows its 64-bit intp before the 0 is reached
+        (
+            "(2147483647,2147483647,2147483647,0)i1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        // beyond numpy's intp, and more than 64 dimensions
+        (
+            "(9223372036854775808,)i1",
+            "invalid shape in fixed-type tuple.",
+        ),
+        (
+            "(99999999999999999999,)i1",
+            "invalid shape in fixed-type tuple.",
+        ),
+        (
+            "(2147483648,9223372036854775808)i1",
+            "invalid shape in fixed-type tuple.",
+        ),
+        (&dims(65), "invalid shape in fixed-type tuple."),
+        // numpy does not check a struct's total size (it wraps to a negative itemsize);
+        // tensorcast refuses it
+        (
+            "V2147483647,V1",
+            "dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "V1073741824,V1073741824",
+            "dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "U536870911,U1",
+            "dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "i4,(2147483647,)i1",
+            "dtype size in bytes must fit into a C int.",
+        ),
+    ] {
+        assert_eq!(parse_message(spec), message, "{spec}");
+    }
+    for (spec, expected) in [
+        ("(2147483647,)i1", "('i1', (2147483647,))"),
+        ("2147483647i1", "('i1', (2147483647,))"),
+        ("(65536,32767)i1", "('i1', (65536, 32767))"),
+        ("(1073741823,)i2", "('<i2', (1073741823,))"),
+        ("(2147483647,0)i1", "('i1', (2147483647, 0))"),
+        (
+            "(2147483647,2147483647,0)i1",
+            "('i1', (2147483647, 2147483647, 0))",
+        ),
+        (
+            "(0,2147483647,2147483647,2147483647)i1",
+            "('i1', (0, 2147483647, 2147483647, 2147483647))",
+        ),
+        ("V2147483647,V0", "[('f0', 'V2147483647'), ('f1', 'V')]"),
+        (
+            "V1073741824,V1073741823",
+            "[('f0', 'V1073741824'), ('f1', 'V1073741823')]",
+        ),
+        (
+            "(1073741823,)V2,i1",
+            "[('f0', 'V2', (1073741823,)), ('f1', 'i1')]",
+        ),
+    ] {
+        assert_eq!(text(spec), expected, "{spec}");
+    }
+    // numpy 1 allows 32 dimensions, numpy 2 64
+    let d33 = parse(&dims(33)).unwrap();
+    assert_eq!(
+        d33.under(Rules::Numpy1).unwrap_err().to_string(),
+        "invalid shape in fixed-type tuple."
+    );
+    assert_eq!(d33.under(Rules::Numpy2).unwrap().itemsize, 4);
+    assert!(parse(&dims(64)).unwrap().under(Rules::Numpy2).is_ok());
+    assert!(parse(&dims(32)).unwrap().under(Rules::Numpy1).is_ok());
+    // a refusal under each rule set in different items: numpy 2's message
+    let both = format!("{},int0", dims(33));
+    assert_eq!(
+        parse_message(&both),
+        "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
+    );
+    let one = format!("ulong,{}", dims(33));
+    assert_eq!(
+        under(&one, Rules::Numpy1),
+        Err("data type 'ulong' not understood".to_string())
+    );
+    assert!(under(&one, Rules::Numpy2).is_ok());
+    assert_eq!(
+        parse_message(&format!("int0,{}", dims(65))),
+        "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
+    );
+    // numpy 2 stops at the first item it refuses
+    assert_eq!(
+        parse_message("int0,abc"),
+        "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
+    );
+}
