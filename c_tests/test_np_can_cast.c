@@ -1393,6 +1393,24 @@ static void test_parse_repeats_and_limits(void) {
   free(d65);
 }
 
+/* numpy quotes a spec in its messages with Python's repr(): single quotes unless the spec
+ * holds one and no double quote; characters str.isprintable() refuses escaped. */
+static void test_parse_messages_quote_like_repr(void) {
+  PARSE_FAILS_EXACTLY("it's", "data type \"it's\" not understood");
+  PARSE_FAILS_EXACTLY("a'b\"c", "data type 'a\\'b\"c' not understood");
+  PARSE_FAILS_EXACTLY("a\\b", "data type 'a\\\\b' not understood");
+  PARSE_FAILS_EXACTLY("x\t\n\r\x1b", "data type 'x\\t\\n\\r\\x1b' not understood");
+  PARSE_FAILS_EXACTLY("\xc2\x85x", "data type '\\x85x' not understood");        /* U+0085 */
+  PARSE_FAILS_EXACTLY("x\xc2\xa0\xc2\xad", "data type 'x\\xa0\\xad' not understood");
+  PARSE_FAILS_EXACTLY("\xc3\xa9", "data type '\xc3\xa9' not understood");      /* é */
+  PARSE_FAILS_EXACTLY("x\xe2\x80\xa8", "data type 'x\\u2028' not understood");  /* U+2028 */
+  PARSE_FAILS_EXACTLY("x\xef\xbb\xbf", "data type 'x\\ufeff' not understood");  /* U+FEFF */
+  PARSE_FAILS_EXACTLY("x\xcd\xb8", "data type 'x\\u0378' not understood");      /* unassigned */
+  PARSE_FAILS_EXACTLY("x\xf0\x9f\x98\x80", "data type 'x\xf0\x9f\x98\x80' not understood");
+  PARSE_FAILS_EXACTLY("x\xf3\xa0\x80\x81", "data type 'x\\U000e0001' not understood");
+  PARSE_FAILS_EXACTLY("x\xf4\x8f\xbf\xbf", "data type 'x\\U0010ffff' not understood");
+}
+
 static void test_parse(void) {
   /* Accepted specs and str() of the result. */
   STR("i4", "int32");
@@ -1575,6 +1593,7 @@ static void test_parse(void) {
                  "data type 'S4294967296' not understood");
 
   test_parse_repeats_and_limits();
+  test_parse_messages_quote_like_repr();
 }
 
 /* Section 7: promote_types and min_scalar_type. */

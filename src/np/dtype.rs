@@ -2,8 +2,10 @@
 //! `str(dtype)` printed back (semantics-can-cast.md section 6; x86-64 Linux, where `l` is
 //! int64 and `g` an 80-bit long double stored in 16 bytes).
 
+use super::printable;
 use super::Rules;
 use crate::error::Error;
+use std::fmt::Write;
 
 /// The class of a numpy dtype.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -312,7 +314,10 @@ fn parse_error(message: String) -> Error {
     }
 }
 
-/// numpy's `repr` of a str: single quotes unless the text holds one and no double quote.
+/// Python's `repr()` of a str, as numpy quotes specs in its messages: single quotes
+/// unless the text holds one and no double quote; `\\`, `\n`, `\r`, `\t` and the
+/// quote escaped, other characters that are not printable (`str.isprintable()`) as
+/// `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
 pub fn py_repr(text: &str) -> String {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
@@ -331,10 +336,18 @@ pub fn py_repr(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
+            c if printable::is_printable(c) => out.push(c),
+            c => {
+                let cp = u32::from(c);
+                // writing to a String cannot fail
+                let _ = if cp <= 0xff {
+                    write!(out, "\\x{cp:02x}")
+                } else if cp <= 0xffff {
+                    write!(out, "\\u{cp:04x}")
+                } else {
+                    write!(out, "\\U{cp:08x}")
+                };
             }
-            c => out.push(c),
         }
     }
     out.push(quote);

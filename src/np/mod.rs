@@ -5,6 +5,7 @@
 pub mod dtype;
 pub mod level;
 pub mod ml;
+mod printable;
 pub mod promote;
 pub mod value;
 

@@ -632,3 +632,41 @@ fn c_int_limits_of_subarrays_and_sizes() {
         "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
     );
 }
+
+#[test]
+fn messages_quote_specs_as_python_repr_does() {
+    for (text, expected) in [
+        ("i4", "'i4'"),
+        ("it's", "\"it's\""),
+        ("a'b\"c", "'a\\'b\"c'"),
+        ("a\"b", "'a\"b'"),
+        ("a\\b", "'a\\\\b'"),
+        ("\t\n\r", "'\\t\\n\\r'"),
+        ("\0\x1b\x7f", "'\\x00\\x1b\\x7f'"),
+        ("\u{85}x", "'\\x85x'"),
+        ("\u{a0}\u{ad}", "'\\xa0\\xad'"),
+        ("é", "'é'"),
+        ("\u{ff}", "'ÿ'"),
+        ("μs", "'μs'"),
+        ("\u{378}", "'\\u0378'"),
+        ("\u{2028}\u{2029}", "'\\u2028\\u2029'"),
+        ("\u{200b}\u{feff}", "'\\u200b\\ufeff'"),
+        ("\u{3000}", "'\\u3000'"),
+        ("\u{e000}", "'\\ue000'"),
+        ("\u{ffff}", "'\\uffff'"),
+        ("\u{10000}", "'𐀀'"),
+        ("\u{1f600}", "'😀'"),
+        ("\u{e0001}", "'\\U000e0001'"),
+        ("\u{10ffff}", "'\\U0010ffff'"),
+    ] {
+        assert_eq!(py_repr(text), expected, "{text:?}");
+    }
+    assert_eq!(
+        parse_message("\u{85}x"),
+        "data type '\\x85x' not understood"
+    );
+    assert_eq!(
+        parse_message("i4\u{2028}"),
+        "data type 'i4\\u2028' not understood"
+    );
+}
