@@ -1393,6 +1393,51 @@ static void test_parse_repeats_and_limits(void) {
   free(d65);
 }
 
+/* One-character specs: type codes, numpy 2's 'n' / 'N', and the type numbers below 24
+ * that numpy reads from a control character ('\x05' is int32). numpy's '\x00' (type number
+ * 0, bool) cannot be passed: a C string ends at its NUL, so the spec is "", which is
+ * refused as numpy refuses ''. A spec that is not UTF-8 cannot be parsed. */
+static void test_parse_one_character(void) {
+  static const char *const by_number[24] = {
+      "bool",       "int8",        "uint8",   "int16",     "uint16",     "int32",
+      "uint32",     "int64",       "uint64",  "int64",     "uint64",     "float32",
+      "float64",    "float128",    "complex64", "complex128", "complex256", "object",
+      "|S0",        "<U0",         "|V0",     "datetime64", "timedelta64", "float16"};
+  for (int number = 1; number < 24; number++) {
+    char spec[2] = {(char)number, '\0'};
+    str_at(__LINE__, spec, by_number[number]);
+  }
+  const char nul_spec[] = {'\0', 'x'};
+  PARSE_FAILS_EXACTLY(nul_spec, "data type '' not understood");
+  LEVEL2("\t", "q", NO);
+  LEVEL2("\x07", "l", NO);
+  LEVEL2("\x0c", "f8", NO);
+  LEVEL2(">\x05", ">i4", NO);
+  PARSE_FAILS_EXACTLY("\x18", "data type '\\x18' not understood");
+  PARSE_FAILS_EXACTLY("\x7f", "data type '\\x7f' not understood");
+  /* numpy 1's NPY_CHAR (26) is S1; numpy 2 removed it. */
+  LEVEL("\x1a", "S1", NP1, NO);
+  REFUSED("\x1a", NP2, "data type '\\x1a' not understood");
+  /* numpy 2's intp / uintp codes. */
+  STR("n", "int64");
+  STR("N", "uint64");
+  STR(">n", ">i8");
+  LEVEL("n", "p", NP2, NO);
+  LEVEL("N", "P", NP2, NO);
+  LEVEL("n,N", "i8,u8", NP2, NO);
+  REFUSED("n", NP1, "data type 'n' not understood");
+  REFUSED("N", NP1, "data type 'N' not understood");
+  REFUSED("i4,n", NP1, "data type 'n' not understood");
+  PARSE_FAILS_EXACTLY("n1", "data type 'n1' not understood");
+  /* Not UTF-8. */
+  PARSE_FAILS("\x80", "not valid UTF-8");
+  PARSE_FAILS("\xff", "not valid UTF-8");
+  int32_t result = -1;
+  tc_reset_err();
+  status_at(__LINE__, "tcast_np_can_cast_str (to not UTF-8)",
+            tcast_np_can_cast_str("i4", "i\xff", "safe", NP2, &result, TC_ERR), TCAST_ERR_PARSE);
+}
+
 /* numpy quotes a spec in its messages with Python's repr(): single quotes unless the spec
  * holds one and no double quote; characters str.isprintable() refuses escaped. */
 static void test_parse_messages_quote_like_repr(void) {
@@ -1593,6 +1638,7 @@ static void test_parse(void) {
                  "data type 'S4294967296' not understood");
 
   test_parse_repeats_and_limits();
+  test_parse_one_character();
   test_parse_messages_quote_like_repr();
 }
 

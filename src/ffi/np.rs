@@ -20,8 +20,21 @@ pub struct tcast_np_dtype {
     parsed: np::Parsed,
 }
 
-/// Reads a required C string argument.
+/// Reads a required C string argument that is a spec or a decimal: text that is not
+/// UTF-8 cannot be parsed (TCAST_ERR_PARSE, c-api.md section 1).
 fn text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
+    casting_name(ptr, what).map_err(|e| match e {
+        Error::InvalidArgument(message) => Error::Parse {
+            index: None,
+            message,
+        },
+        other => other,
+    })
+}
+
+/// Reads a required casting name: text that is not UTF-8 is a bad name like any other
+/// (TCAST_ERR_INVALID_ARGUMENT).
+fn casting_name<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
     require(ptr, what)?;
     // SAFETY: non-NULL and NUL-terminated per the contract (c-api.md section 1).
     unsafe { c_text(ptr, what) }
@@ -60,13 +73,15 @@ fn put_text(buf: *mut c_char, capacity: u64, text: &str) -> Result<(), Error> {
 }
 
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
-/// into a new handle at `*out` (NULL on failure). Accepts what numpy 1.22 or numpy 2
+/// into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
+/// `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses `''`. Accepts what numpy 1.22 or numpy 2
 /// accepts; a spelling only one of them knows is refused by the queries under the other's
 /// rules, and the sizes numpy wraps through a C int (`'S-1'` in numpy 1, a struct larger
 /// than 2**31 - 1 bytes) are refused under both.
 /// Errors: NULL_ARGUMENT, PARSE with numpy's message for every spec numpy refuses, its
 /// TypeErrors and ValueErrors alike (`data type 'abc' not understood`, `Invalid datetime
-/// metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`).
+/// metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`), and for
+/// a spec that is not UTF-8.
 #[no_mangle]
 pub extern "C" fn tcast_np_dtype_parse(
     spec: *const c_char,
@@ -122,7 +137,7 @@ pub extern "C" fn tcast_np_casting_from_name(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let name = text(name, "name")?;
+        let name = casting_name(name, "name")?;
         require(casting, "casting")?;
         let level = np::casting_from_name(name, Rules::Numpy2)?;
         put(casting, "casting", i32::from(level))
@@ -186,7 +201,7 @@ pub extern "C" fn tcast_np_can_cast_str(
 ) -> tcast_status {
     guard(err, || {
         let (from, to) = (text(from, "from")?, text(to, "to")?);
-        let casting = text(casting, "casting")?;
+        let casting = casting_name(casting, "casting")?;
         require(result, "result")?;
         let rules = Rules::from_code(rules)?;
         let casting = np::casting_from_name(casting, rules)?;

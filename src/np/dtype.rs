@@ -139,7 +139,7 @@ enum Era {
     OneAlias,
     /// Removed in numpy 2.0: "data type 'X' not understood".
     One,
-    /// Added after 1.22.
+    /// Added after 1.22 (`ulong`, `T`, `n`, `N`).
     Two,
 }
 
@@ -666,21 +666,9 @@ fn parse_simple(spec: &str) -> Result<(NpDtype, Era), Error> {
         return Ok((NpDtype::time(kind, unit, order), Era::Both));
     }
     if body.len() == 1 {
-        let c = body[0];
-        let found = match c {
-            b'c' => {
-                let mut d = NpDtype::flexible(Kind::Bytes, 1, order);
-                d.code = b'c';
-                Some(d)
-            }
-            b'a' => Some(NpDtype::flexible(Kind::Bytes, 0, order)),
-            b'p' => NpDtype::from_code(b'l', order),
-            b'P' => NpDtype::from_code(b'L', order),
-            _ => NpDtype::from_code(c, order),
-        };
-        if let Some(d) = found {
-            let era = if c == b'T' { Era::Two } else { Era::Both };
-            return Ok((d, era));
+        let prefixed = body.len() < all.len();
+        if let Some(found) = one_character(body[0], order, prefixed) {
+            return Ok(found);
         }
     } else if let Some(d) = parse_kind_size(spec, body, order)? {
         return Ok((d, Era::Both));
@@ -693,6 +681,40 @@ fn parse_simple(spec: &str) -> Result<(NpDtype, Era), Error> {
         )),
         None => Err(not_understood(spec)),
     }
+}
+
+/// The codes of numpy's type numbers 0..=23 (`NPY_BOOL` .. `NPY_HALF`): a one-character
+/// spec below 24 is read as a type number (`'\x05'` is int32, `'\t'` int64 as `q`).
+const TYPE_NUMBERS: &[u8; 24] = b"?bBhHiIlLqQfdgFDGOSUVMme";
+
+/// numpy's `NPY_CHAR` (26), a type number numpy 2 removed: `S1` with the char `c`.
+const NUMPY1_CHAR: u8 = 26;
+
+/// A one-character spec after an optional byte order (`prefixed`): a type code, an alias
+/// code (`p`, `n`, `a`, `c`) or a type number, and which numpy versions accept it.
+/// numpy 2 knows `'a'` only as a (deprecated) name, so not after a byte order.
+fn one_character(c: u8, order: Order, prefixed: bool) -> Option<(NpDtype, Era)> {
+    let s1_c = || {
+        let mut d = NpDtype::flexible(Kind::Bytes, 1, order);
+        d.code = b'c';
+        d
+    };
+    let (code, era) = match c {
+        b'c' => return Some((s1_c(), Era::Both)),
+        NUMPY1_CHAR => return Some((s1_c(), Era::One)),
+        b'a' => {
+            let era = if prefixed { Era::One } else { Era::Both };
+            return Some((NpDtype::flexible(Kind::Bytes, 0, order), era));
+        }
+        0..=23 => (TYPE_NUMBERS[usize::from(c)], Era::Both),
+        b'p' => (b'l', Era::Both),
+        b'P' => (b'L', Era::Both),
+        b'n' => (b'l', Era::Two),
+        b'N' => (b'L', Era::Two),
+        b'T' => (b'T', Era::Two),
+        _ => (c, Era::Both),
+    };
+    NpDtype::from_code(code, order).map(|d| (d, era))
 }
 
 /// `i4`, `f8`, `S10`, `U3`, `V8`, `c16`, `b1`, `O8`: Some(dtype), None to try names, or an

@@ -670,3 +670,124 @@ fn messages_quote_specs_as_python_repr_does() {
         "data type 'i4\\u2028' not understood"
     );
 }
+
+#[test]
+fn type_numbers_and_intp_codes() {
+    // numpy reads a one-character spec below 24 as a type number
+    let by_number = [
+        "bool",
+        "int8",
+        "uint8",
+        "int16",
+        "uint16",
+        "int32",
+        "uint32",
+        "int64",
+        "uint64",
+        "int64",
+        "uint64",
+        "float32",
+        "float64",
+        "float128",
+        "complex64",
+        "complex128",
+        "complex256",
+        "object",
+        "|S0",
+        "<U0",
+        "|V0",
+        "datetime64",
+        "timedelta64",
+        "float16",
+    ];
+    for (number, expected) in by_number.iter().enumerate() {
+        let spec = char::from(number as u8).to_string();
+        for rules in [Rules::Numpy1, Rules::Numpy2] {
+            assert_eq!(under(&spec, rules).as_deref(), Ok(*expected), "{spec:?}");
+        }
+    }
+    // the codes: '\t' is NPY_LONGLONG, '\x07' NPY_LONG
+    assert_eq!(parse("\t").unwrap().dtype.code, b'q');
+    assert_eq!(parse("\x07").unwrap().dtype.code, b'l');
+    assert_eq!(both("\t", "q"), NO);
+    assert_eq!(both("\x0c", "f8"), NO);
+    assert_eq!(under(">\x05", Rules::Numpy2).as_deref(), Ok(">i4"));
+    assert_eq!(under(">\x13", Rules::Numpy1).as_deref(), Ok(">U0"));
+    for spec in ["\x18", "\x19", "\x1b", "\x1f", "\x7f"] {
+        assert_eq!(
+            parse_message(spec),
+            format!("data type {} not understood", py_repr(spec))
+        );
+    }
+    // numpy 1's NPY_CHAR (26) is S1 with the char 'c'; numpy 2 removed it
+    let char26 = parse("\x1a").unwrap();
+    assert_eq!(char26.under(Rules::Numpy1).unwrap().to_str(), "|S1");
+    assert_eq!(char26.under(Rules::Numpy1).unwrap().code, b'c');
+    assert_eq!(
+        under("\x1a", Rules::Numpy2),
+        Err("data type '\\x1a' not understood".to_string())
+    );
+    assert_eq!(under(">\x1a", Rules::Numpy1).as_deref(), Ok("|S1"));
+    // numpy 2's 'n' (intp) and 'N' (uintp)
+    for (spec, expected) in [
+        ("n", "int64"),
+        ("N", "uint64"),
+        (">n", ">i8"),
+        ("<N", "uint64"),
+        ("=n", "int64"),
+        ("2n", "('<i8', (2,))"),
+        ("n,N", "[('f0', '<i8'), ('f1', '<u8')]"),
+        ("i4,n", "[('f0', '<i4'), ('f1', '<i8')]"),
+    ] {
+        assert_eq!(
+            under(spec, Rules::Numpy2).as_deref(),
+            Ok(expected),
+            "{spec}"
+        );
+    }
+    assert_eq!(parse("n").unwrap().dtype.code, b'l');
+    assert_eq!(parse("N").unwrap().dtype.code, b'L');
+    for (spec, message) in [
+        ("n", "data type 'n' not understood"),
+        ("N", "data type 'N' not understood"),
+        (">n", "data type '>n' not understood"),
+        ("2n", "data type 'n' not understood"),
+        ("n,N", "data type 'n' not understood"),
+        ("i4,n", "data type 'n' not understood"),
+    ] {
+        assert_eq!(
+            under(spec, Rules::Numpy1),
+            Err(message.to_string()),
+            "{spec}"
+        );
+    }
+    for spec in ["n1", "N8"] {
+        assert_eq!(
+            parse_message(spec),
+            format!("data type '{spec}' not understood")
+        );
+    }
+}
+
+#[test]
+fn prefixed_a_is_numpy_1_only() {
+    // numpy 2 knows 'a' as a deprecated name, not a code: a byte order before it fails
+    for spec in ["<a", ">a", "=a", "|a"] {
+        assert_eq!(under(spec, Rules::Numpy1).as_deref(), Ok("|S0"), "{spec}");
+        assert_eq!(
+            under(spec, Rules::Numpy2),
+            Err(format!("data type '{spec}' not understood")),
+            "{spec}"
+        );
+    }
+    assert_eq!(
+        under(">8a", Rules::Numpy2),
+        Err("data type '>a' not understood".to_string())
+    );
+    assert_eq!(under(">8a", Rules::Numpy1).as_deref(), Ok("|S8"));
+    for rules in [Rules::Numpy1, Rules::Numpy2] {
+        assert_eq!(under("a", rules).as_deref(), Ok("|S0"));
+        assert_eq!(under("<8a", rules).as_deref(), Ok("|S8"));
+        assert_eq!(under(">a5", rules).as_deref(), Ok("|S5"));
+    }
+}

@@ -221,8 +221,8 @@ ONLY_IN = {
     1: ("S-1", "U-1", "V-1", "S4294967296", "bool8", "int0", "uint0", "void0", "object0",
         "str0", "bytes0", "unicode_", "string_", "float_", "complex_", "cfloat",
         "longfloat", "clongfloat", "singlecomplex", "longcomplex", "536870912U",
-        "1073741824U", "2147483647U"),
-    2: ("T", ones_shape(33), ones_shape(64)),
+        "1073741824U", "2147483647U", "\x1a", ">\x1a", "<a", ">a", "=a", "|a", ">8a"),
+    2: ("T", "n", "N", ">n", ones_shape(33), ones_shape(64)),
 }
 
 _NAMES = ("bool bool_ bool8 int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 "
@@ -277,6 +277,8 @@ _PARSE_EXTRA = [
     "(9223372036854775808,)i1", "(99999999999999999999,)i1",
     "(2147483648,9223372036854775808)i1", "V2147483647,V0", "V1073741824,V1073741823",
     "(1073741823,)V2,i1", ones_shape(32), ones_shape(65), ones_shape(100),
+    # one-character bodies after a byte order
+    ">\x05", "<\t", "|\x01", "=\x17", ">\x11", ">\x13", "<8a", ">a5",
 ]
 
 

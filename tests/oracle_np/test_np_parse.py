@@ -58,8 +58,10 @@ def test_bad_sizes_are_refused_under_both_rules():
     ns.check_all("parse: sizes refused under both rules", bad, len(BAD_SIZES))
 
 
-def _parse_case(spec, np_out):
-    """A mismatch text, or None. Returns also whether a message was compared."""
+def parse_case(spec, np_out):
+    """The library's parse of ``spec`` against numpy's outcome ``np_out`` (the rules of
+    this module's docstring): a mismatch text, or None, and whether a message was
+    compared. Also used by test_np_chars."""
     lib = nc.outcome(nc.dtype_parse, spec)
     if np_out[0] == "ok":
         if lib[0] != "ok":
@@ -97,7 +99,7 @@ def test_parse_against_numpy():
         if spec in BAD_SIZES:
             continue  # test_bad_sizes_are_refused_under_both_rules
         total += 1
-        problem, msg_checked = _parse_case(spec, np_out)
+        problem, msg_checked = parse_case(spec, np_out)
         compared += msg_checked
         if problem:
             bad.append(problem)
