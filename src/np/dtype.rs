@@ -970,25 +970,16 @@ fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
             }
         }
         let dtype_text = &spec[dstart..pos];
-        // separator or trailing spaces
+        // separator (`\s*,\s*`) or trailing spaces (`\s+$`)
         if pos < b.len() {
-            if b[pos..].iter().all(|c| c.is_ascii_whitespace()) {
-                pos = b.len();
+            let q = skip_python_space(spec, pos);
+            if q == b.len() {
+                pos = q;
+            } else if b[q] == b',' {
+                pos = skip_python_space(spec, q + 1);
+                is_list = true;
             } else {
-                let mut q = pos;
-                while q < b.len() && b[q].is_ascii_whitespace() {
-                    q += 1;
-                }
-                if q < b.len() && b[q] == b',' {
-                    q += 1;
-                    while q < b.len() && b[q].is_ascii_whitespace() {
-                        q += 1;
-                    }
-                    pos = q;
-                    is_list = true;
-                } else {
-                    return Err(format_not_recognized(n, spec));
-                }
+                return Err(format_not_recognized(n, spec));
             }
         }
         let canon = |o: Option<u8>| match o {
@@ -1032,6 +1023,15 @@ enum Repeat {
     Int(u64),
     /// A tuple: `(2,3)`, `(2,)`, `()`, `2,3`.
     Tuple(Vec<u64>),
+}
+
+/// The byte offset in `spec` after the characters from `pos` that Python's regex `\s`
+/// matches (`str.isspace()`: Unicode's white space and the separators `\x1c`..`\x1f`).
+fn skip_python_space(spec: &str, pos: usize) -> usize {
+    spec[pos..]
+        .char_indices()
+        .find(|&(_, c)| !(c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)))
+        .map_or(spec.len(), |(i, _)| pos + i)
 }
 
 /// Python's `ast.literal_eval` on a repeat spec: `2`, `(2,3)`, `(2,)`, `(2)`, `()`.

@@ -791,3 +791,31 @@ fn prefixed_a_is_numpy_1_only() {
         assert_eq!(under(">a5", rules).as_deref(), Ok("|S5"));
     }
 }
+
+#[test]
+fn comma_form_separators_are_python_whitespace() {
+    // numpy splits the comma form with Python's `\s` (str.isspace): Unicode spaces and
+    // the information separators \x1c..\x1f too
+    for (spec, expected) in [
+        ("i4\u{85},f8", "[('f0', '<i4'), ('f1', '<f8')]"),
+        ("i4,\x0bf8", "[('f0', '<i4'), ('f1', '<f8')]"),
+        ("i4 ,\x1ci4", "[('f0', '<i4'), ('f1', '<i4')]"),
+        ("4>i \u{2028}", "('>i4', (4,))"),
+        ("i4,f8\u{3000}", "[('f0', '<i4'), ('f1', '<f8')]"),
+        ("2i4\x1f", "('<i4', (2,))"),
+    ] {
+        assert_eq!(text(spec), expected, "{spec:?}");
+    }
+    for (spec, message) in [
+        ("4\u{a0}", "data type '' not understood"),
+        ("4\u{85}", "data type '' not understood"),
+        ("4\x0b", "data type '' not understood"),
+        ("4 > \u{a0} ", "data type '>' not understood"),
+        (
+            "i4,\u{200b}f8",
+            "format number 2 of \"i4,\u{200b}f8\" is not recognized",
+        ),
+    ] {
+        assert_eq!(parse_message(spec), message, "{spec:?}");
+    }
+}

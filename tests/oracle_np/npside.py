@@ -277,6 +277,9 @@ _PARSE_EXTRA = [
     "(9223372036854775808,)i1", "(99999999999999999999,)i1",
     "(2147483648,9223372036854775808)i1", "V2147483647,V0", "V1073741824,V1073741823",
     "(1073741823,)V2,i1", ones_shape(32), ones_shape(65), ones_shape(100),
+    # the comma form's separators are Python's \s (str.isspace)
+    "i4\x85,f8", "i4,\x0bf8", "i4 ,\x1ci4", "4>i \u2028", "i4,f8\u3000", "2i4\x1f", "4\xa0",
+    "4\x0b", "4 > \xa0 ", "i4,\u200bf8", "i4\x1c", "i4\x0b",
     # one-character bodies after a byte order
     ">\x05", "<\t", "|\x01", "=\x17", ">\x11", ">\x13", "<8a", ">a5",
 ]

@@ -22,6 +22,9 @@ int64 as ``q``; numpy 1 also reads 26, its removed ``NPY_CHAR``, as ``S1``).
 numpy quotes a spec in its messages with Python's ``repr()``, which escapes what
 ``str.isprintable()`` calls not printable (``'\\x85x'``, ``'\\u2028'``):
 
+* test_messages_quote_like_repr: random strings over quotes, backslashes, control,
+  format, separator, private-use, unassigned and astral characters, compared with
+  ``np.dtype`` as the parse test compares any spec (exact messages);
 * test_repr_of_every_code_point: every code point but NUL, the surrogates and the
   comma, in a spec numpy does not understand (``'x'`` and eight code points): the
   library's message is ``data type {repr(spec)} not understood``. The library's table
@@ -30,7 +33,7 @@ numpy quotes a spec in its messages with Python's ``repr()``, which escapes what
   changed.
 """
 
-
+import random
 import re
 import unicodedata
 import warnings
@@ -105,6 +108,30 @@ def test_bytes_that_are_not_utf8():
             if got[0] != "err" or got[1] != nc.ERR_PARSE:
                 bad.append(f"{label} {spec!r}: {nc.describe(got)}, not PARSE")
     ns.check_all("chars: one-byte specs that are not UTF-8", bad, 3 * 0x80)
+
+
+# characters repr() treats apart, and printable neighbours
+_REPR_POOL = ("'", '"', "\\", "\t", "\n", "\r", "\x01", "\x1b", "\x7f", "\x85", "\xa0", "\xad",
+              "é", "ÿ", "μ", "\u0378", "\u2028", "\u2029", "\u200b", "\ufeff", "\ue000",
+              "\uffff", "\U00010000", "\U0001F600", "\U000E0001", "\U0010FFFF", "a", "x",
+              " ", "S", "i", "4", "[", "]", "<", ">")
+
+
+def test_messages_quote_like_repr():
+    rng = random.Random(0x5EED)
+    specs = {"\x85x", "é", "\u2028", "it's", "a'b\"c", "\U0001F600", "x\U000E0001"}
+    while len(specs) < 20000:
+        specs.add("".join(rng.choice(_REPR_POOL) for _ in range(rng.randint(1, 10))))
+    bad, compared, escaped = [], 0, 0
+    for spec in sorted(specs):
+        np_out = ns.numpy_outcome(_np_str, spec)
+        problem, msg_checked = parse_case(spec, np_out)
+        compared += msg_checked
+        escaped += msg_checked and repr(spec)[1:-1] != spec
+        if problem:
+            bad.append(problem)
+    ns.check_all("chars: repr() quoting in messages (random specs)", bad, len(specs),
+                 f"{compared} messages compared, {escaped} with escapes")
 
 
 def _table_unicode_version():
