@@ -2,9 +2,9 @@
 """Writes src/np/printable.rs: the code points Python's str.isprintable() calls not
 printable, as sorted inclusive ranges, for tensorcast's copy of Python's repr() (numpy
 quotes specs in its messages with repr). Run with the Python the oracle tests use
-(python3 -m ... in scripts/test-np-oracle.sh's venvs); the table records that Python's
-Unicode version, and tests/oracle_np/test_np_chars.py checks it against the running
-Python for every code point.
+(the python3 that scripts/test-np-oracle.sh makes its venvs from); the table records
+that Python's Unicode version, and tests/oracle_np/test_np_chars.py checks it against
+the running Python for every code point.
 
     python3 scripts/gen-np-printable.py > src/np/printable.rs && cargo fmt --all
 """
@@ -50,6 +50,9 @@ def main():
         "/// Whether Python's `str.isprintable()` is true for `c`.",
         "pub fn is_printable(c: char) -> bool {",
         "    let cp = u32::from(c);",
+        "    if (0x20..0x7f).contains(&cp) {",
+        "        return true;",
+        "    }",
         "    let i = NOT_PRINTABLE.partition_point(|&(_, last)| last < cp);",
         "    NOT_PRINTABLE.get(i).is_none_or(|&(first, _)| cp < first)",
         "}",

@@ -5,6 +5,7 @@
 use super::printable;
 use super::Rules;
 use crate::error::Error;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The class of a numpy dtype.
@@ -319,12 +320,18 @@ fn parse_error(message: String) -> Error {
 /// quote escaped, other characters that are not printable (`str.isprintable()`) as
 /// `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
 pub fn py_repr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    write_py_repr(text, &mut out);
+    out
+}
+
+/// [`py_repr`] appended to `out`.
+fn write_py_repr(text: &str, out: &mut String) {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
     } else {
         '\''
     };
-    let mut out = String::new();
     out.push(quote);
     for ch in text.chars() {
         match ch {
@@ -351,7 +358,6 @@ pub fn py_repr(text: &str) -> String {
         }
     }
     out.push(quote);
-    out
 }
 
 fn not_understood(spec: &str) -> Error {
@@ -467,8 +473,6 @@ impl NpDtype {
     /// Python's `str(numpy.dtype(...))`.
     pub fn to_str(&self) -> String {
         match &self.shape {
-            Shape::Fields(fields) => struct_text(fields),
-            Shape::Sub { base, dims } => format!("({}, {})", base.short_repr(), tuple_text(dims)),
             Shape::Plain => {
                 let flexible = matches!(self.kind, Kind::Bytes | Kind::Str | Kind::Void);
                 if flexible || self.order == Order::Big {
@@ -477,34 +481,68 @@ impl NpDtype {
                     self.name()
                 }
             }
+            _ => {
+                let mut out = String::new();
+                self.write_short_repr(&mut out);
+                out
+            }
         }
     }
 
-    /// numpy's short construction repr of a field or subarray base (`'<i4'`, `'S4'`, `'?'`).
-    fn short_repr(&self) -> String {
+    /// numpy's short construction repr of a field or subarray base (`'<i4'`, `'S4'`, `'?'`,
+    /// `('<i4', (2,))`, `[('f0', '<i4')]`), appended to `out` (one buffer for the text of
+    /// a whole struct).
+    fn write_short_repr(&self, out: &mut String) {
         match &self.shape {
-            Shape::Fields(fields) => struct_text(fields),
-            Shape::Sub { base, dims } => format!("({}, {})", base.short_repr(), tuple_text(dims)),
+            Shape::Fields(fields) => {
+                out.push('[');
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push('(');
+                    write_py_repr(&f.name, out);
+                    out.push_str(", ");
+                    match &f.dtype.shape {
+                        Shape::Sub { base, dims } => {
+                            base.write_short_repr(out);
+                            out.push_str(", ");
+                            write_tuple(dims, out);
+                        }
+                        _ => f.dtype.write_short_repr(out),
+                    }
+                    out.push(')');
+                }
+                out.push(']');
+            }
+            Shape::Sub { base, dims } => {
+                out.push('(');
+                base.write_short_repr(out);
+                out.push_str(", ");
+                write_tuple(dims, out);
+                out.push(')');
+            }
             Shape::Plain => {
                 let order = match self.order {
                     Order::None => "",
                     o => o.prefix(),
                 };
-                let text = match self.kind {
-                    Kind::Bool => "?".to_string(),
-                    Kind::Object => "O".to_string(),
-                    Kind::Bytes if self.itemsize == 0 => "S".to_string(),
-                    Kind::Bytes => format!("S{}", self.itemsize),
-                    Kind::Void if self.itemsize == 0 => "V".to_string(),
-                    Kind::Void => format!("V{}", self.itemsize),
-                    Kind::Str if self.itemsize == 0 => format!("{order}U"),
-                    Kind::Str => format!("{order}U{}", self.chars()),
-                    Kind::Datetime => format!("{order}M8{}", self.unit.text()),
-                    Kind::Timedelta => format!("{order}m8{}", self.unit.text()),
-                    Kind::VString => "T".to_string(),
-                    _ => format!("{order}{}{}", self.kind.letter(), self.itemsize),
+                let size = self.itemsize;
+                // writing to a String cannot fail
+                let _ = match self.kind {
+                    Kind::Bool => write!(out, "'?'"),
+                    Kind::Object => write!(out, "'O'"),
+                    Kind::Bytes if size == 0 => write!(out, "'S'"),
+                    Kind::Bytes => write!(out, "'S{size}'"),
+                    Kind::Void if size == 0 => write!(out, "'V'"),
+                    Kind::Void => write!(out, "'V{size}'"),
+                    Kind::Str if size == 0 => write!(out, "'{order}U'"),
+                    Kind::Str => write!(out, "'{order}U{}'", self.chars()),
+                    Kind::Datetime => write!(out, "'{order}M8{}'", self.unit.text()),
+                    Kind::Timedelta => write!(out, "'{order}m8{}'", self.unit.text()),
+                    Kind::VString => write!(out, "'T'"),
+                    _ => write!(out, "'{order}{}{size}'", self.kind.letter()),
                 };
-                format!("'{text}'")
             }
         }
     }
@@ -536,33 +574,20 @@ impl NpDtype {
     }
 }
 
-fn tuple_text(dims: &[u64]) -> String {
-    match dims {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            dims.iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+/// A Python tuple of the dims: `(2,)`, `(2, 3)`, `()`.
+fn write_tuple(dims: &[u64], out: &mut String) {
+    out.push('(');
+    for (i, d) in dims.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        // writing to a String cannot fail
+        let _ = write!(out, "{d}");
     }
-}
-
-fn struct_text(fields: &[Field]) -> String {
-    let items: Vec<String> = fields
-        .iter()
-        .map(|f| match &f.dtype.shape {
-            Shape::Sub { base, dims } => format!(
-                "({}, {}, {})",
-                py_repr(&f.name),
-                base.short_repr(),
-                tuple_text(dims)
-            ),
-            _ => format!("({}, {})", py_repr(&f.name), f.dtype.short_repr()),
-        })
-        .collect();
-    format!("[{}]", items.join(", "))
+    if dims.len() == 1 {
+        out.push(',');
+    }
+    out.push(')');
 }
 
 /// Parses a numpy dtype spec as `numpy.dtype(spec)` does, accepting what either numpy 1
@@ -907,8 +932,10 @@ fn divide_unit(unit: Unit, den: i64, meta: &str) -> Result<Unit, Error> {
 }
 
 /// One item of the comma form: byte order, repeat count or shape, byte order, dtype.
-struct Item {
-    dtype: String,
+struct Item<'a> {
+    /// The dtype text, with the item's byte order when that is `>` (numpy drops the
+    /// native ones).
+    dtype: Cow<'a, str>,
     repeats: Option<Repeat>,
 }
 
@@ -918,7 +945,7 @@ fn format_not_recognized(n: usize, spec: &str) -> Error {
 
 /// Splits the comma form as numpy's `_commastring` does. Returns the items and whether a
 /// separator was seen (numpy 2 makes a one-item list a struct).
-fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
+fn split_items(spec: &str) -> Result<(Vec<Item<'_>>, bool), Error> {
     let b = spec.as_bytes();
     let mut items = Vec::new();
     let mut pos = 0;
@@ -1007,10 +1034,12 @@ fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
         } else {
             Some(literal_repeat(repeats_text)?)
         };
-        items.push(Item {
-            dtype: format!("{prefix}{dtype_text}"),
-            repeats,
-        });
+        let dtype = if prefix.is_empty() {
+            Cow::Borrowed(dtype_text)
+        } else {
+            Cow::Owned(format!("{prefix}{dtype_text}"))
+        };
+        items.push(Item { dtype, repeats });
     }
     Ok((items, is_list))
 }
@@ -1043,18 +1072,16 @@ fn literal_repeat(text: &str) -> Result<Repeat, Error> {
     } else {
         (t, false)
     };
-    let parts: Vec<&str> = inner.split(',').map(|p| p.trim_matches(' ')).collect();
-    let trailing_comma = parts.len() > 1 && parts.last() == Some(&"");
-    let numbers = if trailing_comma {
-        &parts[..parts.len() - 1]
-    } else {
-        &parts[..]
+    // a comma after the last number makes a tuple (`(2,)`); `()` is the empty one
+    let (list, trailing_comma) = match inner.trim_end_matches(' ').strip_suffix(',') {
+        Some(list) => (list, true),
+        None => (inner, false),
     };
-    if numbers.len() == 1 && numbers[0].is_empty() && parens && !trailing_comma {
+    if parens && !trailing_comma && list.trim_matches(' ').is_empty() {
         return Ok(Repeat::Tuple(Vec::new()));
     }
-    let mut dims = Vec::with_capacity(numbers.len());
-    for p in numbers {
+    let mut dims = Vec::with_capacity(list.bytes().filter(|&c| c == b',').count() + 1);
+    for p in list.split(',').map(|p| p.trim_matches(' ')) {
         if p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit()) {
             return Err(syntax());
         }
@@ -1129,7 +1156,7 @@ const C_INT_MAX: u64 = i32::MAX as u64;
 /// One comma-form item, as numpy's `(dtype, repeats)` tuple: a repeat count before an
 /// unsized S/U/V is its size (`'8S'` is `S8`), anything else is a subarray shape. numpy 1
 /// reads a bare count of 1 (`'1i4'`) as no repeat.
-fn build_item(item: &Item) -> Result<BuiltItem, Error> {
+fn build_item(item: Item<'_>) -> Result<BuiltItem, Error> {
     let parsed = parse(&item.dtype)?;
     if parsed.np1.is_some() {
         // a nested comma form cannot come out of the item grammar
@@ -1138,7 +1165,7 @@ fn build_item(item: &Item) -> Result<BuiltItem, Error> {
     let mut refused = Refusals::default();
     refused.add(parsed.refused);
     let base = parsed.dtype;
-    let Some(repeats) = &item.repeats else {
+    let Some(repeats) = item.repeats else {
         return Ok(BuiltItem {
             numpy2: base,
             numpy1: None,
@@ -1147,7 +1174,7 @@ fn build_item(item: &Item) -> Result<BuiltItem, Error> {
     };
     // numpy converts the item's dtype before it looks at the repeats
     let shaped = if base.is_unsized() {
-        generic_size(&base, repeats).map(|d| (d, None))
+        generic_size(&base, &repeats).map(|d| (d, None))
     } else {
         repeated(base, repeats, &mut refused)
     };
@@ -1182,13 +1209,15 @@ fn generic_size(base: &NpDtype, repeats: &Repeat) -> Result<NpDtype, Error> {
 /// when it differs. Refusals numpy 1 alone makes go to `refused`.
 fn repeated(
     base: NpDtype,
-    repeats: &Repeat,
+    repeats: Repeat,
     refused: &mut Refusals,
 ) -> Result<(NpDtype, Option<NpDtype>), Error> {
+    // numpy 1 reads a bare count of 1 as no repeat
+    let numpy1 = (repeats == Repeat::Int(1)).then(|| base.clone());
     let dims = match repeats {
-        Repeat::Int(n) => vec![*n],
+        Repeat::Int(n) => vec![n],
         Repeat::Tuple(dims) if dims.is_empty() => return Ok((base, None)),
-        Repeat::Tuple(dims) => dims.clone(),
+        Repeat::Tuple(dims) => dims,
     };
     // what numpy's conversion of the shape to intps refuses
     if dims.len() > NUMPY2_MAX_DIMS || dims.iter().any(|&d| d > i64::MAX as u64) {
@@ -1202,7 +1231,6 @@ fn repeated(
             "invalid shape in fixed-type tuple.".to_string(),
         )));
     }
-    let numpy1 = (*repeats == Repeat::Int(1)).then(|| base.clone());
     Ok((subarray(base, dims)?, numpy1))
 }
 
@@ -1300,7 +1328,7 @@ fn parse_comma(spec: &str) -> Result<Parsed, Error> {
     // the items numpy 1 reads differently, by position
     let mut one_differs = Vec::new();
     let mut refused = Refusals::default();
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         // numpy 2 stops at the first item it refuses
         let built = build_item(item).map_err(|e| refused.first_error(e))?;
         if let Some(d) = built.numpy1 {

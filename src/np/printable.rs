@@ -187,6 +187,9 @@ const NOT_PRINTABLE: &[(u32, u32)] = &[
 /// Whether Python's `str.isprintable()` is true for `c`.
 pub fn is_printable(c: char) -> bool {
     let cp = u32::from(c);
+    if (0x20..0x7f).contains(&cp) {
+        return true;
+    }
     let i = NOT_PRINTABLE.partition_point(|&(_, last)| last < cp);
     NOT_PRINTABLE.get(i).is_none_or(|&(first, _)| cp < first)
 }

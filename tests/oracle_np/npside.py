@@ -280,6 +280,9 @@ _PARSE_EXTRA = [
     # the comma form's separators are Python's \s (str.isspace)
     "i4\x85,f8", "i4,\x0bf8", "i4 ,\x1ci4", "4>i \u2028", "i4,f8\u3000", "2i4\x1f", "4\xa0",
     "4\x0b", "4 > \xa0 ", "i4,\u200bf8", "i4\x1c", "i4\x0b",
+    # repeat literals (ast.literal_eval)
+    "(,)i4", "(2,,)i4", "(,2)i4", "2 ,i4", "(2, ,)i4", "( )i4", "(2 ,)i4", "( 2 , 3 )i4",
+    "(2,3,)i4", "2,3,i4", "(2)(3)i4", "00i4", "(00,)i4", "(0,1)i4",
     # one-character bodies after a byte order
     ">\x05", "<\t", "|\x01", "=\x17", ">\x11", ">\x13", "<8a", ">a5",
 ]
