@@ -33,7 +33,8 @@ c_tests!(
     test_expand,
     test_bitcast,
     test_dlpack,
-    test_np_can_cast
+    test_np_can_cast,
+    test_np_linear
 );
 
 #[test]

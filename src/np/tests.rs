@@ -819,3 +819,48 @@ fn comma_form_separators_are_python_whitespace() {
         assert_eq!(parse_message(spec), message, "{spec:?}");
     }
 }
+
+#[test]
+fn structured_casts_on_many_fields() {
+    // numpy 1 matches fields by name (through a map when they are not in place), numpy 2
+    // by position; 100,000 fields, in order, reversed, retyped and renamed
+    let n = 100_000;
+    let i4 = parse("i4").unwrap().dtype;
+    let f8 = parse("f8").unwrap().dtype;
+    let members =
+        || -> Vec<(String, NpDtype)> { (0..n).map(|i| (format!("f{i}"), i4.clone())).collect() };
+    let a = dtype::packed_struct(members());
+    let mut reversed = members();
+    reversed.reverse();
+    let reversed = dtype::packed_struct(reversed);
+    assert_eq!(level(&a, &a, Rules::Numpy1), NO);
+    assert_eq!(level(&a, &reversed, Rules::Numpy1), EQUIV);
+    assert_eq!(level(&a, &reversed, Rules::Numpy2), SAFE);
+    let mut retyped = members();
+    retyped.reverse();
+    retyped[n / 3].1 = f8.clone();
+    let retyped = dtype::packed_struct(retyped);
+    assert_eq!(level(&a, &retyped, Rules::Numpy1), SAFE);
+    assert_eq!(level(&retyped, &a, Rules::Numpy1), UNSAFE);
+    let mut renamed = members();
+    renamed[n - 1].0 = "g".to_string();
+    let renamed = dtype::packed_struct(renamed);
+    assert_eq!(level(&a, &renamed, Rules::Numpy1), UNSAFE);
+    assert_eq!(level(&a, &renamed, Rules::Numpy2), SAFE);
+
+    // the comma form of as many fields: queries, str(), promotion
+    let spec = "f8,".repeat(n);
+    assert!(can_cast_str(&spec, &spec, NO, Rules::Numpy1).unwrap());
+    assert!(can_cast_str(&"i4,".repeat(n), &spec, SAFE, Rules::Numpy1).unwrap());
+    assert!(!can_cast_str(&spec, &"i4,".repeat(n), SAME_KIND, Rules::Numpy2).unwrap());
+    let parsed = parse(&spec).unwrap();
+    assert_eq!(parsed.dtype.itemsize, 8 * n as u64);
+    let text = parsed.dtype.to_str();
+    assert!(text.starts_with("[('f0', '<f8'), ('f1', '<f8'), "));
+    assert!(text.ends_with(&format!("('f{}', '<f8')]", n - 1)));
+    assert_eq!(text.matches("'<f8'").count(), n);
+    let nested = parse(&"(2,)2i4,".repeat(n)).unwrap().dtype;
+    assert_eq!(nested.itemsize, 16 * n as u64);
+    let promoted = promote::promote(&parse(&"i4,".repeat(n)).unwrap().dtype, &parsed.dtype);
+    assert_eq!(promoted.unwrap(), parsed.dtype);
+}
