@@ -308,6 +308,13 @@ static void test_non_utf8_text_is_a_parse_error(void) {
                                        TC_ERR),
                TCAST_ERR_PARSE);
   CHECK_STATUS(tcast_dtype_from_name("FLOAT\xff", &dtype, TC_ERR), TCAST_ERR_PARSE);
+  CHECK_STATUS(tcast_np_can_cast_str("i4", "f8", "safe\xff", TCAST_NUMPY_2, &result, TC_ERR),
+               TCAST_ERR_PARSE);
+  int32_t casting = -1;
+  CHECK_STATUS(tcast_np_casting_from_name("\xffsafe", &casting, TC_ERR), TCAST_ERR_PARSE);
+  /* A valid UTF-8 name that is not a casting level stays a bad argument. */
+  CHECK_STATUS(tcast_np_casting_from_name("s\xc3\xa4" "fe", &casting, TC_ERR),
+               TCAST_ERR_INVALID_ARGUMENT);
   char buf[64];
   CHECK_STATUS(tcast_np_promote_types(bad, "f8", buf, sizeof buf, TC_ERR), TCAST_ERR_PARSE);
 }

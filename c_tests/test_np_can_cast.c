@@ -17,7 +17,8 @@
  * - section 4: structured dtypes under both rule sets;
  * - section 5: value-based casting under TCAST_NUMPY_1, its refusal under TCAST_NUMPY_2;
  * - section 6: the dtype grammar, str() of parsed dtypes, rejected specs and their
- *   messages, aliases removed in numpy 2;
+ *   messages, aliases removed in numpy 2; its corrections: a repeat count before an
+ *   unsized S/U/V is its size, numpy's C int limits on subarrays and sizes;
  * - section 7: the promote_types table and string / datetime rules; min_scalar_type;
  * - section 8: numpy's own test cases;
  * - section 0: tcast_can_cast on the tensorcast dtypes, the TF quantized types, STRING,
@@ -1291,6 +1292,170 @@ static void test_value_based(void) {
 }
 
 /* Section 6: the dtype string grammar. */
+/* Parsing `spec` fails with TCAST_ERR_PARSE and exactly numpy's message `expected`. */
+static void parse_fails_exactly_at(int line, const char *spec, const char *expected) {
+  tcast_np_dtype *handle = NULL;
+  tc_reset_err();
+  tcast_status status = tcast_np_dtype_parse(spec, &handle, TC_ERR);
+  if (status_at(line, "tcast_np_dtype_parse", status, TCAST_ERR_PARSE)) {
+    message_is_at(line, expected);
+  }
+  tcast_np_dtype_free(handle);
+}
+
+#define PARSE_FAILS_EXACTLY(spec, message) parse_fails_exactly_at(__LINE__, spec, message)
+
+/* A subarray spec of `n` dimensions of 1 over i4: "(1,1,...,1)i4". */
+static char *ones_spec(int n) {
+  char *spec = malloc((size_t)n * 2 + 8);
+  if (spec == NULL) {
+    return NULL;
+  }
+  char *p = spec;
+  *p++ = '(';
+  for (int i = 0; i < n; i++) {
+    *p++ = '1';
+    *p++ = i + 1 < n ? ',' : ')';
+  }
+  strcpy(p, "i4");
+  return spec;
+}
+
+/* Section 6 corrections: a repeat count before an unsized S/U/V is its size; numpy's C
+ * int limits on subarray dimensions and sizes, with numpy's messages. */
+static void test_parse_repeats_and_limits(void) {
+  STR("8S", "|S8");
+  STR("8U", "<U8");
+  STR("16V", "|V16");
+  STR("32str", "<U32");
+  STR("8bytes", "|S8");
+  STR("8a", "|S8");
+  STR("8S0", "|S8");
+  STR(">8U", ">U8");
+  STR("8>U", ">U8");
+  STR("0S", "|S0");
+  STR("1S", "|S1");
+  STR("i4,8S", "[('f0', '<i4'), ('f1', 'S8')]");
+  STR("2S4,8U", "[('f0', 'S4', (2,)), ('f1', '<U8')]");
+  STR("8c", "('S1', (8,))");
+  STR("2147483647S", "|S2147483647");
+  STR("536870911U", "<U536870911");
+  LEVEL2("8S", "S8", NO);
+  LEVEL2("1U", "U1", NO);
+  LEVEL2("i4", "8U", KIND);
+  LEVEL("8S,", "S8", NP1, NO);
+  LEVEL("8S,", "S8", NP2, UNSAFE);
+  static const char *const generic[] = {"(2,)S", "(0,)V0", "()str", "(2,)U", "(1,)S",
+                                        ">(2,)S", "(0,2147483648)S0", "2147483648S",
+                                        "536870912U", "4294967296U", "99999999999999999999S",
+                                        "i4,(2,)S"};
+  for (size_t k = 0; k < sizeof generic / sizeof generic[0]; k++) {
+    parse_fails_exactly_at(__LINE__, generic[k], "invalid itemsize in generic type tuple");
+  }
+
+  static const char *const dimension[] = {"(2147483648,)i1", "2147483648i1", "(0,2147483648)i1",
+                                          "(4294967296,0)i1"};
+  for (size_t k = 0; k < sizeof dimension / sizeof dimension[0]; k++) {
+    parse_fails_exactly_at(__LINE__, dimension[k],
+                           "invalid shape in fixed-type tuple: dimension does not fit into a C "
+                           "int.");
+  }
+  static const char *const bytes[] = {"(65536,65536)i1", "(1073741824,)i2", "2147483647int",
+                                      "(2147483647,)S2", "(2,)V2147483647", "(536870912,)U1",
+                                      "(2147483647,2147483647,2147483647,0)i1"};
+  for (size_t k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
+    parse_fails_exactly_at(__LINE__, bytes[k],
+                           "invalid shape in fixed-type tuple: dtype size in bytes must fit "
+                           "into a C int.");
+  }
+  PARSE_FAILS_EXACTLY("(9223372036854775808,)i1", "invalid shape in fixed-type tuple.");
+  STR("(2147483647,)i1", "('i1', (2147483647,))");
+  STR("(65536,32767)i1", "('i1', (65536, 32767))");
+  STR("(0,2147483647,2147483647,2147483647)i1", "('i1', (0, 2147483647, 2147483647, 2147483647))");
+  STR("V2147483647,V0", "[('f0', 'V2147483647'), ('f1', 'V')]");
+  /* numpy wraps a struct's total size through a C int; tensorcast refuses it. */
+  PARSE_FAILS_EXACTLY("V2147483647,V1", "dtype size in bytes must fit into a C int.");
+
+  /* numpy 1 allows 32 subarray dimensions, numpy 2 64. */
+  char *d32 = ones_spec(32), *d33 = ones_spec(33), *d64 = ones_spec(64), *d65 = ones_spec(65);
+  if (d32 != NULL && d33 != NULL && d64 != NULL && d65 != NULL) {
+    level_at(__LINE__, d32, "i4", NP1, UNSAFE);
+    level_at(__LINE__, d33, "i4", NP2, UNSAFE);
+    level_at(__LINE__, d64, "i4", NP2, UNSAFE);
+    refused_at(__LINE__, d33, NP1, "invalid shape in fixed-type tuple.");
+    parse_fails_exactly_at(__LINE__, d65, "invalid shape in fixed-type tuple.");
+  } else {
+    tc_fail(__FILE__, __LINE__, "out of memory");
+  }
+  free(d32);
+  free(d33);
+  free(d64);
+  free(d65);
+}
+
+/* One-character specs: type codes, numpy 2's 'n' / 'N', and the type numbers below 24
+ * that numpy reads from a control character ('\x05' is int32). numpy's '\x00' (type number
+ * 0, bool) cannot be passed: a C string ends at its NUL, so the spec is "", which is
+ * refused as numpy refuses ''. A spec that is not UTF-8 cannot be parsed. */
+static void test_parse_one_character(void) {
+  static const char *const by_number[24] = {
+      "bool",       "int8",        "uint8",   "int16",     "uint16",     "int32",
+      "uint32",     "int64",       "uint64",  "int64",     "uint64",     "float32",
+      "float64",    "float128",    "complex64", "complex128", "complex256", "object",
+      "|S0",        "<U0",         "|V0",     "datetime64", "timedelta64", "float16"};
+  for (int number = 1; number < 24; number++) {
+    char spec[2] = {(char)number, '\0'};
+    str_at(__LINE__, spec, by_number[number]);
+  }
+  const char nul_spec[] = {'\0', 'x'};
+  PARSE_FAILS_EXACTLY(nul_spec, "data type '' not understood");
+  LEVEL2("\t", "q", NO);
+  LEVEL2("\x07", "l", NO);
+  LEVEL2("\x0c", "f8", NO);
+  LEVEL2(">\x05", ">i4", NO);
+  PARSE_FAILS_EXACTLY("\x18", "data type '\\x18' not understood");
+  PARSE_FAILS_EXACTLY("\x7f", "data type '\\x7f' not understood");
+  /* numpy 1's NPY_CHAR (26) is S1; numpy 2 removed it. */
+  LEVEL("\x1a", "S1", NP1, NO);
+  REFUSED("\x1a", NP2, "data type '\\x1a' not understood");
+  /* numpy 2's intp / uintp codes. */
+  STR("n", "int64");
+  STR("N", "uint64");
+  STR(">n", ">i8");
+  LEVEL("n", "p", NP2, NO);
+  LEVEL("N", "P", NP2, NO);
+  LEVEL("n,N", "i8,u8", NP2, NO);
+  REFUSED("n", NP1, "data type 'n' not understood");
+  REFUSED("N", NP1, "data type 'N' not understood");
+  REFUSED("i4,n", NP1, "data type 'n' not understood");
+  PARSE_FAILS_EXACTLY("n1", "data type 'n1' not understood");
+  /* Not UTF-8. */
+  PARSE_FAILS("\x80", "not valid UTF-8");
+  PARSE_FAILS("\xff", "not valid UTF-8");
+  int32_t result = -1;
+  tc_reset_err();
+  status_at(__LINE__, "tcast_np_can_cast_str (to not UTF-8)",
+            tcast_np_can_cast_str("i4", "i\xff", "safe", NP2, &result, TC_ERR), TCAST_ERR_PARSE);
+}
+
+/* numpy quotes a spec in its messages with Python's repr(): single quotes unless the spec
+ * holds one and no double quote; characters str.isprintable() refuses escaped. */
+static void test_parse_messages_quote_like_repr(void) {
+  PARSE_FAILS_EXACTLY("it's", "data type \"it's\" not understood");
+  PARSE_FAILS_EXACTLY("a'b\"c", "data type 'a\\'b\"c' not understood");
+  PARSE_FAILS_EXACTLY("a\\b", "data type 'a\\\\b' not understood");
+  PARSE_FAILS_EXACTLY("x\t\n\r\x1b", "data type 'x\\t\\n\\r\\x1b' not understood");
+  PARSE_FAILS_EXACTLY("\xc2\x85x", "data type '\\x85x' not understood");        /* U+0085 */
+  PARSE_FAILS_EXACTLY("x\xc2\xa0\xc2\xad", "data type 'x\\xa0\\xad' not understood");
+  PARSE_FAILS_EXACTLY("\xc3\xa9", "data type '\xc3\xa9' not understood");      /* é */
+  PARSE_FAILS_EXACTLY("x\xe2\x80\xa8", "data type 'x\\u2028' not understood");  /* U+2028 */
+  PARSE_FAILS_EXACTLY("x\xef\xbb\xbf", "data type 'x\\ufeff' not understood");  /* U+FEFF */
+  PARSE_FAILS_EXACTLY("x\xcd\xb8", "data type 'x\\u0378' not understood");      /* unassigned */
+  PARSE_FAILS_EXACTLY("x\xf0\x9f\x98\x80", "data type 'x\xf0\x9f\x98\x80' not understood");
+  PARSE_FAILS_EXACTLY("x\xf3\xa0\x80\x81", "data type 'x\\U000e0001' not understood");
+  PARSE_FAILS_EXACTLY("x\xf4\x8f\xbf\xbf", "data type 'x\\U0010ffff' not understood");
+}
+
 static void test_parse(void) {
   /* Accepted specs and str() of the result. */
   STR("i4", "int32");
@@ -1471,6 +1636,10 @@ static void test_parse(void) {
   parse_fails_at(__LINE__, "S-1", TCAST_ERR_PARSE, "data type 'S-1' not understood");
   parse_fails_at(__LINE__, "S4294967296", TCAST_ERR_PARSE,
                  "data type 'S4294967296' not understood");
+
+  test_parse_repeats_and_limits();
+  test_parse_one_character();
+  test_parse_messages_quote_like_repr();
 }
 
 /* Section 7: promote_types and min_scalar_type. */

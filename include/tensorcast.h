@@ -646,12 +646,15 @@ tcast_status tcast_expand(const struct tcast_tensor *input,
 
 /**
  * Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
- * into a new handle at `*out` (NULL on failure). Accepts what numpy 1.22 or numpy 2
+ * into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
+ * `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses `''`. Accepts what numpy 1.22 or numpy 2
  * accepts; a spelling only one of them knows is refused by the queries under the other's
- * rules, and the sizes numpy 1 wraps through a C int (`'S-1'`) are refused under both.
+ * rules, and the sizes numpy wraps through a C int (`'S-1'` in numpy 1, a struct larger
+ * than 2**31 - 1 bytes) are refused under both.
  * Errors: NULL_ARGUMENT, PARSE with numpy's message for every spec numpy refuses, its
  * TypeErrors and ValueErrors alike (`data type 'abc' not understood`, `Invalid datetime
- * metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`).
+ * metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`), and for
+ * a spec that is not UTF-8.
  */
 tcast_status tcast_np_dtype_parse(const char *spec,
                                   struct tcast_np_dtype **out,

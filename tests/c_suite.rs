@@ -35,7 +35,8 @@ c_tests!(
     test_dlpack,
     test_np_can_cast,
     test_alloc,
-    test_check_order
+    test_check_order,
+    test_np_linear
 );
 
 #[test]

@@ -20,7 +20,8 @@ pub struct tcast_np_dtype {
     parsed: np::Parsed,
 }
 
-/// Reads a required C string argument.
+/// Reads a required C string argument (a spec, a decimal or a casting name): text that
+/// is not UTF-8 cannot be read (TCAST_ERR_PARSE, c-api.md section 1).
 fn text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
     require(ptr, what)?;
     // SAFETY: non-NULL and NUL-terminated per the contract (c-api.md section 1).
@@ -60,12 +61,15 @@ fn put_text(buf: *mut c_char, capacity: u64, text: &str) -> Result<(), Error> {
 }
 
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
-/// into a new handle at `*out` (NULL on failure). Accepts what numpy 1.22 or numpy 2
+/// into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
+/// `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses `''`. Accepts what numpy 1.22 or numpy 2
 /// accepts; a spelling only one of them knows is refused by the queries under the other's
-/// rules, and the sizes numpy 1 wraps through a C int (`'S-1'`) are refused under both.
+/// rules, and the sizes numpy wraps through a C int (`'S-1'` in numpy 1, a struct larger
+/// than 2**31 - 1 bytes) are refused under both.
 /// Errors: NULL_ARGUMENT, PARSE with numpy's message for every spec numpy refuses, its
 /// TypeErrors and ValueErrors alike (`data type 'abc' not understood`, `Invalid datetime
-/// metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`).
+/// metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`), and for
+/// a spec that is not UTF-8.
 #[no_mangle]
 pub extern "C" fn tcast_np_dtype_parse(
     spec: *const c_char,

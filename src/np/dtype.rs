@@ -2,8 +2,11 @@
 //! `str(dtype)` printed back (semantics-can-cast.md section 6; x86-64 Linux, where `l` is
 //! int64 and `g` an 80-bit long double stored in 16 bytes).
 
+use super::printable;
 use super::Rules;
 use crate::error::Error;
+use std::borrow::Cow;
+use std::fmt::Write;
 
 /// The class of a numpy dtype.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -137,7 +140,7 @@ enum Era {
     OneAlias,
     /// Removed in numpy 2.0: "data type 'X' not understood".
     One,
-    /// Added after 1.22.
+    /// Added after 1.22 (`ulong`, `T`, `n`, `N`).
     Two,
 }
 
@@ -312,14 +315,23 @@ fn parse_error(message: String) -> Error {
     }
 }
 
-/// numpy's `repr` of a str: single quotes unless the text holds one and no double quote.
+/// Python's `repr()` of a str, as numpy quotes specs in its messages: single quotes
+/// unless the text holds one and no double quote; `\\`, `\n`, `\r`, `\t` and the
+/// quote escaped, other characters that are not printable (`str.isprintable()`) as
+/// `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
 pub fn py_repr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    write_py_repr(text, &mut out);
+    out
+}
+
+/// [`py_repr`] appended to `out`.
+fn write_py_repr(text: &str, out: &mut String) {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
     } else {
         '\''
     };
-    let mut out = String::new();
     out.push(quote);
     for ch in text.chars() {
         match ch {
@@ -331,14 +343,21 @@ pub fn py_repr(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
+            c if printable::is_printable(c) => out.push(c),
+            c => {
+                let cp = u32::from(c);
+                // writing to a String cannot fail
+                let _ = if cp <= 0xff {
+                    write!(out, "\\x{cp:02x}")
+                } else if cp <= 0xffff {
+                    write!(out, "\\u{cp:04x}")
+                } else {
+                    write!(out, "\\U{cp:08x}")
+                };
             }
-            c => out.push(c),
         }
     }
     out.push(quote);
-    out
 }
 
 fn not_understood(spec: &str) -> Error {
@@ -454,8 +473,6 @@ impl NpDtype {
     /// Python's `str(numpy.dtype(...))`.
     pub fn to_str(&self) -> String {
         match &self.shape {
-            Shape::Fields(fields) => struct_text(fields),
-            Shape::Sub { base, dims } => format!("({}, {})", base.short_repr(), tuple_text(dims)),
             Shape::Plain => {
                 let flexible = matches!(self.kind, Kind::Bytes | Kind::Str | Kind::Void);
                 if flexible || self.order == Order::Big {
@@ -464,34 +481,68 @@ impl NpDtype {
                     self.name()
                 }
             }
+            _ => {
+                let mut out = String::new();
+                self.write_short_repr(&mut out);
+                out
+            }
         }
     }
 
-    /// numpy's short construction repr of a field or subarray base (`'<i4'`, `'S4'`, `'?'`).
-    fn short_repr(&self) -> String {
+    /// numpy's short construction repr of a field or subarray base (`'<i4'`, `'S4'`, `'?'`,
+    /// `('<i4', (2,))`, `[('f0', '<i4')]`), appended to `out` (one buffer for the text of
+    /// a whole struct).
+    fn write_short_repr(&self, out: &mut String) {
         match &self.shape {
-            Shape::Fields(fields) => struct_text(fields),
-            Shape::Sub { base, dims } => format!("({}, {})", base.short_repr(), tuple_text(dims)),
+            Shape::Fields(fields) => {
+                out.push('[');
+                for (i, f) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push('(');
+                    write_py_repr(&f.name, out);
+                    out.push_str(", ");
+                    match &f.dtype.shape {
+                        Shape::Sub { base, dims } => {
+                            base.write_short_repr(out);
+                            out.push_str(", ");
+                            write_tuple(dims, out);
+                        }
+                        _ => f.dtype.write_short_repr(out),
+                    }
+                    out.push(')');
+                }
+                out.push(']');
+            }
+            Shape::Sub { base, dims } => {
+                out.push('(');
+                base.write_short_repr(out);
+                out.push_str(", ");
+                write_tuple(dims, out);
+                out.push(')');
+            }
             Shape::Plain => {
                 let order = match self.order {
                     Order::None => "",
                     o => o.prefix(),
                 };
-                let text = match self.kind {
-                    Kind::Bool => "?".to_string(),
-                    Kind::Object => "O".to_string(),
-                    Kind::Bytes if self.itemsize == 0 => "S".to_string(),
-                    Kind::Bytes => format!("S{}", self.itemsize),
-                    Kind::Void if self.itemsize == 0 => "V".to_string(),
-                    Kind::Void => format!("V{}", self.itemsize),
-                    Kind::Str if self.itemsize == 0 => format!("{order}U"),
-                    Kind::Str => format!("{order}U{}", self.chars()),
-                    Kind::Datetime => format!("{order}M8{}", self.unit.text()),
-                    Kind::Timedelta => format!("{order}m8{}", self.unit.text()),
-                    Kind::VString => "T".to_string(),
-                    _ => format!("{order}{}{}", self.kind.letter(), self.itemsize),
+                let size = self.itemsize;
+                // writing to a String cannot fail
+                let _ = match self.kind {
+                    Kind::Bool => write!(out, "'?'"),
+                    Kind::Object => write!(out, "'O'"),
+                    Kind::Bytes if size == 0 => write!(out, "'S'"),
+                    Kind::Bytes => write!(out, "'S{size}'"),
+                    Kind::Void if size == 0 => write!(out, "'V'"),
+                    Kind::Void => write!(out, "'V{size}'"),
+                    Kind::Str if size == 0 => write!(out, "'{order}U'"),
+                    Kind::Str => write!(out, "'{order}U{}'", self.chars()),
+                    Kind::Datetime => write!(out, "'{order}M8{}'", self.unit.text()),
+                    Kind::Timedelta => write!(out, "'{order}m8{}'", self.unit.text()),
+                    Kind::VString => write!(out, "'T'"),
+                    _ => write!(out, "'{order}{}{size}'", self.kind.letter()),
                 };
-                format!("'{text}'")
             }
         }
     }
@@ -523,33 +574,20 @@ impl NpDtype {
     }
 }
 
-fn tuple_text(dims: &[u64]) -> String {
-    match dims {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            dims.iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+/// A Python tuple of the dims: `(2,)`, `(2, 3)`, `()`.
+fn write_tuple(dims: &[u64], out: &mut String) {
+    out.push('(');
+    for (i, d) in dims.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        // writing to a String cannot fail
+        let _ = write!(out, "{d}");
     }
-}
-
-fn struct_text(fields: &[Field]) -> String {
-    let items: Vec<String> = fields
-        .iter()
-        .map(|f| match &f.dtype.shape {
-            Shape::Sub { base, dims } => format!(
-                "({}, {}, {})",
-                py_repr(&f.name),
-                base.short_repr(),
-                tuple_text(dims)
-            ),
-            _ => format!("({}, {})", py_repr(&f.name), f.dtype.short_repr()),
-        })
-        .collect();
-    format!("[{}]", items.join(", "))
+    if dims.len() == 1 {
+        out.push(',');
+    }
+    out.push(')');
 }
 
 /// Parses a numpy dtype spec as `numpy.dtype(spec)` does, accepting what either numpy 1
@@ -653,21 +691,9 @@ fn parse_simple(spec: &str) -> Result<(NpDtype, Era), Error> {
         return Ok((NpDtype::time(kind, unit, order), Era::Both));
     }
     if body.len() == 1 {
-        let c = body[0];
-        let found = match c {
-            b'c' => {
-                let mut d = NpDtype::flexible(Kind::Bytes, 1, order);
-                d.code = b'c';
-                Some(d)
-            }
-            b'a' => Some(NpDtype::flexible(Kind::Bytes, 0, order)),
-            b'p' => NpDtype::from_code(b'l', order),
-            b'P' => NpDtype::from_code(b'L', order),
-            _ => NpDtype::from_code(c, order),
-        };
-        if let Some(d) = found {
-            let era = if c == b'T' { Era::Two } else { Era::Both };
-            return Ok((d, era));
+        let prefixed = body.len() < all.len();
+        if let Some(found) = one_character(body[0], order, prefixed) {
+            return Ok(found);
         }
     } else if let Some(d) = parse_kind_size(spec, body, order)? {
         return Ok((d, Era::Both));
@@ -680,6 +706,40 @@ fn parse_simple(spec: &str) -> Result<(NpDtype, Era), Error> {
         )),
         None => Err(not_understood(spec)),
     }
+}
+
+/// The codes of numpy's type numbers 0..=23 (`NPY_BOOL` .. `NPY_HALF`): a one-character
+/// spec below 24 is read as a type number (`'\x05'` is int32, `'\t'` int64 as `q`).
+const TYPE_NUMBERS: &[u8; 24] = b"?bBhHiIlLqQfdgFDGOSUVMme";
+
+/// numpy's `NPY_CHAR` (26), a type number numpy 2 removed: `S1` with the char `c`.
+const NUMPY1_CHAR: u8 = 26;
+
+/// A one-character spec after an optional byte order (`prefixed`): a type code, an alias
+/// code (`p`, `n`, `a`, `c`) or a type number, and which numpy versions accept it.
+/// numpy 2 knows `'a'` only as a (deprecated) name, so not after a byte order.
+fn one_character(c: u8, order: Order, prefixed: bool) -> Option<(NpDtype, Era)> {
+    let s1_c = || {
+        let mut d = NpDtype::flexible(Kind::Bytes, 1, order);
+        d.code = b'c';
+        d
+    };
+    let (code, era) = match c {
+        b'c' => return Some((s1_c(), Era::Both)),
+        NUMPY1_CHAR => return Some((s1_c(), Era::One)),
+        b'a' => {
+            let era = if prefixed { Era::One } else { Era::Both };
+            return Some((NpDtype::flexible(Kind::Bytes, 0, order), era));
+        }
+        0..=23 => (TYPE_NUMBERS[usize::from(c)], Era::Both),
+        b'p' => (b'l', Era::Both),
+        b'P' => (b'L', Era::Both),
+        b'n' => (b'l', Era::Two),
+        b'N' => (b'L', Era::Two),
+        b'T' => (b'T', Era::Two),
+        _ => (c, Era::Both),
+    };
+    NpDtype::from_code(code, order).map(|d| (d, era))
 }
 
 /// `i4`, `f8`, `S10`, `U3`, `V8`, `c16`, `b1`, `O8`: Some(dtype), None to try names, or an
@@ -872,11 +932,11 @@ fn divide_unit(unit: Unit, den: i64, meta: &str) -> Result<Unit, Error> {
 }
 
 /// One item of the comma form: byte order, repeat count or shape, byte order, dtype.
-struct Item {
-    dtype: String,
-    repeats: Option<Vec<u64>>,
-    /// `'2i4'` style single number (numpy 1 treats 1 as no repeat).
-    scalar_repeat: bool,
+struct Item<'a> {
+    /// The dtype text, with the item's byte order when that is `>` (numpy drops the
+    /// native ones).
+    dtype: Cow<'a, str>,
+    repeats: Option<Repeat>,
 }
 
 fn format_not_recognized(n: usize, spec: &str) -> Error {
@@ -885,7 +945,7 @@ fn format_not_recognized(n: usize, spec: &str) -> Error {
 
 /// Splits the comma form as numpy's `_commastring` does. Returns the items and whether a
 /// separator was seen (numpy 2 makes a one-item list a struct).
-fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
+fn split_items(spec: &str) -> Result<(Vec<Item<'_>>, bool), Error> {
     let b = spec.as_bytes();
     let mut items = Vec::new();
     let mut pos = 0;
@@ -937,25 +997,16 @@ fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
             }
         }
         let dtype_text = &spec[dstart..pos];
-        // separator or trailing spaces
+        // separator (`\s*,\s*`) or trailing spaces (`\s+$`)
         if pos < b.len() {
-            if b[pos..].iter().all(|c| c.is_ascii_whitespace()) {
-                pos = b.len();
+            let q = skip_python_space(spec, pos);
+            if q == b.len() {
+                pos = q;
+            } else if b[q] == b',' {
+                pos = skip_python_space(spec, q + 1);
+                is_list = true;
             } else {
-                let mut q = pos;
-                while q < b.len() && b[q].is_ascii_whitespace() {
-                    q += 1;
-                }
-                if q < b.len() && b[q] == b',' {
-                    q += 1;
-                    while q < b.len() && b[q].is_ascii_whitespace() {
-                        q += 1;
-                    }
-                    pos = q;
-                    is_list = true;
-                } else {
-                    return Err(format_not_recognized(n, spec));
-                }
+                return Err(format_not_recognized(n, spec));
             }
         }
         let canon = |o: Option<u8>| match o {
@@ -978,24 +1029,42 @@ fn split_items(spec: &str) -> Result<(Vec<Item>, bool), Error> {
             Some(b'>') => ">",
             _ => "",
         };
-        let (repeats, scalar_repeat) = if repeats_text.is_empty() {
-            (None, false)
+        let repeats = if repeats_text.is_empty() {
+            None
         } else {
-            let (dims, scalar) = literal_dims(repeats_text)?;
-            (Some(dims), scalar)
+            Some(literal_repeat(repeats_text)?)
         };
-        items.push(Item {
-            dtype: format!("{prefix}{dtype_text}"),
-            repeats,
-            scalar_repeat,
-        });
+        let dtype = if prefix.is_empty() {
+            Cow::Borrowed(dtype_text)
+        } else {
+            Cow::Owned(format!("{prefix}{dtype_text}"))
+        };
+        items.push(Item { dtype, repeats });
     }
     Ok((items, is_list))
 }
 
+/// What Python's `ast.literal_eval` makes of a repeat spec. Numbers saturate at
+/// `u64::MAX`: numpy's limits (a C int, a 64-bit intp) lie far below.
+#[derive(Clone, Debug, PartialEq)]
+enum Repeat {
+    /// A bare number: `2`, `(2)`.
+    Int(u64),
+    /// A tuple: `(2,3)`, `(2,)`, `()`, `2,3`.
+    Tuple(Vec<u64>),
+}
+
+/// The byte offset in `spec` after the characters from `pos` that Python's regex `\s`
+/// matches (`str.isspace()`: Unicode's white space and the separators `\x1c`..`\x1f`).
+fn skip_python_space(spec: &str, pos: usize) -> usize {
+    spec[pos..]
+        .char_indices()
+        .find(|&(_, c)| !(c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)))
+        .map_or(spec.len(), |(i, _)| pos + i)
+}
+
 /// Python's `ast.literal_eval` on a repeat spec: `2`, `(2,3)`, `(2,)`, `(2)`, `()`.
-/// Returns the dims and whether it was a bare number.
-fn literal_dims(text: &str) -> Result<(Vec<u64>, bool), Error> {
+fn literal_repeat(text: &str) -> Result<Repeat, Error> {
     let syntax = || parse_error("invalid syntax (<unknown>, line 1)".to_string());
     let t = text.trim_matches(' ');
     let (inner, parens) = if let Some(rest) = t.strip_prefix('(') {
@@ -1003,65 +1072,194 @@ fn literal_dims(text: &str) -> Result<(Vec<u64>, bool), Error> {
     } else {
         (t, false)
     };
-    let parts: Vec<&str> = inner.split(',').map(|p| p.trim_matches(' ')).collect();
-    let trailing_comma = parts.len() > 1 && parts.last() == Some(&"");
-    let numbers = if trailing_comma {
-        &parts[..parts.len() - 1]
-    } else {
-        &parts[..]
+    // a comma after the last number makes a tuple (`(2,)`); `()` is the empty one
+    let (list, trailing_comma) = match inner.trim_end_matches(' ').strip_suffix(',') {
+        Some(list) => (list, true),
+        None => (inner, false),
     };
-    if numbers.len() == 1 && numbers[0].is_empty() && parens && !trailing_comma {
-        return Ok((Vec::new(), false));
+    if parens && !trailing_comma && list.trim_matches(' ').is_empty() {
+        return Ok(Repeat::Tuple(Vec::new()));
     }
-    let mut dims = Vec::new();
-    for p in numbers {
+    let mut dims = Vec::with_capacity(list.bytes().filter(|&c| c == b',').count() + 1);
+    for p in list.split(',').map(|p| p.trim_matches(' ')) {
         if p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit()) {
             return Err(syntax());
         }
         if p.len() > 1 && p.starts_with('0') && p.bytes().any(|c| c != b'0') {
             return Err(syntax());
         }
-        dims.push(
-            p.parse::<u64>().map_err(|_| {
-                parse_error(format!("dimension {p} of the repeat spec is too large"))
-            })?,
-        );
+        dims.push(p.bytes().fold(0u64, |v, c| {
+            v.saturating_mul(10).saturating_add(u64::from(c - b'0'))
+        }));
     }
-    let scalar = !trailing_comma && dims.len() == 1;
-    if !parens && numbers.len() > 1 && !trailing_comma {
-        // `2,3` without parentheses is a tuple too.
-        return Ok((dims, false));
+    match dims.as_slice() {
+        // `2,3` without parentheses is a tuple too
+        [n] if !trailing_comma => Ok(Repeat::Int(*n)),
+        _ => Ok(Repeat::Tuple(dims)),
     }
-    Ok((dims, scalar))
 }
 
-/// A refusal under one of the rules, with numpy's message.
-type Refusal = Option<(Rules, String)>;
+/// numpy's refusals of a spec: the first message each numpy raises for it.
+#[derive(Default)]
+struct Refusals {
+    numpy1: Option<String>,
+    numpy2: Option<String>,
+}
 
-/// One comma-form item: numpy 2's reading of it, numpy 1's when that differs (numpy 1
-/// reads a bare repeat count of 1, `'1i4'`, as no repeat), and the item's refusal.
-fn build_item(item: &Item) -> Result<(NpDtype, Option<NpDtype>, Refusal), Error> {
+impl Refusals {
+    /// Records a refusal, keeping each numpy's first.
+    fn add(&mut self, refusal: Option<(Rules, String)>) {
+        if let Some((rules, message)) = refusal {
+            let slot = match rules {
+                Rules::Numpy1 => &mut self.numpy1,
+                Rules::Numpy2 => &mut self.numpy2,
+            };
+            slot.get_or_insert(message);
+        }
+    }
+
+    /// An error raised after these refusals: numpy 2 raised its refusal first.
+    fn first_error(&self, later: Error) -> Error {
+        match &self.numpy2 {
+            Some(message) => parse_error(message.clone()),
+            None => later,
+        }
+    }
+
+    /// The refusal of a spec that one numpy accepts; refused by both, the spec is an
+    /// error with numpy 2's message.
+    fn single(self) -> Result<Option<(Rules, String)>, Error> {
+        match (self.numpy1, self.numpy2) {
+            (Some(_), Some(two)) => Err(parse_error(two)),
+            (Some(one), None) => Ok(Some((Rules::Numpy1, one))),
+            (None, Some(two)) => Ok(Some((Rules::Numpy2, two))),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
+/// One comma-form item read by numpy 2, numpy 1's reading when that differs, and the
+/// item's refusals.
+struct BuiltItem {
+    numpy2: NpDtype,
+    numpy1: Option<NpDtype>,
+    refused: Refusals,
+}
+
+/// numpy's limit on subarray dimensions (`NPY_MAXDIMS`): 32 in numpy 1, 64 in numpy 2.
+const NUMPY1_MAX_DIMS: usize = 32;
+const NUMPY2_MAX_DIMS: usize = 64;
+
+/// The largest C `int`, numpy's limit on dimensions and dtype sizes.
+const C_INT_MAX: u64 = i32::MAX as u64;
+
+/// One comma-form item, as numpy's `(dtype, repeats)` tuple: a repeat count before an
+/// unsized S/U/V is its size (`'8S'` is `S8`), anything else is a subarray shape. numpy 1
+/// reads a bare count of 1 (`'1i4'`) as no repeat.
+fn build_item(item: Item<'_>) -> Result<BuiltItem, Error> {
     let parsed = parse(&item.dtype)?;
     if parsed.np1.is_some() {
         // a nested comma form cannot come out of the item grammar
         return Err(not_understood(&item.dtype));
     }
+    let mut refused = Refusals::default();
+    refused.add(parsed.refused);
     let base = parsed.dtype;
-    let dims = match &item.repeats {
-        Some(d) if !d.is_empty() => d.clone(),
-        _ => return Ok((base, None, parsed.refused)),
+    let Some(repeats) = item.repeats else {
+        return Ok(BuiltItem {
+            numpy2: base,
+            numpy1: None,
+            refused,
+        });
     };
-    let np1 = (item.scalar_repeat && dims == [1]).then(|| base.clone());
-    Ok((subarray(base, dims)?, np1, parsed.refused))
+    // numpy converts the item's dtype before it looks at the repeats
+    let shaped = if base.is_unsized() {
+        generic_size(&base, &repeats).map(|d| (d, None))
+    } else {
+        repeated(base, repeats, &mut refused)
+    };
+    let (numpy2, numpy1) = shaped.map_err(|e| refused.first_error(e))?;
+    Ok(BuiltItem {
+        numpy2,
+        numpy1,
+        refused,
+    })
 }
 
-/// A subarray dtype of `base` with `dims`.
+/// numpy's generic type tuple `('S', 8)`: the unsized flexible `base` with the item size
+/// `repeats` (characters for U), which must be a number that fits a C int.
+fn generic_size(base: &NpDtype, repeats: &Repeat) -> Result<NpDtype, Error> {
+    let limit = if base.kind == Kind::Str {
+        C_INT_MAX / 4
+    } else {
+        C_INT_MAX
+    };
+    match *repeats {
+        Repeat::Int(n) if n <= limit => {
+            let size = if base.kind == Kind::Str { n * 4 } else { n };
+            Ok(NpDtype::flexible(base.kind, size, base.order))
+        }
+        _ => Err(parse_error(
+            "invalid itemsize in generic type tuple".to_string(),
+        )),
+    }
+}
+
+/// numpy's fixed-type tuple `('i4', (2, 3))`: numpy 2's subarray and numpy 1's reading
+/// when it differs. Refusals numpy 1 alone makes go to `refused`.
+fn repeated(
+    base: NpDtype,
+    repeats: Repeat,
+    refused: &mut Refusals,
+) -> Result<(NpDtype, Option<NpDtype>), Error> {
+    // numpy 1 reads a bare count of 1 as no repeat
+    let numpy1 = (repeats == Repeat::Int(1)).then(|| base.clone());
+    let dims = match repeats {
+        Repeat::Int(n) => vec![n],
+        Repeat::Tuple(dims) if dims.is_empty() => return Ok((base, None)),
+        Repeat::Tuple(dims) => dims,
+    };
+    // what numpy's conversion of the shape to intps refuses
+    if dims.len() > NUMPY2_MAX_DIMS || dims.iter().any(|&d| d > i64::MAX as u64) {
+        return Err(parse_error(
+            "invalid shape in fixed-type tuple.".to_string(),
+        ));
+    }
+    if dims.len() > NUMPY1_MAX_DIMS {
+        refused.add(Some((
+            Rules::Numpy1,
+            "invalid shape in fixed-type tuple.".to_string(),
+        )));
+    }
+    Ok((subarray(base, dims)?, numpy1))
+}
+
+/// A subarray dtype of `base` with `dims`, within numpy's C int limits: every dimension
+/// and the size in bytes fit a C int (the element count is a 64-bit product that a zero
+/// ends and an overflow before the zero fails, as numpy computes it).
 pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
-    let count = dims
-        .iter()
-        .try_fold(1u64, |acc, &d| acc.checked_mul(d))
+    if dims.iter().any(|&d| d > C_INT_MAX) {
+        return Err(parse_error(
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.".to_string(),
+        ));
+    }
+    let mut count: Option<u64> = Some(1);
+    for &d in &dims {
+        if d == 0 {
+            count = Some(0);
+            break;
+        }
+        count = count
+            .and_then(|n| n.checked_mul(d))
+            .filter(|&n| n <= i64::MAX as u64);
+        if count.is_none() {
+            break;
+        }
+    }
+    let bytes = count
+        .filter(|&n| n <= C_INT_MAX)
         .and_then(|n| n.checked_mul(base.itemsize))
-        .filter(|&n| n <= i64::MAX as u64)
+        .filter(|&n| n <= C_INT_MAX)
         .ok_or_else(|| {
             parse_error(
                 "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int."
@@ -1071,7 +1269,7 @@ pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
     Ok(NpDtype {
         kind: Kind::Void,
         code: b'V',
-        itemsize: count,
+        itemsize: bytes,
         order: Order::None,
         unit: Unit::GENERIC,
         shape: Shape::Sub {
@@ -1081,14 +1279,22 @@ pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
     })
 }
 
-fn structured(members: Vec<NpDtype>) -> NpDtype {
-    packed_struct(
+/// The comma form's struct: fields f0, f1, ... packed. numpy does not check the total
+/// size and wraps it through a C int; tensorcast refuses a size beyond one.
+fn structured(members: Vec<NpDtype>) -> Result<NpDtype, Error> {
+    let d = packed_struct(
         members
             .into_iter()
             .enumerate()
             .map(|(i, d)| (format!("f{i}"), d))
             .collect(),
-    )
+    );
+    if d.itemsize > C_INT_MAX {
+        return Err(parse_error(
+            "dtype size in bytes must fit into a C int.".to_string(),
+        ));
+    }
+    Ok(d)
 }
 
 /// A structured dtype of named members laid out without padding.
@@ -1118,33 +1324,47 @@ pub fn packed_struct(members: Vec<(String, NpDtype)>) -> NpDtype {
 
 fn parse_comma(spec: &str) -> Result<Parsed, Error> {
     let (items, is_list) = split_items(spec)?;
-    let (mut two, mut one) = (Vec::new(), Vec::new());
-    let mut refused: Refusal = None;
-    for item in &items {
-        let (numpy2, numpy1, refusal) = build_item(item)?;
-        one.push(numpy1.unwrap_or_else(|| numpy2.clone()));
-        two.push(numpy2);
-        match (&refused, refusal) {
-            // refused by one numpy's rules in one item and the other's in another
-            (Some((rules, _)), Some((other, _))) if *rules != other => {
-                return Err(not_understood(spec))
-            }
-            (None, r @ Some(_)) => refused = r,
-            _ => {}
+    let mut two = Vec::with_capacity(items.len());
+    // the items numpy 1 reads differently, by position
+    let mut one_differs = Vec::new();
+    let mut refused = Refusals::default();
+    for (i, item) in items.into_iter().enumerate() {
+        // numpy 2 stops at the first item it refuses
+        let built = build_item(item).map_err(|e| refused.first_error(e))?;
+        if let Some(d) = built.numpy1 {
+            one_differs.push((i, d));
         }
+        refused.add(built.refused.numpy1.map(|m| (Rules::Numpy1, m)));
+        refused.add(built.refused.numpy2.map(|m| (Rules::Numpy2, m)));
+        two.push(built.numpy2);
     }
-    // numpy 2 makes a one-item list with a separator ('f8,') a struct
-    let assemble = |mut members: Vec<NpDtype>, numpy1: bool| {
-        if members.len() == 1 && (numpy1 || !is_list) {
-            members.pop().expect("one member")
-        } else {
-            structured(members)
+    // numpy 2 makes a one-item list with a separator ('f8,') a struct, numpy 1 does not
+    let single = two.len() == 1;
+    let np1 = if one_differs.is_empty() && !(single && is_list) {
+        None
+    } else {
+        let mut one = two.clone();
+        for (i, d) in one_differs {
+            one[i] = d;
+        }
+        match one.pop() {
+            Some(d) if single => Some(d),
+            popped => {
+                one.extend(popped);
+                Some(structured(one).map_err(|e| refused.first_error(e))?)
+            }
         }
     };
-    let (two, one) = (assemble(two, false), assemble(one, true));
+    let dtype = match two.pop() {
+        Some(d) if single && !is_list => d,
+        popped => {
+            two.extend(popped);
+            structured(two).map_err(|e| refused.first_error(e))?
+        }
+    };
     Ok(Parsed {
-        np1: (one != two).then_some(one),
-        dtype: two,
-        refused,
+        dtype,
+        np1,
+        refused: refused.single()?,
     })
 }

@@ -1,8 +1,11 @@
 //! The casting level function L(from, to) of semantics-can-cast.md sections 2-4: the
 //! lowest of no/equiv/safe/same_kind/unsafe at which numpy allows a cast, or NEVER.
 
-use super::dtype::{Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_S, UNIT_Y};
+use super::dtype::{
+    Field, Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_S, UNIT_Y,
+};
 use super::Rules;
+use std::collections::HashMap;
 
 pub const NO: u8 = 0;
 pub const EQUIV: u8 = 1;
@@ -294,13 +297,20 @@ fn divides(a: Unit, b: Unit, strict_nonlinear: bool) -> bool {
     n1 % n2 == 0
 }
 
-fn struct_to_struct(
-    from: &NpDtype,
-    a: &[super::dtype::Field],
-    to: &NpDtype,
-    b: &[super::dtype::Field],
-    rules: Rules,
-) -> u8 {
+/// Fields by name, the first of each name (numpy's names are unique; a Rust caller's
+/// need not be).
+fn fields_by_name(fields: &[Field]) -> HashMap<&str, &Field> {
+    let mut map = HashMap::with_capacity(fields.len());
+    for f in fields {
+        map.entry(f.name.as_str()).or_insert(f);
+    }
+    map
+}
+
+/// Structured to structured: numpy 2 matches fields by position, numpy 1.22 by name.
+/// Linear in the field count (numpy 1's names are looked up in a map when a field is not
+/// at its own position).
+fn struct_to_struct(from: &NpDtype, a: &[Field], to: &NpDtype, b: &[Field], rules: Rules) -> u8 {
     match rules {
         Rules::Numpy2 => {
             if a.len() != b.len() {
@@ -327,13 +337,22 @@ fn struct_to_struct(
             }
             let mut worst = NO;
             let mut identical = from.itemsize == to.itemsize;
-            for (i, f) in a.iter().enumerate() {
-                let Some(t) = b.iter().find(|t| t.name == f.name) else {
-                    return UNSAFE;
+            // `to`'s fields by name, made when a name is not where `from` has it
+            let mut by_name: Option<HashMap<&str, &Field>> = None;
+            for (f, same_place) in a.iter().zip(b) {
+                let t = if same_place.name == f.name {
+                    same_place
+                } else {
+                    identical = false;
+                    let index = by_name.get_or_insert_with(|| fields_by_name(b));
+                    match index.get(f.name.as_str()) {
+                        Some(t) => t,
+                        None => return UNSAFE,
+                    }
                 };
                 let l = level(&f.dtype, &t.dtype, rules);
                 worst = worst.max(l);
-                identical &= l == NO && f.offset == t.offset && b[i].name == f.name;
+                identical &= l == NO && f.offset == t.offset;
             }
             if identical {
                 worst

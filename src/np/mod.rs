@@ -5,6 +5,7 @@
 pub mod dtype;
 pub mod level;
 pub mod ml;
+mod printable;
 pub mod promote;
 pub mod value;
 
@@ -67,13 +68,13 @@ pub fn casting_from_name(name: &str, rules: Rules) -> Result<u8, Error> {
 pub fn can_cast_str(from: &str, to: &str, casting: u8, rules: Rules) -> Result<bool, Error> {
     let to = parse(to)?;
     let to = to.under(rules)?;
-    let from = parse(from)
-        .and_then(|p| p.under(rules).cloned())
-        .map_err(|e| Error::Parse {
-            index: None,
-            message: format!("did not understand one of the types; 'None' not accepted ({e})"),
-        })?;
-    Ok(level(&from, to, rules) <= casting)
+    let not_understood = |e: Error| Error::Parse {
+        index: None,
+        message: format!("did not understand one of the types; 'None' not accepted ({e})"),
+    };
+    let from = parse(from).map_err(not_understood)?;
+    let from = from.under(rules).map_err(not_understood)?;
+    Ok(level(from, to, rules) <= casting)
 }
 
 /// The message numpy gives when `casting` refuses an array cast.

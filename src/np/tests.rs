@@ -404,3 +404,463 @@ fn arbitrary_specs_never_panic() {
     eprintln!("{parsed} of 1000000 random specs parsed");
     assert!(parsed > 1000, "{parsed}");
 }
+
+/// numpy's reading of a spec under `rules` printed, or the refusal's message.
+fn under(spec: &str, rules: Rules) -> Result<String, String> {
+    parse(spec)
+        .and_then(|p| p.under(rules).map(NpDtype::to_str))
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn repeat_count_before_an_unsized_flexible_type_is_its_size() {
+    // numpy's generic type tuple ('8S' is np.dtype(('S', 8))), the same in 1.26 and 2.4
+    for (spec, expected) in [
+        ("8S", "|S8"),
+        ("8U", "<U8"),
+        ("16V", "|V16"),
+        ("32str", "<U32"),
+        ("8bytes", "|S8"),
+        ("8void", "|V8"),
+        ("8unicode", "<U8"),
+        ("8a", "|S8"),
+        ("8S0", "|S8"),
+        ("8U0", "<U8"),
+        ("8V0", "|V8"),
+        ("0S", "|S0"),
+        ("1S", "|S1"),
+        ("1U", "<U1"),
+        ("2 S", "|S2"),
+        (">8U", ">U8"),
+        ("8>U", ">U8"),
+        ("<8S", "|S8"),
+        (">8V", "|V8"),
+        ("2147483647S", "|S2147483647"),
+        ("2147483647V", "|V2147483647"),
+        ("536870911U", "<U536870911"),
+        ("i4,8S", "[('f0', '<i4'), ('f1', 'S8')]"),
+        ("i4,(2)S", "[('f0', '<i4'), ('f1', 'S2')]"),
+        ("2S4,8U", "[('f0', 'S4', (2,)), ('f1', '<U8')]"),
+        ("(2,)2S", "('S2', (2,))"),
+        // sized types keep the subarray reading
+        ("8c", "('S1', (8,))"),
+        ("2S4", "('S4', (2,))"),
+        ("3M8", "('<M8', (3,))"),
+        ("2O", "('O', (2,))"),
+    ] {
+        for rules in [Rules::Numpy1, Rules::Numpy2] {
+            assert_eq!(
+                under(spec, rules).as_deref(),
+                Ok(expected),
+                "{spec} {rules:?}"
+            );
+        }
+    }
+    // numpy 2 makes '8S,' a one-field struct, numpy 1 the field's dtype
+    assert_eq!(under("8S,", Rules::Numpy1).as_deref(), Ok("|S8"));
+    assert_eq!(under("8S,", Rules::Numpy2).as_deref(), Ok("[('f0', 'S8')]"));
+    assert_eq!(lv("8S", "S8", Rules::Numpy2), NO);
+    assert_eq!(lv("i4", "8U", Rules::Numpy1), SAME_KIND);
+    // a shape, or a size beyond a C int (a quarter of one for U), is refused
+    for spec in [
+        "(2,)S",
+        "(0,)V0",
+        "()str",
+        "(2,)U",
+        "(1,)S",
+        "(0,)S",
+        ">(2,)S",
+        "(0,2147483648)S0",
+        "2147483648S",
+        "536870912U",
+        "1073741824U",
+        "2147483647U",
+        "4294967296U",
+        "99999999999999999999S",
+        "i4,(2,)S",
+    ] {
+        assert_eq!(
+            parse_message(spec),
+            "invalid itemsize in generic type tuple",
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn c_int_limits_of_subarrays_and_sizes() {
+    let dims = |n: usize| format!("({})i4", vec!["1"; n].join(","));
+    for (spec, message) in [
+        (
+            "(2147483648,)i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "2147483648i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "(0,2147483648)i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "(4294967296,0)i1",
+            "invalid shape in fixed-type tuple: dimension does not fit into a C int.",
+        ),
+        (
+            "(65536,65536)i1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(65536,32768)i1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(1073741824,)i2",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "2147483647int",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(2147483647,)S2",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(2,)V2147483647",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "(536870912,)U1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        // numpy's element count overflows its 64-bit intp before the 0 is reached
+        (
+            "(2147483647,2147483647,2147483647,0)i1",
+            "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int.",
+        ),
+        // beyond numpy's intp, and more than 64 dimensions
+        (
+            "(9223372036854775808,)i1",
+            "invalid shape in fixed-type tuple.",
+        ),
+        (
+            "(99999999999999999999,)i1",
+            "invalid shape in fixed-type tuple.",
+        ),
+        (
+            "(2147483648,9223372036854775808)i1",
+            "invalid shape in fixed-type tuple.",
+        ),
+        (&dims(65), "invalid shape in fixed-type tuple."),
+        // numpy does not check a struct's total size (it wraps to a negative itemsize);
+        // tensorcast refuses it
+        (
+            "V2147483647,V1",
+            "dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "V1073741824,V1073741824",
+            "dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "U536870911,U1",
+            "dtype size in bytes must fit into a C int.",
+        ),
+        (
+            "i4,(2147483647,)i1",
+            "dtype size in bytes must fit into a C int.",
+        ),
+    ] {
+        assert_eq!(parse_message(spec), message, "{spec}");
+    }
+    for (spec, expected) in [
+        ("(2147483647,)i1", "('i1', (2147483647,))"),
+        ("2147483647i1", "('i1', (2147483647,))"),
+        ("(65536,32767)i1", "('i1', (65536, 32767))"),
+        ("(1073741823,)i2", "('<i2', (1073741823,))"),
+        ("(2147483647,0)i1", "('i1', (2147483647, 0))"),
+        (
+            "(2147483647,2147483647,0)i1",
+            "('i1', (2147483647, 2147483647, 0))",
+        ),
+        (
+            "(0,2147483647,2147483647,2147483647)i1",
+            "('i1', (0, 2147483647, 2147483647, 2147483647))",
+        ),
+        ("V2147483647,V0", "[('f0', 'V2147483647'), ('f1', 'V')]"),
+        (
+            "V1073741824,V1073741823",
+            "[('f0', 'V1073741824'), ('f1', 'V1073741823')]",
+        ),
+        (
+            "(1073741823,)V2,i1",
+            "[('f0', 'V2', (1073741823,)), ('f1', 'i1')]",
+        ),
+    ] {
+        assert_eq!(text(spec), expected, "{spec}");
+    }
+    // numpy 1 allows 32 dimensions, numpy 2 64
+    let d33 = parse(&dims(33)).unwrap();
+    assert_eq!(
+        d33.under(Rules::Numpy1).unwrap_err().to_string(),
+        "invalid shape in fixed-type tuple."
+    );
+    assert_eq!(d33.under(Rules::Numpy2).unwrap().itemsize, 4);
+    assert!(parse(&dims(64)).unwrap().under(Rules::Numpy2).is_ok());
+    assert!(parse(&dims(32)).unwrap().under(Rules::Numpy1).is_ok());
+    // a refusal under each rule set in different items: numpy 2's message
+    let both = format!("{},int0", dims(33));
+    assert_eq!(
+        parse_message(&both),
+        "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
+    );
+    let one = format!("ulong,{}", dims(33));
+    assert_eq!(
+        under(&one, Rules::Numpy1),
+        Err("data type 'ulong' not understood".to_string())
+    );
+    assert!(under(&one, Rules::Numpy2).is_ok());
+    assert_eq!(
+        parse_message(&format!("int0,{}", dims(65))),
+        "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
+    );
+    // numpy 2 stops at the first item it refuses
+    assert_eq!(
+        parse_message("int0,abc"),
+        "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
+    );
+}
+
+#[test]
+fn messages_quote_specs_as_python_repr_does() {
+    for (text, expected) in [
+        ("i4", "'i4'"),
+        ("it's", "\"it's\""),
+        ("a'b\"c", "'a\\'b\"c'"),
+        ("a\"b", "'a\"b'"),
+        ("a\\b", "'a\\\\b'"),
+        ("\t\n\r", "'\\t\\n\\r'"),
+        ("\0\x1b\x7f", "'\\x00\\x1b\\x7f'"),
+        ("\u{85}x", "'\\x85x'"),
+        ("\u{a0}\u{ad}", "'\\xa0\\xad'"),
+        ("é", "'é'"),
+        ("\u{ff}", "'ÿ'"),
+        ("μs", "'μs'"),
+        ("\u{378}", "'\\u0378'"),
+        ("\u{2028}\u{2029}", "'\\u2028\\u2029'"),
+        ("\u{200b}\u{feff}", "'\\u200b\\ufeff'"),
+        ("\u{3000}", "'\\u3000'"),
+        ("\u{e000}", "'\\ue000'"),
+        ("\u{ffff}", "'\\uffff'"),
+        ("\u{10000}", "'𐀀'"),
+        ("\u{1f600}", "'😀'"),
+        ("\u{e0001}", "'\\U000e0001'"),
+        ("\u{10ffff}", "'\\U0010ffff'"),
+    ] {
+        assert_eq!(py_repr(text), expected, "{text:?}");
+    }
+    assert_eq!(
+        parse_message("\u{85}x"),
+        "data type '\\x85x' not understood"
+    );
+    assert_eq!(
+        parse_message("i4\u{2028}"),
+        "data type 'i4\\u2028' not understood"
+    );
+}
+
+#[test]
+fn type_numbers_and_intp_codes() {
+    // numpy reads a one-character spec below 24 as a type number
+    let by_number = [
+        "bool",
+        "int8",
+        "uint8",
+        "int16",
+        "uint16",
+        "int32",
+        "uint32",
+        "int64",
+        "uint64",
+        "int64",
+        "uint64",
+        "float32",
+        "float64",
+        "float128",
+        "complex64",
+        "complex128",
+        "complex256",
+        "object",
+        "|S0",
+        "<U0",
+        "|V0",
+        "datetime64",
+        "timedelta64",
+        "float16",
+    ];
+    for (number, expected) in by_number.iter().enumerate() {
+        let spec = char::from(number as u8).to_string();
+        for rules in [Rules::Numpy1, Rules::Numpy2] {
+            assert_eq!(under(&spec, rules).as_deref(), Ok(*expected), "{spec:?}");
+        }
+    }
+    // the codes: '\t' is NPY_LONGLONG, '\x07' NPY_LONG
+    assert_eq!(parse("\t").unwrap().dtype.code, b'q');
+    assert_eq!(parse("\x07").unwrap().dtype.code, b'l');
+    assert_eq!(both("\t", "q"), NO);
+    assert_eq!(both("\x0c", "f8"), NO);
+    assert_eq!(under(">\x05", Rules::Numpy2).as_deref(), Ok(">i4"));
+    assert_eq!(under(">\x13", Rules::Numpy1).as_deref(), Ok(">U0"));
+    for spec in ["\x18", "\x19", "\x1b", "\x1f", "\x7f"] {
+        assert_eq!(
+            parse_message(spec),
+            format!("data type {} not understood", py_repr(spec))
+        );
+    }
+    // numpy 1's NPY_CHAR (26) is S1 with the char 'c'; numpy 2 removed it
+    let char26 = parse("\x1a").unwrap();
+    assert_eq!(char26.under(Rules::Numpy1).unwrap().to_str(), "|S1");
+    assert_eq!(char26.under(Rules::Numpy1).unwrap().code, b'c');
+    assert_eq!(
+        under("\x1a", Rules::Numpy2),
+        Err("data type '\\x1a' not understood".to_string())
+    );
+    assert_eq!(under(">\x1a", Rules::Numpy1).as_deref(), Ok("|S1"));
+    // numpy 2's 'n' (intp) and 'N' (uintp)
+    for (spec, expected) in [
+        ("n", "int64"),
+        ("N", "uint64"),
+        (">n", ">i8"),
+        ("<N", "uint64"),
+        ("=n", "int64"),
+        ("2n", "('<i8', (2,))"),
+        ("n,N", "[('f0', '<i8'), ('f1', '<u8')]"),
+        ("i4,n", "[('f0', '<i4'), ('f1', '<i8')]"),
+    ] {
+        assert_eq!(
+            under(spec, Rules::Numpy2).as_deref(),
+            Ok(expected),
+            "{spec}"
+        );
+    }
+    assert_eq!(parse("n").unwrap().dtype.code, b'l');
+    assert_eq!(parse("N").unwrap().dtype.code, b'L');
+    for (spec, message) in [
+        ("n", "data type 'n' not understood"),
+        ("N", "data type 'N' not understood"),
+        (">n", "data type '>n' not understood"),
+        ("2n", "data type 'n' not understood"),
+        ("n,N", "data type 'n' not understood"),
+        ("i4,n", "data type 'n' not understood"),
+    ] {
+        assert_eq!(
+            under(spec, Rules::Numpy1),
+            Err(message.to_string()),
+            "{spec}"
+        );
+    }
+    for spec in ["n1", "N8"] {
+        assert_eq!(
+            parse_message(spec),
+            format!("data type '{spec}' not understood")
+        );
+    }
+}
+
+#[test]
+fn prefixed_a_is_numpy_1_only() {
+    // numpy 2 knows 'a' as a deprecated name, not a code: a byte order before it fails
+    for spec in ["<a", ">a", "=a", "|a"] {
+        assert_eq!(under(spec, Rules::Numpy1).as_deref(), Ok("|S0"), "{spec}");
+        assert_eq!(
+            under(spec, Rules::Numpy2),
+            Err(format!("data type '{spec}' not understood")),
+            "{spec}"
+        );
+    }
+    assert_eq!(
+        under(">8a", Rules::Numpy2),
+        Err("data type '>a' not understood".to_string())
+    );
+    assert_eq!(under(">8a", Rules::Numpy1).as_deref(), Ok("|S8"));
+    for rules in [Rules::Numpy1, Rules::Numpy2] {
+        assert_eq!(under("a", rules).as_deref(), Ok("|S0"));
+        assert_eq!(under("<8a", rules).as_deref(), Ok("|S8"));
+        assert_eq!(under(">a5", rules).as_deref(), Ok("|S5"));
+    }
+}
+
+#[test]
+fn comma_form_separators_are_python_whitespace() {
+    // numpy splits the comma form with Python's `\s` (str.isspace): Unicode spaces and
+    // the information separators \x1c..\x1f too
+    for (spec, expected) in [
+        ("i4\u{85},f8", "[('f0', '<i4'), ('f1', '<f8')]"),
+        ("i4,\x0bf8", "[('f0', '<i4'), ('f1', '<f8')]"),
+        ("i4 ,\x1ci4", "[('f0', '<i4'), ('f1', '<i4')]"),
+        ("4>i \u{2028}", "('>i4', (4,))"),
+        ("i4,f8\u{3000}", "[('f0', '<i4'), ('f1', '<f8')]"),
+        ("2i4\x1f", "('<i4', (2,))"),
+    ] {
+        assert_eq!(text(spec), expected, "{spec:?}");
+    }
+    for (spec, message) in [
+        ("4\u{a0}", "data type '' not understood"),
+        ("4\u{85}", "data type '' not understood"),
+        ("4\x0b", "data type '' not understood"),
+        ("4 > \u{a0} ", "data type '>' not understood"),
+        (
+            "i4,\u{200b}f8",
+            "format number 2 of \"i4,\u{200b}f8\" is not recognized",
+        ),
+    ] {
+        assert_eq!(parse_message(spec), message, "{spec:?}");
+    }
+}
+
+#[test]
+fn structured_casts_on_many_fields() {
+    // numpy 1 matches fields by name (through a map when they are not in place), numpy 2
+    // by position; 100,000 fields, in order, reversed, retyped and renamed
+    let n = 100_000;
+    let i4 = parse("i4").unwrap().dtype;
+    let f8 = parse("f8").unwrap().dtype;
+    let members =
+        || -> Vec<(String, NpDtype)> { (0..n).map(|i| (format!("f{i}"), i4.clone())).collect() };
+    let a = dtype::packed_struct(members());
+    let mut reversed = members();
+    reversed.reverse();
+    let reversed = dtype::packed_struct(reversed);
+    assert_eq!(level(&a, &a, Rules::Numpy1), NO);
+    assert_eq!(level(&a, &reversed, Rules::Numpy1), EQUIV);
+    assert_eq!(level(&a, &reversed, Rules::Numpy2), SAFE);
+    let mut retyped = members();
+    retyped.reverse();
+    retyped[n / 3].1 = f8.clone();
+    let retyped = dtype::packed_struct(retyped);
+    assert_eq!(level(&a, &retyped, Rules::Numpy1), SAFE);
+    assert_eq!(level(&retyped, &a, Rules::Numpy1), UNSAFE);
+    let mut renamed = members();
+    renamed[n - 1].0 = "g".to_string();
+    let renamed = dtype::packed_struct(renamed);
+    assert_eq!(level(&a, &renamed, Rules::Numpy1), UNSAFE);
+    assert_eq!(level(&a, &renamed, Rules::Numpy2), SAFE);
+
+    // the comma form of as many fields: queries, str(), promotion
+    let spec = "f8,".repeat(n);
+    assert!(can_cast_str(&spec, &spec, NO, Rules::Numpy1).unwrap());
+    assert!(can_cast_str(&"i4,".repeat(n), &spec, SAFE, Rules::Numpy1).unwrap());
+    assert!(!can_cast_str(&spec, &"i4,".repeat(n), SAME_KIND, Rules::Numpy2).unwrap());
+    let parsed = parse(&spec).unwrap();
+    assert_eq!(parsed.dtype.itemsize, 8 * n as u64);
+    let text = parsed.dtype.to_str();
+    assert!(text.starts_with("[('f0', '<f8'), ('f1', '<f8'), "));
+    assert!(text.ends_with(&format!("('f{}', '<f8')]", n - 1)));
+    assert_eq!(text.matches("'<f8'").count(), n);
+    let nested = parse(&"(2,)2i4,".repeat(n)).unwrap().dtype;
+    assert_eq!(nested.itemsize, 16 * n as u64);
+    let promoted = promote::promote(&parse(&"i4,".repeat(n)).unwrap().dtype, &parsed.dtype);
+    assert_eq!(promoted.unwrap(), parsed.dtype);
+}

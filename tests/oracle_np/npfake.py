@@ -31,6 +31,11 @@ _ZERO_DIVISOR = re.compile(r"/\s*\+?0+\]")  # numpy dies on 'M8[D/0]' (SIGFPE)
 
 
 def _np_dtype(spec):
+    if isinstance(spec, bytes):
+        try:
+            spec = spec.decode("utf-8")
+        except UnicodeDecodeError as e:  # the library's TCAST_ERR_PARSE
+            return ("err", "UnicodeDecodeError", f"spec is not valid UTF-8: {e}")
     if _ZERO_DIVISOR.search(spec):
         return ("err", "ZeroDivisionError", "zero divisor (numpy itself crashes)")
     return ns.numpy_outcome(np.dtype, spec)
@@ -228,6 +233,8 @@ def can_cast_scalar(dtype, value_bytes, is_array, to, casting, rules):
 
 
 def promote_types(a, b, capacity=nc.STR_CAPACITY):
+    # a spec that does not parse is PARSE, as in the library; no common dtype UNSUPPORTED
+    a, b = _dtype(a, "tcast_np_promote_types"), _dtype(b, "tcast_np_promote_types")
     out = ns.numpy_outcome(lambda x, y: str(np.promote_types(x, y)), a, b)
     if out[0] == "err":
         _fail("tcast_np_promote_types", nc.ERR_UNSUPPORTED, out[2])
