@@ -438,6 +438,77 @@ static void test_format_from_packed_under_a_limit(void) {
   free(job.arena);
 }
 
+/* numpy dtype specs: parsing one allocates the handle and its fields, a structured
+ * spec of a million bytes a lot of them. Under a small limit that must be
+ * TCAST_ERR_OUT_OF_MEMORY from every function that parses a spec, and under a large one
+ * success. */
+typedef struct {
+  const char *spec;
+  int what; /* 0 parse, 1 can_cast_str, 2 promote_types, 3 str of a parsed handle */
+  const tcast_np_dtype *handle;
+} spec_job;
+
+static tcast_status spec_call(void *ctx) {
+  spec_job *job = ctx;
+  int32_t result = -1;
+  static char buf[64];
+  switch (job->what) {
+    case 0: {
+      tcast_np_dtype *h = NULL;
+      tcast_status status = tcast_np_dtype_parse(job->spec, &h, TC_ERR);
+      tcast_np_dtype_free(h);
+      return status;
+    }
+    case 1:
+      return tcast_np_can_cast_str(job->spec, job->spec, "safe", TCAST_NUMPY_1, &result, TC_ERR);
+    case 2: {
+      /* The promoted struct's text does not fit in buf either. */
+      tcast_status status = tcast_np_promote_types(job->spec, job->spec, buf, sizeof buf, TC_ERR);
+      return status == TCAST_ERR_BUFFER_TOO_SMALL ? TCAST_OK : status;
+    }
+    default: {
+      /* str() of a million-field dtype is megabytes long: it must not fit in buf, and
+       * building it under the limit must not abort. */
+      tcast_status status = tcast_np_dtype_str(job->handle, buf, sizeof buf, TC_ERR);
+      return status == TCAST_ERR_BUFFER_TOO_SMALL ? TCAST_OK : status;
+    }
+  }
+}
+
+static void test_huge_specs_under_a_limit(void) {
+  /* "f8," x 350,000: about a megabyte, 350,000 fields. */
+  enum { FIELDS = 350000 };
+  char *spec = xmalloc(3 * FIELDS + 1);
+  for (int i = 0; i < FIELDS; i++) {
+    memcpy(spec + 3 * i, "f8,", 3);
+  }
+  spec[3 * FIELDS] = '\0';
+  tcast_np_dtype *handle = NULL;
+  CHECK_STATUS(tcast_np_dtype_parse(spec, &handle, TC_ERR), TCAST_OK);
+  static const char *names[] = {"tcast_np_dtype_parse", "tcast_np_can_cast_str",
+                                "tcast_np_promote_types", "tcast_np_dtype_str"};
+  for (int what = 0; what < 4; what++) {
+    spec_job job = {spec, what, handle};
+    int got = run_limited(spec_call, &job, (size_t)1 << 20);
+    /* dtype_str may fit its text in a megabyte; the parses cannot fit their fields. */
+    if (got != TCAST_ERR_OUT_OF_MEMORY && !(what == 3 && got == TCAST_OK)) {
+      tc_fail(__FILE__, __LINE__, "%s of a %d-field spec under a 1 MB headroom: %d (%s)",
+              names[what], FIELDS, got, got < 0 ? "killed by a signal" : tcast_status_name(got));
+    } else {
+      tc_pass();
+    }
+    got = run_limited(spec_call, &job, (size_t)2 << 30);
+    if (got != TCAST_OK) {
+      tc_fail(__FILE__, __LINE__, "%s of a %d-field spec under a 2 GB headroom: %d", names[what],
+              FIELDS, got);
+    } else {
+      tc_pass();
+    }
+  }
+  tcast_np_dtype_free(handle);
+  free(spec);
+}
+
 int main(void) {
   test_the_counter_works();
   test_numeric_casts();
@@ -450,5 +521,6 @@ int main(void) {
   mallopt(M_TRIM_THRESHOLD, 64 << 10);
   test_string_parse_into_packed_under_a_limit();
   test_format_from_packed_under_a_limit();
+  test_huge_specs_under_a_limit();
   return tc_summary();
 }

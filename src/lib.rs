@@ -23,6 +23,7 @@ pub mod dtype;
 pub mod error;
 pub mod expand;
 pub mod ffi;
+mod mem;
 pub mod np;
 pub mod tensor;
 #[cfg(test)]

@@ -44,20 +44,42 @@ fn put<T>(ptr: *mut T, what: &str, value: T) -> Result<(), Error> {
 }
 
 /// Copies `text` and a NUL into `buf` of `capacity` bytes, or fails naming the size.
-fn put_text(buf: *mut c_char, capacity: u64, text: &str) -> Result<(), Error> {
+fn put_text(buf: *mut c_char, capacity: u64, dtype: &np::NpDtype) -> Result<(), Error> {
     require(buf, "buf")?;
-    let needed = text.len() as u64 + 1;
+    let room =
+        usize::try_from(capacity).map_or(isize::MAX as usize, |c| c.min(isize::MAX as usize));
+    // SAFETY: buf holds `capacity` writable bytes per the contract (c-api.md 7).
+    let bytes = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), room) };
+    let mut out = CText { bytes, len: 0 };
+    // CText never fails
+    let _ = dtype.write_str_to(&mut out);
+    let needed = out.len as u64 + 1;
     if capacity < needed {
         return Err(Error::BufferTooSmall(format!(
-            "buf holds {capacity} bytes; {text:?} needs {needed} (with its NUL)"
+            "buf holds {capacity} bytes; {:?} needs {needed} (with its NUL)",
+            dtype.to_str_capped()
         )));
     }
-    // SAFETY: buf holds `capacity` >= text.len() + 1 writable bytes per the contract.
-    unsafe {
-        std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast::<u8>(), text.len());
-        *buf.add(text.len()) = 0;
-    }
+    out.bytes[out.len] = 0;
     Ok(())
+}
+
+/// Writes text into a caller's buffer while it fits (leaving a byte for the NUL) and
+/// counts every byte, so that a text that does not fit is measured without being built.
+struct CText<'a> {
+    bytes: &'a mut [u8],
+    len: usize,
+}
+
+impl core::fmt::Write for CText<'_> {
+    fn write_str(&mut self, piece: &str) -> core::fmt::Result {
+        let end = self.len.saturating_add(piece.len());
+        if end < self.bytes.len() {
+            self.bytes[self.len..end].copy_from_slice(piece.as_bytes());
+        }
+        self.len = end;
+        Ok(())
+    }
 }
 
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
@@ -82,7 +104,10 @@ pub extern "C" fn tcast_np_dtype_parse(
         unsafe { out.write(std::ptr::null_mut()) };
         let spec = text(spec, "spec")?;
         let parsed = np::parse(spec)?;
-        let boxed = Box::into_raw(Box::new(tcast_np_dtype { parsed }));
+        let boxed = Box::into_raw(crate::mem::boxed(
+            tcast_np_dtype { parsed },
+            "a numpy dtype handle",
+        )?);
         // SAFETY: as above.
         unsafe { out.write(boxed) };
         Ok(())
@@ -112,7 +137,7 @@ pub extern "C" fn tcast_np_dtype_str(
 ) -> tcast_status {
     guard(err, || {
         let parsed = handle(dtype, "dtype")?;
-        put_text(buf, capacity, &parsed.dtype.to_str())
+        put_text(buf, capacity, &parsed.dtype)
     })
 }
 
@@ -346,13 +371,13 @@ pub extern "C" fn tcast_np_can_cast_scalar(
         let dtype = if is_array == 1 {
             as_given
         } else {
-            native = as_given.native();
+            native = as_given.native()?;
             &native
         };
         if value_bytes != dtype.itemsize {
             return Err(Error::InvalidArgument(format!(
                 "value_bytes is {value_bytes}: a value of dtype {} has {} bytes",
-                dtype.to_str(),
+                dtype.to_str_capped(),
                 dtype.itemsize
             )));
         }
@@ -385,7 +410,7 @@ pub extern "C" fn tcast_np_promote_types(
         require(buf, "buf")?;
         let (a, b) = (np::parse(a)?, np::parse(b)?);
         let promoted = np::promote::promote(&a.dtype, &b.dtype)?;
-        put_text(buf, capacity, &promoted.to_str())
+        put_text(buf, capacity, &promoted)
     })
 }
 
@@ -402,8 +427,8 @@ pub extern "C" fn tcast_np_min_scalar_type_pyint(
         let decimal = text(decimal, "decimal")?;
         require(buf, "buf")?;
         let (dtype, value) = np::value::py_int(decimal)?;
-        let (smallest, _) = np::min_scalar_type(&dtype, value);
-        put_text(buf, capacity, &smallest.to_str())
+        let (smallest, _) = np::min_scalar_type(&dtype, value)?;
+        put_text(buf, capacity, &smallest)
     })
 }
 
@@ -417,8 +442,8 @@ pub extern "C" fn tcast_np_min_scalar_type_pyfloat(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (smallest, _) = np::min_scalar_type(&code(b'd'), Value::Float(value));
-        put_text(buf, capacity, &smallest.to_str())
+        let (smallest, _) = np::min_scalar_type(&code(b'd'), Value::Float(value))?;
+        put_text(buf, capacity, &smallest)
     })
 }
 
@@ -433,8 +458,8 @@ pub extern "C" fn tcast_np_min_scalar_type_pycomplex(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (smallest, _) = np::min_scalar_type(&code(b'D'), Value::Complex(re, im));
-        put_text(buf, capacity, &smallest.to_str())
+        let (smallest, _) = np::min_scalar_type(&code(b'D'), Value::Complex(re, im))?;
+        put_text(buf, capacity, &smallest)
     })
 }
 

@@ -319,45 +319,59 @@ fn parse_error(message: String) -> Error {
 /// unless the text holds one and no double quote; `\\`, `\n`, `\r`, `\t` and the
 /// quote escaped, other characters that are not printable (`str.isprintable()`) as
 /// `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
+///
+/// For messages: a text of more than [`QUOTED_CHARS`] characters is quoted up to there
+/// and followed by "..." (a message stays small whatever the spec; the C API's 255
+/// bytes are the same either way).
 pub fn py_repr(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    write_py_repr(text, &mut out);
+    let shown = match text.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => &text[..cut],
+        None => text,
+    };
+    let mut out = String::with_capacity(shown.len() + 5);
+    // writing to a String cannot fail
+    let _ = write_py_repr(shown, &mut out);
+    if shown.len() < text.len() {
+        out.push_str("...");
+    }
     out
 }
 
-/// [`py_repr`] appended to `out`.
-fn write_py_repr(text: &str, out: &mut String) {
+/// The most characters of a caller's text a message quotes.
+pub const QUOTED_CHARS: usize = 512;
+
+/// [`py_repr`] (uncut) written to `out`.
+fn write_py_repr(text: &str, out: &mut impl Write) -> core::fmt::Result {
     let quote = if text.contains('\'') && !text.contains('"') {
         '"'
     } else {
         '\''
     };
-    out.push(quote);
+    out.write_char(quote)?;
     for ch in text.chars() {
         match ch {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
+            '\\' => out.write_str("\\\\")?,
+            '\n' => out.write_str("\\n")?,
+            '\r' => out.write_str("\\r")?,
+            '\t' => out.write_str("\\t")?,
             c if c == quote => {
-                out.push('\\');
-                out.push(c);
+                out.write_char('\\')?;
+                out.write_char(c)?;
             }
-            c if printable::is_printable(c) => out.push(c),
+            c if printable::is_printable(c) => out.write_char(c)?,
             c => {
                 let cp = u32::from(c);
-                // writing to a String cannot fail
-                let _ = if cp <= 0xff {
-                    write!(out, "\\x{cp:02x}")
+                if cp <= 0xff {
+                    write!(out, "\\x{cp:02x}")?
                 } else if cp <= 0xffff {
-                    write!(out, "\\u{cp:04x}")
+                    write!(out, "\\u{cp:04x}")?
                 } else {
-                    write!(out, "\\U{cp:08x}")
-                };
+                    write!(out, "\\U{cp:08x}")?
+                }
             }
         }
     }
-    out.push(quote);
+    out.write_char(quote)
 }
 
 fn not_understood(spec: &str) -> Error {
@@ -470,57 +484,71 @@ impl NpDtype {
         }
     }
 
-    /// Python's `str(numpy.dtype(...))`.
+    /// Python's `str(numpy.dtype(...))`, in a new String (for small dtypes and tests;
+    /// [`NpDtype::write_str_to`] writes it anywhere, [`NpDtype::to_str_capped`] for
+    /// messages).
     pub fn to_str(&self) -> String {
+        let mut out = String::new();
+        // writing to a String cannot fail
+        let _ = self.write_str_to(&mut out);
+        out
+    }
+
+    /// [`NpDtype::to_str`] cut after [`QUOTED_CHARS`] bytes (then "..."), for messages.
+    pub fn to_str_capped(&self) -> String {
+        let mut out = crate::mem::Capped::new(QUOTED_CHARS);
+        // a Capped writer never fails
+        let _ = self.write_str_to(&mut out);
+        out.finish()
+    }
+
+    /// Writes Python's `str(numpy.dtype(...))` to `out`, piece by piece (a struct's text
+    /// is never built whole).
+    pub fn write_str_to(&self, out: &mut impl Write) -> core::fmt::Result {
         match &self.shape {
             Shape::Plain => {
                 let flexible = matches!(self.kind, Kind::Bytes | Kind::Str | Kind::Void);
                 if flexible || self.order == Order::Big {
-                    self.typestr()
+                    out.write_str(&self.typestr())
                 } else {
-                    self.name()
+                    out.write_str(&self.name())
                 }
             }
-            _ => {
-                let mut out = String::new();
-                self.write_short_repr(&mut out);
-                out
-            }
+            _ => self.write_short_repr(out),
         }
     }
 
     /// numpy's short construction repr of a field or subarray base (`'<i4'`, `'S4'`, `'?'`,
-    /// `('<i4', (2,))`, `[('f0', '<i4')]`), appended to `out` (one buffer for the text of
-    /// a whole struct).
-    fn write_short_repr(&self, out: &mut String) {
+    /// `('<i4', (2,))`, `[('f0', '<i4')]`), written to `out`.
+    fn write_short_repr(&self, out: &mut impl Write) -> core::fmt::Result {
         match &self.shape {
             Shape::Fields(fields) => {
-                out.push('[');
+                out.write_char('[')?;
                 for (i, f) in fields.iter().enumerate() {
                     if i > 0 {
-                        out.push_str(", ");
+                        out.write_str(", ")?;
                     }
-                    out.push('(');
-                    write_py_repr(&f.name, out);
-                    out.push_str(", ");
+                    out.write_char('(')?;
+                    write_py_repr(&f.name, out)?;
+                    out.write_str(", ")?;
                     match &f.dtype.shape {
                         Shape::Sub { base, dims } => {
-                            base.write_short_repr(out);
-                            out.push_str(", ");
-                            write_tuple(dims, out);
+                            base.write_short_repr(out)?;
+                            out.write_str(", ")?;
+                            write_tuple(dims, out)?;
                         }
-                        _ => f.dtype.write_short_repr(out),
+                        _ => f.dtype.write_short_repr(out)?,
                     }
-                    out.push(')');
+                    out.write_char(')')?;
                 }
-                out.push(']');
+                out.write_char(']')
             }
             Shape::Sub { base, dims } => {
-                out.push('(');
-                base.write_short_repr(out);
-                out.push_str(", ");
-                write_tuple(dims, out);
-                out.push(')');
+                out.write_char('(')?;
+                base.write_short_repr(out)?;
+                out.write_str(", ")?;
+                write_tuple(dims, out)?;
+                out.write_char(')')
             }
             Shape::Plain => {
                 let order = match self.order {
@@ -528,8 +556,7 @@ impl NpDtype {
                     o => o.prefix(),
                 };
                 let size = self.itemsize;
-                // writing to a String cannot fail
-                let _ = match self.kind {
+                match self.kind {
                     Kind::Bool => write!(out, "'?'"),
                     Kind::Object => write!(out, "'O'"),
                     Kind::Bytes if size == 0 => write!(out, "'S'"),
@@ -542,52 +569,71 @@ impl NpDtype {
                     Kind::Timedelta => write!(out, "'{order}m8{}'", self.unit.text()),
                     Kind::VString => write!(out, "'T'"),
                     _ => write!(out, "'{order}{}{size}'", self.kind.letter()),
-                };
+                }
             }
         }
     }
 
-    /// The same dtype in native byte order (numpy's `newbyteorder('=')` on every part).
-    pub fn native(&self) -> NpDtype {
-        let mut d = self.clone();
-        if d.order == Order::Big {
-            d.order = Order::Little;
-        }
-        d.shape = match &self.shape {
+    /// The same dtype in native byte order (numpy's `newbyteorder('=')` on every part),
+    /// allocated fallibly.
+    pub fn native(&self) -> Result<NpDtype, Error> {
+        self.copy_with(true)
+    }
+
+    /// A copy, allocated fallibly (a struct may have millions of fields).
+    pub fn try_clone(&self) -> Result<NpDtype, Error> {
+        self.copy_with(false)
+    }
+
+    fn copy_with(&self, native: bool) -> Result<NpDtype, Error> {
+        const WHAT: &str = "a copy of a numpy dtype";
+        let shape = match &self.shape {
             Shape::Plain => Shape::Plain,
             Shape::Sub { base, dims } => Shape::Sub {
-                base: Box::new(base.native()),
-                dims: dims.clone(),
+                base: crate::mem::boxed(base.copy_with(native)?, WHAT)?,
+                dims: crate::mem::copy_of(dims, WHAT)?,
             },
-            Shape::Fields(fields) => Shape::Fields(
-                fields
-                    .iter()
-                    .map(|f| Field {
-                        name: f.name.clone(),
-                        dtype: f.dtype.native(),
+            Shape::Fields(fields) => {
+                let mut copy = crate::mem::vec_with_capacity(fields.len(), WHAT)?;
+                for f in fields {
+                    copy.push(Field {
+                        name: crate::mem::string(&f.name, WHAT)?,
+                        dtype: f.dtype.copy_with(native)?,
                         offset: f.offset,
-                    })
-                    .collect(),
-            ),
+                    });
+                }
+                Shape::Fields(copy)
+            }
         };
-        d
+        let order = if native && self.order == Order::Big {
+            Order::Little
+        } else {
+            self.order
+        };
+        Ok(NpDtype {
+            kind: self.kind,
+            code: self.code,
+            itemsize: self.itemsize,
+            order,
+            unit: self.unit,
+            shape,
+        })
     }
 }
 
 /// A Python tuple of the dims: `(2,)`, `(2, 3)`, `()`.
-fn write_tuple(dims: &[u64], out: &mut String) {
-    out.push('(');
+fn write_tuple(dims: &[u64], out: &mut impl Write) -> core::fmt::Result {
+    out.write_char('(')?;
     for (i, d) in dims.iter().enumerate() {
         if i > 0 {
-            out.push_str(", ");
+            out.write_str(", ")?;
         }
-        // writing to a String cannot fail
-        let _ = write!(out, "{d}");
+        write!(out, "{d}")?;
     }
     if dims.len() == 1 {
-        out.push(',');
+        out.write_char(',')?;
     }
-    out.push(')');
+    out.write_char(')')
 }
 
 /// Parses a numpy dtype spec as `numpy.dtype(spec)` does, accepting what either numpy 1
@@ -940,8 +986,18 @@ struct Item<'a> {
 }
 
 fn format_not_recognized(n: usize, spec: &str) -> Error {
-    parse_error(format!("format number {n} of \"{spec}\" is not recognized"))
+    let shown = match spec.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => &spec[..cut],
+        None => spec,
+    };
+    let more = if shown.len() < spec.len() { "..." } else { "" };
+    parse_error(format!(
+        "format number {n} of \"{shown}{more}\" is not recognized"
+    ))
 }
+
+/// What the comma form's allocations are for, in OUT_OF_MEMORY messages.
+const COMMA_FORM: &str = "the fields of a comma-form numpy dtype";
 
 /// Splits the comma form as numpy's `_commastring` does. Returns the items and whether a
 /// separator was seen (numpy 2 makes a one-item list a struct).
@@ -1037,9 +1093,11 @@ fn split_items(spec: &str) -> Result<(Vec<Item<'_>>, bool), Error> {
         let dtype = if prefix.is_empty() {
             Cow::Borrowed(dtype_text)
         } else {
-            Cow::Owned(format!("{prefix}{dtype_text}"))
+            let mut owned = crate::mem::string(prefix, COMMA_FORM)?;
+            crate::mem::push_str(&mut owned, dtype_text, COMMA_FORM)?;
+            Cow::Owned(owned)
         };
-        items.push(Item { dtype, repeats });
+        crate::mem::push(&mut items, Item { dtype, repeats }, COMMA_FORM)?;
     }
     Ok((items, is_list))
 }
@@ -1080,7 +1138,8 @@ fn literal_repeat(text: &str) -> Result<Repeat, Error> {
     if parens && !trailing_comma && list.trim_matches(' ').is_empty() {
         return Ok(Repeat::Tuple(Vec::new()));
     }
-    let mut dims = Vec::with_capacity(list.bytes().filter(|&c| c == b',').count() + 1);
+    let mut dims =
+        crate::mem::vec_with_capacity(list.bytes().filter(|&c| c == b',').count() + 1, COMMA_FORM)?;
     for p in list.split(',').map(|p| p.trim_matches(' ')) {
         if p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit()) {
             return Err(syntax());
@@ -1215,7 +1274,7 @@ fn repeated(
     // numpy 1 reads a bare count of 1 as no repeat
     let numpy1 = (repeats == Repeat::Int(1)).then(|| base.clone());
     let dims = match repeats {
-        Repeat::Int(n) => vec![n],
+        Repeat::Int(n) => crate::mem::copy_of(&[n], COMMA_FORM)?,
         Repeat::Tuple(dims) if dims.is_empty() => return Ok((base, None)),
         Repeat::Tuple(dims) => dims,
     };
@@ -1273,7 +1332,7 @@ pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
         order: Order::None,
         unit: Unit::GENERIC,
         shape: Shape::Sub {
-            base: Box::new(base),
+            base: crate::mem::boxed(base, "a numpy subarray dtype")?,
             dims,
         },
     })
@@ -1282,13 +1341,18 @@ pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
 /// The comma form's struct: fields f0, f1, ... packed. numpy does not check the total
 /// size and wraps it through a C int; tensorcast refuses a size beyond one.
 fn structured(members: Vec<NpDtype>) -> Result<NpDtype, Error> {
-    let d = packed_struct(
-        members
-            .into_iter()
-            .enumerate()
-            .map(|(i, d)| (format!("f{i}"), d))
-            .collect(),
-    );
+    let mut named = crate::mem::vec_with_capacity(members.len(), COMMA_FORM)?;
+    for (i, d) in members.into_iter().enumerate() {
+        let mut name = crate::mem::string("f", COMMA_FORM)?;
+        name.try_reserve(20).map_err(|_| Error::OutOfMemory {
+            what: COMMA_FORM,
+            bytes: 20,
+        })?;
+        // a u64's digits fit the 20 bytes reserved: no allocation here
+        let _ = write!(name, "{i}");
+        named.push((name, d));
+    }
+    let d = packed_struct(named)?;
     if d.itemsize > C_INT_MAX {
         return Err(parse_error(
             "dtype size in bytes must fit into a C int.".to_string(),
@@ -1298,33 +1362,31 @@ fn structured(members: Vec<NpDtype>) -> Result<NpDtype, Error> {
 }
 
 /// A structured dtype of named members laid out without padding.
-pub fn packed_struct(members: Vec<(String, NpDtype)>) -> NpDtype {
+pub fn packed_struct(members: Vec<(String, NpDtype)>) -> Result<NpDtype, Error> {
     let mut offset = 0;
-    let fields = members
-        .into_iter()
-        .map(|(name, dtype)| {
-            let f = Field {
-                name,
-                offset,
-                dtype,
-            };
-            offset += f.dtype.itemsize;
-            f
-        })
-        .collect();
-    NpDtype {
+    let mut fields = crate::mem::vec_with_capacity(members.len(), "the fields of a numpy struct")?;
+    for (name, dtype) in members {
+        let f = Field {
+            name,
+            offset,
+            dtype,
+        };
+        offset += f.dtype.itemsize;
+        fields.push(f);
+    }
+    Ok(NpDtype {
         kind: Kind::Void,
         code: b'V',
         itemsize: offset,
         order: Order::None,
         unit: Unit::GENERIC,
         shape: Shape::Fields(fields),
-    }
+    })
 }
 
 fn parse_comma(spec: &str) -> Result<Parsed, Error> {
     let (items, is_list) = split_items(spec)?;
-    let mut two = Vec::with_capacity(items.len());
+    let mut two = crate::mem::vec_with_capacity(items.len(), COMMA_FORM)?;
     // the items numpy 1 reads differently, by position
     let mut one_differs = Vec::new();
     let mut refused = Refusals::default();
@@ -1332,7 +1394,7 @@ fn parse_comma(spec: &str) -> Result<Parsed, Error> {
         // numpy 2 stops at the first item it refuses
         let built = build_item(item).map_err(|e| refused.first_error(e))?;
         if let Some(d) = built.numpy1 {
-            one_differs.push((i, d));
+            crate::mem::push(&mut one_differs, (i, d), COMMA_FORM)?;
         }
         refused.add(built.refused.numpy1.map(|m| (Rules::Numpy1, m)));
         refused.add(built.refused.numpy2.map(|m| (Rules::Numpy2, m)));
@@ -1343,7 +1405,10 @@ fn parse_comma(spec: &str) -> Result<Parsed, Error> {
     let np1 = if one_differs.is_empty() && !(single && is_list) {
         None
     } else {
-        let mut one = two.clone();
+        let mut one = crate::mem::vec_with_capacity(two.len(), COMMA_FORM)?;
+        for d in &two {
+            one.push(d.try_clone()?);
+        }
         for (i, d) in one_differs {
             one[i] = d;
         }

@@ -53,8 +53,8 @@ fn numeric_index(d: &NpDtype) -> Option<usize> {
 fn refuse(a: &NpDtype, b: &NpDtype, why: &str) -> Error {
     Error::Unsupported(format!(
         "numpy cannot promote {} and {}: {why}",
-        a.to_str(),
-        b.to_str()
+        a.to_str_capped(),
+        b.to_str_capped()
     ))
 }
 
@@ -91,7 +91,7 @@ pub fn promote(a: &NpDtype, b: &NpDtype) -> Result<NpDtype, Error> {
         }
         (k, Bytes | Str) if k.is_numeric() => Ok(string(b.kind, b.chars().max(string_length(a)))),
         (Bytes | Str, k) if k.is_numeric() => Ok(string(a.kind, a.chars().max(string_length(b)))),
-        (Void, Void) if a.itemsize == b.itemsize => Ok(a.clone()),
+        (Void, Void) if a.itemsize == b.itemsize => a.try_clone(),
         (Datetime, Datetime) | (Timedelta, Timedelta) => {
             let strict = a.kind == Timedelta;
             let unit = common_unit(a.unit, b.unit, strict, strict)
@@ -120,14 +120,17 @@ fn promote_composite(a: &NpDtype, b: &NpDtype) -> Result<NpDtype, Error> {
         (Shape::Fields(fa), Shape::Fields(fb))
             if fa.len() == fb.len() && fa.iter().zip(fb).all(|(x, y)| x.name == y.name) =>
         {
-            let mut members = Vec::with_capacity(fa.len());
+            const WHAT: &str = "a promoted numpy struct";
+            let mut members = crate::mem::vec_with_capacity(fa.len(), WHAT)?;
             for (x, y) in fa.iter().zip(fb) {
-                members.push((x.name.clone(), promote(&x.dtype, &y.dtype)?));
+                let name = crate::mem::string(&x.name, WHAT)?;
+                members.push((name, promote(&x.dtype, &y.dtype)?));
             }
-            Ok(super::dtype::packed_struct(members))
+            super::dtype::packed_struct(members)
         }
         (Shape::Sub { base: ba, dims: da }, Shape::Sub { base: bb, dims: db }) if da == db => {
-            super::dtype::subarray(promote(ba, bb)?, da.clone())
+            let dims = crate::mem::copy_of(da, "a promoted numpy subarray")?;
+            super::dtype::subarray(promote(ba, bb)?, dims)
         }
         _ => Err(refuse(
             a,

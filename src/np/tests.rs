@@ -829,22 +829,22 @@ fn structured_casts_on_many_fields() {
     let f8 = parse("f8").unwrap().dtype;
     let members =
         || -> Vec<(String, NpDtype)> { (0..n).map(|i| (format!("f{i}"), i4.clone())).collect() };
-    let a = dtype::packed_struct(members());
+    let a = dtype::packed_struct(members()).unwrap();
     let mut reversed = members();
     reversed.reverse();
-    let reversed = dtype::packed_struct(reversed);
+    let reversed = dtype::packed_struct(reversed).unwrap();
     assert_eq!(level(&a, &a, Rules::Numpy1), NO);
     assert_eq!(level(&a, &reversed, Rules::Numpy1), EQUIV);
     assert_eq!(level(&a, &reversed, Rules::Numpy2), SAFE);
     let mut retyped = members();
     retyped.reverse();
     retyped[n / 3].1 = f8.clone();
-    let retyped = dtype::packed_struct(retyped);
+    let retyped = dtype::packed_struct(retyped).unwrap();
     assert_eq!(level(&a, &retyped, Rules::Numpy1), SAFE);
     assert_eq!(level(&retyped, &a, Rules::Numpy1), UNSAFE);
     let mut renamed = members();
     renamed[n - 1].0 = "g".to_string();
-    let renamed = dtype::packed_struct(renamed);
+    let renamed = dtype::packed_struct(renamed).unwrap();
     assert_eq!(level(&a, &renamed, Rules::Numpy1), UNSAFE);
     assert_eq!(level(&a, &renamed, Rules::Numpy2), SAFE);
 
@@ -863,4 +863,26 @@ fn structured_casts_on_many_fields() {
     assert_eq!(nested.itemsize, 16 * n as u64);
     let promoted = promote::promote(&parse(&"i4,".repeat(n)).unwrap().dtype, &parsed.dtype);
     assert_eq!(promoted.unwrap(), parsed.dtype);
+}
+
+/// A message quotes at most QUOTED_CHARS characters of a spec, so that a megabyte spec
+/// does not make a megabyte message (the C API keeps 255 bytes of it either way).
+#[test]
+fn messages_quote_long_specs_in_part() {
+    let spec = "x".repeat(100_000);
+    let e = dtype::parse(&spec).unwrap_err();
+    let quoted = format!("'{}'...", "x".repeat(dtype::QUOTED_CHARS));
+    assert_eq!(e.to_string(), format!("data type {quoted} not understood"));
+    let short = "x".repeat(dtype::QUOTED_CHARS);
+    let e = dtype::parse(&short).unwrap_err();
+    assert_eq!(e.to_string(), format!("data type '{short}' not understood"));
+    // str() of a huge struct is written piece by piece, and capped for messages
+    let big = dtype::parse(&"f8,".repeat(10_000)).unwrap().dtype;
+    assert_eq!(big.to_str().len(), big.to_str().chars().count());
+    assert!(big.to_str().len() > 100_000);
+    let capped = big.to_str_capped();
+    assert_eq!(capped.len(), dtype::QUOTED_CHARS + 3);
+    assert!(big.to_str().starts_with(&capped[..dtype::QUOTED_CHARS]));
+    assert_eq!(big.try_clone().unwrap(), big);
+    assert_eq!(big.native().unwrap(), big);
 }

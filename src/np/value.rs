@@ -163,11 +163,12 @@ fn extended_to_f64(b: &[u8]) -> f64 {
 }
 
 /// numpy's `min_scalar_type` for a value of `dtype`: the smallest dtype holding it, and
-/// whether the value also fits the signed type of that size.
-pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> (NpDtype, bool) {
+/// whether the value also fits the signed type of that size (OUT_OF_MEMORY only when a
+/// dtype that is not numeric, a struct say, cannot be copied).
+pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> Result<(NpDtype, bool), Error> {
     let code = |c: u8| NpDtype::from_code(c, Order::None).expect("valid code");
     let within = |v: f64, limit: f64| -limit < v && v < limit;
-    match (dtype.kind, value) {
+    Ok(match (dtype.kind, value) {
         (Kind::Bool, _) => (code(b'?'), false),
         (Kind::Int | Kind::UInt | Kind::Object, Value::Int(v)) => {
             if v >= 0 {
@@ -179,7 +180,7 @@ pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> (NpDtype, bool) {
                 ];
                 for (max, c, small) in table {
                     if v <= max {
-                        return (code(c), v <= small);
+                        return Ok((code(c), v <= small));
                     }
                 }
                 (code(b'O'), false)
@@ -192,7 +193,7 @@ pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> (NpDtype, bool) {
                 ];
                 for (min, c) in table {
                     if v >= min {
-                        return (code(c), false);
+                        return Ok((code(c), false));
                     }
                 }
                 (code(b'O'), false)
@@ -207,7 +208,7 @@ pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> (NpDtype, bool) {
             } else if size == 16 && within(v, 1.7e308) {
                 (code(b'd'), false)
             } else {
-                (dtype.native(), false)
+                (dtype.native()?, false)
             }
         }
         (Kind::Complex, Value::Complex(re, im)) => {
@@ -217,11 +218,11 @@ pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> (NpDtype, bool) {
             } else if size == 32 && within(re, 1.7e308) && within(im, 1.7e308) {
                 (code(b'D'), false)
             } else {
-                (dtype.native(), false)
+                (dtype.native()?, false)
             }
         }
-        _ => (dtype.native(), false),
-    }
+        _ => (dtype.native()?, false),
+    })
 }
 
 /// The signed integer of the same size as an unsigned one.
@@ -256,7 +257,9 @@ pub fn can_cast_value(
     if !dtype.kind.is_numeric() || value == Value::Opaque {
         return false;
     }
-    let (mut smallest, small) = min_scalar_type(dtype, value);
+    let Ok((mut smallest, small)) = min_scalar_type(dtype, value) else {
+        return false; // a numeric dtype is copied without allocating: not reached
+    };
     if small && to.kind != Kind::UInt {
         smallest = signed_twin(smallest);
     }
