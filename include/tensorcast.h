@@ -647,14 +647,15 @@ tcast_status tcast_expand(const struct tcast_tensor *input,
 /**
  * Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
  * into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
- * `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses `''`. Accepts what numpy 1.22 or numpy 2
- * accepts; a spelling only one of them knows is refused by the queries under the other's
+ * `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses
+ * `''`. Accepts what numpy 1.22 or numpy 2 accepts; a spelling only one of them knows is refused by the queries under the other's
  * rules, and the sizes numpy wraps through a C int (`'S-1'` in numpy 1, a struct larger
  * than 2**31 - 1 bytes) are refused under both.
  * Errors: NULL_ARGUMENT, PARSE with numpy's message for every spec numpy refuses, its
  * TypeErrors and ValueErrors alike (`data type 'abc' not understood`, `Invalid datetime
  * metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`), and for
- * a spec that is not UTF-8.
+ * a spec that is not UTF-8; OUT_OF_MEMORY when the dtype (a struct of a huge spec, say)
+ * cannot be allocated. Linear in the spec's length.
  */
 tcast_status tcast_np_dtype_parse(const char *spec,
                                   struct tcast_np_dtype **out,
@@ -668,8 +669,9 @@ void tcast_np_dtype_free(struct tcast_np_dtype *dtype);
 /**
  * Writes Python's `str(numpy.dtype(spec))` for the handle (numpy 2's reading where the
  * versions differ, e.g. `'f8,'`): `"int32"`, `">i4"`, `"|S5"`, `"<U3"`, `"datetime64[ns]"`,
- * `"[('f0', '<i4'), ('f1', '<f8')]"`, `"('<i4', (2,))"`. Errors: NULL_ARGUMENT,
- * BUFFER_TOO_SMALL (the bytes needed, NUL included, in the message).
+ * `"[('f0', '<i4'), ('f1', '<f8')]"`, `"('<i4', (2,))"`, written straight into `buf`
+ * (nothing is allocated). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed,
+ * NUL included, in the message).
  */
 tcast_status tcast_np_dtype_str(const struct tcast_np_dtype *dtype,
                                 char *buf,
@@ -711,7 +713,8 @@ tcast_status tcast_np_can_cast(const struct tcast_np_dtype *from,
  * `numpy.can_cast(from, to, casting)` on spec strings and a casting name. Errors:
  * NULL_ARGUMENT; PARSE for a bad `to` (the parser's message) or a bad `from` (numpy's
  * `did not understand one of the types; 'None' not accepted`, the parser's message after
- * it); INVALID_ARGUMENT for a bad casting name (numpy's message for these rules).
+ * it); INVALID_ARGUMENT for a bad casting name (numpy's message for these rules);
+ * OUT_OF_MEMORY when a spec's dtype cannot be allocated.
  */
 tcast_status tcast_np_can_cast_str(const char *from,
                                    const char *to,
@@ -786,7 +789,8 @@ tcast_status tcast_np_can_cast_scalar(const char *dtype,
 /**
  * Writes `str(numpy.promote_types(a, b))` into `buf` (native byte order, numpy 2's
  * reading of the specs). Errors: NULL_ARGUMENT, PARSE, UNSUPPORTED (no common dtype,
- * e.g. datetime64 and int32), BUFFER_TOO_SMALL.
+ * e.g. datetime64 and int32), BUFFER_TOO_SMALL, OUT_OF_MEMORY (the specs' or the
+ * result's dtype cannot be allocated).
  */
 tcast_status tcast_np_promote_types(const char *a,
                                     const char *b,

@@ -84,14 +84,15 @@ impl core::fmt::Write for CText<'_> {
 
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
 /// into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
-/// `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses `''`. Accepts what numpy 1.22 or numpy 2
-/// accepts; a spelling only one of them knows is refused by the queries under the other's
+/// `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses
+/// `''`. Accepts what numpy 1.22 or numpy 2 accepts; a spelling only one of them knows is refused by the queries under the other's
 /// rules, and the sizes numpy wraps through a C int (`'S-1'` in numpy 1, a struct larger
 /// than 2**31 - 1 bytes) are refused under both.
 /// Errors: NULL_ARGUMENT, PARSE with numpy's message for every spec numpy refuses, its
 /// TypeErrors and ValueErrors alike (`data type 'abc' not understood`, `Invalid datetime
 /// metadata string "[s"`, `divisor (7) is not a multiple of a lower-unit ...`), and for
-/// a spec that is not UTF-8.
+/// a spec that is not UTF-8; OUT_OF_MEMORY when the dtype (a struct of a huge spec, say)
+/// cannot be allocated. Linear in the spec's length.
 #[no_mangle]
 pub extern "C" fn tcast_np_dtype_parse(
     spec: *const c_char,
@@ -126,8 +127,9 @@ pub extern "C" fn tcast_np_dtype_free(dtype: *mut tcast_np_dtype) {
 
 /// Writes Python's `str(numpy.dtype(spec))` for the handle (numpy 2's reading where the
 /// versions differ, e.g. `'f8,'`): `"int32"`, `">i4"`, `"|S5"`, `"<U3"`, `"datetime64[ns]"`,
-/// `"[('f0', '<i4'), ('f1', '<f8')]"`, `"('<i4', (2,))"`. Errors: NULL_ARGUMENT,
-/// BUFFER_TOO_SMALL (the bytes needed, NUL included, in the message).
+/// `"[('f0', '<i4'), ('f1', '<f8')]"`, `"('<i4', (2,))"`, written straight into `buf`
+/// (nothing is allocated). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed,
+/// NUL included, in the message).
 #[no_mangle]
 pub extern "C" fn tcast_np_dtype_str(
     dtype: *const tcast_np_dtype,
@@ -202,7 +204,8 @@ pub extern "C" fn tcast_np_can_cast(
 /// `numpy.can_cast(from, to, casting)` on spec strings and a casting name. Errors:
 /// NULL_ARGUMENT; PARSE for a bad `to` (the parser's message) or a bad `from` (numpy's
 /// `did not understand one of the types; 'None' not accepted`, the parser's message after
-/// it); INVALID_ARGUMENT for a bad casting name (numpy's message for these rules).
+/// it); INVALID_ARGUMENT for a bad casting name (numpy's message for these rules);
+/// OUT_OF_MEMORY when a spec's dtype cannot be allocated.
 #[no_mangle]
 pub extern "C" fn tcast_np_can_cast_str(
     from: *const c_char,
@@ -396,7 +399,8 @@ pub extern "C" fn tcast_np_can_cast_scalar(
 
 /// Writes `str(numpy.promote_types(a, b))` into `buf` (native byte order, numpy 2's
 /// reading of the specs). Errors: NULL_ARGUMENT, PARSE, UNSUPPORTED (no common dtype,
-/// e.g. datetime64 and int32), BUFFER_TOO_SMALL.
+/// e.g. datetime64 and int32), BUFFER_TOO_SMALL, OUT_OF_MEMORY (the specs' or the
+/// result's dtype cannot be allocated).
 #[no_mangle]
 pub extern "C" fn tcast_np_promote_types(
     a: *const c_char,
