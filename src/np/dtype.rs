@@ -324,17 +324,21 @@ fn parse_error(message: String) -> Error {
 /// and followed by "..." (a message stays small whatever the spec; the C API's 255
 /// bytes are the same either way).
 pub fn py_repr(text: &str) -> String {
-    let shown = match text.char_indices().nth(QUOTED_CHARS) {
-        Some((cut, _)) => &text[..cut],
-        None => text,
-    };
+    let (shown, more) = quoted_part(text);
     let mut out = String::with_capacity(shown.len() + 5);
     // writing to a String cannot fail
     let _ = write_py_repr(shown, &mut out);
-    if shown.len() < text.len() {
-        out.push_str("...");
-    }
+    out.push_str(more);
     out
+}
+
+/// The part of a caller's text a message quotes (its first [`QUOTED_CHARS`]
+/// characters), and "..." when that is not all of it.
+fn quoted_part(text: &str) -> (&str, &'static str) {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((cut, _)) => (&text[..cut], "..."),
+        None => (text, ""),
+    }
 }
 
 /// The most characters of a caller's text a message quotes.
@@ -986,11 +990,7 @@ struct Item<'a> {
 }
 
 fn format_not_recognized(n: usize, spec: &str) -> Error {
-    let shown = match spec.char_indices().nth(QUOTED_CHARS) {
-        Some((cut, _)) => &spec[..cut],
-        None => spec,
-    };
-    let more = if shown.len() < spec.len() { "..." } else { "" };
+    let (shown, more) = quoted_part(spec);
     parse_error(format!(
         "format number {n} of \"{shown}{more}\" is not recognized"
     ))

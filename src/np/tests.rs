@@ -876,6 +876,11 @@ fn messages_quote_long_specs_in_part() {
     let short = "x".repeat(dtype::QUOTED_CHARS);
     let e = dtype::parse(&short).unwrap_err();
     assert_eq!(e.to_string(), format!("data type '{short}' not understood"));
+    let junk = format!("{}!", "i4,".repeat(1000));
+    let e = dtype::parse(&junk).unwrap_err().to_string();
+    assert!(e.starts_with("format number 1001 of \"i4,i4,"), "{e}");
+    assert!(e.ends_with("...\" is not recognized"), "{e}");
+    assert!(e.len() < dtype::QUOTED_CHARS + 64, "{e}");
     // str() of a huge struct is written piece by piece, and capped for messages
     let big = dtype::parse(&"f8,".repeat(10_000)).unwrap().dtype;
     assert_eq!(big.to_str().len(), big.to_str().chars().count());
