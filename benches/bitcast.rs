@@ -4,10 +4,10 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tensorcast::ffi::bitcast::{tcast_bitcast, TCAST_BITCAST_NUMPY_VIEW, TCAST_BITCAST_TF};
-use tensorcast::ffi::dtype::{TCAST_DTYPE_FLOAT, TCAST_DTYPE_UINT32, TCAST_DTYPE_UINT8};
-use tensorcast::ffi::tensor::tcast_tensor;
+use tensorcast::ffi::tcast_tensor;
+use tensorcast::ffi::{tcast_bitcast, TCAST_BITCAST_NUMPY_VIEW, TCAST_BITCAST_TF};
 use tensorcast::ffi::{tcast_error, TCAST_OK};
+use tensorcast::ffi::{TCAST_DTYPE_FLOAT, TCAST_DTYPE_UINT32, TCAST_DTYPE_UINT8};
 
 fn per_call_ns(data: &mut [u8], dtype: i32, count: i64, to: i32, rules: i32) -> f64 {
     let shape = [count];

@@ -6,18 +6,18 @@ mod common;
 
 use std::hint::black_box;
 use std::time::Duration;
-use tensorcast::ffi::dtype::{
+use tensorcast::ffi::{
+    tcast_can_cast, tcast_np_can_cast, tcast_np_dtype, tcast_np_dtype_free, tcast_np_dtype_parse,
+    TCAST_NUMPY_1, TCAST_NUMPY_2,
+};
+use tensorcast::ffi::{tcast_error, TCAST_OK};
+use tensorcast::ffi::{
     TCAST_DTYPE_BFLOAT16, TCAST_DTYPE_BOOL, TCAST_DTYPE_COMPLEX128, TCAST_DTYPE_COMPLEX64,
     TCAST_DTYPE_DOUBLE, TCAST_DTYPE_FLOAT, TCAST_DTYPE_FLOAT16, TCAST_DTYPE_FLOAT8E4M3FN,
     TCAST_DTYPE_FLOAT8E5M2, TCAST_DTYPE_INT16, TCAST_DTYPE_INT32, TCAST_DTYPE_INT4,
     TCAST_DTYPE_INT64, TCAST_DTYPE_INT8, TCAST_DTYPE_QINT8, TCAST_DTYPE_STRING, TCAST_DTYPE_UINT16,
     TCAST_DTYPE_UINT32, TCAST_DTYPE_UINT64, TCAST_DTYPE_UINT8,
 };
-use tensorcast::ffi::np::{
-    tcast_can_cast, tcast_np_can_cast, tcast_np_dtype, tcast_np_dtype_free, tcast_np_dtype_parse,
-    TCAST_NUMPY_1, TCAST_NUMPY_2,
-};
-use tensorcast::ffi::{tcast_error, TCAST_OK};
 use tensorcast::np::{level, parse, Rules};
 
 const RUNS: usize = 7;

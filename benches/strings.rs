@@ -6,13 +6,13 @@ use std::hint::black_box;
 mod common;
 
 use std::time::Duration;
-use tensorcast::ffi::cast::{tcast_cast, tcast_cast_options_default};
-use tensorcast::ffi::dtype::{
+use tensorcast::ffi::{tcast_cast, tcast_cast_options_default};
+use tensorcast::ffi::{tcast_cast_to_strings, tcast_string_arena, tcast_string_max_bytes};
+use tensorcast::ffi::{tcast_error, TCAST_OK};
+use tensorcast::ffi::{tcast_string, tcast_tensor};
+use tensorcast::ffi::{
     TCAST_DTYPE_DOUBLE, TCAST_DTYPE_FLOAT, TCAST_DTYPE_INT64, TCAST_DTYPE_STRING,
 };
-use tensorcast::ffi::strings::{tcast_cast_to_strings, tcast_string_arena, tcast_string_max_bytes};
-use tensorcast::ffi::tensor::{tcast_string, tcast_tensor};
-use tensorcast::ffi::{tcast_error, TCAST_OK};
 
 const RUNS: usize = 7;
 

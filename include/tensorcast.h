@@ -36,6 +36,11 @@
 #define TCAST_ERROR_MESSAGE_BYTES 256
 
 /**
+ * The largest rank a tensor may have.
+ */
+#define TCAST_MAX_NDIM 64
+
+/**
  * tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension of
  * the size ratio; a smaller one needs a last dimension equal to the ratio, dropped.
  */
@@ -205,11 +210,6 @@
  * Patch version; equals Cargo.toml's (a test checks).
  */
 #define TCAST_VERSION_PATCH 0
-
-/**
- * The largest rank a tensor may have.
- */
-#define TCAST_MAX_NDIM 64
 
 /**
  * An opaque parsed numpy dtype (from `tcast_np_dtype_parse`, freed with
@@ -528,7 +528,7 @@ struct tcast_cast_options tcast_cast_options_default(void);
  * keep the low bits, "20" -> UINT4 4, "-5" -> UINT4 11), failing with TCAST_ERR_PARSE
  * and `err->index` at the first bad element; STRING -> STRING copies the views.
  * Numeric -> STRING needs an arena: use tcast_cast_to_strings. Sub-byte dtypes are
- * packed (c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
+ * packed (docs/c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
  * FLOAT8E8M0. Thread-safe; allocates nothing on success, STRING parsing included
  * (threads > 1 start threads).
  * `options->casting` below UNSAFE refuses the casts that `tcast_can_cast` refuses at

@@ -4,7 +4,7 @@
 
 use crate::dtype::{DType, Family};
 use crate::error::{shape_text, Error};
-use crate::tensor::MAX_NDIM;
+use crate::tensor::{Layout, MAX_NDIM};
 
 /// Which library's rules a bitcast follows.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -203,6 +203,25 @@ pub fn bitcast_shape(
             Ok(shape)
         }
     }
+}
+
+/// The view shape of a tensor with `layout` seen as `to`: the rules' shape checks, then
+/// UNSUPPORTED for a strided input (a view carries no strides), in that order.
+pub fn view_shape(layout: &Layout, to: DType, rules: Rules) -> Result<ViewShape, Error> {
+    let last_axis = match layout.strides() {
+        Some(s) if layout.dims().last().is_some_and(|&d| d != 1) && s[s.len() - 1] != 1 => {
+            LastAxis::Strided
+        }
+        _ => LastAxis::Contiguous,
+    };
+    let shape = bitcast_shape(layout.dtype(), layout.dims(), last_axis, to, rules)?;
+    if let Some(strides) = layout.strides() {
+        return Err(Error::Unsupported(format!(
+            "the input is not C-contiguous (strides {}): a bitcast view carries no strides",
+            shape_text(strides)
+        )));
+    }
+    Ok(shape)
 }
 
 #[cfg(test)]

@@ -25,14 +25,16 @@ pub mod expand;
 pub mod ffi;
 mod mem;
 pub mod np;
+mod string_view;
 pub mod tensor;
 #[cfg(test)]
 mod testutil;
 
 pub use bitcast::{bitcast_shape, Rules as BitcastRules};
-pub use cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
+pub use cast::{cast, format_strings, CastOptions, Casting, RoundMode, StringFormat};
 pub use dlpack::{DlpackCode, DlpackDtype};
 pub use dtype::{DType, Family, Scalar};
 pub use error::{Error, Status};
 pub use expand::{broadcast_shape, expand};
+pub use string_view::StringView;
 pub use tensor::{Layout, Tensor, TensorMut, MAX_NDIM};

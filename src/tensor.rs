@@ -3,6 +3,7 @@
 
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
+use crate::string_view::{StringView, VIEWS_HAVE_NO_PADDING, VIEW_BYTES};
 
 /// The largest rank a tensor may have.
 pub const MAX_NDIM: usize = 64;
@@ -197,6 +198,18 @@ impl Layout {
     }
 }
 
+/// The bytes a C-contiguous tensor of `dtype` and `dims` occupies (sub-byte types
+/// packed), or INVALID_SHAPE when the count overflows 64 bits.
+pub fn contiguous_bytes(dtype: DType, dims: &[usize]) -> Result<u64, Error> {
+    let count = element_count("tensor", dtype, dims)?;
+    dtype.bytes_for(count).ok_or_else(|| {
+        Error::InvalidShape(format!(
+            "shape {} of {dtype}: the byte count overflows 64 bits",
+            shape_text(dims)
+        ))
+    })
+}
+
 /// The number of elements of a shape, refusing counts that overflow 64 bits.
 pub fn element_count(role: &str, dtype: DType, dims: &[usize]) -> Result<u64, Error> {
     if dims.contains(&0) {
@@ -278,12 +291,13 @@ pub struct Tensor<'a> {
 }
 
 impl<'a> Tensor<'a> {
-    /// A C-contiguous tensor over `data`.
+    /// A C-contiguous tensor over `data`. STRING tensors are made with
+    /// [`Tensor::strings`]: their bytes are views, which arbitrary bytes are not.
     pub fn new(data: &'a [u8], dtype: DType, dims: &[usize]) -> Result<Tensor<'a>, Error> {
         Tensor::from_layout(Layout::new("input", dtype, dims, None)?, data)
     }
 
-    /// A tensor with strides in elements (each may be 0).
+    /// A tensor with strides in elements (each may be 0); not for STRING.
     pub fn strided(
         data: &'a [u8],
         dtype: DType,
@@ -293,20 +307,69 @@ impl<'a> Tensor<'a> {
         Tensor::from_layout(Layout::new("input", dtype, dims, Some(strides))?, data)
     }
 
-    /// Pairs a checked layout with its buffer, which must hold `layout.bytes()` bytes.
+    /// A C-contiguous STRING tensor of `views`.
+    pub fn strings(views: &'a [StringView<'a>], dims: &[usize]) -> Result<Tensor<'a>, Error> {
+        let layout = Layout::new("input", DType::String, dims, None)?;
+        if !VIEWS_HAVE_NO_PADDING {
+            return Err(Error::Unsupported(
+                "STRING tensors from Rust views need a target where a view has no padding".into(),
+            ));
+        }
+        // SAFETY: a view is a pointer and a u64 with no padding (checked above), so its
+        // bytes are initialized; the slice covers exactly `views`.
+        let data = unsafe {
+            core::slice::from_raw_parts(views.as_ptr().cast::<u8>(), core::mem::size_of_val(views))
+        };
+        // SAFETY: views made in safe Rust borrow their bytes for 'a.
+        unsafe { Tensor::from_raw_layout(layout, data) }
+    }
+
+    /// Pairs a checked layout with its buffer, which must hold `layout.bytes()` bytes;
+    /// not for STRING (see [`Tensor::strings`]).
     pub fn from_layout(layout: Layout, data: &'a [u8]) -> Result<Tensor<'a>, Error> {
+        refuse_string_bytes(&layout)?;
+        // SAFETY: not a STRING layout, so the bytes are plain values.
+        unsafe { Tensor::from_raw_layout(layout, data) }
+    }
+
+    /// As [`Tensor::from_layout`], for every dtype.
+    ///
+    /// # Safety
+    /// For a STRING layout, every element of `data` is a view whose non-NULL `data`
+    /// points to `len` bytes readable and unchanged for `'a`.
+    pub(crate) unsafe fn from_raw_layout(
+        layout: Layout,
+        data: &'a [u8],
+    ) -> Result<Tensor<'a>, Error> {
         layout.check_buffer("input", data.len() as u64)?;
         let data = &data[..layout.bytes()];
         Ok(Tensor { layout, data })
     }
 
+    /// The shape, strides and sizes.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
+    /// Exactly the bytes the elements span.
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
+
+    /// The STRING view stored at byte `offset` of a STRING tensor's data.
+    pub(crate) fn string_at(&self, offset: usize) -> StringView<'a> {
+        StringView::read_from(&self.data[offset..offset + VIEW_BYTES])
+    }
+}
+
+/// Arbitrary bytes are not views: safe constructors refuse STRING.
+fn refuse_string_bytes(layout: &Layout) -> Result<(), Error> {
+    if layout.dtype() == DType::String {
+        return Err(Error::Unsupported(
+            "a STRING tensor holds views, not bytes: make it with Tensor::strings".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// A validated, writable, C-contiguous tensor.
@@ -317,23 +380,41 @@ pub struct TensorMut<'a> {
 }
 
 impl<'a> TensorMut<'a> {
-    /// A C-contiguous output tensor over `data`.
+    /// A C-contiguous output tensor over `data`; not for STRING (a STRING output is
+    /// filled with views, which the C API's callers own; Rust formats numbers with
+    /// [`crate::cast::format_strings`]).
     pub fn new(data: &'a mut [u8], dtype: DType, dims: &[usize]) -> Result<TensorMut<'a>, Error> {
         TensorMut::from_layout(Layout::new("output", dtype, dims, None)?, data)
     }
 
-    /// Pairs a checked layout with its buffer; outputs must be contiguous.
+    /// Pairs a checked layout with its buffer; outputs must be contiguous; not for STRING.
     pub fn from_layout(layout: Layout, data: &'a mut [u8]) -> Result<TensorMut<'a>, Error> {
+        refuse_string_bytes(&layout)?;
+        // SAFETY: not a STRING layout.
+        unsafe { TensorMut::from_raw_layout(layout, data) }
+    }
+
+    /// As [`TensorMut::from_layout`], for every dtype.
+    ///
+    /// # Safety
+    /// For a STRING layout, the views written into `data` are read by whoever owns it
+    /// as views of the input's bytes, which the caller keeps alive as long as it needs.
+    pub(crate) unsafe fn from_raw_layout(
+        layout: Layout,
+        data: &'a mut [u8],
+    ) -> Result<TensorMut<'a>, Error> {
         layout.require_contiguous("output")?;
         layout.check_buffer("output", data.len() as u64)?;
         let data = &mut data[..layout.bytes()];
         Ok(TensorMut { layout, data })
     }
 
+    /// The shape and sizes.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
+    /// Exactly the bytes the elements span.
     pub fn data(&mut self) -> &mut [u8] {
         self.data
     }

@@ -9,22 +9,22 @@ use std::cell::Cell;
 use std::ffi::c_char;
 use std::ptr;
 
-use tensorcast::ffi::bitcast::{tcast_bitcast, tcast_bitcast_shape};
-use tensorcast::ffi::cast::{tcast_cast, tcast_cast_options, tcast_cast_options_default};
-use tensorcast::ffi::dlpack::{tcast_dtype_from_dlpack, tcast_dtype_to_dlpack};
-use tensorcast::ffi::dtype::{
-    tcast_dtype_bits, tcast_dtype_from_name, tcast_dtype_name, tcast_onnx_cast_supported,
-    tcast_tensor_bytes,
-};
-use tensorcast::ffi::expand::{tcast_expand, tcast_expand_shape};
-use tensorcast::ffi::np::{
+use tensorcast::ffi::tcast_string_max_bytes;
+use tensorcast::ffi::tcast_tensor;
+use tensorcast::ffi::{tcast_bitcast, tcast_bitcast_shape};
+use tensorcast::ffi::{
     tcast_can_cast, tcast_np_can_cast, tcast_np_casting_from_name, tcast_np_casting_level,
     tcast_np_dtype, tcast_np_dtype_free, tcast_np_dtype_parse, tcast_np_dtype_str,
 };
-use tensorcast::ffi::status::{tcast_status_name, tcast_version};
-use tensorcast::ffi::strings::tcast_string_max_bytes;
-use tensorcast::ffi::tensor::tcast_tensor;
+use tensorcast::ffi::{tcast_cast, tcast_cast_options, tcast_cast_options_default};
+use tensorcast::ffi::{
+    tcast_dtype_bits, tcast_dtype_from_name, tcast_dtype_name, tcast_onnx_cast_supported,
+    tcast_tensor_bytes,
+};
+use tensorcast::ffi::{tcast_dtype_from_dlpack, tcast_dtype_to_dlpack};
 use tensorcast::ffi::{tcast_error, TCAST_OK};
+use tensorcast::ffi::{tcast_expand, tcast_expand_shape};
+use tensorcast::ffi::{tcast_status_name, tcast_version};
 use tensorcast::DType;
 
 struct Counting;

@@ -14,12 +14,16 @@ pub mod kernels;
 pub mod lowp;
 pub mod pack;
 pub mod reference;
+pub(crate) mod strings;
 pub mod text;
 
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Tensor, TensorMut};
 use kernels::{Kernel, Repr, Tier};
+pub use strings::format_strings;
+pub(crate) use strings::{check_format_pair, check_pair, format_to_views};
+pub(crate) use text::max_text_bytes;
 
 macro_rules! option_enum {
     ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal as $c_name:literal),* $(,)? }) => {
@@ -119,29 +123,17 @@ fn packed_bits(dtype: DType) -> Option<u32> {
     dtype.is_packed().then(|| dtype.bits())
 }
 
-/// Chooses the kernel for a dtype pair on the detected CPU tier. STRING -> STRING copies
-/// the views; the other STRING pairs go through [`text`] (they need the views' bytes
-/// or an arena, which a plain tensor does not carry).
+/// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
+/// the detected CPU tier. The other STRING pairs are not kernels: see [`strings`].
 pub fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error> {
+    strings::check_pair(from, to)?;
     let kernel = match (from, to) {
         (DType::String, DType::String) => {
             kernels::copy(DType::String.bits() as usize / 8, Tier::detect())
         }
-        (DType::String, _) => {
-            return Err(Error::Unsupported(format!(
-                "cast from STRING to {to} parses the views' text: use text::parse_each \
-                 (tcast_cast does this in the C API)"
-            )))
-        }
-        (_, DType::String) => {
-            return Err(Error::Unsupported(format!(
-                "cast from {from} to STRING writes text into an arena: use \
-                 tcast_cast_to_strings (text::format_into in Rust)"
-            )))
-        }
         _ => {
             let (Some(source), Some(target)) = (repr(from), repr(to)) else {
-                unreachable!("every non-STRING dtype has a kernel representation")
+                unreachable!("check_pair leaves numeric pairs and STRING -> STRING")
             };
             kernels::select_any(
                 source,
@@ -181,11 +173,17 @@ pub fn check_same_shape(
 }
 
 /// Casts every element of `input` into `output` (same shape; the output dtype is the
-/// target).
+/// target). A STRING input is parsed (docs/semantics-cast.md section 8); a numeric ->
+/// STRING cast needs an arena: [`format_strings`].
 pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Result<(), Error> {
-    check_casting(input.layout().dtype(), output.layout().dtype(), options)?;
-    let plan = plan(input.layout().dtype(), output.layout().dtype(), options)?;
+    let (from, to) = (input.layout().dtype(), output.layout().dtype());
+    check_casting(from, to, options)?;
+    strings::check_pair(from, to)?;
     check_same_shape(input.layout(), output.layout())?;
+    if from == DType::String && to != DType::String {
+        return strings::parse_strings(input, output, options);
+    }
+    let plan = plan(from, to, options)?;
     let (_, out) = output.parts();
     exec::run(plan, input, out, options.threads);
     Ok(())

@@ -1,13 +1,14 @@
 //! Bitcast: views of a tensor's bytes as another dtype, without copying.
 
-use super::dtype::tcast_dtype;
-use super::tensor::{
-    dtype_of, input_view, read_descriptor, read_dims, read_layout, require_shape, tcast_tensor,
+use super::args::{
+    dtype_arg, dtype_of, input_view, out_arg, read_descriptor, read_dims, read_layout,
+    require_shape, shape_out, Out, ShapeOut,
 };
-use super::{capacity_of, guard, require, tcast_error, tcast_status};
-use crate::bitcast::{bitcast_shape, check_dtypes, LastAxis, Rules, ViewShape};
+use super::guard::guard;
+use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
+use crate::bitcast::{bitcast_shape, check_dtypes, view_shape, LastAxis, Rules, ViewShape};
 use crate::dtype::DType;
-use crate::error::{shape_text, Error};
+use crate::error::Error;
 use crate::tensor::{Layout, MAX_NDIM};
 
 /// tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension of
@@ -17,24 +18,6 @@ pub const TCAST_BITCAST_TF: i32 = 0;
 pub const TCAST_BITCAST_ONNX: i32 = 1;
 /// numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled.
 pub const TCAST_BITCAST_NUMPY_VIEW: i32 = 2;
-
-/// Writes a view shape into a caller's array of `capacity` entries.
-fn store_shape(shape: &ViewShape, out: *mut i64, capacity: usize, what: &str) -> Result<(), Error> {
-    let dims = shape.dims();
-    if dims.len() > capacity {
-        return Err(Error::BufferTooSmall(format!(
-            "{what} is {capacity} but the view shape {} has rank {}",
-            shape_text(dims),
-            dims.len()
-        )));
-    }
-    for (i, &d) in dims.iter().enumerate() {
-        // SAFETY: `out` holds `capacity` >= rank writable int64_t (checked by the caller
-        // to be non-NULL when capacity > 0).
-        unsafe { out.add(i).write(d as i64) };
-    }
-    Ok(())
-}
 
 /// The shape of a contiguous tensor of `from` and `shape` viewed as `to` under `rules`
 /// (TCAST_BITCAST_*). Writes the rank to `*out_ndim` and the extents to `out_shape`.
@@ -56,30 +39,65 @@ pub extern "C" fn tcast_bitcast_shape(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes,
-        // argument values (rules, capacity sign) and the dtypes the rules take, shapes,
-        // capacity.
-        require(out_ndim, "out_ndim")?;
-        require_shape(shape, ndim, "shape")?;
-        if out_capacity > 0 {
-            require(out_shape, "out_shape")?;
-        }
-        let (from, to) = (
-            DType::from_code_arg(from, "from")?,
-            DType::from_code_arg(to, "to")?,
-        );
-        let rules = Rules::from_code(rules)?;
-        let capacity = capacity_of(out_capacity, "out_capacity")?;
-        check_dtypes(from, to, rules)?;
-        let mut buf = [0usize; MAX_NDIM];
-        // SAFETY: `shape` is NULL or holds `ndim` int64_t (c-api.md 6).
-        let dims = unsafe { read_dims("input", "shape", shape, ndim, &mut buf) }?;
-        Layout::new("input", from, dims, None)?;
+        let mut buf = [0; MAX_NDIM];
+        // SAFETY: `shape` is NULL or holds `ndim` int64_t, and the out-pointers are NULL
+        // or writable (docs/c-api.md section 6).
+        let (from, dims, to, rules, out) = unsafe {
+            bitcast_shape_args(
+                from,
+                shape,
+                ndim,
+                &mut buf,
+                to,
+                rules,
+                out_shape,
+                out_capacity,
+                out_ndim,
+            )
+        }?;
         let view = bitcast_shape(from, dims, LastAxis::Contiguous, to, rules)?;
-        // SAFETY: `out_ndim` is non-NULL and writable.
-        unsafe { out_ndim.write(view.dims().len() as i32) };
-        store_shape(&view, out_shape, capacity, "out_capacity")
+        out.store("view shape", view.dims())
     })
+}
+
+/// The arguments of `tcast_bitcast_shape`, checked in the order of docs/c-api.md section
+/// 8: NULL pointers, dtype codes, argument values (rules, capacity sign) and the dtypes
+/// the rules take, shapes (the capacity itself is checked when the result is stored).
+///
+/// # Safety
+/// `shape` is NULL or holds `ndim` readable int64_t; `out_shape` is NULL or holds
+/// `out_capacity` writable int64_t; `out_ndim` is NULL or writable.
+#[allow(clippy::too_many_arguments)]
+unsafe fn bitcast_shape_args<'a>(
+    from: tcast_dtype,
+    shape: *const i64,
+    ndim: i32,
+    buf: &mut [usize; MAX_NDIM],
+    to: tcast_dtype,
+    rules: i32,
+    out_shape: *mut i64,
+    out_capacity: i32,
+    out_ndim: *mut i32,
+) -> Result<(DType, &[usize], DType, Rules, ShapeOut<'a>), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let out = unsafe {
+        shape_out(
+            out_shape,
+            "out_shape",
+            out_capacity,
+            "out_capacity",
+            Some((out_ndim, "out_ndim")),
+        )
+    }?;
+    require_shape(shape, ndim, "shape")?;
+    let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
+    let rules = Rules::from_code(rules)?;
+    out.check_capacity()?;
+    check_dtypes(from, to, rules)?;
+    // SAFETY: as above.
+    let dims = unsafe { read_dims("input", "shape", shape, ndim, buf) }?;
+    Layout::new("input", from, dims, None)?;
+    Ok((from, dims, to, rules, out))
 }
 
 /// Views `input`'s bytes as dtype `to` under `rules` (TCAST_BITCAST_*), without copying:
@@ -100,48 +118,71 @@ pub extern "C" fn tcast_bitcast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes,
-        // argument values (rules, capacity sign) and the dtypes the rules take, shapes,
-        // buffer size and capacity.
-        require(view, "view")?;
-        // SAFETY: `input` is NULL or valid per the C API contract (c-api.md 1, 4).
-        let desc = unsafe { read_descriptor(input, "input")? };
-        if shape_capacity > 0 {
-            require(shape_storage, "shape_storage")?;
-        }
-        let from = dtype_of("input", &desc)?;
-        let to = DType::from_code_arg(to, "to")?;
-        let rules = Rules::from_code(rules)?;
-        let capacity = capacity_of(shape_capacity, "shape_capacity")?;
-        check_dtypes(from, to, rules)?;
-        // SAFETY: shape/strides point to ndim int64_t per the contract.
-        let layout = unsafe { read_layout("input", &desc, from)? };
-        let last_axis = match layout.strides() {
-            Some(s) if layout.dims().last().is_some_and(|&d| d != 1) && s[s.len() - 1] != 1 => {
-                LastAxis::Strided
-            }
-            _ => LastAxis::Contiguous,
-        };
-        let shape = bitcast_shape(from, layout.dims(), last_axis, to, rules)?;
-        if let Some(strides) = layout.strides() {
-            return Err(Error::Unsupported(format!(
-                "the input is not C-contiguous (strides {}): a bitcast view carries no strides",
-                shape_text(strides)
-            )));
-        }
-        // SAFETY: the buffer holds data_bytes bytes per the contract (checked here, not read).
-        unsafe { input_view(&desc, layout)? };
-        store_shape(&shape, shape_storage, capacity, "shape_capacity")?;
+        // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
+        // sections 1, 4 and 6).
+        let (src, to, shape, mut view, storage) =
+            unsafe { bitcast_args(input, to, rules, view, shape_storage, shape_capacity) }?;
         let result = tcast_tensor {
-            data: desc.data,
-            data_bytes: desc.data_bytes,
-            shape: shape_storage,
+            data: src.data,
+            data_bytes: src.data_bytes,
+            shape: storage.as_ptr(),
             strides: std::ptr::null(),
             ndim: shape.dims().len() as i32,
             dtype: to.code(),
         };
-        // SAFETY: `view` is non-NULL and writable per the contract.
-        unsafe { view.write(result) };
+        storage.store("view shape", shape.dims())?;
+        view.write(result);
         Ok(())
     })
+}
+
+/// The arguments of `tcast_bitcast` and the view's shape, checked in the order of
+/// docs/c-api.md section 8: NULL pointers, dtype codes, argument values (rules, capacity
+/// sign) and the dtypes the rules take, shapes (the rules' shape checks, made by the
+/// core), buffer size (the capacity is checked when the shape is stored).
+///
+/// # Safety
+/// The pointers are NULL or valid as docs/c-api.md sections 4 and 6 describe, for `'a`.
+unsafe fn bitcast_args<'a>(
+    input: *const tcast_tensor,
+    to: tcast_dtype,
+    rules: i32,
+    view: *mut tcast_tensor,
+    shape_storage: *mut i64,
+    shape_capacity: i32,
+) -> Result<
+    (
+        tcast_tensor,
+        DType,
+        ViewShape,
+        Out<'a, tcast_tensor>,
+        ShapeOut<'a>,
+    ),
+    Error,
+> {
+    // SAFETY: forwarded from this function's contract.
+    let view = unsafe { out_arg(view, "view") }?;
+    // SAFETY: as above.
+    let desc = unsafe { read_descriptor(input, "input") }?;
+    // SAFETY: as above.
+    let storage = unsafe {
+        shape_out(
+            shape_storage,
+            "shape_storage",
+            shape_capacity,
+            "shape_capacity",
+            None,
+        )
+    }?;
+    let from = dtype_of("input", &desc)?;
+    let to = dtype_arg(to, "to")?;
+    let rules = Rules::from_code(rules)?;
+    storage.check_capacity()?;
+    check_dtypes(from, to, rules)?;
+    // SAFETY: as above.
+    let layout = unsafe { read_layout("input", &desc, from) }?;
+    let shape = view_shape(&layout, to, rules)?;
+    // SAFETY: as above: the bytes are checked against the shape here, never read.
+    unsafe { input_view(&desc, layout) }?;
+    Ok((desc, to, shape, view, storage))
 }

@@ -2,10 +2,10 @@
 //! back. The header does not include dlpack.h and defines no `DL*` name; the type codes
 //! are repeated as `TCAST_DLPACK_*` so that both headers can be included together.
 
-use super::dtype::tcast_dtype;
-use super::{guard, require, tcast_error, tcast_status};
+use super::args::{dtype_arg, out_arg};
+use super::guard::guard;
+use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dlpack::{from_dlpack, to_dlpack, DlpackDtype};
-use crate::dtype::DType;
 
 /// DLPack type code kDLInt (signed integers: 2, 4, 8, 16, 32, 64 bits).
 pub const TCAST_DLPACK_INT: u8 = 0;
@@ -60,10 +60,9 @@ pub extern "C" fn tcast_dtype_from_dlpack(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        require(out, "out")?;
-        let dtype = from_dlpack(DlpackDtype { code, bits, lanes })?;
-        // SAFETY: `out` is non-NULL and points to a writable tcast_dtype.
-        unsafe { out.write(dtype.code()) };
+        // SAFETY: `out` is NULL or writable (docs/c-api.md section 1).
+        let mut out = unsafe { out_arg(out, "out") }?;
+        out.write(from_dlpack(DlpackDtype { code, bits, lanes })?.code());
         Ok(())
     })
 }
@@ -81,17 +80,18 @@ pub extern "C" fn tcast_dtype_to_dlpack(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        require(code, "code")?;
-        require(bits, "bits")?;
-        require(lanes, "lanes")?;
-        let dl = to_dlpack(DType::from_code_arg(dtype, "dtype")?)?;
-        // SAFETY: `code`, `bits` and `lanes` are non-NULL and point to writable integers
-        // of their types.
-        unsafe {
-            code.write(dl.code);
-            bits.write(dl.bits);
-            lanes.write(dl.lanes);
-        }
+        // SAFETY: each out-pointer is NULL or writable (docs/c-api.md section 1).
+        let (mut code, mut bits, mut lanes) = unsafe {
+            (
+                out_arg(code, "code")?,
+                out_arg(bits, "bits")?,
+                out_arg(lanes, "lanes")?,
+            )
+        };
+        let dl = to_dlpack(dtype_arg(dtype, "dtype")?)?;
+        code.write(dl.code);
+        bits.write(dl.bits);
+        lanes.write(dl.lanes);
         Ok(())
     })
 }
@@ -100,7 +100,8 @@ pub extern "C" fn tcast_dtype_to_dlpack(
 mod tests {
     use super::*;
     use crate::dlpack::DlpackCode;
-    use crate::ffi::test_support::{blank_error, message};
+    use crate::dtype::DType;
+    use crate::ffi::guard::test_support::{blank_error, message};
     use crate::ffi::TCAST_OK;
     use crate::ffi::{TCAST_ERR_INVALID_DTYPE, TCAST_ERR_NULL_ARGUMENT, TCAST_ERR_UNSUPPORTED};
 

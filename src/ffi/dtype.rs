@@ -1,14 +1,14 @@
 //! Dtype codes, names and widths, and the ONNX Cast schema table.
 
-use super::tensor::{read_dims, require_shape};
-use super::{c_static, c_text, guard, guard_value, require, tcast_error, tcast_status};
+use super::args::{
+    c_static, dtype_arg, dtype_named, out_arg, read_dims, read_text, require_shape, Out,
+};
+use super::guard::{guard, guard_value};
+use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::tensor::MAX_NDIM;
+use crate::tensor::{contiguous_bytes, MAX_NDIM};
 use std::ffi::c_char;
-
-/// A dtype: an ONNX TensorProto.DataType code, or a TensorFlow quantized type (100-104).
-pub type tcast_dtype = i32;
 
 pub const TCAST_DTYPE_UNDEFINED: tcast_dtype = 0;
 pub const TCAST_DTYPE_FLOAT: tcast_dtype = 1;
@@ -74,14 +74,10 @@ pub extern "C" fn tcast_dtype_from_name(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        require(name, "name")?;
-        require(out, "out")?;
-        // SAFETY: `name` is non-NULL and NUL-terminated per this function's contract.
-        let text = unsafe { c_text(name, "name") }?;
-        let dtype = DType::from_name(text)
-            .ok_or_else(|| Error::InvalidDtype(format!("unknown dtype name {text:?}")))?;
-        // SAFETY: `out` is non-NULL and points to a writable tcast_dtype.
-        unsafe { out.write(dtype.code()) };
+        // SAFETY: `name` is NULL or NUL-terminated and `out` NULL or writable
+        // (docs/c-api.md section 1).
+        let (mut out, text) = unsafe { (out_arg(out, "out")?, read_text(name, "name")?) };
+        out.write(dtype_named(text)?.code());
         Ok(())
     })
 }
@@ -99,23 +95,35 @@ pub extern "C" fn tcast_tensor_bytes(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        require(out_bytes, "out_bytes")?;
-        require_shape(shape, ndim, "shape")?;
-        let dtype = DType::from_code_arg(dtype, "dtype")?;
         let mut buf = [0usize; MAX_NDIM];
-        // SAFETY: `shape` points to `ndim` readable int64_t (or is NULL; read_dims checks).
-        let dims = unsafe { read_dims("tensor", "shape", shape, ndim, &mut buf) }?;
-        let count = crate::tensor::element_count("tensor", dtype, dims)?;
-        let bytes = dtype.bytes_for(count).ok_or_else(|| {
-            Error::InvalidShape(format!(
-                "shape {} of {dtype}: the byte count overflows 64 bits",
-                crate::error::shape_text(dims)
-            ))
-        })?;
-        // SAFETY: `out_bytes` is non-NULL and points to a writable uint64_t.
-        unsafe { out_bytes.write(bytes) };
+        // SAFETY: `out_bytes` is NULL or writable and `shape` NULL or holding `ndim`
+        // int64_t (docs/c-api.md section 4).
+        let (mut out, dtype, dims) =
+            unsafe { tensor_bytes_args(out_bytes, dtype, shape, ndim, &mut buf) }?;
+        out.write(contiguous_bytes(dtype, dims)?);
         Ok(())
     })
+}
+
+/// The arguments of `tcast_tensor_bytes`, checked in the order of docs/c-api.md
+/// section 8: NULL pointers, the dtype code, the shape.
+///
+/// # Safety
+/// `out_bytes` is NULL or writable; `shape` is NULL or holds `ndim` readable int64_t.
+unsafe fn tensor_bytes_args<'a>(
+    out_bytes: *mut u64,
+    dtype: tcast_dtype,
+    shape: *const i64,
+    ndim: i32,
+    buf: &mut [usize; MAX_NDIM],
+) -> Result<(Out<'a, u64>, DType, &[usize]), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let out = unsafe { out_arg(out_bytes, "out_bytes") }?;
+    require_shape(shape, ndim, "shape")?;
+    let dtype = dtype_arg(dtype, "dtype")?;
+    // SAFETY: as above.
+    let dims = unsafe { read_dims("tensor", "shape", shape, ndim, buf) }?;
+    Ok((out, dtype, dims))
 }
 
 /// 1 if the ONNX Cast schema in force at `opset` lists both dtypes, else 0. Cast has

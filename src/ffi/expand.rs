@@ -1,13 +1,14 @@
 //! Expand: the broadcast shape and the broadcast copy.
 
-use super::tensor::{
+use super::args::{
     dtype_of, input_output_views, read_descriptor, read_dims, read_layout, require_shape,
-    tcast_tensor,
+    shape_out, ShapeOut,
 };
-use super::{capacity_of, guard, require, tcast_error, tcast_status};
+use super::guard::guard;
+use super::types::{tcast_error, tcast_status, tcast_tensor};
 use crate::error::Error;
 use crate::expand::{broadcast_shape, check_same_dtype, check_shapes, expand};
-use crate::tensor::MAX_NDIM;
+use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
 
 /// The shape Expand produces: the numpy broadcast of `input_shape` with `shape`,
 /// aligned on the right (equal extents stay, a 1 takes the other extent, 0 included).
@@ -29,39 +30,61 @@ pub extern "C" fn tcast_expand_shape(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // The checks in the order of c-api.md section 8: NULL pointers, the capacity's
-        // sign, shapes, capacity.
-        require(out_ndim, "out_ndim")?;
-        require_shape(input_shape, input_ndim, "input_shape")?;
-        require_shape(shape, shape_len, "shape")?;
-        if out_capacity > 0 {
-            require(out_shape, "out_shape")?;
-        }
-        let capacity = capacity_of(out_capacity, "out_capacity")?;
-        let (mut a, mut b) = ([0usize; MAX_NDIM], [0usize; MAX_NDIM]);
-        // SAFETY: each array is NULL or holds its length of int64_t (c-api.md 6).
-        let (input, target) = unsafe {
-            (
-                read_dims("input", "shape", input_shape, input_ndim, &mut a)?,
-                read_dims("expand", "shape", shape, shape_len, &mut b)?,
+        let (mut a, mut b, mut result) = ([0; MAX_NDIM], [0; MAX_NDIM], [0; MAX_NDIM]);
+        // SAFETY: each array is NULL or holds its length of int64_t and the out-pointers
+        // are NULL or writable (docs/c-api.md section 6).
+        let (input, target, out) = unsafe {
+            expand_shape_args(
+                (input_shape, input_ndim, &mut a),
+                (shape, shape_len, &mut b),
+                out_shape,
+                out_capacity,
+                out_ndim,
             )
-        };
-        let mut result = [0usize; MAX_NDIM];
+        }?;
         let rank = broadcast_shape(input, target, &mut result)?;
-        // SAFETY: `out_ndim` is non-NULL and writable.
-        unsafe { out_ndim.write(rank as i32) };
-        if rank > capacity {
-            return Err(Error::BufferTooSmall(format!(
-                "out_capacity is {capacity} but the broadcast shape {} has rank {rank}",
-                crate::error::shape_text(&result[..rank])
-            )));
-        }
-        for (i, &d) in result[..rank].iter().enumerate() {
-            // SAFETY: `out_shape` holds `capacity` >= rank writable int64_t.
-            unsafe { out_shape.add(i).write(d as i64) };
-        }
-        Ok(())
+        out.store("broadcast shape", &result[..rank])
     })
+}
+
+/// A shape argument: the array, its length and the buffer its dims are read into.
+type ShapeArg<'b> = (*const i64, i32, &'b mut [usize; MAX_NDIM]);
+
+/// The arguments of `tcast_expand_shape`, checked in the order of docs/c-api.md section
+/// 8: NULL pointers, the capacity's sign, shapes (the capacity itself is checked when
+/// the result is stored).
+///
+/// # Safety
+/// Each shape array is NULL or holds its length of readable int64_t; `out_shape` is NULL
+/// or holds `out_capacity` writable int64_t; `out_ndim` is NULL or writable.
+unsafe fn expand_shape_args<'a, 'b>(
+    (input_shape, input_ndim, a): ShapeArg<'b>,
+    (shape, shape_len, b): ShapeArg<'b>,
+    out_shape: *mut i64,
+    out_capacity: i32,
+    out_ndim: *mut i32,
+) -> Result<(&'b [usize], &'b [usize], ShapeOut<'a>), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let out = unsafe {
+        shape_out(
+            out_shape,
+            "out_shape",
+            out_capacity,
+            "out_capacity",
+            Some((out_ndim, "out_ndim")),
+        )
+    }?;
+    require_shape(input_shape, input_ndim, "input_shape")?;
+    require_shape(shape, shape_len, "shape")?;
+    out.check_capacity()?;
+    // SAFETY: as above.
+    let (input, target) = unsafe {
+        (
+            read_dims("input", "shape", input_shape, input_ndim, a)?,
+            read_dims("expand", "shape", shape, shape_len, b)?,
+        )
+    };
+    Ok((input, target, out))
 }
 
 /// Expands `input` into `output`: `output->dtype` must equal `input->dtype` and
@@ -79,28 +102,39 @@ pub extern "C" fn tcast_expand(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // The checks in the order of c-api.md section 8: NULL pointers, dtype codes and
-        // their agreement, shapes, buffer sizes, overlap.
-        // SAFETY: each pointer is NULL or valid per the C API contract (c-api.md 1, 4, 6).
-        let (input, output) = unsafe {
-            (
-                read_descriptor(input, "input")?,
-                read_descriptor(output, "output")?,
-            )
-        };
-        let (dtype, out_dtype) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
-        check_same_dtype(dtype, out_dtype)?;
-        // SAFETY: shape/strides point to ndim int64_t per the contract.
-        let (in_layout, out_layout) = unsafe {
-            (
-                read_layout("input", &input, dtype)?,
-                read_layout("output", &output, out_dtype)?,
-            )
-        };
-        check_shapes(&in_layout, &out_layout)?;
-        out_layout.require_contiguous("output")?;
-        // SAFETY: the buffers hold data_bytes bytes per the contract; overlap is checked.
-        let (src, mut dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout)? };
+        // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
+        // sections 1, 4 and 6).
+        let (src, mut dst) = unsafe { expand_args(input, output) }?;
         expand(&src, &mut dst)
     })
+}
+
+/// The arguments of `tcast_expand`, checked in the order of docs/c-api.md section 8:
+/// NULL pointers, dtype codes and their agreement, shapes, buffer sizes, overlap.
+///
+/// # Safety
+/// `input` and `output` are NULL or valid as docs/c-api.md section 4 describes, for `'a`.
+unsafe fn expand_args<'a>(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+) -> Result<(Tensor<'a>, TensorMut<'a>), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let (input, output) = unsafe {
+        (
+            read_descriptor(input, "input")?,
+            read_descriptor(output, "output")?,
+        )
+    };
+    let (dtype, out_dtype) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+    check_same_dtype(dtype, out_dtype)?;
+    // SAFETY: as above.
+    let (in_layout, out_layout) = unsafe {
+        (
+            read_layout("input", &input, dtype)?,
+            read_layout("output", &output, out_dtype)?,
+        )
+    };
+    check_shapes(&in_layout, &out_layout)?;
+    // SAFETY: as above.
+    unsafe { input_output_views(&input, in_layout, &output, out_layout, None) }
 }

@@ -1,11 +1,12 @@
-//! numpy's casting rules: `tcast_np_*` and `tcast_can_cast` (c-api.md section 7).
+//! numpy's casting rules: `tcast_np_*` and `tcast_can_cast` (docs/c-api.md section 7).
 
-use super::dtype::tcast_dtype;
-use super::{c_text, guard, require, tcast_error, tcast_status};
-use crate::dtype::DType;
+use super::args::{dtype_arg, out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
+use super::guard::guard;
+use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
 use crate::error::Error;
-use crate::np::{self, Rules, Value};
-use std::ffi::c_char;
+use crate::np::query::{self, PyScalar};
+use crate::np::{self, Rules};
+use std::ffi::{c_char, c_void};
 
 /// numpy 1.x as documented for 1.22: value-based scalars, structured casts by field name.
 pub const TCAST_NUMPY_1: i32 = 1;
@@ -13,74 +14,6 @@ pub const TCAST_NUMPY_1: i32 = 1;
 pub const TCAST_NUMPY_2: i32 = 2;
 /// The level `tcast_np_casting_level` reports when no casting level allows the cast.
 pub const TCAST_CASTING_NEVER: i32 = 5;
-
-/// An opaque parsed numpy dtype (from `tcast_np_dtype_parse`, freed with
-/// `tcast_np_dtype_free`). Immutable: one handle may be used from many threads.
-pub struct tcast_np_dtype {
-    parsed: np::Parsed,
-}
-
-/// Reads a required C string argument (a spec, a decimal or a casting name): text that
-/// is not UTF-8 cannot be read (TCAST_ERR_PARSE, c-api.md section 1).
-fn text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
-    require(ptr, what)?;
-    // SAFETY: non-NULL and NUL-terminated per the contract (c-api.md section 1).
-    unsafe { c_text(ptr, what) }
-}
-
-/// Borrows a handle argument.
-fn handle<'a>(ptr: *const tcast_np_dtype, what: &str) -> Result<&'a np::Parsed, Error> {
-    require(ptr, what)?;
-    // SAFETY: a non-NULL handle came from tcast_np_dtype_parse and is not yet freed.
-    Ok(unsafe { &(*ptr).parsed })
-}
-
-/// Writes `value` through a required out pointer.
-fn put<T>(ptr: *mut T, what: &str, value: T) -> Result<(), Error> {
-    require(ptr, what)?;
-    // SAFETY: non-NULL and writable per the contract.
-    unsafe { ptr.write(value) };
-    Ok(())
-}
-
-/// Copies `text` and a NUL into `buf` of `capacity` bytes, or fails naming the size.
-fn put_text(buf: *mut c_char, capacity: u64, dtype: &np::NpDtype) -> Result<(), Error> {
-    require(buf, "buf")?;
-    let room =
-        usize::try_from(capacity).map_or(isize::MAX as usize, |c| c.min(isize::MAX as usize));
-    // SAFETY: buf holds `capacity` writable bytes per the contract (c-api.md 7).
-    let bytes = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), room) };
-    let mut out = CText { bytes, len: 0 };
-    // CText never fails
-    let _ = dtype.write_str_to(&mut out);
-    let needed = out.len as u64 + 1;
-    if capacity < needed {
-        return Err(Error::BufferTooSmall(format!(
-            "buf holds {capacity} bytes; {:?} needs {needed} (with its NUL)",
-            dtype.to_str_capped()
-        )));
-    }
-    out.bytes[out.len] = 0;
-    Ok(())
-}
-
-/// Writes text into a caller's buffer while it fits (leaving a byte for the NUL) and
-/// counts every byte, so that a text that does not fit is measured without being built.
-struct CText<'a> {
-    bytes: &'a mut [u8],
-    len: usize,
-}
-
-impl core::fmt::Write for CText<'_> {
-    fn write_str(&mut self, piece: &str) -> core::fmt::Result {
-        let end = self.len.saturating_add(piece.len());
-        if end < self.bytes.len() {
-            self.bytes[self.len..end].copy_from_slice(piece.as_bytes());
-        }
-        self.len = end;
-        Ok(())
-    }
-}
 
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
 /// into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
@@ -100,17 +33,15 @@ pub extern "C" fn tcast_np_dtype_parse(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        require(out, "out")?;
-        // SAFETY: `out` is non-NULL and writable per the contract.
-        unsafe { out.write(std::ptr::null_mut()) };
-        let spec = text(spec, "spec")?;
-        let parsed = np::parse(spec)?;
-        let boxed = Box::into_raw(crate::mem::boxed(
-            tcast_np_dtype { parsed },
-            "a numpy dtype handle",
-        )?);
+        // SAFETY: `out` is NULL or writable, `spec` NULL or NUL-terminated (docs/c-api.md
+        // section 1).
+        let mut out = unsafe { out_arg(out, "out") }?;
+        out.write(std::ptr::null_mut());
         // SAFETY: as above.
-        unsafe { out.write(boxed) };
+        let spec = unsafe { read_text(spec, "spec") }?;
+        let parsed = np::parse(spec)?;
+        let handle = crate::mem::boxed(tcast_np_dtype { parsed }, "a numpy dtype handle")?;
+        out.write(Box::into_raw(handle));
         Ok(())
     })
 }
@@ -138,8 +69,15 @@ pub extern "C" fn tcast_np_dtype_str(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let parsed = handle(dtype, "dtype")?;
-        put_text(buf, capacity, &parsed.dtype)
+        // SAFETY: the handle is NULL or live, `buf` NULL or `capacity` writable bytes
+        // (docs/c-api.md section 7).
+        let (parsed, buf) = unsafe {
+            (
+                read_handle(dtype, "dtype")?,
+                text_out(buf, capacity, "buf")?,
+            )
+        };
+        buf.put(&parsed.dtype)
     })
 }
 
@@ -152,10 +90,10 @@ pub extern "C" fn tcast_np_casting_from_name(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let name = text(name, "name")?;
-        require(casting, "casting")?;
-        let level = np::casting_from_name(name, Rules::Numpy2)?;
-        put(casting, "casting", i32::from(level))
+        // SAFETY: `name` is NULL or NUL-terminated, `casting` NULL or writable.
+        let (name, mut out) = unsafe { (read_text(name, "name")?, out_arg(casting, "casting")?) };
+        out.write(i32::from(np::casting_from_name(name, Rules::Numpy2)?));
+        Ok(())
     })
 }
 
@@ -172,11 +110,17 @@ pub extern "C" fn tcast_np_casting_level(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (from, to) = (handle(from, "from")?, handle(to, "to")?);
-        require(level, "level")?;
+        // SAFETY: the handles are NULL or live, `level` NULL or writable.
+        let (from, to, mut out) = unsafe {
+            (
+                read_handle(from, "from")?,
+                read_handle(to, "to")?,
+                out_arg(level, "level")?,
+            )
+        };
         let rules = Rules::from_code(rules)?;
-        let l = np::level(from.under(rules)?, to.under(rules)?, rules);
-        put(level, "level", i32::from(l))
+        out.write(i32::from(query::casting_level(from, to, rules)?));
+        Ok(())
     })
 }
 
@@ -192,12 +136,17 @@ pub extern "C" fn tcast_np_can_cast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (from, to) = (handle(from, "from")?, handle(to, "to")?);
-        require(result, "result")?;
-        let casting = np::casting_from_code(casting)?;
-        let rules = Rules::from_code(rules)?;
-        let l = np::level(from.under(rules)?, to.under(rules)?, rules);
-        put(result, "result", i32::from(l <= casting))
+        // SAFETY: the handles are NULL or live, `result` NULL or writable.
+        let (from, to, mut out) = unsafe {
+            (
+                read_handle(from, "from")?,
+                read_handle(to, "to")?,
+                out_arg(result, "result")?,
+            )
+        };
+        let (casting, rules) = (np::casting_from_code(casting)?, Rules::from_code(rules)?);
+        out.write(i32::from(query::can_cast_parsed(from, to, casting, rules)?));
+        Ok(())
     })
 }
 
@@ -216,39 +165,48 @@ pub extern "C" fn tcast_np_can_cast_str(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (from, to) = (text(from, "from")?, text(to, "to")?);
-        let casting = text(casting, "casting")?;
-        require(result, "result")?;
+        // SAFETY: the texts are NULL or NUL-terminated, `result` NULL or writable.
+        let (from, to, casting, mut out) = unsafe {
+            (
+                read_text(from, "from")?,
+                read_text(to, "to")?,
+                read_text(casting, "casting")?,
+                out_arg(result, "result")?,
+            )
+        };
         let rules = Rules::from_code(rules)?;
         let casting = np::casting_from_name(casting, rules)?;
-        let ok = np::can_cast_str(from, to, casting, rules)?;
-        put(result, "result", i32::from(ok))
+        out.write(i32::from(np::can_cast_str(from, to, casting, rules)?));
+        Ok(())
     })
 }
 
-/// The shared body of the Python-scalar queries.
-fn python_scalar(
-    make: impl FnOnce() -> Result<(np::NpDtype, Value), Error>,
+/// The arguments shared by the Python-scalar queries after the scalar itself: the
+/// target spec, the result's out-pointer, the casting level and the rules.
+///
+/// # Safety
+/// `to` is NULL or NUL-terminated and `result` NULL or writable, for `'a`.
+unsafe fn scalar_query_args<'a>(
     to: *const c_char,
     casting: i32,
     rules: i32,
     result: *mut i32,
-) -> Result<(), Error> {
-    let to = text(to, "to")?;
-    require(result, "result")?;
+) -> Result<(&'a str, u8, Rules, Out<'a, i32>), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let (to, out) = unsafe { (read_text(to, "to")?, out_arg(result, "result")?) };
     let casting = np::casting_from_code(casting)?;
-    let rules = Rules::from_code(rules)?;
-    if rules == Rules::Numpy2 {
-        return Err(Error::Unsupported(np::PYTHON_SCALAR_REFUSED.to_string()));
-    }
-    let (dtype, value) = make()?;
-    let to = np::parse(to)?;
-    let ok = np::can_cast_value(&dtype, value, to.under(rules)?, casting, rules);
-    put(result, "result", i32::from(ok))
+    Ok((to, casting, Rules::from_code(rules)?, out))
 }
 
-fn code(c: u8) -> np::NpDtype {
-    np::NpDtype::from_code(c, np::dtype::Order::None).expect("a builtin code")
+/// Answers a Python-scalar query into `out`.
+fn answer_py_scalar(
+    scalar: PyScalar,
+    (to, casting, rules, mut out): (&str, u8, Rules, Out<'_, i32>),
+) -> Result<(), Error> {
+    out.write(i32::from(query::can_cast_py_scalar(
+        scalar, to, casting, rules,
+    )?));
+    Ok(())
 }
 
 /// `numpy.can_cast(int(decimal), to, casting)`: a Python int of any size, given as
@@ -265,8 +223,14 @@ pub extern "C" fn tcast_np_can_cast_pyint(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let decimal = text(decimal, "decimal")?;
-        python_scalar(|| np::value::py_int(decimal), to, casting, rules, result)
+        // SAFETY: the texts are NULL or NUL-terminated, `result` NULL or writable.
+        let (decimal, args) = unsafe {
+            (
+                read_text(decimal, "decimal")?,
+                scalar_query_args(to, casting, rules, result)?,
+            )
+        };
+        answer_py_scalar(PyScalar::Int(decimal), args)
     })
 }
 
@@ -281,13 +245,9 @@ pub extern "C" fn tcast_np_can_cast_pyfloat(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        python_scalar(
-            || Ok((code(b'd'), Value::Float(value))),
-            to,
-            casting,
-            rules,
-            result,
-        )
+        // SAFETY: `to` is NULL or NUL-terminated, `result` NULL or writable.
+        let args = unsafe { scalar_query_args(to, casting, rules, result) }?;
+        answer_py_scalar(PyScalar::Float(value), args)
     })
 }
 
@@ -303,13 +263,9 @@ pub extern "C" fn tcast_np_can_cast_pycomplex(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        python_scalar(
-            || Ok((code(b'D'), Value::Complex(re, im))),
-            to,
-            casting,
-            rules,
-            result,
-        )
+        // SAFETY: `to` is NULL or NUL-terminated, `result` NULL or writable.
+        let args = unsafe { scalar_query_args(to, casting, rules, result) }?;
+        answer_py_scalar(PyScalar::Complex(re, im), args)
     })
 }
 
@@ -325,13 +281,9 @@ pub extern "C" fn tcast_np_can_cast_pybool(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        python_scalar(
-            || Ok((code(b'?'), Value::Bool(value != 0))),
-            to,
-            casting,
-            rules,
-            result,
-        )
+        // SAFETY: `to` is NULL or NUL-terminated, `result` NULL or writable.
+        let args = unsafe { scalar_query_args(to, casting, rules, result) }?;
+        answer_py_scalar(PyScalar::Bool(value != 0), args)
     })
 }
 
@@ -344,7 +296,7 @@ pub extern "C" fn tcast_np_can_cast_pybool(
 #[no_mangle]
 pub extern "C" fn tcast_np_can_cast_scalar(
     dtype: *const c_char,
-    value: *const std::ffi::c_void,
+    value: *const c_void,
     value_bytes: u64,
     is_array: i32,
     to: *const c_char,
@@ -354,46 +306,29 @@ pub extern "C" fn tcast_np_can_cast_scalar(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let spec = text(dtype, "dtype")?;
-        let to = text(to, "to")?;
-        require(result, "result")?;
-        if value_bytes > 0 {
-            require(value, "value")?;
-        }
-        if is_array != 0 && is_array != 1 {
-            return Err(Error::InvalidArgument(format!(
-                "is_array is {is_array}: expected 0 (a numpy scalar) or 1 (a 0-d array)"
-            )));
-        }
-        let casting = np::casting_from_code(casting)?;
-        let rules = Rules::from_code(rules)?;
-        let parsed = np::parse(spec)?;
-        let as_given = parsed.under(rules)?;
-        // A numpy scalar is always in native byte order; a 0-d array keeps its dtype.
-        let native;
-        let dtype = if is_array == 1 {
-            as_given
-        } else {
-            native = as_given.native()?;
-            &native
+        // SAFETY: the texts are NULL or NUL-terminated, `value` NULL or `value_bytes`
+        // readable bytes, `result` NULL or writable (docs/c-api.md section 7).
+        let (spec, to, mut out, value) = unsafe {
+            (
+                read_text(dtype, "dtype")?,
+                read_text(to, "to")?,
+                out_arg(result, "result")?,
+                read_bytes(value, value_bytes, "value")?,
+            )
         };
-        if value_bytes != dtype.itemsize {
-            return Err(Error::InvalidArgument(format!(
-                "value_bytes is {value_bytes}: a value of dtype {} has {} bytes",
-                dtype.to_str_capped(),
-                dtype.itemsize
-            )));
-        }
-        let bytes: &[u8] = if value_bytes == 0 {
-            &[]
-        } else {
-            // SAFETY: `value` points to value_bytes readable bytes per the contract.
-            unsafe { std::slice::from_raw_parts(value.cast::<u8>(), value_bytes as usize) }
+        let is_array = match is_array {
+            0 => false,
+            1 => true,
+            _ => {
+                return Err(Error::InvalidArgument(format!(
+                    "is_array is {is_array}: expected 0 (a numpy scalar) or 1 (a 0-d array)"
+                )))
+            }
         };
-        let v = np::value::read_value(as_given, bytes);
-        let to = np::parse(to)?;
-        let ok = np::can_cast_value(dtype, v, to.under(rules)?, casting, rules);
-        put(result, "result", i32::from(ok))
+        let (casting, rules) = (np::casting_from_code(casting)?, Rules::from_code(rules)?);
+        let ok = query::can_cast_scalar(spec, value, is_array, to, casting, rules)?;
+        out.write(i32::from(ok));
+        Ok(())
     })
 }
 
@@ -410,12 +345,22 @@ pub extern "C" fn tcast_np_promote_types(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (a, b) = (text(a, "a")?, text(b, "b")?);
-        require(buf, "buf")?;
-        let (a, b) = (np::parse(a)?, np::parse(b)?);
-        let promoted = np::promote::promote(&a.dtype, &b.dtype)?;
-        put_text(buf, capacity, &promoted)
+        // SAFETY: the texts are NULL or NUL-terminated, `buf` NULL or `capacity` writable
+        // bytes (docs/c-api.md section 7).
+        let (a, b, buf) = unsafe {
+            (
+                read_text(a, "a")?,
+                read_text(b, "b")?,
+                text_out(buf, capacity, "buf")?,
+            )
+        };
+        buf.put(&query::promote_specs(a, b)?)
     })
+}
+
+/// Writes `str(numpy.min_scalar_type(scalar))` into a checked text output.
+fn answer_min_scalar_type(scalar: PyScalar, buf: TextOut) -> Result<(), Error> {
+    buf.put(&query::min_scalar_type_of(scalar)?)
 }
 
 /// Writes `str(numpy.min_scalar_type(int(decimal)))`: `"uint8"` for 128, `"int16"` for
@@ -428,11 +373,15 @@ pub extern "C" fn tcast_np_min_scalar_type_pyint(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let decimal = text(decimal, "decimal")?;
-        require(buf, "buf")?;
-        let (dtype, value) = np::value::py_int(decimal)?;
-        let (smallest, _) = np::min_scalar_type(&dtype, value)?;
-        put_text(buf, capacity, &smallest)
+        // SAFETY: `decimal` is NULL or NUL-terminated, `buf` NULL or `capacity` writable
+        // bytes.
+        let (decimal, buf) = unsafe {
+            (
+                read_text(decimal, "decimal")?,
+                text_out(buf, capacity, "buf")?,
+            )
+        };
+        answer_min_scalar_type(PyScalar::Int(decimal), buf)
     })
 }
 
@@ -446,8 +395,9 @@ pub extern "C" fn tcast_np_min_scalar_type_pyfloat(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (smallest, _) = np::min_scalar_type(&code(b'd'), Value::Float(value))?;
-        put_text(buf, capacity, &smallest)
+        // SAFETY: `buf` is NULL or `capacity` writable bytes.
+        let buf = unsafe { text_out(buf, capacity, "buf") }?;
+        answer_min_scalar_type(PyScalar::Float(value), buf)
     })
 }
 
@@ -462,8 +412,9 @@ pub extern "C" fn tcast_np_min_scalar_type_pycomplex(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (smallest, _) = np::min_scalar_type(&code(b'D'), Value::Complex(re, im))?;
-        put_text(buf, capacity, &smallest)
+        // SAFETY: `buf` is NULL or `capacity` writable bytes.
+        let buf = unsafe { text_out(buf, capacity, "buf") }?;
+        answer_min_scalar_type(PyScalar::Complex(re, im), buf)
     })
 }
 
@@ -481,11 +432,11 @@ pub extern "C" fn tcast_can_cast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let from = DType::from_code_arg(from, "from")?;
-        let to = DType::from_code_arg(to, "to")?;
-        require(result, "result")?;
+        // SAFETY: `result` is NULL or writable.
+        let mut out = unsafe { out_arg(result, "result") }?;
+        let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
         let casting = np::casting_from_code(casting)?;
-        let ok = np::ml::tensor_level(from, to) <= casting;
-        put(result, "result", i32::from(ok))
+        out.write(i32::from(query::can_cast_dtypes(from, to, casting)));
+        Ok(())
     })
 }

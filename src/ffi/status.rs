@@ -1,6 +1,8 @@
 //! Status names and the library version.
 
-use super::{c_static, guard_value, tcast_status};
+use super::args::c_static;
+use super::guard::guard_value;
+use super::types::tcast_status;
 use crate::error::Status;
 use std::ffi::c_char;
 

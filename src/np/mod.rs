@@ -7,6 +7,7 @@ pub mod level;
 pub mod ml;
 mod printable;
 pub mod promote;
+pub mod query;
 pub mod value;
 
 #[cfg(test)]

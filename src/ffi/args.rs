@@ -1,0 +1,599 @@
+//! Layer 2 of the C ABI: argument readers and writers. Each reader turns raw C arguments
+//! into checked Rust values and is an `unsafe fn` whose `# Safety` section is the part
+//! of the C contract (docs/c-api.md sections 1 and 4) it relies on; a writer is a value
+//! made by a reader (which checked its pointer), so writing through it is safe. Errors
+//! name the argument; the exports call the readers in the order of docs/c-api.md
+//! section 8.
+
+use super::types::{
+    tcast_cast_options, tcast_np_dtype, tcast_string_arena, tcast_tensor, FIRST_OPTIONS_SIZE,
+    TCAST_MAX_NDIM,
+};
+use crate::cast::{CastOptions, Casting, RoundMode, StringFormat};
+use crate::dtype::DType;
+use crate::error::{shape_text, Error};
+use crate::np;
+use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
+use core::fmt::Display;
+use core::marker::PhantomData;
+use std::ffi::{c_char, CStr};
+use std::ops::Range;
+
+/// NULL_ARGUMENT naming `what` when `ptr` is NULL (the pointer is not read).
+pub(crate) fn require<T>(ptr: *const T, what: &str) -> Result<(), Error> {
+    if ptr.is_null() {
+        Err(Error::NullArgument(format!("{what} is NULL")))
+    } else {
+        Ok(())
+    }
+}
+
+/// A static NUL-terminated string as a C pointer.
+pub(crate) fn c_static(text_nul: &'static str) -> *const c_char {
+    debug_assert!(text_nul.ends_with('\0'));
+    text_nul.as_ptr().cast()
+}
+
+/// A required text argument as UTF-8: NULL_ARGUMENT when NULL, PARSE quoting it when
+/// it is not UTF-8 (a text the function cannot read, docs/c-api.md section 1).
+///
+/// # Safety
+/// `ptr` is NULL or points to a NUL-terminated string that outlives `'a`.
+pub(crate) unsafe fn read_text<'a>(ptr: *const c_char, what: &str) -> Result<&'a str, Error> {
+    require(ptr, what)?;
+    // SAFETY: non-NULL and NUL-terminated per this function's contract.
+    let raw = unsafe { CStr::from_ptr(ptr) };
+    raw.to_str().map_err(|_| Error::Parse {
+        index: None,
+        message: format!(
+            "{what} is not valid UTF-8: {:?}",
+            String::from_utf8_lossy(raw.to_bytes())
+        ),
+    })
+}
+
+/// A C capacity argument as a count, or INVALID_ARGUMENT naming it when negative.
+pub(crate) fn capacity_of(value: i32, what: &str) -> Result<usize, Error> {
+    usize::try_from(value)
+        .map_err(|_| Error::InvalidArgument(format!("{what} is {value}; it must be >= 0")))
+}
+
+/// A dtype code argument, checked.
+pub(crate) fn dtype_arg(code: i32, what: impl Display) -> Result<DType, Error> {
+    DType::from_code_arg(code, what)
+}
+
+/// A dtype name argument, or INVALID_DTYPE quoting it.
+pub(crate) fn dtype_named(name: &str) -> Result<DType, Error> {
+    DType::from_name(name)
+        .ok_or_else(|| Error::InvalidDtype(format!("unknown dtype name {name:?}")))
+}
+
+/// NULL_ARGUMENT when a shape argument is NULL with a positive length (NULL pointers are
+/// the first check of every call; the length itself is checked with the shape).
+pub(crate) fn require_shape(shape: *const i64, ndim: i32, what: &str) -> Result<(), Error> {
+    if ndim > 0 && shape.is_null() {
+        return Err(Error::NullArgument(format!(
+            "{what} is NULL but its length is {ndim}"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads `ndim` dims (or strides) from a caller's array into `buf`.
+///
+/// # Safety
+/// `values` is NULL or points to `ndim` readable int64_t.
+pub(crate) unsafe fn read_dims<'b>(
+    role: &str,
+    what: &str,
+    values: *const i64,
+    ndim: i32,
+    buf: &'b mut [usize; MAX_NDIM],
+) -> Result<&'b [usize], Error> {
+    let rank = usize::try_from(ndim)
+        .ok()
+        .filter(|&n| n <= MAX_NDIM)
+        .ok_or_else(|| {
+            Error::InvalidShape(format!(
+                "{role} ndim is {ndim}; it must be 0 ..= {TCAST_MAX_NDIM}"
+            ))
+        })?;
+    if rank == 0 {
+        return Ok(&buf[..0]);
+    }
+    if values.is_null() {
+        return Err(Error::NullArgument(format!(
+            "{role} {what} is NULL but ndim is {ndim}"
+        )));
+    }
+    // SAFETY: the caller guarantees `rank` readable int64_t at a non-NULL `values`.
+    let raw = unsafe { std::slice::from_raw_parts(values, rank) };
+    Layout::dims_from_i64(role, what, raw, buf)
+}
+
+/// Reads a caller's descriptor: NULL_ARGUMENT when the pointer is NULL, or when its
+/// shape is NULL with a positive `ndim`.
+///
+/// # Safety
+/// `ptr` is NULL or points to a readable tcast_tensor.
+pub(crate) unsafe fn read_descriptor(
+    ptr: *const tcast_tensor,
+    role: &str,
+) -> Result<tcast_tensor, Error> {
+    require(ptr, role)?;
+    // SAFETY: non-NULL and readable per this function's contract.
+    let desc = unsafe { ptr.read() };
+    if desc.ndim > 0 && desc.shape.is_null() {
+        return Err(Error::NullArgument(format!(
+            "{role} shape is NULL but ndim is {}",
+            desc.ndim
+        )));
+    }
+    Ok(desc)
+}
+
+/// A descriptor's dtype code, checked.
+pub(crate) fn dtype_of(role: &str, desc: &tcast_tensor) -> Result<DType, Error> {
+    DType::from_code_arg(desc.dtype, format_args!("{role} dtype"))
+}
+
+/// Checks a descriptor's shape and strides for its (already checked) `dtype`.
+///
+/// # Safety
+/// `desc.shape` / `desc.strides` are NULL or point to `desc.ndim` readable int64_t.
+pub(crate) unsafe fn read_layout(
+    role: &str,
+    desc: &tcast_tensor,
+    dtype: DType,
+) -> Result<Layout, Error> {
+    let mut dims = [0usize; MAX_NDIM];
+    let mut strides = [0usize; MAX_NDIM];
+    // SAFETY: forwarded from this function's contract.
+    let dims = unsafe { read_dims(role, "shape", desc.shape, desc.ndim, &mut dims) }?;
+    let strides = if desc.strides.is_null() {
+        None
+    } else {
+        // SAFETY: forwarded from this function's contract.
+        Some(unsafe { read_dims(role, "strides", desc.strides, desc.ndim, &mut strides) }?)
+    };
+    Layout::new(role, dtype, dims, strides)
+}
+
+/// Validates a caller's cast options (NULL means the defaults).
+///
+/// # Safety
+/// `ptr` is NULL or points to at least `struct_size` readable bytes of options.
+pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<CastOptions, Error> {
+    if ptr.is_null() {
+        return Ok(CastOptions::default());
+    }
+    // SAFETY: non-NULL; struct_size is the first field of every layout.
+    let size = unsafe { std::ptr::addr_of!((*ptr).struct_size).read() };
+    if size < FIRST_OPTIONS_SIZE {
+        return Err(Error::InvalidArgument(format!(
+            "options.struct_size is {size}; it must be at least {FIRST_OPTIONS_SIZE} (use tcast_cast_options_default())"
+        )));
+    }
+    // SAFETY: struct_size >= the size of every field this version reads.
+    let raw = unsafe { ptr.read() };
+    let saturate = match raw.saturate {
+        0 => false,
+        1 => true,
+        v => {
+            return Err(Error::InvalidArgument(format!(
+                "options.saturate is {v}; it must be 0 or 1"
+            )))
+        }
+    };
+    let threads = usize::try_from(raw.threads).map_err(|_| {
+        Error::InvalidArgument(format!(
+            "options.threads is {}; it must be >= 0",
+            raw.threads
+        ))
+    })?;
+    Ok(CastOptions {
+        saturate,
+        round_mode: RoundMode::from_code(raw.round_mode)?,
+        string_format: StringFormat::from_code(raw.string_format)?,
+        casting: Casting::from_code(raw.casting)?,
+        threads,
+    })
+}
+
+/// Borrows a numpy dtype handle argument.
+///
+/// # Safety
+/// `ptr` is NULL or a handle from `tcast_np_dtype_parse` not yet freed, alive for `'a`.
+pub(crate) unsafe fn read_handle<'a>(
+    ptr: *const tcast_np_dtype,
+    what: &str,
+) -> Result<&'a np::Parsed, Error> {
+    require(ptr, what)?;
+    // SAFETY: a non-NULL handle is live per this function's contract.
+    Ok(unsafe { &(*ptr).parsed })
+}
+
+/// A caller's input bytes of a given length (a numpy scalar's value).
+///
+/// # Safety
+/// `ptr` is NULL or points to `len` readable bytes that stay unchanged for `'a`.
+pub(crate) unsafe fn read_bytes<'a>(
+    ptr: *const std::ffi::c_void,
+    len: u64,
+    what: &str,
+) -> Result<&'a [u8], Error> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    require(ptr, what)?;
+    let len = usize::try_from(len)
+        .ok()
+        .filter(|&n| n <= isize::MAX as usize)
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!("{what}_bytes is {len}: larger than memory"))
+        })?;
+    // SAFETY: non-NULL with `len` readable bytes per this function's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
+}
+
+/// INVALID_ARGUMENT when two byte ranges share a byte (empty ranges share none). The one
+/// overlap check of the library: inputs, outputs and arenas are judged on the byte
+/// ranges their shapes (or capacities) describe.
+pub(crate) fn require_disjoint(
+    first: &str,
+    a: &Range<usize>,
+    second: &str,
+    b: &Range<usize>,
+) -> Result<(), Error> {
+    if a.is_empty() || b.is_empty() || a.end <= b.start || b.end <= a.start {
+        return Ok(());
+    }
+    Err(Error::InvalidArgument(format!(
+        "{second} overlaps {first} ({first} bytes {:#x}..{:#x}, {second} bytes {:#x}..{:#x}); \
+         the operation does not work in place",
+        a.start, a.end, b.start, b.end
+    )))
+}
+
+/// The byte range a checked tensor occupies.
+fn byte_range(desc: &tcast_tensor, layout: &Layout) -> Range<usize> {
+    let start = desc.data as usize;
+    start..start + layout.bytes()
+}
+
+/// NULL data with elements, then `data_bytes` below what the shape needs.
+fn check_data(role: &str, desc: &tcast_tensor, layout: &Layout) -> Result<(), Error> {
+    if layout.count() > 0 && desc.data.is_null() {
+        return Err(Error::NullArgument(format!(
+            "{role} data is NULL but shape {} has {} elements",
+            shape_text(layout.dims()),
+            layout.count()
+        )));
+    }
+    layout.check_buffer(role, desc.data_bytes)
+}
+
+/// The input view of a checked descriptor (its size checked here).
+///
+/// # Safety
+/// `desc.data` points to `desc.data_bytes` readable bytes that stay unchanged for `'a`;
+/// for a STRING input, each element is a tcast_string whose non-NULL `data` points to
+/// `len` such bytes.
+pub(crate) unsafe fn input_view<'a>(
+    desc: &tcast_tensor,
+    layout: Layout,
+) -> Result<Tensor<'a>, Error> {
+    check_data("input", desc, &layout)?;
+    let data: &'a [u8] = if layout.bytes() == 0 {
+        &[]
+    } else {
+        // SAFETY: non-NULL (checked) and at least `layout.bytes()` readable bytes
+        // (`data_bytes` checked above, the caller vouches for it).
+        unsafe { std::slice::from_raw_parts(desc.data.cast::<u8>(), layout.bytes()) }
+    };
+    // SAFETY: the STRING views are the caller's promise, per this function's contract.
+    unsafe { Tensor::from_raw_layout(layout, data) }
+}
+
+/// The output view of a checked descriptor (already checked for size).
+///
+/// # Safety
+/// `desc.data` points to `desc.data_bytes` writable bytes that nothing else reads or
+/// writes for `'a`.
+unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout) -> Result<TensorMut<'a>, Error> {
+    let data: &'a mut [u8] = if layout.bytes() == 0 {
+        &mut []
+    } else {
+        // SAFETY: non-NULL (checked), at least `layout.bytes()` writable bytes, and not
+        // aliased, per this function's contract.
+        unsafe { std::slice::from_raw_parts_mut(desc.data.cast::<u8>(), layout.bytes()) }
+    };
+    // SAFETY: STRING views written here are read by the C caller, who owns their bytes.
+    unsafe { TensorMut::from_raw_layout(layout, data) }
+}
+
+/// The input and output views of an operation that reads one tensor and writes another,
+/// after the last two checks of docs/c-api.md section 8, in that order: both buffers'
+/// sizes (and NULL data with elements; input first), then overlap of the byte ranges the
+/// shapes describe. `arena` is a third range the other two must not overlap.
+///
+/// # Safety
+/// As [`input_view`] for `input`; `output.data` points to `output.data_bytes` writable
+/// bytes that nothing but this call uses for `'a` (overlap with the input is checked
+/// here).
+pub(crate) unsafe fn input_output_views<'a>(
+    input: &tcast_tensor,
+    in_layout: Layout,
+    output: &tcast_tensor,
+    out_layout: Layout,
+    mut arena: Option<&mut ArenaArg>,
+) -> Result<(Tensor<'a>, TensorMut<'a>), Error> {
+    out_layout.require_contiguous("output")?;
+    check_data("input", input, &in_layout)?;
+    check_data("output", output, &out_layout)?;
+    let arena = match &mut arena {
+        Some(arena) => Some(arena.check()?),
+        None => None,
+    };
+    let (a, b) = (
+        byte_range(input, &in_layout),
+        byte_range(output, &out_layout),
+    );
+    require_disjoint("the input buffer", &a, "the output buffer", &b)?;
+    if let Some(arena) = &arena {
+        require_disjoint("the input buffer", &a, "the arena", arena)?;
+        require_disjoint("the output buffer", &b, "the arena", arena)?;
+    }
+    // SAFETY: forwarded from this function's contract; the buffers are disjoint.
+    unsafe {
+        Ok((
+            input_view(input, in_layout)?,
+            output_view(output, out_layout)?,
+        ))
+    }
+}
+
+/// A required out-pointer, checked for NULL when read; writing is then safe.
+pub(crate) struct Out<'a, T> {
+    ptr: *mut T,
+    target: PhantomData<&'a mut T>,
+}
+
+/// Checks a required out-pointer.
+///
+/// # Safety
+/// `ptr` is NULL or points to a writable, aligned `T` that nothing else uses for `'a`.
+pub(crate) unsafe fn out_arg<'a, T>(ptr: *mut T, what: &str) -> Result<Out<'a, T>, Error> {
+    require(ptr, what)?;
+    Ok(Out {
+        ptr,
+        target: PhantomData,
+    })
+}
+
+impl<T> Out<'_, T> {
+    /// Stores `value`.
+    pub(crate) fn write(&mut self, value: T) {
+        // SAFETY: non-NULL and writable, checked when the Out was made (out_arg).
+        unsafe { self.ptr.write(value) }
+    }
+}
+
+/// A shape output: an array of `capacity` int64_t and, for the shape functions, the
+/// rank's out-pointer.
+pub(crate) struct ShapeOut<'a> {
+    dims: *mut i64,
+    capacity: i32,
+    capacity_name: &'static str,
+    ndim: Option<Out<'a, i32>>,
+    target: PhantomData<&'a mut [i64]>,
+}
+
+/// Checks a shape output: NULL `ndim` (when given as required), then a NULL array with a
+/// positive capacity. The capacity's sign is checked later, with the argument values
+/// ([`ShapeOut::capacity`]).
+///
+/// # Safety
+/// `dims` is NULL or points to `capacity` writable int64_t, and `ndim` (when `Some`) is
+/// NULL or points to a writable int32_t, both used by nothing else for `'a`.
+pub(crate) unsafe fn shape_out<'a>(
+    dims: *mut i64,
+    dims_name: &str,
+    capacity: i32,
+    capacity_name: &'static str,
+    ndim: Option<(*mut i32, &str)>,
+) -> Result<ShapeOut<'a>, Error> {
+    let ndim = match ndim {
+        // SAFETY: forwarded from this function's contract.
+        Some((ptr, what)) => Some(unsafe { out_arg(ptr, what) }?),
+        None => None,
+    };
+    if capacity > 0 {
+        require(dims, dims_name)?;
+    }
+    Ok(ShapeOut {
+        dims,
+        capacity,
+        capacity_name,
+        ndim,
+        target: PhantomData,
+    })
+}
+
+impl ShapeOut<'_> {
+    /// INVALID_ARGUMENT for a negative capacity.
+    pub(crate) fn check_capacity(&self) -> Result<(), Error> {
+        capacity_of(self.capacity, self.capacity_name).map(|_| ())
+    }
+
+    /// Writes the rank (when asked for), then the extents, or BUFFER_TOO_SMALL naming
+    /// the `shape` (what it is, e.g. "broadcast shape") when the capacity is below the
+    /// rank; the rank is written even then.
+    pub(crate) fn store(mut self, what: &str, dims: &[usize]) -> Result<(), Error> {
+        let capacity = capacity_of(self.capacity, self.capacity_name)?;
+        if let Some(ndim) = &mut self.ndim {
+            ndim.write(dims.len() as i32);
+        }
+        if dims.len() > capacity {
+            return Err(Error::BufferTooSmall(format!(
+                "{} is {capacity} but the {what} {} has rank {}",
+                self.capacity_name,
+                shape_text(dims),
+                dims.len()
+            )));
+        }
+        for (i, &d) in dims.iter().enumerate() {
+            // SAFETY: `dims` holds `capacity` >= rank writable int64_t (shape_out's
+            // contract; non-NULL since capacity > 0 here).
+            unsafe { self.dims.add(i).write(d as i64) };
+        }
+        Ok(())
+    }
+
+    /// The array's pointer, for a view that refers to it.
+    pub(crate) fn as_ptr(&self) -> *const i64 {
+        self.dims
+    }
+}
+
+/// A text output: `capacity` bytes at a non-NULL `buf`.
+pub(crate) struct TextOut<'a> {
+    bytes: &'a mut [u8],
+    capacity: u64,
+}
+
+/// Checks a text output.
+///
+/// # Safety
+/// `buf` is NULL or points to `capacity` writable bytes used by nothing else for `'a`.
+pub(crate) unsafe fn text_out<'a>(
+    buf: *mut c_char,
+    capacity: u64,
+    what: &str,
+) -> Result<TextOut<'a>, Error> {
+    require(buf, what)?;
+    let room =
+        usize::try_from(capacity).map_or(isize::MAX as usize, |c| c.min(isize::MAX as usize));
+    // SAFETY: `buf` holds `capacity` (>= room) writable bytes per this function's contract.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), room) };
+    Ok(TextOut { bytes, capacity })
+}
+
+impl TextOut<'_> {
+    /// Writes `str(dtype)` and a NUL, or BUFFER_TOO_SMALL with the bytes needed. The text
+    /// goes straight into the buffer (nothing is allocated) and is measured if it does
+    /// not fit.
+    pub(crate) fn put(self, dtype: &np::NpDtype) -> Result<(), Error> {
+        let capacity = self.capacity;
+        let mut out = CText {
+            bytes: self.bytes,
+            len: 0,
+        };
+        // CText never fails.
+        let _ = dtype.write_str_to(&mut out);
+        let needed = out.len as u64 + 1;
+        if capacity < needed {
+            return Err(Error::BufferTooSmall(format!(
+                "buf holds {capacity} bytes; {:?} needs {needed} (with its NUL)",
+                dtype.to_str_capped()
+            )));
+        }
+        out.bytes[out.len] = 0;
+        Ok(())
+    }
+}
+
+/// Writes text into a caller's buffer while it fits (leaving a byte for the NUL) and
+/// counts every byte, so that a text that does not fit is measured without being built.
+struct CText<'a> {
+    bytes: &'a mut [u8],
+    len: usize,
+}
+
+impl core::fmt::Write for CText<'_> {
+    fn write_str(&mut self, piece: &str) -> core::fmt::Result {
+        let end = self.len.saturating_add(piece.len());
+        if end < self.bytes.len() {
+            self.bytes[self.len..end].copy_from_slice(piece.as_bytes());
+        }
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// A string arena argument, checked for NULL when read.
+pub(crate) struct ArenaArg<'a> {
+    ptr: *mut tcast_string_arena,
+    desc: tcast_string_arena,
+    /// The byte range, once checked.
+    range: Option<Range<usize>>,
+    target: PhantomData<&'a mut tcast_string_arena>,
+}
+
+/// Reads a string arena argument.
+///
+/// # Safety
+/// `ptr` is NULL or points to a readable and writable tcast_string_arena whose `data`
+/// holds `capacity` writable bytes, used by nothing else for `'a`.
+pub(crate) unsafe fn read_arena<'a>(ptr: *mut tcast_string_arena) -> Result<ArenaArg<'a>, Error> {
+    require(ptr, "arena")?;
+    // SAFETY: non-NULL and readable per this function's contract.
+    let desc = unsafe { ptr.read() };
+    Ok(ArenaArg {
+        ptr,
+        desc,
+        range: None,
+        target: PhantomData,
+    })
+}
+
+impl<'a> ArenaArg<'a> {
+    /// The arena's checks, made with the buffer sizes: a capacity beyond memory, NULL
+    /// data with a capacity, `used` beyond the capacity. Returns the byte range it spans.
+    fn check(&mut self) -> Result<Range<usize>, Error> {
+        let capacity = usize::try_from(self.desc.capacity)
+            .ok()
+            .filter(|&n| n <= isize::MAX as usize)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "arena capacity {} is larger than memory",
+                    self.desc.capacity
+                ))
+            })?;
+        if self.desc.data.is_null() && capacity > 0 {
+            return Err(Error::NullArgument(format!(
+                "arena data is NULL but capacity is {capacity}"
+            )));
+        }
+        if self.desc.used > self.desc.capacity {
+            return Err(Error::InvalidArgument(format!(
+                "arena used ({}) is larger than its capacity ({})",
+                self.desc.used, self.desc.capacity
+            )));
+        }
+        let start = self.desc.data as usize;
+        self.range = Some(start..start + capacity);
+        Ok(start..start + capacity)
+    }
+
+    /// The arena's bytes, its `used` and the out-pointer for the new `used`. The bytes
+    /// are empty unless [`input_output_views`] checked the arena and found it disjoint
+    /// from the tensors.
+    pub(crate) fn into_parts(self) -> (&'a mut [u8], usize, Out<'a, u64>) {
+        let len = self.range.as_ref().map_or(0, Range::len);
+        let bytes: &'a mut [u8] = if len == 0 {
+            &mut []
+        } else {
+            // SAFETY: non-NULL with `len` = capacity writable bytes (read_arena's
+            // contract and check()), not shared with the input or output (checked).
+            unsafe { std::slice::from_raw_parts_mut(self.desc.data.cast::<u8>(), len) }
+        };
+        let used = Out {
+            // SAFETY: `ptr` is non-NULL and points to a tcast_string_arena (read_arena).
+            ptr: unsafe { std::ptr::addr_of_mut!((*self.ptr).used) },
+            target: PhantomData,
+        };
+        (bytes, self.desc.used as usize, used)
+    }
+}

@@ -1,0 +1,108 @@
+//! Layer 1 of the C ABI: the `repr(C)` types and typedefs the header declares, and the
+//! constants that are not enumerations. Nothing here reads a pointer.
+
+use crate::np;
+use std::ffi::{c_char, c_void};
+
+/// A status code: `TCAST_OK` (0) or one of the `TCAST_ERR_*` values.
+pub type tcast_status = i32;
+
+/// A dtype: an ONNX TensorProto.DataType code, or a TensorFlow quantized type (100-104).
+pub type tcast_dtype = i32;
+
+/// Bytes of `tcast_error.message`, its terminating NUL included.
+pub const TCAST_ERROR_MESSAGE_BYTES: usize = 256;
+
+/// Details of a failure, written into the caller's struct (never a thread-local).
+#[repr(C)]
+pub struct tcast_error {
+    /// The status the call returned.
+    pub status: i32,
+    /// The element the error is about, or -1.
+    pub index: i64,
+    /// What was wrong, NUL-terminated UTF-8 (cut at a character boundary if long).
+    pub message: [c_char; TCAST_ERROR_MESSAGE_BYTES],
+}
+
+/// The largest rank a tensor may have.
+pub const TCAST_MAX_NDIM: i32 = 64;
+
+/// One STRING element: `len` bytes at `data`, not NUL-terminated.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_string {
+    pub data: *const c_char,
+    pub len: u64,
+}
+
+/// A tensor as the caller describes it. Inputs are never written.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_tensor {
+    /// The first element; may be NULL only if the tensor has no elements.
+    pub data: *mut c_void,
+    /// Bytes the caller guarantees at `data`; checked against the shape.
+    pub data_bytes: u64,
+    /// `ndim` extents, each >= 0; may be NULL when `ndim` is 0.
+    pub shape: *const i64,
+    /// Optional strides in elements, each >= 0; NULL means C-contiguous. Inputs only
+    /// (an output's strides, if given, must describe the contiguous layout); not allowed
+    /// for sub-byte dtypes.
+    pub strides: *const i64,
+    /// 0 ..= TCAST_MAX_NDIM; 0 is a scalar of one element.
+    pub ndim: i32,
+    /// The element type.
+    pub dtype: tcast_dtype,
+}
+
+/// Options of a cast. Start from `tcast_cast_options_default()` and change fields.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_cast_options {
+    /// sizeof(tcast_cast_options) as the caller compiled it; fields past it take their
+    /// defaults; a size below this first layout's (24) is TCAST_ERR_INVALID_ARGUMENT.
+    pub struct_size: u32,
+    /// 1 (default) or 0: float8 targets only (FLOAT8E8M0 included), ignored for others.
+    /// With 0, FLOAT8E8M0 gives NaN (0xFF) for 0, negatives, infinities and any value
+    /// above 2^127 or below 2^-127, in every round mode.
+    pub saturate: i32,
+    /// TCAST_ROUND_*: FLOAT8E8M0 targets only.
+    pub round_mode: i32,
+    /// TCAST_FORMAT_*: numeric -> STRING.
+    pub string_format: i32,
+    /// TCAST_CASTING_*: below UNSAFE, refuse (TCAST_ERR_CASTING) the casts numpy would
+    /// not allow at this level, as `tcast_can_cast` answers; UNSAFE (the default) checks
+    /// nothing, so even pairs numpy has no cast for (STRING -> INT4) work.
+    pub casting: i32,
+    /// 0 or 1: the calling thread only (default); n > 1: up to n threads, results
+    /// bit-identical to one thread.
+    pub threads: i32,
+}
+
+/// The size of the first layout of `tcast_cast_options`: every later one starts with it.
+pub(crate) const FIRST_OPTIONS_SIZE: u32 = 24;
+
+/// Caller-owned memory that formatted text is appended to.
+#[repr(C)]
+pub struct tcast_string_arena {
+    /// The arena's first byte; may be NULL only when `capacity` is 0.
+    pub data: *mut c_char,
+    /// Bytes at `data`.
+    pub capacity: u64,
+    /// Bytes already in use; text is appended here and `used` advances on success.
+    pub used: u64,
+}
+
+/// An opaque parsed numpy dtype (from `tcast_np_dtype_parse`, freed with
+/// `tcast_np_dtype_free`). Immutable: one handle may be used from many threads.
+pub struct tcast_np_dtype {
+    pub(crate) parsed: np::Parsed,
+}
+
+// The core's string view is what a tcast_string is: same size, same field places.
+const _: () = {
+    use crate::string_view::StringView;
+    use core::mem::{align_of, size_of};
+    assert!(size_of::<StringView<'static>>() == size_of::<tcast_string>());
+    assert!(align_of::<StringView<'static>>() == align_of::<tcast_string>());
+};
