@@ -9,7 +9,7 @@ use super::types::{
     tcast_cast_options, tcast_np_dtype, tcast_string_arena, tcast_tensor, FIRST_OPTIONS_SIZE,
     TCAST_MAX_NDIM,
 };
-use crate::cast::{CastOptions, Casting, RoundMode, StringFormat};
+use crate::cast::{check_casting, check_same_shape, CastOptions, Casting, RoundMode, StringFormat};
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::np;
@@ -354,6 +354,46 @@ pub(crate) unsafe fn input_output_views<'a>(
     }
 }
 
+/// The operands of a cast (`tcast_cast`, `tcast_cast_to_strings`), checked in the order
+/// of docs/c-api.md section 8: NULL pointers, dtype codes and the pair (`check_pair`),
+/// option values and the casting level they ask for, shapes, buffer (and `arena`)
+/// sizes, overlap.
+///
+/// # Safety
+/// `input`, `output` and `options` are NULL or valid as docs/c-api.md sections 4 and 5
+/// describe, for `'a`.
+pub(crate) unsafe fn cast_operands<'a>(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+    check_pair: fn(DType, DType) -> Result<(), Error>,
+    arena: Option<&mut ArenaArg>,
+) -> Result<(Tensor<'a>, TensorMut<'a>, CastOptions), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let (input, output) = unsafe {
+        (
+            read_descriptor(input, "input")?,
+            read_descriptor(output, "output")?,
+        )
+    };
+    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+    check_pair(from, to)?;
+    // SAFETY: as above.
+    let options = unsafe { read_options(options)? };
+    check_casting(from, to, &options)?;
+    // SAFETY: as above.
+    let (in_layout, out_layout) = unsafe {
+        (
+            read_layout("input", &input, from)?,
+            read_layout("output", &output, to)?,
+        )
+    };
+    check_same_shape(&in_layout, &out_layout)?;
+    // SAFETY: as above.
+    let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, arena)? };
+    Ok((src, dst, options))
+}
+
 /// A required out-pointer, checked for NULL when read; writing is then safe.
 pub(crate) struct Out<'a, T> {
     ptr: *mut T,
@@ -419,6 +459,21 @@ pub(crate) unsafe fn shape_out<'a>(
         ndim,
         target: PhantomData,
     })
+}
+
+/// The result arguments of the shape functions: `out_shape` of `out_capacity` int64_t
+/// and the rank's `out_ndim`.
+///
+/// # Safety
+/// As [`shape_out`].
+pub(crate) unsafe fn shape_result<'a>(
+    out_shape: *mut i64,
+    out_capacity: i32,
+    out_ndim: *mut i32,
+) -> Result<ShapeOut<'a>, Error> {
+    let ndim = Some((out_ndim, "out_ndim"));
+    // SAFETY: forwarded from this function's contract.
+    unsafe { shape_out(out_shape, "out_shape", out_capacity, "out_capacity", ndim) }
 }
 
 impl ShapeOut<'_> {

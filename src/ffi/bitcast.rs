@@ -2,7 +2,7 @@
 
 use super::args::{
     dtype_arg, dtype_of, input_view, out_arg, read_descriptor, read_dims, read_layout,
-    require_shape, shape_out, Out, ShapeOut,
+    require_shape, shape_out, shape_result, Out, ShapeOut,
 };
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
@@ -80,15 +80,7 @@ unsafe fn bitcast_shape_args<'a>(
     out_ndim: *mut i32,
 ) -> Result<(DType, &[usize], DType, Rules, ShapeOut<'a>), Error> {
     // SAFETY: forwarded from this function's contract.
-    let out = unsafe {
-        shape_out(
-            out_shape,
-            "out_shape",
-            out_capacity,
-            "out_capacity",
-            Some((out_ndim, "out_ndim")),
-        )
-    }?;
+    let out = unsafe { shape_result(out_shape, out_capacity, out_ndim) }?;
     require_shape(shape, ndim, "shape")?;
     let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
     let rules = Rules::from_code(rules)?;

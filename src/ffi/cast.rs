@@ -1,11 +1,9 @@
 //! Cast: the default options and `tcast_cast`.
 
-use super::args::{dtype_of, input_output_views, read_descriptor, read_layout, read_options};
+use super::args::cast_operands;
 use super::guard::guard;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
-use crate::cast::{cast, check_casting, check_pair, check_same_shape, CastOptions};
-use crate::error::Error;
-use crate::tensor::{Tensor, TensorMut};
+use crate::cast::{cast, check_pair, CastOptions};
 
 /// `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
 pub const TCAST_ROUND_UP: i32 = 0;
@@ -69,44 +67,8 @@ pub extern "C" fn tcast_cast(
     guard(err, || {
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 5).
-        let (src, mut dst, options) = unsafe { cast_args(input, output, options) }?;
+        let (src, mut dst, options) =
+            unsafe { cast_operands(input, output, options, check_pair, None) }?;
         cast(&src, &mut dst, &options)
     })
-}
-
-/// The arguments of `tcast_cast`, checked in the order of docs/c-api.md section 8: NULL
-/// pointers, dtype codes and the pair, option values (and the casting level they ask
-/// for), shapes, buffer sizes, overlap.
-///
-/// # Safety
-/// `input`, `output` and `options` are NULL or valid as docs/c-api.md sections 4 and 5
-/// describe, for `'a`.
-unsafe fn cast_args<'a>(
-    input: *const tcast_tensor,
-    output: *const tcast_tensor,
-    options: *const tcast_cast_options,
-) -> Result<(Tensor<'a>, TensorMut<'a>, CastOptions), Error> {
-    // SAFETY: forwarded from this function's contract.
-    let (input, output) = unsafe {
-        (
-            read_descriptor(input, "input")?,
-            read_descriptor(output, "output")?,
-        )
-    };
-    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
-    check_pair(from, to)?;
-    // SAFETY: as above.
-    let options = unsafe { read_options(options)? };
-    check_casting(from, to, &options)?;
-    // SAFETY: as above.
-    let (in_layout, out_layout) = unsafe {
-        (
-            read_layout("input", &input, from)?,
-            read_layout("output", &output, to)?,
-        )
-    };
-    check_same_shape(&in_layout, &out_layout)?;
-    // SAFETY: as above.
-    let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, None)? };
-    Ok((src, dst, options))
 }

@@ -2,7 +2,7 @@
 
 use super::args::{
     dtype_of, input_output_views, read_descriptor, read_dims, read_layout, require_shape,
-    shape_out, ShapeOut,
+    shape_result, ShapeOut,
 };
 use super::guard::guard;
 use super::types::{tcast_error, tcast_status, tcast_tensor};
@@ -65,15 +65,7 @@ unsafe fn expand_shape_args<'a, 'b>(
     out_ndim: *mut i32,
 ) -> Result<(&'b [usize], &'b [usize], ShapeOut<'a>), Error> {
     // SAFETY: forwarded from this function's contract.
-    let out = unsafe {
-        shape_out(
-            out_shape,
-            "out_shape",
-            out_capacity,
-            "out_capacity",
-            Some((out_ndim, "out_ndim")),
-        )
-    }?;
+    let out = unsafe { shape_result(out_shape, out_capacity, out_ndim) }?;
     require_shape(input_shape, input_ndim, "input_shape")?;
     require_shape(shape, shape_len, "shape")?;
     out.check_capacity()?;

@@ -1,20 +1,13 @@
 //! STRING output: formatting numbers into a caller's arena (`tcast_cast_to_strings`).
 //! Parsing STRING inputs is part of `tcast_cast`.
 
-use super::args::{
-    dtype_of, input_output_views, read_arena, read_descriptor, read_layout, read_options, ArenaArg,
-};
+use super::args::{cast_operands, read_arena};
 use super::guard::{guard, guard_value};
 use super::types::{
     tcast_cast_options, tcast_dtype, tcast_error, tcast_status, tcast_string_arena, tcast_tensor,
 };
-use crate::cast::{
-    check_casting, check_format_pair, check_same_shape, format_to_views, max_text_bytes,
-    StringFormat,
-};
+use crate::cast::{check_format_pair, format_to_views, max_text_bytes};
 use crate::dtype::DType;
-use crate::error::Error;
-use crate::tensor::{Tensor, TensorMut};
 
 /// The longest text one element of `dtype` can format to, in any format; an arena of
 /// n * this many bytes always suffices. 0 for STRING, complex and unknown codes.
@@ -45,50 +38,13 @@ pub extern "C" fn tcast_cast_to_strings(
     guard(err, || {
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 5).
-        let (src, mut dst, format, arena) =
-            unsafe { to_strings_args(input, output, arena, options) }?;
+        let mut arena = unsafe { read_arena(arena) }?;
+        // SAFETY: as above; the arena is checked and found disjoint from both tensors.
+        let (src, mut dst, options) =
+            unsafe { cast_operands(input, output, options, check_format_pair, Some(&mut arena)) }?;
         let (bytes, used, mut new_used) = arena.into_parts();
-        let end = format_to_views(&src, &mut dst, format, bytes, used)?;
+        let end = format_to_views(&src, &mut dst, options.string_format, bytes, used)?;
         new_used.write(end as u64);
         Ok(())
     })
-}
-
-/// The arguments of `tcast_cast_to_strings`, checked in the order of docs/c-api.md
-/// section 8: NULL pointers, dtype codes and the pair, option values (and the casting
-/// level they ask for), shapes, buffer and arena sizes, overlap.
-///
-/// # Safety
-/// The pointers are NULL or valid as docs/c-api.md sections 4 and 5 describe, for `'a`.
-unsafe fn to_strings_args<'a>(
-    input: *const tcast_tensor,
-    output: *const tcast_tensor,
-    arena: *mut tcast_string_arena,
-    options: *const tcast_cast_options,
-) -> Result<(Tensor<'a>, TensorMut<'a>, StringFormat, ArenaArg<'a>), Error> {
-    // SAFETY: forwarded from this function's contract.
-    let (input, output, mut arena) = unsafe {
-        (
-            read_descriptor(input, "input")?,
-            read_descriptor(output, "output")?,
-            read_arena(arena)?,
-        )
-    };
-    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
-    check_format_pair(from, to)?;
-    // SAFETY: as above.
-    let options = unsafe { read_options(options)? };
-    check_casting(from, to, &options)?;
-    // SAFETY: as above.
-    let (in_layout, out_layout) = unsafe {
-        (
-            read_layout("input", &input, from)?,
-            read_layout("output", &output, to)?,
-        )
-    };
-    check_same_shape(&in_layout, &out_layout)?;
-    // SAFETY: as above; the arena is checked and found disjoint from both here.
-    let (src, dst) =
-        unsafe { input_output_views(&input, in_layout, &output, out_layout, Some(&mut arena))? };
-    Ok((src, dst, options.string_format, arena))
 }
