@@ -335,7 +335,13 @@ typedef struct tcast_string_arena {
  * One STRING element: `len` bytes at `data`, not NUL-terminated.
  */
 typedef struct tcast_string {
+  /**
+   * The first byte; may be NULL only when `len` is 0.
+   */
   const char *data;
+  /**
+   * Bytes at `data`.
+   */
   uint64_t len;
 } tcast_string;
 

@@ -31,7 +31,9 @@ pub const TCAST_MAX_NDIM: i32 = 64;
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct tcast_string {
+    /// The first byte; may be NULL only when `len` is 0.
     pub data: *const c_char,
+    /// Bytes at `data`.
     pub len: u64,
 }
 
