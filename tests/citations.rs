@@ -125,10 +125,7 @@ fn skip_section_word(text: &str) -> &str {
 fn number_list(text: &str) -> Vec<u32> {
     let mut found = Vec::new();
     let mut rest = text.trim_start();
-    loop {
-        let Some((first, used)) = number(rest) else {
-            break;
-        };
+    while let Some((first, used)) = number(rest) {
         rest = &rest[used..];
         let mut last = first;
         for dash in ["-", "\u{2013}", ".."] {
