@@ -201,7 +201,14 @@ fn citations(text: &str) -> Vec<Citation> {
         let dot = from + hit;
         let end = dot + 3;
         from = end;
-        if joined[end..].chars().next().is_some_and(is_path_char) {
+        let mut next = joined[end..].chars();
+        let continues = match next.next() {
+            // A full stop ends a sentence unless a name goes on: "x.md." vs "x.md.in".
+            Some('.') => next.next().is_some_and(|c| c.is_ascii_alphanumeric()),
+            Some(c) => is_path_char(c),
+            None => false,
+        };
+        if continues {
             continue; // ".mdx", "x.md.in", "a.md/b"
         }
         let start = joined[..dot]
@@ -364,6 +371,7 @@ fn the_citation_forms_in_use_are_read() {
 (docs/c-api.md allows only additions) bindings/go/README.md
 [c-api.md section 5](c-api.md) `docs/<page>.md section N` https://example.org/x.md
 readme = \"README.md\" publish = \"no\"
+See docs/performance.md. Not CMakeLists.md.in, nor x.mdx.
 ";
     let found: Vec<(usize, String, Vec<Section>)> = citations(text)
         .into_iter()
@@ -411,6 +419,7 @@ readme = \"README.md\" publish = \"no\"
         (12, "c-api.md".to_string(), vec![Number(5)]),
         (12, "c-api.md".to_string(), vec![]),
         (13, "README.md".to_string(), vec![]),
+        (14, "docs/performance.md".to_string(), vec![]),
     ];
     assert_eq!(found, expected);
 }
