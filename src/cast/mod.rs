@@ -13,7 +13,8 @@ mod exec;
 pub mod kernels;
 pub mod lowp;
 pub mod pack;
-pub mod reference;
+#[cfg(test)]
+mod reference;
 pub mod text;
 
 use crate::dtype::DType;
