@@ -3,9 +3,11 @@
 //! values) to every format under every option, format to format, and the packed
 //! layouts through the public API.
 
-use super::kernels::{select_any, Repr, Tier};
+use super::kernel::Tier;
+use super::kernels::select_any;
 use super::lowp::{format_of, FORMATS};
 use super::reference::{decode, low_decode, low_encode, store_exact, Exact};
+use super::repr::Repr;
 use super::{cast, CastOptions, RoundMode};
 use crate::dtype::{DType, Scalar};
 use crate::tensor::{Tensor, TensorMut};
@@ -509,12 +511,7 @@ fn test_vectors_of_the_semantics_page() {
 
 /// The kernel representation of a numeric dtype (as `cast::plan` chooses it).
 fn repr_of(dtype: DType) -> Repr {
-    dtype
-        .info()
-        .scalar
-        .map(Repr::Std)
-        .or_else(|| format_of(dtype).map(Repr::Low))
-        .expect("a numeric dtype")
+    Repr::of(dtype).expect("a numeric dtype")
 }
 
 /// Checks codes the semantics page prescribes for hand-picked source elements: `elems`

@@ -10,17 +10,21 @@ mod convert;
 pub mod decimal;
 pub mod elem;
 mod exec;
+pub mod kernel;
 pub mod kernels;
 pub mod lowp;
 pub mod pack;
 #[cfg(test)]
 mod reference;
+pub mod repr;
 pub mod text;
 
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Tensor, TensorMut};
-use kernels::{Kernel, Repr, Tier};
+pub use exec::Plan;
+use kernel::Tier;
+use repr::Repr;
 
 macro_rules! option_enum {
     ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal as $c_name:literal),* $(,)? }) => {
@@ -97,25 +101,6 @@ impl Default for CastOptions {
     }
 }
 
-/// A chosen kernel and how the two tensors are laid out around it.
-#[derive(Copy, Clone)]
-pub struct Plan {
-    pub kernel: Kernel,
-    /// Bits per element of a packed input (its codes are unpacked for the kernel).
-    pub src_packed: Option<u32>,
-    /// Bits per element of a packed output (the kernel's codes are packed into it).
-    pub dst_packed: Option<u32>,
-}
-
-/// What the kernels see of a numeric dtype.
-fn repr(dtype: DType) -> Option<Repr> {
-    dtype
-        .info()
-        .scalar
-        .map(Repr::Std)
-        .or_else(|| lowp::format_of(dtype).map(Repr::Low))
-}
-
 fn packed_bits(dtype: DType) -> Option<u32> {
     dtype.is_packed().then(|| dtype.bits())
 }
@@ -141,7 +126,7 @@ pub fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error
             )))
         }
         _ => {
-            let (Some(source), Some(target)) = (repr(from), repr(to)) else {
+            let (Some(source), Some(target)) = (Repr::of(from), Repr::of(to)) else {
                 unreachable!("every non-STRING dtype has a kernel representation")
             };
             kernels::select_any(

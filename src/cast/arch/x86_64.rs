@@ -6,7 +6,8 @@ use super::super::convert::{
     f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits,
 };
-use super::super::kernels::{Kernel, Repr, Tier};
+use super::super::kernel::{Kernel, Tier};
+use super::super::repr::Repr;
 use crate::dtype::Scalar;
 use std::arch::x86_64::*;
 
