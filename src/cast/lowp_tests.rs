@@ -25,6 +25,30 @@ fn formats() -> impl Iterator<Item = u8> {
     0..FORMATS.len() as u8
 }
 
+#[test]
+fn format_ids_name_their_dtypes() {
+    use super::lowp::*;
+    let named = [
+        (E4M3FN, DType::Float8E4M3Fn),
+        (E4M3FNUZ, DType::Float8E4M3Fnuz),
+        (E5M2, DType::Float8E5M2),
+        (E5M2FNUZ, DType::Float8E5M2Fnuz),
+        (E8M0, DType::Float8E8M0),
+        (E2M1, DType::Float4E2M1),
+        (E2M3, DType::Float6E2M3),
+        (E3M2, DType::Float6E3M2),
+        (I4, DType::Int4),
+        (U4, DType::Uint4),
+        (I2, DType::Int2),
+        (U2, DType::Uint2),
+    ];
+    assert_eq!(named.len(), FORMATS.len());
+    for (id, dtype) in named {
+        assert_eq!(FORMATS[id as usize].dtype, dtype);
+        assert_eq!(format_of(dtype), Some(id));
+    }
+}
+
 fn codes(format: u8) -> Vec<u8> {
     (0..1u16 << FORMATS[format as usize].bits)
         .map(|c| c as u8)

@@ -14,6 +14,7 @@
 //! A float format's text behaviour is one [`FloatText`] table entry. The formatter and
 //! the parser for a dtype are chosen once per call.
 
+use super::lowp::{E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4};
 use super::{convert, lowp, pack, CastOptions, RoundMode, StringFormat};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
@@ -580,18 +581,18 @@ fn format_low<const F: u8>(bytes: &[u8], format: StringFormat, out: &mut Scratch
 
 fn low_formatter(format: u8) -> Formatter {
     match format {
-        0 => format_low::<0>,
-        1 => format_low::<1>,
-        2 => format_low::<2>,
-        3 => format_low::<3>,
-        4 => format_low::<4>,
-        5 => format_low::<5>,
-        6 => format_low::<6>,
-        7 => format_low::<7>,
-        8 => format_low::<8>,
-        9 => format_low::<9>,
-        10 => format_low::<10>,
-        11 => format_low::<11>,
+        E4M3FN => format_low::<E4M3FN>,
+        E4M3FNUZ => format_low::<E4M3FNUZ>,
+        E5M2 => format_low::<E5M2>,
+        E5M2FNUZ => format_low::<E5M2FNUZ>,
+        E8M0 => format_low::<E8M0>,
+        E2M1 => format_low::<E2M1>,
+        E2M3 => format_low::<E2M3>,
+        E3M2 => format_low::<E3M2>,
+        I4 => format_low::<I4>,
+        U4 => format_low::<U4>,
+        I2 => format_low::<I2>,
+        U2 => format_low::<U2>,
         other => unreachable!("no low-precision format {other}"),
     }
 }
