@@ -7,7 +7,6 @@
 
 pub(crate) mod arch;
 mod convert;
-pub mod decimal;
 pub mod elem;
 mod exec;
 pub mod kernel;
