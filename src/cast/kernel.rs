@@ -36,6 +36,7 @@ impl Tier {
     }
 
     /// Every tier this CPU can run (tests compare them all).
+    #[cfg(test)]
     pub fn available() -> Vec<Tier> {
         let mut tiers = vec![Tier::Baseline];
         #[cfg(target_arch = "x86_64")]

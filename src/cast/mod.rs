@@ -7,16 +7,16 @@
 
 pub(crate) mod arch;
 mod convert;
-pub mod elem;
+mod elem;
 mod exec;
-pub mod kernel;
-pub mod kernels;
-pub mod lowp;
-pub mod pack;
+pub(crate) mod kernel;
+mod kernels;
+mod lowp;
+pub(crate) mod pack;
 #[cfg(test)]
 mod reference;
-pub mod repr;
-pub mod text;
+mod repr;
+pub(crate) mod text;
 
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
@@ -80,7 +80,9 @@ option_enum!(
 pub struct CastOptions {
     /// Float8 targets: overflow saturates to the largest finite value (ONNX default).
     pub saturate: bool,
+    /// FLOAT8E8M0 targets: how a value between two powers of two rounds.
     pub round_mode: RoundMode,
+    /// STRING targets: the text layout of floats.
     pub string_format: StringFormat,
     /// Refuse casts numpy would not allow at this level.
     pub casting: Casting,

@@ -14,6 +14,7 @@ use std::fmt::Write;
 /// A parsed spec: numpy 2's reading of it, and what numpy 1 makes of it when that differs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parsed {
+    /// numpy 2's reading of the spec.
     pub dtype: NpDtype,
     /// numpy 1's reading when it differs from numpy 2's (`'f8,'` is f8 there).
     pub np1: Option<NpDtype>,

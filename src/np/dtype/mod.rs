@@ -13,5 +13,7 @@ mod units;
 
 pub use grammar::{parse, Parsed};
 pub use model::{packed_struct, subarray, Field, Kind, NpDtype, Order, Shape};
-pub use printer::{py_repr, QUOTED_CHARS};
+pub use printer::py_repr;
+#[cfg(test)]
+pub use printer::QUOTED_CHARS;
 pub use units::{Unit, UNIT_GENERIC, UNIT_M, UNIT_S, UNIT_Y};

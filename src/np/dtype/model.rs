@@ -8,16 +8,27 @@ use crate::error::Error;
 /// The class of a numpy dtype.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
+    /// `b`: bool.
     Bool,
+    /// `u`: unsigned integers.
     UInt,
+    /// `i`: signed integers.
     Int,
+    /// `f`: floats.
     Float,
+    /// `c`: complex numbers.
     Complex,
+    /// `S`: fixed-size bytes.
     Bytes,
+    /// `U`: fixed-size UCS-4 strings.
     Str,
+    /// `V`: raw bytes, structs and subarrays.
     Void,
+    /// `O`: Python objects.
     Object,
+    /// `M`: datetime64.
     Datetime,
+    /// `m`: timedelta64.
     Timedelta,
     /// numpy 2's variable-width `StringDType` (`'T'`).
     VString,
@@ -63,8 +74,11 @@ impl Kind {
 /// The byte order after canonicalisation: `|` (none), `<` (native here) or `>`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Order {
+    /// `|`: the kind has no byte order (or the item is one byte).
     None,
+    /// `<`: little-endian, the native order here.
     Little,
+    /// `>`: big-endian.
     Big,
 }
 
@@ -134,8 +148,11 @@ pub(super) fn code_entry(c: u8) -> Option<&'static Code> {
 /// A field of a structured dtype.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
+    /// The field's name.
     pub name: String,
+    /// The field's dtype.
     pub dtype: NpDtype,
+    /// The field's byte offset in the struct.
     pub offset: u64,
 }
 
@@ -145,7 +162,12 @@ pub enum Shape {
     /// A plain dtype.
     Plain,
     /// A subarray: `base` repeated `dims` times (the dtype's kind is Void).
-    Sub { base: Box<NpDtype>, dims: Vec<u64> },
+    Sub {
+        /// The element dtype.
+        base: Box<NpDtype>,
+        /// The subarray's shape.
+        dims: Vec<u64>,
+    },
     /// A structured dtype (kind Void).
     Fields(Vec<Field>),
 }
@@ -153,14 +175,17 @@ pub enum Shape {
 /// A parsed numpy dtype.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NpDtype {
+    /// The class (`dtype.kind`).
     pub kind: Kind,
     /// The type character (`dtype.char`).
     pub code: u8,
     /// Bytes per element; 0 for the unsized S/U/V.
     pub itemsize: u64,
+    /// The byte order (`dtype.byteorder`, canonical).
     pub order: Order,
     /// Datetime/timedelta unit (generic elsewhere).
     pub unit: Unit,
+    /// Plain, a subarray or a struct.
     pub shape: Shape,
 }
 

@@ -107,7 +107,8 @@ impl NpDtype {
         out
     }
 
-    /// [`NpDtype::to_str`] cut after [`QUOTED_CHARS`] bytes (then "..."), for messages.
+    /// [`NpDtype::to_str`] cut after `QUOTED_CHARS` (512) bytes (then "..."), for
+    /// messages.
     pub fn to_str_capped(&self) -> String {
         let mut out = crate::mem::Capped::new(QUOTED_CHARS);
         // a Capped writer never fails

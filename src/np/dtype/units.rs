@@ -33,7 +33,8 @@ pub const UNIT_GENERIC: u8 = 14;
 /// A datetime/timedelta unit: numpy's enum value and the multiplier.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unit {
-    /// numpy's enum value of the unit ([`UNIT_NAMES`] order).
+    /// numpy's enum value of the unit (`NPY_DATETIMEUNIT`: Y, M, W, -, D, h, m, s, ms,
+    /// us, ns, ps, fs, as, generic).
     pub base: u8,
     /// How many of the unit (`[10s]`: 10).
     pub num: u32,
@@ -59,7 +60,7 @@ impl Unit {
 
     /// The enum value of the unit a metadata string names (numpy's names, and "μs"
     /// for microseconds).
-    pub fn base_named(text: &[u8]) -> Option<u8> {
+    pub(super) fn base_named(text: &[u8]) -> Option<u8> {
         match text {
             b"\xce\xbcs" => Some(UNIT_US),
             _ => UNIT_NAMES
@@ -72,7 +73,7 @@ impl Unit {
     /// `[D/24]` -> `[h]`: numpy's search for a finer unit that the divisor `den` divides;
     /// None when none does or `den` is not positive. Generic units have none (the
     /// grammar refuses a divisor on them before it asks).
-    pub fn divided(self, den: i64) -> Option<Unit> {
+    pub(super) fn divided(self, den: i64) -> Option<Unit> {
         // Factors to the next finer units, as numpy tabulates them (weeks read a fourth,
         // zero entry: the quirk that makes `[W/11]` a zero multiple of years).
         let (tries, units): (&[i64], &[u8]) = match self.base {
