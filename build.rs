@@ -16,8 +16,8 @@ fn main() {
 }
 
 /// Writes `$OUT_DIR/pow5_table.rs`: the 128-bit approximations of 5^q, q = -342..=308,
-/// that the Eisel-Lemire float parser multiplies by (src/cast/decimal.rs). For q >= 0 the
-/// 128 leading bits of 5^q, truncated; for q < 0 the 128 leading bits of
+/// that the Eisel-Lemire float parser multiplies by (src/cast/text/decimal.rs). For q >= 0
+/// the 128 leading bits of 5^q, truncated; for q < 0 the 128 leading bits of
 /// floor(2^b / 5^-q) + 1, where b is large enough to keep them exact (the rounding up
 /// makes the approximation of a negative power never too small). Computed here with a
 /// plain big integer rather than pasted from elsewhere.

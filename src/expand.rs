@@ -9,7 +9,7 @@
 //! code through their bit streams (they are rare and never strided).
 
 use crate::cast::arch;
-use crate::cast::kernels::Tier;
+use crate::cast::kernel::Tier;
 use crate::cast::pack;
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};

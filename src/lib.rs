@@ -6,6 +6,20 @@
 //! truncates and saturates with NaN -> 0, integer -> integer wraps, and every float
 //! conversion rounds once, to nearest even, from the exact source value.
 //!
+//! The Rust API is what this page lists, and nothing else:
+//! - [`cast`] with its [`CastOptions`] ([`RoundMode`], [`StringFormat`], [`Casting`]);
+//! - [`expand`] and [`broadcast_shape`]; [`bitcast_shape`] ([`BitcastRules`],
+//!   [`LastAxis`], [`ViewShape`]);
+//! - dtypes: [`DType`], its registry row [`DTypeInfo`], [`Family`], [`Scalar`],
+//!   [`ONNX_CAST_VERSIONS`]; DLPack: [`to_dlpack`], [`from_dlpack`], [`DlpackDtype`],
+//!   [`DlpackCode`];
+//! - tensors: [`Tensor`], [`TensorMut`], [`Layout`], [`MAX_NDIM`]; errors: [`Error`],
+//!   [`Status`];
+//! - [`np`]: numpy's dtype grammar and casting rules (parse a spec, the casting level,
+//!   `can_cast`, `promote_types`, `min_scalar_type`).
+//!
+//! [`ffi`] is the C ABI, callable from Rust too.
+//!
 //! ```
 //! use tensorcast::{cast, CastOptions, DType, Tensor, TensorMut};
 //! let src: Vec<u8> = [1.5f32, -2.0, 65520.0].iter().flat_map(|x| x.to_ne_bytes()).collect();
@@ -16,24 +30,24 @@
 //! assert_eq!(dst, [0x00, 0x3e, 0x00, 0xc0, 0x00, 0x7c]);
 //! ```
 
-pub mod bitcast;
-pub mod cast;
-pub mod dlpack;
-pub mod dtype;
-pub mod error;
-pub mod expand;
+mod bitcast;
+mod cast;
+mod dlpack;
+mod dtype;
+mod error;
+mod expand;
 pub mod ffi;
 mod mem;
 pub mod np;
 mod string_view;
-pub mod tensor;
+mod tensor;
 #[cfg(test)]
 mod testutil;
 
-pub use bitcast::{bitcast_shape, Rules as BitcastRules};
+pub use bitcast::{bitcast_shape, LastAxis, Rules as BitcastRules, ViewShape};
 pub use cast::{cast, format_strings, CastOptions, Casting, RoundMode, StringFormat};
-pub use dlpack::{DlpackCode, DlpackDtype};
-pub use dtype::{DType, Family, Scalar};
+pub use dlpack::{from_dlpack, to_dlpack, DlpackCode, DlpackDtype};
+pub use dtype::{DType, DTypeInfo, Family, Scalar, ONNX_CAST_VERSIONS};
 pub use error::{Error, Status};
 pub use expand::{broadcast_shape, expand};
 pub use string_view::StringView;

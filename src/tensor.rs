@@ -138,10 +138,12 @@ impl Layout {
         Ok(&buf[..values.len()])
     }
 
+    /// The element type.
     pub fn dtype(&self) -> DType {
         self.dtype
     }
 
+    /// The shape (empty for a scalar).
     pub fn dims(&self) -> &[usize] {
         &self.dims[..self.ndim]
     }
@@ -346,12 +348,12 @@ impl<'a> Tensor<'a> {
         Ok(Tensor { layout, data })
     }
 
-    /// The shape, strides and sizes.
+    /// The checked shape, strides and dtype.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
-    /// Exactly the bytes the elements span.
+    /// The bytes the layout spans.
     pub fn data(&self) -> &'a [u8] {
         self.data
     }
@@ -409,12 +411,12 @@ impl<'a> TensorMut<'a> {
         Ok(TensorMut { layout, data })
     }
 
-    /// The shape and sizes.
+    /// The checked shape and dtype.
     pub fn layout(&self) -> &Layout {
         &self.layout
     }
 
-    /// Exactly the bytes the elements span.
+    /// The bytes the layout spans, writable.
     pub fn data(&mut self) -> &mut [u8] {
         self.data
     }

@@ -2,9 +2,8 @@
 //! packed output, on one or more threads.
 
 use super::arch;
-use super::kernels::Kernel;
+use super::kernel::Kernel;
 use super::pack::{pack, packed_bytes, unpack};
-use super::Plan;
 use crate::tensor::{Tensor, MAX_NDIM};
 use std::sync::Mutex;
 
@@ -14,6 +13,16 @@ const MIN_ELEMENTS_PER_THREAD: usize = 1 << 16;
 const SPLIT_ALIGN: usize = 64;
 /// Gather buffer for rows whose elements are not adjacent.
 const GATHER_BYTES: usize = 4096;
+
+/// A chosen kernel and how the two tensors are laid out around it.
+#[derive(Copy, Clone)]
+pub struct Plan {
+    pub kernel: Kernel,
+    /// Bits per element of a packed input (its codes are unpacked for the kernel).
+    pub src_packed: Option<u32>,
+    /// Bits per element of a packed output (the kernel's codes are packed into it).
+    pub dst_packed: Option<u32>,
+}
 
 /// Converts all of `input` into the contiguous `out`, on up to `threads` threads.
 pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], threads: usize) {

@@ -5,106 +5,14 @@
 
 use super::convert::CastTo;
 use super::elem::{Bool, Elem, C128, C64};
-use super::lowp::{decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, FORMATS};
+use super::kernel::{Kernel, Tier};
+use super::lowp::{
+    decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, E2M1, E2M3, E3M2, E4M3FN,
+    E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS, I2, I4, U2, U4,
+};
+use super::repr::Repr;
 use crate::dtype::Scalar;
 use half::{bf16, f16};
-
-/// A CPU feature level with its own compilation of the kernels.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Tier {
-    /// What every CPU of the target runs.
-    Baseline,
-    /// x86-64 with AVX2, FMA and F16C.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Tier {
-    /// The best tier this CPU supports, detected on first use and cached.
-    pub fn detect() -> Tier {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::sync::atomic::{AtomicU8, Ordering};
-            static CACHE: AtomicU8 = AtomicU8::new(0);
-            match CACHE.load(Ordering::Relaxed) {
-                1 => return Tier::Baseline,
-                2 => return Tier::Avx2,
-                _ => {}
-            }
-            let avx2 = std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-                && std::arch::is_x86_feature_detected!("f16c");
-            CACHE.store(if avx2 { 2 } else { 1 }, Ordering::Relaxed);
-            if avx2 {
-                return Tier::Avx2;
-            }
-        }
-        Tier::Baseline
-    }
-
-    /// Every tier this CPU can run (tests compare them all).
-    pub fn available() -> Vec<Tier> {
-        let mut tiers = vec![Tier::Baseline];
-        #[cfg(target_arch = "x86_64")]
-        if Tier::detect() == Tier::Avx2 {
-            tiers.push(Tier::Avx2);
-        }
-        tiers
-    }
-}
-
-/// A contiguous kernel: converts `src.len() / src_size` elements into `dst`.
-#[derive(Copy, Clone)]
-pub struct Kernel {
-    /// Requires the CPU to support the tier the kernel was selected for.
-    run: unsafe fn(&[u8], &mut [u8]),
-    pub src_size: usize,
-    pub dst_size: usize,
-    /// The CPU tier the kernel was compiled for.
-    pub tier: Tier,
-    /// The kernel writes a 4-bit packed output itself (two codes per byte) instead of
-    /// one code per byte.
-    pub packs_nibbles: bool,
-}
-
-impl Kernel {
-    /// Wraps a kernel function compiled for a tier.
-    pub(crate) fn new(
-        run: unsafe fn(&[u8], &mut [u8]),
-        src_size: usize,
-        dst_size: usize,
-        tier: Tier,
-    ) -> Kernel {
-        Kernel {
-            run,
-            src_size,
-            dst_size,
-            tier,
-            packs_nibbles: false,
-        }
-    }
-
-    /// This kernel, marked as writing two 4-bit codes per byte.
-    pub(crate) fn packing_nibbles(self) -> Kernel {
-        Kernel {
-            packs_nibbles: true,
-            ..self
-        }
-    }
-
-    /// Converts every element of `src` into `dst`; both hold the same element count.
-    pub fn run(&self, src: &[u8], dst: &mut [u8]) {
-        let n = src.len() / self.src_size;
-        if self.packs_nibbles {
-            assert_eq!(n.div_ceil(2), dst.len());
-        } else {
-            assert_eq!(n, dst.len() / self.dst_size);
-        }
-        // SAFETY: `select` hands out a tier's kernels only for a tier that
-        // `Tier::detect` found on this CPU (or for Baseline, which every CPU runs).
-        unsafe { (self.run)(src, dst) }
-    }
-}
 
 #[inline(always)]
 fn convert_all<S: Elem + CastTo<D>, D: Elem>(src: &[u8], dst: &mut [u8]) {
@@ -198,14 +106,6 @@ pub fn select(from: Scalar, to: Scalar, tier: Tier) -> Kernel {
 }
 
 // ---- low-precision codes (one per byte; see lowp.rs) ---------------------------------
-
-/// What a kernel sees of a dtype: a standard scalar, or one code per byte of a
-/// low-precision format.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Repr {
-    Std(Scalar),
-    Low(u8),
-}
 
 #[inline(always)]
 fn encode_all<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
@@ -326,18 +226,18 @@ fn encode_to<const F: u8, const OPT: u8>(from: Repr, tier: Tier) -> Kernel {
         Repr::Std(Scalar::F64) => encode_pick::<f64, F, OPT>(tier),
         Repr::Std(Scalar::C64) => encode_pick::<C64, F, OPT>(tier),
         Repr::Std(Scalar::C128) => encode_pick::<C128, F, OPT>(tier),
-        Repr::Low(0) => encode_pick::<Code<0>, F, OPT>(tier),
-        Repr::Low(1) => encode_pick::<Code<1>, F, OPT>(tier),
-        Repr::Low(2) => encode_pick::<Code<2>, F, OPT>(tier),
-        Repr::Low(3) => encode_pick::<Code<3>, F, OPT>(tier),
-        Repr::Low(4) => encode_pick::<Code<4>, F, OPT>(tier),
-        Repr::Low(5) => encode_pick::<Code<5>, F, OPT>(tier),
-        Repr::Low(6) => encode_pick::<Code<6>, F, OPT>(tier),
-        Repr::Low(7) => encode_pick::<Code<7>, F, OPT>(tier),
-        Repr::Low(8) => encode_pick::<Code<8>, F, OPT>(tier),
-        Repr::Low(9) => encode_pick::<Code<9>, F, OPT>(tier),
-        Repr::Low(10) => encode_pick::<Code<10>, F, OPT>(tier),
-        Repr::Low(11) => encode_pick::<Code<11>, F, OPT>(tier),
+        Repr::Low(E4M3FN) => encode_pick::<Code<E4M3FN>, F, OPT>(tier),
+        Repr::Low(E4M3FNUZ) => encode_pick::<Code<E4M3FNUZ>, F, OPT>(tier),
+        Repr::Low(E5M2) => encode_pick::<Code<E5M2>, F, OPT>(tier),
+        Repr::Low(E5M2FNUZ) => encode_pick::<Code<E5M2FNUZ>, F, OPT>(tier),
+        Repr::Low(E8M0) => encode_pick::<Code<E8M0>, F, OPT>(tier),
+        Repr::Low(E2M1) => encode_pick::<Code<E2M1>, F, OPT>(tier),
+        Repr::Low(E2M3) => encode_pick::<Code<E2M3>, F, OPT>(tier),
+        Repr::Low(E3M2) => encode_pick::<Code<E3M2>, F, OPT>(tier),
+        Repr::Low(I4) => encode_pick::<Code<I4>, F, OPT>(tier),
+        Repr::Low(U4) => encode_pick::<Code<U4>, F, OPT>(tier),
+        Repr::Low(I2) => encode_pick::<Code<I2>, F, OPT>(tier),
+        Repr::Low(U2) => encode_pick::<Code<U2>, F, OPT>(tier),
         Repr::Low(other) => unreachable!("no low-precision format {other}"),
     }
 }
@@ -358,42 +258,43 @@ pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Ti
         (Repr::Std(a), Repr::Std(b)) => select(a, b, tier),
         (a, b) if a == b => copy(1, tier),
         (Repr::Low(f), Repr::Std(d)) => match f {
-            0 => decode_for::<0>(d, tier),
-            1 => decode_for::<1>(d, tier),
-            2 => decode_for::<2>(d, tier),
-            3 => decode_for::<3>(d, tier),
-            4 => decode_for::<4>(d, tier),
-            5 => decode_for::<5>(d, tier),
-            6 => decode_for::<6>(d, tier),
-            7 => decode_for::<7>(d, tier),
-            8 => decode_for::<8>(d, tier),
-            9 => decode_for::<9>(d, tier),
-            10 => decode_for::<10>(d, tier),
-            11 => decode_for::<11>(d, tier),
+            E4M3FN => decode_for::<E4M3FN>(d, tier),
+            E4M3FNUZ => decode_for::<E4M3FNUZ>(d, tier),
+            E5M2 => decode_for::<E5M2>(d, tier),
+            E5M2FNUZ => decode_for::<E5M2FNUZ>(d, tier),
+            E8M0 => decode_for::<E8M0>(d, tier),
+            E2M1 => decode_for::<E2M1>(d, tier),
+            E2M3 => decode_for::<E2M3>(d, tier),
+            E3M2 => decode_for::<E3M2>(d, tier),
+            I4 => decode_for::<I4>(d, tier),
+            U4 => decode_for::<U4>(d, tier),
+            I2 => decode_for::<I2>(d, tier),
+            U2 => decode_for::<U2>(d, tier),
             other => unreachable!("no low-precision format {other}"),
         },
+        // (format, option bits): bit 0 saturate, bits 1-2 the round mode (`option_bits`).
         (from, Repr::Low(g)) => match (g, option_bits(g, saturate, round_mode)) {
-            (0, 0) => encode_to::<0, 0>(from, tier),
-            (0, 1) => encode_to::<0, 1>(from, tier),
-            (1, 0) => encode_to::<1, 0>(from, tier),
-            (1, 1) => encode_to::<1, 1>(from, tier),
-            (2, 0) => encode_to::<2, 0>(from, tier),
-            (2, 1) => encode_to::<2, 1>(from, tier),
-            (3, 0) => encode_to::<3, 0>(from, tier),
-            (3, 1) => encode_to::<3, 1>(from, tier),
-            (4, 0) => encode_to::<4, 0>(from, tier),
-            (4, 1) => encode_to::<4, 1>(from, tier),
-            (4, 2) => encode_to::<4, 2>(from, tier),
-            (4, 3) => encode_to::<4, 3>(from, tier),
-            (4, 4) => encode_to::<4, 4>(from, tier),
-            (4, 5) => encode_to::<4, 5>(from, tier),
-            (5, 0) => encode_to::<5, 0>(from, tier),
-            (6, 0) => encode_to::<6, 0>(from, tier),
-            (7, 0) => encode_to::<7, 0>(from, tier),
-            (8, 0) => encode_to::<8, 0>(from, tier),
-            (9, 0) => encode_to::<9, 0>(from, tier),
-            (10, 0) => encode_to::<10, 0>(from, tier),
-            (11, 0) => encode_to::<11, 0>(from, tier),
+            (E4M3FN, 0) => encode_to::<E4M3FN, 0>(from, tier),
+            (E4M3FN, 1) => encode_to::<E4M3FN, 1>(from, tier),
+            (E4M3FNUZ, 0) => encode_to::<E4M3FNUZ, 0>(from, tier),
+            (E4M3FNUZ, 1) => encode_to::<E4M3FNUZ, 1>(from, tier),
+            (E5M2, 0) => encode_to::<E5M2, 0>(from, tier),
+            (E5M2, 1) => encode_to::<E5M2, 1>(from, tier),
+            (E5M2FNUZ, 0) => encode_to::<E5M2FNUZ, 0>(from, tier),
+            (E5M2FNUZ, 1) => encode_to::<E5M2FNUZ, 1>(from, tier),
+            (E8M0, 0) => encode_to::<E8M0, 0>(from, tier),
+            (E8M0, 1) => encode_to::<E8M0, 1>(from, tier),
+            (E8M0, 2) => encode_to::<E8M0, 2>(from, tier),
+            (E8M0, 3) => encode_to::<E8M0, 3>(from, tier),
+            (E8M0, 4) => encode_to::<E8M0, 4>(from, tier),
+            (E8M0, 5) => encode_to::<E8M0, 5>(from, tier),
+            (E2M1, 0) => encode_to::<E2M1, 0>(from, tier),
+            (E2M3, 0) => encode_to::<E2M3, 0>(from, tier),
+            (E3M2, 0) => encode_to::<E3M2, 0>(from, tier),
+            (I4, 0) => encode_to::<I4, 0>(from, tier),
+            (U4, 0) => encode_to::<U4, 0>(from, tier),
+            (I2, 0) => encode_to::<I2, 0>(from, tier),
+            (U2, 0) => encode_to::<U2, 0>(from, tier),
             (format, opt) => unreachable!("no kernel for format {format} with options {opt}"),
         },
     }

@@ -53,17 +53,33 @@ pub struct LowFormat {
     pub max_code: u32,
 }
 
+// The format ids: the const generic `F` of the kernels (`Code<F>`, `decode_f32::<F>`, ...),
+// the `u8` of `Repr::Low`, and the index into `FORMATS`. Code names formats by these
+// constants only, never by their numbers.
+
+/// FLOAT8E4M3FN.
 pub const E4M3FN: u8 = 0;
+/// FLOAT8E4M3FNUZ.
 pub const E4M3FNUZ: u8 = 1;
+/// FLOAT8E5M2.
 pub const E5M2: u8 = 2;
+/// FLOAT8E5M2FNUZ.
 pub const E5M2FNUZ: u8 = 3;
+/// FLOAT8E8M0.
 pub const E8M0: u8 = 4;
+/// FLOAT4E2M1.
 pub const E2M1: u8 = 5;
+/// FLOAT6E2M3.
 pub const E2M3: u8 = 6;
+/// FLOAT6E3M2.
 pub const E3M2: u8 = 7;
+/// INT4.
 pub const I4: u8 = 8;
+/// UINT4.
 pub const U4: u8 = 9;
+/// INT2.
 pub const I2: u8 = 10;
+/// UINT2.
 pub const U2: u8 = 11;
 
 macro_rules! low {
@@ -80,7 +96,8 @@ macro_rules! low {
     };
 }
 
-/// The formats, indexed by the constants above.
+/// The formats, indexed by the format ids above (`format_ids_name_their_dtypes` in
+/// lowp_tests.rs checks the order).
 #[rustfmt::skip]
 pub const FORMATS: [LowFormat; 12] = [
     low!(Float8E4M3Fn, 8, 4, 3, 7, Kind::Fn, 0x7e),
@@ -497,23 +514,24 @@ pub fn to_code<S: LowSource, const F: u8, const OPT: u8>(s: S) -> u8 {
 /// the per-element string paths).
 pub fn encode_f64(format: u8, opt: u8, x: f64) -> u8 {
     macro_rules! by_format {
-        ($($f:literal => [$($o:literal),*]),*) => {
+        ($($f:ident => [$($o:literal),*]),*) => {
             match (format, opt) {
                 $($( ($f, $o) => to_code::<f64, $f, $o>(x), )*)*
                 _ => unreachable!("no low-precision format {format} with options {opt}"),
             }
         };
     }
-    by_format!(0 => [0, 1], 1 => [0, 1], 2 => [0, 1], 3 => [0, 1], 4 => [0, 1, 2, 3, 4, 5],
-               5 => [0], 6 => [0], 7 => [0], 8 => [0], 9 => [0], 10 => [0], 11 => [0])
+    by_format!(E4M3FN => [0, 1], E4M3FNUZ => [0, 1], E5M2 => [0, 1], E5M2FNUZ => [0, 1],
+               E8M0 => [0, 1, 2, 3, 4, 5], E2M1 => [0], E2M3 => [0], E3M2 => [0], I4 => [0],
+               U4 => [0], I2 => [0], U2 => [0])
 }
 
 /// The exact value of a code of format `format` (runtime dispatch).
 pub fn decode_f64(format: u8, code: u8) -> f64 {
     macro_rules! by_format {
-        ($($f:literal),*) => {
+        ($($f:ident),*) => {
             match format {
-                $( $f => match FORMATS[$f].kind {
+                $( $f => match FORMATS[$f as usize].kind {
                     Kind::Int { .. } => f64::from(decode_int::<$f>(code)),
                     _ => f64::from(decode_f32::<$f>(code)),
                 }, )*
@@ -521,5 +539,5 @@ pub fn decode_f64(format: u8, code: u8) -> f64 {
             }
         };
     }
-    by_format!(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+    by_format!(E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, E2M1, E2M3, E3M2, I4, U4, I2, U2)
 }

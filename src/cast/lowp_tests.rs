@@ -3,9 +3,11 @@
 //! values) to every format under every option, format to format, and the packed
 //! layouts through the public API.
 
-use super::kernels::{select_any, Repr, Tier};
+use super::kernel::Tier;
+use super::kernels::select_any;
 use super::lowp::{format_of, FORMATS};
 use super::reference::{decode, low_decode, low_encode, store_exact, Exact};
+use super::repr::Repr;
 use super::{cast, CastOptions, RoundMode};
 use crate::dtype::{DType, Scalar};
 use crate::tensor::{Tensor, TensorMut};
@@ -21,6 +23,30 @@ const OPTIONS: [(bool, u8); 6] = [
 
 fn formats() -> impl Iterator<Item = u8> {
     0..FORMATS.len() as u8
+}
+
+#[test]
+fn format_ids_name_their_dtypes() {
+    use super::lowp::*;
+    let named = [
+        (E4M3FN, DType::Float8E4M3Fn),
+        (E4M3FNUZ, DType::Float8E4M3Fnuz),
+        (E5M2, DType::Float8E5M2),
+        (E5M2FNUZ, DType::Float8E5M2Fnuz),
+        (E8M0, DType::Float8E8M0),
+        (E2M1, DType::Float4E2M1),
+        (E2M3, DType::Float6E2M3),
+        (E3M2, DType::Float6E3M2),
+        (I4, DType::Int4),
+        (U4, DType::Uint4),
+        (I2, DType::Int2),
+        (U2, DType::Uint2),
+    ];
+    assert_eq!(named.len(), FORMATS.len());
+    for (id, dtype) in named {
+        assert_eq!(FORMATS[id as usize].dtype, dtype);
+        assert_eq!(format_of(dtype), Some(id));
+    }
 }
 
 fn codes(format: u8) -> Vec<u8> {
@@ -509,12 +535,7 @@ fn test_vectors_of_the_semantics_page() {
 
 /// The kernel representation of a numeric dtype (as `cast::plan` chooses it).
 fn repr_of(dtype: DType) -> Repr {
-    dtype
-        .info()
-        .scalar
-        .map(Repr::Std)
-        .or_else(|| format_of(dtype).map(Repr::Low))
-        .expect("a numeric dtype")
+    Repr::of(dtype).expect("a numeric dtype")
 }
 
 /// Checks codes the semantics page prescribes for hand-picked source elements: `elems`

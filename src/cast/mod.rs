@@ -7,20 +7,24 @@
 
 pub(crate) mod arch;
 mod convert;
-pub mod decimal;
-pub mod elem;
+mod elem;
 mod exec;
-pub mod kernels;
-pub mod lowp;
-pub mod pack;
-pub mod reference;
+pub(crate) mod kernel;
+mod kernels;
+mod lowp;
+pub(crate) mod pack;
+#[cfg(test)]
+mod reference;
+mod repr;
 pub(crate) mod strings;
-pub mod text;
+pub(crate) mod text;
 
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Tensor, TensorMut};
-use kernels::{Kernel, Repr, Tier};
+pub use exec::Plan;
+use kernel::Tier;
+use repr::Repr;
 pub use strings::format_strings;
 pub(crate) use strings::{check_format_pair, check_pair, format_to_views};
 pub(crate) use text::max_text_bytes;
@@ -80,7 +84,9 @@ option_enum!(
 pub struct CastOptions {
     /// Float8 targets: overflow saturates to the largest finite value (ONNX default).
     pub saturate: bool,
+    /// FLOAT8E8M0 targets: how a value between two powers of two rounds.
     pub round_mode: RoundMode,
+    /// STRING targets: the text layout of floats.
     pub string_format: StringFormat,
     /// Refuse casts numpy would not allow at this level.
     pub casting: Casting,
@@ -100,25 +106,6 @@ impl Default for CastOptions {
     }
 }
 
-/// A chosen kernel and how the two tensors are laid out around it.
-#[derive(Copy, Clone)]
-pub struct Plan {
-    pub kernel: Kernel,
-    /// Bits per element of a packed input (its codes are unpacked for the kernel).
-    pub src_packed: Option<u32>,
-    /// Bits per element of a packed output (the kernel's codes are packed into it).
-    pub dst_packed: Option<u32>,
-}
-
-/// What the kernels see of a numeric dtype.
-fn repr(dtype: DType) -> Option<Repr> {
-    dtype
-        .info()
-        .scalar
-        .map(Repr::Std)
-        .or_else(|| lowp::format_of(dtype).map(Repr::Low))
-}
-
 fn packed_bits(dtype: DType) -> Option<u32> {
     dtype.is_packed().then(|| dtype.bits())
 }
@@ -132,7 +119,7 @@ pub fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error
             kernels::copy(DType::String.bits() as usize / 8, Tier::detect())
         }
         _ => {
-            let (Some(source), Some(target)) = (repr(from), repr(to)) else {
+            let (Some(source), Some(target)) = (Repr::of(from), Repr::of(to)) else {
                 unreachable!("check_pair leaves numeric pairs and STRING -> STRING")
             };
             kernels::select_any(

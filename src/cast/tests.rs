@@ -2,7 +2,8 @@
 //! target on every CPU tier, special and random values for the wider sources, and the
 //! strided / threaded execution paths against contiguous single-threaded runs.
 
-use super::kernels::{select, Tier};
+use super::kernel::Tier;
+use super::kernels::select;
 use super::reference::cast_element;
 use super::{cast, CastOptions};
 use crate::dtype::{DType, Scalar};

@@ -2,22 +2,23 @@
 //! `promote_types` and `min_scalar_type` (semantics-can-cast.md), and the same levels for
 //! tensorcast dtypes.
 
-pub mod dtype;
-pub mod level;
-pub mod ml;
+pub(crate) mod dtype;
+pub(crate) mod level;
+pub(crate) mod ml;
 mod printable;
-pub mod promote;
-pub mod query;
-pub mod value;
+pub(crate) mod promote;
+pub(crate) mod query;
+pub(crate) mod value;
 
 #[cfg(test)]
 mod tests;
 
 use crate::dtype::DType;
 use crate::error::Error;
-pub use dtype::{parse, NpDtype, Parsed};
+pub use dtype::{parse, Field, Kind, NpDtype, Order, Parsed, Shape, Unit};
 pub use level::{level, LEVEL_NAMES, NEVER};
-pub use value::{can_cast_value, min_scalar_type, Value, PYTHON_SCALAR_REFUSED};
+pub use promote::promote as promote_types;
+pub use value::{can_cast_value, min_scalar_type, Value};
 
 /// Which numpy's rules to reproduce.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -42,7 +43,7 @@ impl Rules {
 }
 
 /// A casting level from a C `casting` argument (0 no .. 4 unsafe).
-pub fn casting_from_code(code: i32) -> Result<u8, Error> {
+pub(crate) fn casting_from_code(code: i32) -> Result<u8, Error> {
     match u8::try_from(code) {
         Ok(c) if usize::from(c) < LEVEL_NAMES.len() => Ok(c),
         _ => Err(Error::InvalidArgument(format!(
@@ -79,7 +80,7 @@ pub fn can_cast_str(from: &str, to: &str, casting: u8, rules: Rules) -> Result<b
 }
 
 /// The message numpy gives when `casting` refuses an array cast.
-pub fn refusal(from: &str, to: &str, casting: u8) -> String {
+pub(crate) fn refusal(from: &str, to: &str, casting: u8) -> String {
     format!(
         "Cannot cast array data from dtype('{from}') to dtype('{to}') according to the rule '{}'",
         LEVEL_NAMES[usize::from(casting)]
@@ -90,7 +91,7 @@ pub fn refusal(from: &str, to: &str, casting: u8) -> String {
 /// at level `casting`. UNSAFE allows every cast the library makes, including the pairs
 /// numpy has no cast for at all (STRING -> INT4, FLOAT8E8M0 -> INT8, ...): it is the
 /// default and means "no check", as ONNX Cast needs.
-pub fn check_tensor_cast(from: DType, to: DType, casting: u8) -> Result<(), Error> {
+pub(crate) fn check_tensor_cast(from: DType, to: DType, casting: u8) -> Result<(), Error> {
     if casting >= level::UNSAFE || ml::tensor_level(from, to) <= casting {
         Ok(())
     } else {

@@ -14,12 +14,14 @@ pub const PYTHON_SCALAR_REFUSED: &str = "can_cast() does not support Python ints
 /// A scalar's value, as far as `min_scalar_type` looks at it.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Value {
+    /// A bool.
     Bool(bool),
     /// Any integer that fits a 64-bit signed or unsigned type.
     Int(i128),
     /// A float; long doubles are truncated toward zero, which keeps every comparison with
     /// a double threshold exact.
     Float(f64),
+    /// A complex number: real and imaginary parts (truncated as floats are).
     Complex(f64, f64),
     /// A value numpy does not inspect (strings, datetimes, objects, ...).
     Opaque,

@@ -4,7 +4,8 @@
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 
-use super::kernels::{Kernel, Repr, Tier};
+use super::kernel::{Kernel, Tier};
+use super::repr::Repr;
 use crate::dtype::Scalar;
 
 /// A hand-written kernel for this pair on this tier, if there is one.

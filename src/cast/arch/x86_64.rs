@@ -6,7 +6,8 @@ use super::super::convert::{
     f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits,
 };
-use super::super::kernels::{Kernel, Repr, Tier};
+use super::super::kernel::{Kernel, Tier};
+use super::super::repr::Repr;
 use crate::dtype::Scalar;
 use std::arch::x86_64::*;
 
@@ -258,7 +259,9 @@ pub fn fence() {
 
 // ---- low-precision float formats ----------------------------------------------------
 
-use super::super::lowp::{self, Kind, FORMATS};
+use super::super::lowp::{
+    self, Kind, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS,
+};
 
 /// Eight f32 (as bits) to codes of float format `F` (one per 32-bit lane), the same
 /// rules as `lowp::encode_f32` (the input is the value rounded to f32 to odd).
@@ -788,11 +791,11 @@ unsafe fn decode_to_f32<const F: u8>(src: &[u8], dst: &mut [u8]) {
 /// The hand-written kernel for a low-precision pair, if there is one.
 pub fn special_low(from: Repr, to: Repr, opt: u8) -> Option<Kernel> {
     macro_rules! encoders {
-        ($source:ident, $size:expr, $( ($f:literal, $o:literal) ),*) => {
+        ($source:ident, $size:expr, $( ($f:ident, $o:literal) ),* $(,)?) => {
             match (to, opt) {
                 $( (Repr::Low($f), $o) => {
                     let kernel = Kernel::new($source::<$f, $o>, $size, 1, Tier::Avx2);
-                    Some(if FORMATS[$f].bits == 4 { kernel.packing_nibbles() } else { kernel })
+                    Some(if FORMATS[$f as usize].bits == 4 { kernel.packing_nibbles() } else { kernel })
                 } )*
                 _ => None,
             }
@@ -803,23 +806,23 @@ pub fn special_low(from: Repr, to: Repr, opt: u8) -> Option<Kernel> {
             encoders!(
                 $source,
                 $size,
-                (0, 0),
-                (0, 1),
-                (1, 0),
-                (1, 1),
-                (2, 0),
-                (2, 1),
-                (3, 0),
-                (3, 1),
-                (4, 0),
-                (4, 1),
-                (4, 2),
-                (4, 3),
-                (4, 4),
-                (4, 5),
-                (5, 0),
-                (6, 0),
-                (7, 0)
+                (E4M3FN, 0),
+                (E4M3FN, 1),
+                (E4M3FNUZ, 0),
+                (E4M3FNUZ, 1),
+                (E5M2, 0),
+                (E5M2, 1),
+                (E5M2FNUZ, 0),
+                (E5M2FNUZ, 1),
+                (E8M0, 0),
+                (E8M0, 1),
+                (E8M0, 2),
+                (E8M0, 3),
+                (E8M0, 4),
+                (E8M0, 5),
+                (E2M1, 0),
+                (E2M3, 0),
+                (E3M2, 0),
             )
         };
     }
@@ -829,11 +832,11 @@ pub fn special_low(from: Repr, to: Repr, opt: u8) -> Option<Kernel> {
         (Repr::Std(Scalar::Bf16), _) => all_float_formats!(encode_bf16, 2),
         (Repr::Low(f), Repr::Std(Scalar::F32)) => {
             let run: unsafe fn(&[u8], &mut [u8]) = match f {
-                0 => decode_to_f32::<0>,
-                1 => decode_to_f32::<1>,
-                2 => decode_to_f32::<2>,
-                3 => decode_to_f32::<3>,
-                4 => decode_to_f32::<4>,
+                E4M3FN => decode_to_f32::<E4M3FN>,
+                E4M3FNUZ => decode_to_f32::<E4M3FNUZ>,
+                E5M2 => decode_to_f32::<E5M2>,
+                E5M2FNUZ => decode_to_f32::<E5M2FNUZ>,
+                E8M0 => decode_to_f32::<E8M0>,
                 _ => return None,
             };
             Some(Kernel::new(run, 1, 4, Tier::Avx2))

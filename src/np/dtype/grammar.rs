@@ -1,135 +1,40 @@
-//! numpy's dtype grammar: `numpy.dtype(str)` parsed into an [`NpDtype`], and numpy's
-//! `str(dtype)` printed back (semantics-can-cast.md section 6; x86-64 Linux, where `l` is
-//! int64 and `g` an 80-bit long double stored in 16 bytes).
+//! numpy's dtype grammar: `numpy.dtype(str)` parsed into an [`NpDtype`] as numpy 1
+//! (1.22) and numpy 2 read it (semantics-can-cast.md section 6): byte orders, type
+//! codes and numbers, kind+size, names, datetime metadata, and the comma form (structs,
+//! subarrays, repeats).
 
-use super::printable;
-use super::Rules;
+use super::super::Rules;
+use super::model::{packed_struct, parse_error, subarray, Kind, NpDtype, Order, CODES, C_INT_MAX};
+use super::printer::{py_repr, quoted_part};
+use super::units::{Unit, UNIT_GENERIC};
 use crate::error::Error;
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// The class of a numpy dtype.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    Bool,
-    UInt,
-    Int,
-    Float,
-    Complex,
-    Bytes,
-    Str,
-    Void,
-    Object,
-    Datetime,
-    Timedelta,
-    /// numpy 2's variable-width `StringDType` (`'T'`).
-    VString,
+/// A parsed spec: numpy 2's reading of it, and what numpy 1 makes of it when that differs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    /// numpy 2's reading of the spec.
+    pub dtype: NpDtype,
+    /// numpy 1's reading when it differs from numpy 2's (`'f8,'` is f8 there).
+    pub np1: Option<NpDtype>,
+    /// Under these rules the spec is refused, with this message.
+    pub refused: Option<(Rules, String)>,
 }
 
-impl Kind {
-    /// numpy's one-letter `dtype.kind`.
-    pub fn letter(self) -> char {
-        match self {
-            Kind::Bool => 'b',
-            Kind::UInt => 'u',
-            Kind::Int => 'i',
-            Kind::Float => 'f',
-            Kind::Complex => 'c',
-            Kind::Bytes => 'S',
-            Kind::Str => 'U',
-            Kind::Void => 'V',
-            Kind::Object => 'O',
-            Kind::Datetime => 'M',
-            Kind::Timedelta => 'm',
-            Kind::VString => 'T',
+impl Parsed {
+    /// The dtype these rules make of the spec, or numpy's refusal.
+    pub fn under(&self, rules: Rules) -> Result<&NpDtype, Error> {
+        if let Some((refused, message)) = &self.refused {
+            if *refused == rules {
+                return Err(parse_error(message.clone()));
+            }
         }
+        Ok(match (rules, &self.np1) {
+            (Rules::Numpy1, Some(d)) => d,
+            _ => &self.dtype,
+        })
     }
-
-    /// bool, integers, floats and complex.
-    pub fn is_numeric(self) -> bool {
-        matches!(
-            self,
-            Kind::Bool | Kind::UInt | Kind::Int | Kind::Float | Kind::Complex
-        )
-    }
-
-    /// Kinds whose values have a byte order.
-    fn has_byte_order(self, itemsize: u64) -> bool {
-        match self {
-            Kind::Bool | Kind::Bytes | Kind::Void | Kind::Object | Kind::VString => false,
-            Kind::Str | Kind::Datetime | Kind::Timedelta => true,
-            Kind::UInt | Kind::Int | Kind::Float | Kind::Complex => itemsize > 1,
-        }
-    }
-}
-
-/// The byte order after canonicalisation: `|` (none), `<` (native here) or `>`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Order {
-    None,
-    Little,
-    Big,
-}
-
-impl Order {
-    fn prefix(self) -> &'static str {
-        match self {
-            Order::None => "|",
-            Order::Little => "<",
-            Order::Big => ">",
-        }
-    }
-}
-
-/// One builtin type code of numpy: the single-character spec, its kind, size and name.
-pub struct Code {
-    pub code: u8,
-    pub kind: Kind,
-    pub itemsize: u64,
-    pub name: &'static str,
-}
-
-/// numpy's builtin type codes (x86-64 Linux). The kind+size spelling (`i4`, `f8`) resolves
-/// to the first code of that kind and size in this order, which is numpy's (`i8` -> `l`).
-pub const CODES: &[Code] = &[
-    code(b'?', Kind::Bool, 1, "bool"),
-    code(b'b', Kind::Int, 1, "int8"),
-    code(b'B', Kind::UInt, 1, "uint8"),
-    code(b'h', Kind::Int, 2, "int16"),
-    code(b'H', Kind::UInt, 2, "uint16"),
-    code(b'i', Kind::Int, 4, "int32"),
-    code(b'I', Kind::UInt, 4, "uint32"),
-    code(b'l', Kind::Int, 8, "int64"),
-    code(b'L', Kind::UInt, 8, "uint64"),
-    code(b'q', Kind::Int, 8, "int64"),
-    code(b'Q', Kind::UInt, 8, "uint64"),
-    code(b'e', Kind::Float, 2, "float16"),
-    code(b'f', Kind::Float, 4, "float32"),
-    code(b'd', Kind::Float, 8, "float64"),
-    code(b'g', Kind::Float, 16, "float128"),
-    code(b'F', Kind::Complex, 8, "complex64"),
-    code(b'D', Kind::Complex, 16, "complex128"),
-    code(b'G', Kind::Complex, 32, "complex256"),
-    code(b'S', Kind::Bytes, 0, "bytes"),
-    code(b'U', Kind::Str, 0, "str"),
-    code(b'V', Kind::Void, 0, "void"),
-    code(b'O', Kind::Object, 8, "object"),
-    code(b'M', Kind::Datetime, 8, "datetime64"),
-    code(b'm', Kind::Timedelta, 8, "timedelta64"),
-    code(b'T', Kind::VString, 16, "StringDType()"),
-];
-
-const fn code(code: u8, kind: Kind, itemsize: u64, name: &'static str) -> Code {
-    Code {
-        code,
-        kind,
-        itemsize,
-        name,
-    }
-}
-
-fn code_entry(c: u8) -> Option<&'static Code> {
-    CODES.iter().find(|e| e.code == c)
 }
 
 /// Which numpy versions accept a spelling.
@@ -213,171 +118,6 @@ const NAMES: &[(&str, u8, Era)] = &[
     ("void0", b'V', Era::OneAlias),
 ];
 
-/// Datetime units in numpy's enum order (3 is the removed business day).
-pub const UNIT_NAMES: [&str; 15] = [
-    "Y", "M", "W", "", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as", "generic",
-];
-pub const UNIT_Y: u8 = 0;
-pub const UNIT_M: u8 = 1;
-pub const UNIT_W: u8 = 2;
-pub const UNIT_D: u8 = 4;
-pub const UNIT_S: u8 = 7;
-pub const UNIT_AS: u8 = 13;
-pub const UNIT_GENERIC: u8 = 14;
-
-/// A datetime/timedelta unit: numpy's enum value and the multiplier.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Unit {
-    pub base: u8,
-    pub num: u32,
-}
-
-impl Unit {
-    pub const GENERIC: Unit = Unit {
-        base: UNIT_GENERIC,
-        num: 1,
-    };
-
-    /// `[10s]`, `[ns]`, or nothing for generic units.
-    pub fn text(self) -> String {
-        if self.base == UNIT_GENERIC {
-            String::new()
-        } else if self.num == 1 {
-            format!("[{}]", UNIT_NAMES[self.base as usize])
-        } else {
-            format!("[{}{}]", self.num, UNIT_NAMES[self.base as usize])
-        }
-    }
-}
-
-/// A field of a structured dtype.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Field {
-    pub name: String,
-    pub dtype: NpDtype,
-    pub offset: u64,
-}
-
-/// What a dtype is made of beyond its kind.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shape {
-    /// A plain dtype.
-    Plain,
-    /// A subarray: `base` repeated `dims` times (the dtype's kind is Void).
-    Sub { base: Box<NpDtype>, dims: Vec<u64> },
-    /// A structured dtype (kind Void).
-    Fields(Vec<Field>),
-}
-
-/// A parsed numpy dtype.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NpDtype {
-    pub kind: Kind,
-    /// The type character (`dtype.char`).
-    pub code: u8,
-    /// Bytes per element; 0 for the unsized S/U/V.
-    pub itemsize: u64,
-    pub order: Order,
-    /// Datetime/timedelta unit (generic elsewhere).
-    pub unit: Unit,
-    pub shape: Shape,
-}
-
-/// A parsed spec: numpy 2's reading of it, and what numpy 1 makes of it when that differs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Parsed {
-    pub dtype: NpDtype,
-    /// numpy 1's reading when it differs from numpy 2's (`'f8,'` is f8 there).
-    pub np1: Option<NpDtype>,
-    /// Under these rules the spec is refused, with this message.
-    pub refused: Option<(Rules, String)>,
-}
-
-impl Parsed {
-    /// The dtype these rules make of the spec, or numpy's refusal.
-    pub fn under(&self, rules: Rules) -> Result<&NpDtype, Error> {
-        if let Some((refused, message)) = &self.refused {
-            if *refused == rules {
-                return Err(parse_error(message.clone()));
-            }
-        }
-        Ok(match (rules, &self.np1) {
-            (Rules::Numpy1, Some(d)) => d,
-            _ => &self.dtype,
-        })
-    }
-}
-
-fn parse_error(message: String) -> Error {
-    Error::Parse {
-        index: None,
-        message,
-    }
-}
-
-/// Python's `repr()` of a str, as numpy quotes specs in its messages: single quotes
-/// unless the text holds one and no double quote; `\\`, `\n`, `\r`, `\t` and the
-/// quote escaped, other characters that are not printable (`str.isprintable()`) as
-/// `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
-///
-/// For messages: a text of more than [`QUOTED_CHARS`] characters is quoted up to there
-/// and followed by "..." (a message stays small whatever the spec; the C API's 255
-/// bytes are the same either way).
-pub fn py_repr(text: &str) -> String {
-    let (shown, more) = quoted_part(text);
-    let mut out = String::with_capacity(shown.len() + 5);
-    // writing to a String cannot fail
-    let _ = write_py_repr(shown, &mut out);
-    out.push_str(more);
-    out
-}
-
-/// The part of a caller's text a message quotes (its first [`QUOTED_CHARS`]
-/// characters), and "..." when that is not all of it.
-fn quoted_part(text: &str) -> (&str, &'static str) {
-    match text.char_indices().nth(QUOTED_CHARS) {
-        Some((cut, _)) => (&text[..cut], "..."),
-        None => (text, ""),
-    }
-}
-
-/// The most characters of a caller's text a message quotes.
-pub const QUOTED_CHARS: usize = 512;
-
-/// [`py_repr`] (uncut) written to `out`.
-fn write_py_repr(text: &str, out: &mut impl Write) -> core::fmt::Result {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    out.write_char(quote)?;
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.write_str("\\\\")?,
-            '\n' => out.write_str("\\n")?,
-            '\r' => out.write_str("\\r")?,
-            '\t' => out.write_str("\\t")?,
-            c if c == quote => {
-                out.write_char('\\')?;
-                out.write_char(c)?;
-            }
-            c if printable::is_printable(c) => out.write_char(c)?,
-            c => {
-                let cp = u32::from(c);
-                if cp <= 0xff {
-                    write!(out, "\\x{cp:02x}")?
-                } else if cp <= 0xffff {
-                    write!(out, "\\u{cp:04x}")?
-                } else {
-                    write!(out, "\\U{cp:08x}")?
-                }
-            }
-        }
-    }
-    out.write_char(quote)
-}
-
 fn not_understood(spec: &str) -> Error {
     parse_error(format!("data type {} not understood", py_repr(spec)))
 }
@@ -387,257 +127,6 @@ fn alias_removed(name: &str) -> String {
         "Alias {} was removed in NumPy 2.0. Use a name without a digit at the end.",
         py_repr(name)
     )
-}
-
-impl NpDtype {
-    /// A builtin code with the given byte order (ignored where the kind has none).
-    pub fn from_code(c: u8, order: Order) -> Option<NpDtype> {
-        let entry = code_entry(c)?;
-        Some(NpDtype::plain(entry, order))
-    }
-
-    fn plain(entry: &Code, order: Order) -> NpDtype {
-        let mut d = NpDtype {
-            kind: entry.kind,
-            code: entry.code,
-            itemsize: entry.itemsize,
-            order: Order::None,
-            unit: Unit::GENERIC,
-            shape: Shape::Plain,
-        };
-        d.set_order(order);
-        d
-    }
-
-    /// A flexible dtype (S, U, V) of `itemsize` bytes.
-    pub fn flexible(kind: Kind, itemsize: u64, order: Order) -> NpDtype {
-        let c = match kind {
-            Kind::Bytes => b'S',
-            Kind::Str => b'U',
-            _ => b'V',
-        };
-        let mut d = NpDtype::from_code(c, order).expect("S/U/V are in CODES");
-        d.itemsize = itemsize;
-        d.set_order(order);
-        d
-    }
-
-    /// A datetime or timedelta with a unit.
-    pub fn time(kind: Kind, unit: Unit, order: Order) -> NpDtype {
-        let c = if kind == Kind::Datetime { b'M' } else { b'm' };
-        let mut d = NpDtype::from_code(c, order).expect("M/m are in CODES");
-        d.unit = unit;
-        d
-    }
-
-    fn set_order(&mut self, order: Order) {
-        self.order = if self.kind.has_byte_order(self.itemsize) {
-            match order {
-                Order::None => Order::Little,
-                o => o,
-            }
-        } else {
-            Order::None
-        };
-    }
-
-    /// Unsized S0/U0/V0 without fields or subarray.
-    pub fn is_unsized(&self) -> bool {
-        matches!(self.kind, Kind::Bytes | Kind::Str | Kind::Void)
-            && self.itemsize == 0
-            && self.shape == Shape::Plain
-    }
-
-    /// Characters (S, U) a flexible string holds.
-    pub fn chars(&self) -> u64 {
-        if self.kind == Kind::Str {
-            self.itemsize / 4
-        } else {
-            self.itemsize
-        }
-    }
-
-    pub fn is_structured(&self) -> bool {
-        matches!(self.shape, Shape::Fields(_))
-    }
-
-    /// numpy's `dtype.str`: byte order, kind, size (`<i4`, `|S5`, `<U3`, `<M8[ns]`).
-    pub fn typestr(&self) -> String {
-        let prefix = self.order.prefix();
-        match self.kind {
-            Kind::Datetime | Kind::Timedelta => {
-                format!("{prefix}{}8{}", self.kind.letter(), self.unit.text())
-            }
-            Kind::Str => format!("{prefix}U{}", self.chars()),
-            _ => format!("{prefix}{}{}", self.kind.letter(), self.itemsize),
-        }
-    }
-
-    /// numpy's `dtype.name` for a plain dtype (`int32`, `bytes40`, `datetime64[ns]`).
-    fn name(&self) -> String {
-        match self.kind {
-            Kind::Datetime | Kind::Timedelta => {
-                let base = if self.kind == Kind::Datetime {
-                    "datetime64"
-                } else {
-                    "timedelta64"
-                };
-                format!("{base}{}", self.unit.text())
-            }
-            _ => code_entry(self.code).map_or("?", |e| e.name).to_string(),
-        }
-    }
-
-    /// Python's `str(numpy.dtype(...))`, in a new String (for small dtypes and tests;
-    /// [`NpDtype::write_str_to`] writes it anywhere, [`NpDtype::to_str_capped`] for
-    /// messages).
-    pub fn to_str(&self) -> String {
-        let mut out = String::new();
-        // writing to a String cannot fail
-        let _ = self.write_str_to(&mut out);
-        out
-    }
-
-    /// [`NpDtype::to_str`] cut after [`QUOTED_CHARS`] bytes (then "..."), for messages.
-    pub fn to_str_capped(&self) -> String {
-        let mut out = crate::mem::Capped::new(QUOTED_CHARS);
-        // a Capped writer never fails
-        let _ = self.write_str_to(&mut out);
-        out.finish()
-    }
-
-    /// Writes Python's `str(numpy.dtype(...))` to `out`, piece by piece (a struct's text
-    /// is never built whole).
-    pub fn write_str_to(&self, out: &mut impl Write) -> core::fmt::Result {
-        match &self.shape {
-            Shape::Plain => {
-                let flexible = matches!(self.kind, Kind::Bytes | Kind::Str | Kind::Void);
-                if flexible || self.order == Order::Big {
-                    out.write_str(&self.typestr())
-                } else {
-                    out.write_str(&self.name())
-                }
-            }
-            _ => self.write_short_repr(out),
-        }
-    }
-
-    /// numpy's short construction repr of a field or subarray base (`'<i4'`, `'S4'`, `'?'`,
-    /// `('<i4', (2,))`, `[('f0', '<i4')]`), written to `out`.
-    fn write_short_repr(&self, out: &mut impl Write) -> core::fmt::Result {
-        match &self.shape {
-            Shape::Fields(fields) => {
-                out.write_char('[')?;
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.write_str(", ")?;
-                    }
-                    out.write_char('(')?;
-                    write_py_repr(&f.name, out)?;
-                    out.write_str(", ")?;
-                    match &f.dtype.shape {
-                        Shape::Sub { base, dims } => {
-                            base.write_short_repr(out)?;
-                            out.write_str(", ")?;
-                            write_tuple(dims, out)?;
-                        }
-                        _ => f.dtype.write_short_repr(out)?,
-                    }
-                    out.write_char(')')?;
-                }
-                out.write_char(']')
-            }
-            Shape::Sub { base, dims } => {
-                out.write_char('(')?;
-                base.write_short_repr(out)?;
-                out.write_str(", ")?;
-                write_tuple(dims, out)?;
-                out.write_char(')')
-            }
-            Shape::Plain => {
-                let order = match self.order {
-                    Order::None => "",
-                    o => o.prefix(),
-                };
-                let size = self.itemsize;
-                match self.kind {
-                    Kind::Bool => write!(out, "'?'"),
-                    Kind::Object => write!(out, "'O'"),
-                    Kind::Bytes if size == 0 => write!(out, "'S'"),
-                    Kind::Bytes => write!(out, "'S{size}'"),
-                    Kind::Void if size == 0 => write!(out, "'V'"),
-                    Kind::Void => write!(out, "'V{size}'"),
-                    Kind::Str if size == 0 => write!(out, "'{order}U'"),
-                    Kind::Str => write!(out, "'{order}U{}'", self.chars()),
-                    Kind::Datetime => write!(out, "'{order}M8{}'", self.unit.text()),
-                    Kind::Timedelta => write!(out, "'{order}m8{}'", self.unit.text()),
-                    Kind::VString => write!(out, "'T'"),
-                    _ => write!(out, "'{order}{}{size}'", self.kind.letter()),
-                }
-            }
-        }
-    }
-
-    /// The same dtype in native byte order (numpy's `newbyteorder('=')` on every part),
-    /// allocated fallibly.
-    pub fn native(&self) -> Result<NpDtype, Error> {
-        self.copy_with(true)
-    }
-
-    /// A copy, allocated fallibly (a struct may have millions of fields).
-    pub fn try_clone(&self) -> Result<NpDtype, Error> {
-        self.copy_with(false)
-    }
-
-    fn copy_with(&self, native: bool) -> Result<NpDtype, Error> {
-        const WHAT: &str = "a copy of a numpy dtype";
-        let shape = match &self.shape {
-            Shape::Plain => Shape::Plain,
-            Shape::Sub { base, dims } => Shape::Sub {
-                base: crate::mem::boxed(base.copy_with(native)?, WHAT)?,
-                dims: crate::mem::copy_of(dims, WHAT)?,
-            },
-            Shape::Fields(fields) => {
-                let mut copy = crate::mem::vec_with_capacity(fields.len(), WHAT)?;
-                for f in fields {
-                    copy.push(Field {
-                        name: crate::mem::string(&f.name, WHAT)?,
-                        dtype: f.dtype.copy_with(native)?,
-                        offset: f.offset,
-                    });
-                }
-                Shape::Fields(copy)
-            }
-        };
-        let order = if native && self.order == Order::Big {
-            Order::Little
-        } else {
-            self.order
-        };
-        Ok(NpDtype {
-            kind: self.kind,
-            code: self.code,
-            itemsize: self.itemsize,
-            order,
-            unit: self.unit,
-            shape,
-        })
-    }
-}
-
-/// A Python tuple of the dims: `(2,)`, `(2, 3)`, `()`.
-fn write_tuple(dims: &[u64], out: &mut impl Write) -> core::fmt::Result {
-    out.write_char('(')?;
-    for (i, d) in dims.iter().enumerate() {
-        if i > 0 {
-            out.write_str(", ")?;
-        }
-        write!(out, "{d}")?;
-    }
-    if dims.len() == 1 {
-        out.write_char(',')?;
-    }
-    out.write_char(')')
 }
 
 /// Parses a numpy dtype spec as `numpy.dtype(spec)` does, accepting what either numpy 1
@@ -908,20 +397,11 @@ fn parse_unit_text(inner: &[u8], meta: &str) -> Result<Unit, Error> {
         return Err(invalid_metadata(meta, Some(1 + i)));
     }
     let unit_text = &inner[i..unit_end];
-    let base = match unit_text {
-        b"\xce\xbcs" => 9,
-        _ => match UNIT_NAMES
-            .iter()
-            .position(|n| !n.is_empty() && n.as_bytes() == unit_text)
-        {
-            Some(p) => p as u8,
-            None => {
-                return Err(parse_error(format!(
-                    "Invalid datetime unit in metadata string \"{meta}\""
-                )))
-            }
-        },
-    };
+    let base = Unit::base_named(unit_text).ok_or_else(|| {
+        parse_error(format!(
+            "Invalid datetime unit in metadata string \"{meta}\""
+        ))
+    })?;
     let mut unit = Unit {
         base,
         num: num as u32,
@@ -942,43 +422,19 @@ fn parse_unit_text(inner: &[u8], meta: &str) -> Result<Unit, Error> {
     Ok(unit)
 }
 
-/// `[D/24]` -> `[h]`: numpy's search for a finer unit that the divisor divides.
+/// `[D/24]` -> `[h]`: the finer unit the divisor divides (`Unit::divided`), or numpy's
+/// refusal.
 fn divide_unit(unit: Unit, den: i64, meta: &str) -> Result<Unit, Error> {
     if unit.base == UNIT_GENERIC {
         return Err(parse_error(
             "Can't use 'den' divisor with generic units".to_string(),
         ));
     }
-    // Factors to the next finer units, as numpy tabulates them (weeks read a fourth,
-    // zero entry: the quirk that makes `[W/11]` a zero multiple of years).
-    let (tries, units): (&[i64], &[u8]) = match unit.base {
-        UNIT_Y => (&[12, 52, 365], &[UNIT_M, UNIT_W, UNIT_D]),
-        UNIT_M => (&[4, 30, 720], &[UNIT_W, UNIT_D, 5]),
-        UNIT_W => (&[7, 168, 10080, 0], &[UNIT_D, 5, 6, UNIT_Y]),
-        UNIT_D => (&[24, 1440, 86400], &[5, 6, UNIT_S]),
-        5 => (&[60, 3600], &[6, UNIT_S]),
-        6 => (&[60, 60000], &[UNIT_S, 8]),
-        UNIT_AS => (&[], &[]),
-        12 => (&[1000], &[13]),
-        b => (&[1000, 1_000_000], &[b + 1, b + 2]),
-    };
-    if den <= 0 {
-        return Err(parse_error(format!(
+    unit.divided(den).ok_or_else(|| {
+        parse_error(format!(
             "divisor ({den}) is not a multiple of a lower-unit in datetime metadata \"{meta}\""
-        )));
-    }
-    for (&t, &u) in tries.iter().zip(units) {
-        if t % den == 0 {
-            let num = u64::from(unit.num) * (t / den) as u64;
-            return Ok(Unit {
-                base: u,
-                num: num as u32,
-            });
-        }
-    }
-    Err(parse_error(format!(
-        "divisor ({den}) is not a multiple of a lower-unit in datetime metadata \"{meta}\""
-    )))
+        ))
+    })
 }
 
 /// One item of the comma form: byte order, repeat count or shape, byte order, dtype.
@@ -1209,9 +665,6 @@ struct BuiltItem {
 const NUMPY1_MAX_DIMS: usize = 32;
 const NUMPY2_MAX_DIMS: usize = 64;
 
-/// The largest C `int`, numpy's limit on dimensions and dtype sizes.
-const C_INT_MAX: u64 = i32::MAX as u64;
-
 /// One comma-form item, as numpy's `(dtype, repeats)` tuple: a repeat count before an
 /// unsized S/U/V is its size (`'8S'` is `S8`), anything else is a subarray shape. numpy 1
 /// reads a bare count of 1 (`'1i4'`) as no repeat.
@@ -1293,51 +746,6 @@ fn repeated(
     Ok((subarray(base, dims)?, numpy1))
 }
 
-/// A subarray dtype of `base` with `dims`, within numpy's C int limits: every dimension
-/// and the size in bytes fit a C int (the element count is a 64-bit product that a zero
-/// ends and an overflow before the zero fails, as numpy computes it).
-pub fn subarray(base: NpDtype, dims: Vec<u64>) -> Result<NpDtype, Error> {
-    if dims.iter().any(|&d| d > C_INT_MAX) {
-        return Err(parse_error(
-            "invalid shape in fixed-type tuple: dimension does not fit into a C int.".to_string(),
-        ));
-    }
-    let mut count: Option<u64> = Some(1);
-    for &d in &dims {
-        if d == 0 {
-            count = Some(0);
-            break;
-        }
-        count = count
-            .and_then(|n| n.checked_mul(d))
-            .filter(|&n| n <= i64::MAX as u64);
-        if count.is_none() {
-            break;
-        }
-    }
-    let bytes = count
-        .filter(|&n| n <= C_INT_MAX)
-        .and_then(|n| n.checked_mul(base.itemsize))
-        .filter(|&n| n <= C_INT_MAX)
-        .ok_or_else(|| {
-            parse_error(
-                "invalid shape in fixed-type tuple: dtype size in bytes must fit into a C int."
-                    .to_string(),
-            )
-        })?;
-    Ok(NpDtype {
-        kind: Kind::Void,
-        code: b'V',
-        itemsize: bytes,
-        order: Order::None,
-        unit: Unit::GENERIC,
-        shape: Shape::Sub {
-            base: crate::mem::boxed(base, "a numpy subarray dtype")?,
-            dims,
-        },
-    })
-}
-
 /// The comma form's struct: fields f0, f1, ... packed. numpy does not check the total
 /// size and wraps it through a C int; tensorcast refuses a size beyond one.
 fn structured(members: Vec<NpDtype>) -> Result<NpDtype, Error> {
@@ -1359,29 +767,6 @@ fn structured(members: Vec<NpDtype>) -> Result<NpDtype, Error> {
         ));
     }
     Ok(d)
-}
-
-/// A structured dtype of named members laid out without padding.
-pub fn packed_struct(members: Vec<(String, NpDtype)>) -> Result<NpDtype, Error> {
-    let mut offset = 0;
-    let mut fields = crate::mem::vec_with_capacity(members.len(), "the fields of a numpy struct")?;
-    for (name, dtype) in members {
-        let f = Field {
-            name,
-            offset,
-            dtype,
-        };
-        offset += f.dtype.itemsize;
-        fields.push(f);
-    }
-    Ok(NpDtype {
-        kind: Kind::Void,
-        code: b'V',
-        itemsize: offset,
-        order: Order::None,
-        unit: Unit::GENERIC,
-        shape: Shape::Fields(fields),
-    })
 }
 
 fn parse_comma(spec: &str) -> Result<Parsed, Error> {

@@ -1,0 +1,331 @@
+//! Numbers -> text: one formatter per source type, chosen once per call, writing each
+//! element's text in place in the caller's arena. Integers in decimal, BOOL
+//! "True"/"False", NaN/inf as "NaN", "INF", "-INF", and floats in the layout of the
+//! [`StringFormat`] asked for (`layout.rs`); a float format's text behaviour is one
+//! [`FloatText`] table entry.
+
+use super::super::lowp::{
+    self, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4,
+};
+use super::super::repr::Repr;
+use super::super::{convert, pack, StringFormat};
+use super::form::{text_repr, PACKED_BLOCK};
+use super::layout::{
+    printf_g, shortest_bf16, shortest_f16, shortest_f32, shortest_f64, shortest_low,
+};
+use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
+use crate::dtype::{DType, Scalar};
+use crate::error::Error;
+
+/// How one float format turns into text: how its shortest round-trip digits are found,
+/// and numpy's positional / scientific threshold U (`1e-4 <= |x| < U` is positional).
+struct FloatText {
+    /// Values at or above this magnitude are written in scientific form.
+    upper: f64,
+    /// Writes the shortest digits of a finite, non-negative value of the format in
+    /// numpy's layout for a threshold U.
+    shortest: fn(f64, f64, &mut Scratch),
+    /// Significant digits of the printf form: 8 ("%.8g"), 17 for DOUBLE.
+    printf_digits: usize,
+}
+
+/// The table: one entry per float storage the library formats.
+#[inline(always)]
+fn float_text(source: Scalar) -> Option<FloatText> {
+    let (upper, shortest, printf_digits): (f64, fn(f64, f64, &mut Scratch), usize) = match source {
+        Scalar::F64 => (1e16, shortest_f64, 17),
+        Scalar::F32 => (1e6, shortest_f32, 8),
+        Scalar::F16 => (1e3, shortest_f16, 8),
+        Scalar::Bf16 => (1e3, shortest_bf16, 8),
+        _ => return None,
+    };
+    Some(FloatText {
+        upper,
+        shortest,
+        printf_digits,
+    })
+}
+
+/// Writes a float value (exact as f64) of a format described by `spec`.
+#[inline(always)]
+fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch) {
+    if x.is_nan() {
+        push(out, b"NaN");
+        return;
+    }
+    if x.is_infinite() {
+        push(out, if x < 0.0 { b"-INF" } else { b"INF" });
+        return;
+    }
+    if x.is_sign_negative() {
+        push(out, b"-");
+    }
+    let magnitude = x.abs();
+    match format {
+        StringFormat::Shortest => (spec.shortest)(magnitude, spec.upper, out),
+        StringFormat::Printf8g => printf_g(magnitude, spec.printf_digits, out),
+    }
+}
+
+/// Reads a little-endian element of 1, 2, 4 or 8 bytes as raw bits.
+#[inline]
+fn load_bits(bytes: &[u8]) -> u64 {
+    match bytes.len() {
+        1 => u64::from(bytes[0]),
+        2 => u64::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+        4 => u64::from(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+        _ => {
+            let mut raw = [0u8; 8];
+            raw.copy_from_slice(&bytes[..8]);
+            u64::from_le_bytes(raw)
+        }
+    }
+}
+
+/// Formats one element (its native bytes) into `out`.
+type Formatter = fn(&[u8], StringFormat, &mut Scratch);
+
+fn format_bool(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
+    push(out, if bytes[0] != 0 { b"True" } else { b"False" });
+}
+
+fn format_unsigned(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
+    push_u64(out, load_bits(bytes));
+}
+
+#[inline]
+fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
+    let shift = 64 - 8 * bytes.len() as u32;
+    let v = ((load_bits(bytes) << shift) as i64) >> shift;
+    if v < 0 {
+        push(out, b"-");
+    }
+    push_u64(out, v.unsigned_abs());
+}
+
+#[inline]
+fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = f32::from_bits(load_bits(bytes) as u32);
+    let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
+    write_float(f64::from(x), &spec, format, out);
+}
+
+#[inline]
+fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = f64::from_bits(load_bits(bytes));
+    let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
+    write_float(x, &spec, format, out);
+}
+
+fn format_f16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = convert::f16_bits_to_f32(load_bits(bytes) as u16);
+    let spec = float_text(Scalar::F16).expect("FLOAT16 has a text entry");
+    write_float(f64::from(x), &spec, format, out);
+}
+
+fn format_bf16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    let x = convert::bf16_bits_to_f32(load_bits(bytes) as u16);
+    let spec = float_text(Scalar::Bf16).expect("BFLOAT16 has a text entry");
+    write_float(f64::from(x), &spec, format, out);
+}
+
+fn format_low<const F: u8>(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+    match lowp::FORMATS[F as usize].kind {
+        lowp::Kind::Int { .. } => {
+            let v = lowp::decode_int::<F>(bytes[0]);
+            if v < 0 {
+                push(out, b"-");
+            }
+            push_u64(out, u64::from(v.unsigned_abs()));
+        }
+        _ => {
+            let spec = FloatText {
+                upper: 1e3,
+                shortest: shortest_low::<F>,
+                printf_digits: 8,
+            };
+            write_float(
+                f64::from(lowp::decode_f32::<F>(bytes[0])),
+                &spec,
+                format,
+                out,
+            );
+        }
+    }
+}
+
+pub(super) fn low_formatter(format: u8) -> Formatter {
+    match format {
+        E4M3FN => format_low::<E4M3FN>,
+        E4M3FNUZ => format_low::<E4M3FNUZ>,
+        E5M2 => format_low::<E5M2>,
+        E5M2FNUZ => format_low::<E5M2FNUZ>,
+        E8M0 => format_low::<E8M0>,
+        E2M1 => format_low::<E2M1>,
+        E2M3 => format_low::<E2M3>,
+        E3M2 => format_low::<E3M2>,
+        I4 => format_low::<I4>,
+        U4 => format_low::<U4>,
+        I2 => format_low::<I2>,
+        U2 => format_low::<U2>,
+        other => unreachable!("no low-precision format {other}"),
+    }
+}
+
+fn formatter(source: Scalar) -> Formatter {
+    match source {
+        Scalar::Bool => format_bool,
+        Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 => format_signed,
+        Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => format_unsigned,
+        Scalar::F16 => format_f16,
+        Scalar::Bf16 => format_bf16,
+        Scalar::F32 => format_f32,
+        Scalar::F64 => format_f64,
+        Scalar::C64 | Scalar::C128 => {
+            unreachable!("complex -> STRING is refused before formatting")
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) fn format_element(
+    source: Scalar,
+    bytes: &[u8],
+    format: StringFormat,
+    out: &mut Scratch,
+) {
+    formatter(source)(bytes, format, out)
+}
+
+/// An upper bound on the text of one element of `dtype` in any format; 0 for STRING,
+/// complex and unknown dtypes.
+pub fn max_text_bytes(dtype: DType) -> u64 {
+    match dtype.info().scalar {
+        Some(Scalar::Bool) => 5,
+        Some(Scalar::I8) => 4,
+        Some(Scalar::U8) => 3,
+        Some(Scalar::I16) => 6,
+        Some(Scalar::U16) => 5,
+        Some(Scalar::I32) => 11,
+        Some(Scalar::U32) => 10,
+        Some(Scalar::I64) | Some(Scalar::U64) => 20,
+        // "-1.2345678901234567e-308" / "-0.00012345678901234567"
+        Some(Scalar::F64) => 24,
+        // "-1.23456789e-38" / "-0.000123456789"; 16-bit floats need fewer.
+        Some(Scalar::F32) | Some(Scalar::F16) | Some(Scalar::Bf16) => 16,
+        Some(Scalar::C64 | Scalar::C128) => 0,
+        None => match lowp::format_of(dtype).map(|f| lowp::FORMATS[f as usize].kind) {
+            // "-8", "15", "-2", "3"
+            Some(lowp::Kind::Int { .. }) => 2,
+            // "-5.8774718e-39" at the longest (FLOAT8E8M0's 2^-127 in %.8g)
+            Some(_) => 16,
+            None => 0,
+        },
+    }
+}
+
+/// Formats every element of a numeric tensor (row-major order) into `arena`, one text
+/// after another from byte `start` on, and reports each text's place with
+/// `place(element, offset, len)`. Returns the arena's new end. When the arena runs out,
+/// fails with BUFFER_TOO_SMALL naming the bytes the texts need (the arena's bytes past
+/// `start` are then unspecified).
+pub fn format_into(
+    input: &crate::tensor::Tensor,
+    format: StringFormat,
+    arena: &mut [u8],
+    start: usize,
+    place: impl FnMut(usize, usize, usize),
+) -> Result<usize, Error> {
+    let from = input.layout().dtype();
+    let repr = text_repr(from, format_args!("cast from {from} to STRING"))?;
+    let job = FormatJob {
+        input,
+        data: input.data(),
+        format,
+        start,
+    };
+    // The hot types get a loop of their own, so their formatting inlines into it.
+    match repr {
+        Repr::Std(Scalar::F32) => job.run(format_f32, 4, arena, place),
+        Repr::Std(Scalar::F64) => job.run(format_f64, 8, arena, place),
+        Repr::Std(Scalar::I64) => job.run(format_signed, 8, arena, place),
+        Repr::Std(source) => job.run(formatter(source), source.size(), arena, place),
+        Repr::Low(f) => job.run(low_formatter(f), 1, arena, place),
+    }
+}
+
+/// One format_into call's input and settings.
+struct FormatJob<'a> {
+    input: &'a crate::tensor::Tensor<'a>,
+    data: &'a [u8],
+    format: StringFormat,
+    start: usize,
+}
+
+impl FormatJob<'_> {
+    fn run(
+        &self,
+        write: impl Fn(&[u8], StringFormat, &mut Scratch),
+        size: usize,
+        arena: &mut [u8],
+        mut place: impl FnMut(usize, usize, usize),
+    ) -> Result<usize, Error> {
+        let (format, start, data) = (self.format, self.start, self.data);
+        let capacity = arena.len();
+        let mut end = start;
+        let mut overflow = 0usize;
+        let mut each = |i: usize, bytes: &[u8]| {
+            if overflow == 0 && capacity - end >= SCRATCH_BYTES {
+                // Build the text in place.
+                let mut text = Scratch::over(&mut arena[end..end + SCRATCH_BYTES]);
+                write(bytes, format, &mut text);
+                place(i, end, text.len);
+                end += text.len;
+                return;
+            }
+            let mut space = [0u8; SCRATCH_BYTES];
+            let mut text = Scratch::over(&mut space);
+            write(bytes, format, &mut text);
+            if overflow == 0 && text.len <= capacity - end {
+                arena[end..end + text.len].copy_from_slice(text.bytes());
+                place(i, end, text.len);
+                end += text.len;
+            } else {
+                overflow += text.len;
+            }
+        };
+        let dtype = self.input.layout().dtype();
+        if dtype.is_packed() {
+            // Unpacked a block at a time on the stack (packed tensors are contiguous).
+            let (bits, count) = (dtype.bits(), self.input.layout().count());
+            let mut block = [0u8; PACKED_BLOCK];
+            for first in (0..count).step_by(PACKED_BLOCK) {
+                let m = PACKED_BLOCK.min(count - first);
+                pack::unpack(
+                    bits,
+                    &data[pack::packed_bytes(bits, first)..],
+                    &mut block[..m],
+                );
+                for (k, code) in block[..m].chunks_exact(1).enumerate() {
+                    each(first + k, code);
+                }
+            }
+        } else if self.input.layout().strides().is_none() {
+            for (i, bytes) in data.chunks_exact(size).enumerate() {
+                each(i, bytes);
+            }
+        } else {
+            for (i, offset) in self.input.layout().offsets().enumerate() {
+                each(i, &data[offset..offset + size]);
+            }
+        }
+        if overflow > 0 {
+            return Err(Error::BufferTooSmall(format!(
+                "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {} bytes",
+                capacity - start,
+                end - start + overflow
+            )));
+        }
+        Ok(end)
+    }
+}

@@ -1,0 +1,423 @@
+//! Text -> numbers: trim C's whitespace (space, \t, \n, \v, \f, \r); an optional sign
+//! and inf / infinity / nan in any case; else a decimal or scientific number. FLOAT and
+//! DOUBLE parse correctly rounded in their own precision (the fast path of `scan.rs` and
+//! `decimal.rs`, else fast-float2); the other float targets parse to f64 and then round
+//! by the numeric rules; integer targets parse plain integer text exactly and convert
+//! it as a float of that value would (8- to 64-bit integers saturate,
+//! INT4/UINT4/INT2/UINT2 keep the low bits), and anything with a fraction or exponent
+//! through f64 and the float -> integer rule. The parser for a dtype is chosen once per
+//! call.
+
+use super::super::repr::Repr;
+use super::super::{convert, lowp, pack, CastOptions};
+use super::form::{text_repr, PACKED_BLOCK};
+use super::scan::{plain_integer, plain_integer_low_bits, scan_wide, trim};
+use crate::dtype::{DType, Scalar};
+use crate::error::Error;
+
+/// Parses as a float of type `F`, correctly rounded in `F`'s own precision, which
+/// reads exactly the forms of the semantics page: no whitespace (trimmed before), no
+/// hex, no separators; "inf", "infinity" and "nan" in any case with an optional sign.
+#[inline(always)]
+fn parse_float<F: FastText>(text: &[u8]) -> Option<F> {
+    F::fast(text).or_else(|| fast_float2::parse(text).ok())
+}
+
+/// The float types the fast path (`scan.rs`, `decimal.rs`) reads directly; anything it
+/// cannot settle goes to fast-float2, which reads every form.
+trait FastText: fast_float2::FastFloat {
+    fn fast(text: &[u8]) -> Option<Self>;
+}
+
+impl FastText for f64 {
+    #[inline(always)]
+    fn fast(text: &[u8]) -> Option<f64> {
+        scan_wide(text)?.to_f64()
+    }
+}
+
+impl FastText for f32 {
+    #[inline(always)]
+    fn fast(text: &[u8]) -> Option<f32> {
+        scan_wide(text)?.to_f32()
+    }
+}
+
+/// Renders a text for an error message: cut to a readable length, non-printable bytes
+/// escaped.
+fn quote(text: &[u8]) -> String {
+    const LIMIT: usize = 40;
+    let shown = &text[..text.len().min(LIMIT)];
+    let mut quoted: String = shown.escape_ascii().to_string();
+    if text.len() > LIMIT {
+        quoted.push_str("...");
+    }
+    format!("\"{quoted}\"")
+}
+
+pub(super) fn parse_error(index: usize, text: &[u8], to: DType) -> Error {
+    let why = if core::str::from_utf8(text).is_err() {
+        " (not valid UTF-8)"
+    } else {
+        ""
+    };
+    Error::Parse {
+        index: Some(index as u64),
+        message: format!(
+            "input element {index}: cannot parse {} as {to}{why}",
+            quote(text)
+        ),
+    }
+}
+
+/// Parses one (trimmed) text into a target's native bytes; None if it does not parse.
+type Parser = fn(&[u8], &mut [u8]) -> Option<()>;
+
+#[inline(always)]
+fn parse_f32(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&parse_float::<f32>(text)?.to_bits().to_le_bytes());
+    Some(())
+}
+
+#[inline(always)]
+fn parse_f64(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&parse_float::<f64>(text)?.to_bits().to_le_bytes());
+    Some(())
+}
+
+fn parse_f16(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&convert::f64_to_f16_bits(parse_float(text)?).to_le_bytes());
+    Some(())
+}
+
+fn parse_bf16(text: &[u8], out: &mut [u8]) -> Option<()> {
+    out.copy_from_slice(&convert::f64_to_bf16_bits(parse_float(text)?).to_le_bytes());
+    Some(())
+}
+
+fn parse_bool(text: &[u8], out: &mut [u8]) -> Option<()> {
+    let truth = if text.eq_ignore_ascii_case(b"true") {
+        true
+    } else if text.eq_ignore_ascii_case(b"false") {
+        false
+    } else if let Some(v) = plain_integer(text) {
+        v != 0
+    } else {
+        parse_float::<f64>(text)? != 0.0
+    };
+    out[0] = u8::from(truth);
+    Some(())
+}
+
+/// An integer target of `BYTES` bytes: plain integers exactly with saturation; text with
+/// a fraction or exponent through f64 and the float -> integer rule (truncate, saturate,
+/// NaN -> 0).
+fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]) -> Option<()> {
+    let bits = 8 * BYTES as u32;
+    let (min, max) = if SIGNED {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    let value = match plain_integer(text) {
+        Some(v) => v,
+        None => {
+            let x: f64 = parse_float(text)?;
+            // `as` truncates toward zero, saturates and maps NaN to 0; i128 holds every
+            // integer target's range.
+            x as i128
+        }
+    };
+    out.copy_from_slice(&(value.clamp(min, max) as u128).to_le_bytes()[..BYTES]);
+    Some(())
+}
+
+fn parser(target: Scalar) -> Parser {
+    match target {
+        Scalar::F32 => parse_f32,
+        Scalar::F64 => parse_f64,
+        Scalar::F16 => parse_f16,
+        Scalar::Bf16 => parse_bf16,
+        Scalar::Bool => parse_bool,
+        Scalar::I8 => parse_int::<1, true>,
+        Scalar::I16 => parse_int::<2, true>,
+        Scalar::I32 => parse_int::<4, true>,
+        Scalar::I64 => parse_int::<8, true>,
+        Scalar::U8 => parse_int::<1, false>,
+        Scalar::U16 => parse_int::<2, false>,
+        Scalar::U32 => parse_int::<4, false>,
+        Scalar::U64 => parse_int::<8, false>,
+        Scalar::C64 | Scalar::C128 => unreachable!("STRING -> complex is refused before parsing"),
+    }
+}
+
+#[cfg(test)]
+pub(super) fn parse_element(text: &[u8], to: Scalar, out: &mut [u8]) -> Option<()> {
+    parser(to)(trim(text), out)
+}
+
+/// Parses a text into a code of low-precision format `format` (options `opt`): floats
+/// round once from the f64 the text reads as. The integer formats convert a plain
+/// integer text as a float of its exact value converts (round, a no-op here, then keep
+/// the low bits), however long the text; anything else goes through f64 and the
+/// float -> integer rule (nearest even, low bits; NaN and infinities 0).
+pub(super) fn parse_low(text: &[u8], format: u8, opt: u8) -> Option<u8> {
+    let f = &lowp::FORMATS[format as usize];
+    if let lowp::Kind::Int { .. } = f.kind {
+        if let Some(v) = plain_integer_low_bits(text) {
+            return Some(v as u8 & ((1u8 << f.bits) - 1));
+        }
+    }
+    Some(lowp::encode_f64(format, opt, parse_float(text)?))
+}
+
+/// Parses every text into the numeric `output`, in row-major order. `texts` yields each
+/// element's bytes (or an error about the element itself, e.g. a NULL view).
+/// `options` supplies `saturate` and `round_mode` for the low-precision targets.
+pub fn parse_each<'t>(
+    texts: impl Iterator<Item = Result<&'t [u8], Error>>,
+    output: &mut crate::tensor::TensorMut,
+    options: &CastOptions,
+) -> Result<(), Error> {
+    let to = output.layout().dtype();
+    let target = text_repr(to, format_args!("cast from STRING to {to}"))?;
+    let out = output.data();
+    match target {
+        // The hot targets get a loop of their own, so their parser inlines into it.
+        Repr::Std(Scalar::F32) => parse_all(texts, out, 4, to, parse_f32)?,
+        Repr::Std(Scalar::F64) => parse_all(texts, out, 8, to, parse_f64)?,
+        Repr::Std(Scalar::I64) => parse_all(texts, out, 8, to, parse_int::<8, true>)?,
+        Repr::Std(scalar) => parse_all(texts, out, scalar.size(), to, parser(scalar))?,
+        Repr::Low(format) => {
+            let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
+            let mut texts = texts.enumerate();
+            let mut codes = |slots: &mut [u8]| -> Result<(), Error> {
+                for (slot, (i, text)) in slots.iter_mut().zip(&mut texts) {
+                    let text = text?;
+                    *slot = parse_low(trim(text), format, opt)
+                        .ok_or_else(|| parse_error(i, text, to))?;
+                }
+                Ok(())
+            };
+            if !to.is_packed() {
+                return codes(out);
+            }
+            // Packed targets: a block of codes at a time on the stack, packed into the
+            // output (nothing allocated, however many elements).
+            let bits = to.bits();
+            let count = output_count(to, out.len());
+            let mut block = [0u8; PACKED_BLOCK];
+            let mut done = 0;
+            while done < count {
+                let m = PACKED_BLOCK.min(count - done);
+                codes(&mut block[..m])?;
+                let bytes = pack::packed_bytes(bits, done)..pack::packed_bytes(bits, done + m);
+                pack::pack(bits, &block[..m], &mut out[bytes]);
+                done += m;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Parses each text into the next `size` bytes of `out` with `read`.
+fn parse_all<'t>(
+    texts: impl Iterator<Item = Result<&'t [u8], Error>>,
+    out: &mut [u8],
+    size: usize,
+    to: DType,
+    read: impl Fn(&[u8], &mut [u8]) -> Option<()>,
+) -> Result<(), Error> {
+    for (i, (text, slot)) in texts.zip(out.chunks_exact_mut(size)).enumerate() {
+        let text = text?;
+        if read(trim(text), slot).is_none() {
+            return Err(parse_error(i, text, to));
+        }
+    }
+    Ok(())
+}
+
+/// Elements a contiguous output of `dtype` holding `bytes` bytes has room for.
+fn output_count(dtype: DType, bytes: usize) -> usize {
+    bytes * 8 / dtype.bits() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FastText;
+    use crate::testutil::Rng;
+
+    /// A random decimal text of one of the plain forms.
+    fn random_text(rng: &mut Rng) -> String {
+        let count = 1 + rng.below(24) as usize;
+        let mut d: String = (0..count)
+            .map(|_| char::from(b'0' + rng.below(10) as u8))
+            .collect();
+        if rng.below(4) == 0 {
+            d.insert_str(0, &"0".repeat(rng.below(10) as usize));
+        }
+        let mut text = String::new();
+        match rng.below(3) {
+            0 => text.push('-'),
+            1 => text.push('+'),
+            _ => {}
+        }
+        let point = rng.below(d.len() as u64 + 2) as usize;
+        if point <= d.len() && rng.below(3) != 0 {
+            text.push_str(&d[..point]);
+            text.push('.');
+            text.push_str(&d[point..]);
+        } else {
+            text.push_str(&d);
+        }
+        if rng.below(3) != 0 {
+            text.push(if rng.below(2) == 0 { 'e' } else { 'E' });
+            let e = rng.below(800) as i64 - 400;
+            if e >= 0 && rng.below(2) == 0 {
+                text.push('+');
+            }
+            text.push_str(&e.to_string());
+        }
+        text
+    }
+
+    /// Compares both fast paths with the general parser; returns which of them decided.
+    fn check(text: &str) -> (bool, bool) {
+        let want64: Option<f64> = fast_float2::parse(text.as_bytes()).ok();
+        let want32: Option<f32> = fast_float2::parse(text.as_bytes()).ok();
+        let got64 = f64::fast(text.as_bytes());
+        let got32 = f32::fast(text.as_bytes());
+        if let Some(v) = got64 {
+            assert_eq!(Some(v.to_bits()), want64.map(f64::to_bits), "f64 {text:?}");
+        }
+        if let Some(v) = got32 {
+            assert_eq!(Some(v.to_bits()), want32.map(f32::to_bits), "f32 {text:?}");
+        }
+        (got64.is_some(), got32.is_some())
+    }
+
+    #[test]
+    fn agrees_with_the_general_parser_on_random_texts() {
+        let mut rng = Rng(0x0dec_13a1);
+        let (mut fast64, mut fast32) = (0, 0);
+        let n = 400_000;
+        for _ in 0..n {
+            let (a, b) = check(&random_text(&mut rng));
+            fast64 += usize::from(a);
+            fast32 += usize::from(b);
+        }
+        // Most texts (19 significant digits or fewer) take the fast path.
+        assert!(fast64 > n / 2 && fast32 > n / 2, "{fast64} {fast32} of {n}");
+    }
+
+    #[test]
+    fn agrees_on_the_texts_of_random_values() {
+        let mut rng = Rng(0x5eed);
+        for _ in 0..300_000 {
+            let bits = rng.next();
+            let x = f64::from_bits(bits);
+            if x.is_finite() {
+                assert_eq!(check(&format!("{x:e}")), (true, true), "{x:e}");
+                check(&format!("{x}"));
+            }
+            let y = f32::from_bits(bits as u32);
+            if y.is_finite() {
+                check(&format!("{y:e}"));
+                check(&format!("{y}"));
+            }
+        }
+    }
+
+    #[test]
+    fn boundaries_and_other_forms() {
+        for text in [
+            "0",
+            "-0",
+            "0.0",
+            "1",
+            "5.",
+            ".5",
+            "+.5",
+            "-.5e-3",
+            "1e0",
+            "9007199254740993",
+            "9007199254740992",
+            "9007199254740995",
+            "2.2250738585072011e-308",
+            "2.2250738585072014e-308",
+            "2.2250738585072012e-308",
+            "4.9406564584124654e-324",
+            "2.4703282292062327e-324",
+            "2.4703282292062328e-324",
+            "1.7976931348623157e308",
+            "1.7976931348623158e308",
+            "1.7976931348623159e308",
+            "1e309",
+            "1e-400",
+            "1e23",
+            "8.98846567431158e307",
+            "3.4028234663852886e38",
+            "3.4028235677973366e38",
+            "3.4028235677973367e38",
+            "1.401298464324817e-45",
+            "7.006492321624085e-46",
+            "7.006492321624086e-46",
+            "1.1754942e-38",
+            "1.17549435e-38",
+            "16777217",
+            "33554435",
+            "0.1",
+            "0.2",
+            "0.3",
+            "123456789012345678",
+            "9999999999999999999",
+            "0.00000000000000000000000000000000000001",
+            "1e-45",
+            "1e38",
+            "3.5e38",
+            "0.000000001234567890123",
+            "-0.0e5",
+            "1E+05",
+            // 16 to 32 bytes, the wide scanner's lengths, well and badly formed
+            "1.234567890123456e-300",
+            "-1234567890.123456",
+            "+0.0000000000000001",
+            "1.234567890123456x",
+            "1.2.34567890123456",
+            "12345678901234567e5e",
+            "1234567890123456e+00",
+            "-9.999999999999999e+308",
+            "1.5e-0000000000005",
+            "0.00000000000000000000001",
+            "123456789012345678.9e1",
+            "1e-5e-5e-5e-5e-5e",
+            "1234567890123456789012345678",
+            "-.123456789012345678",
+            "12345678901234.e-11",
+            "1.2345678901234e+1234",
+            "1.2345678901234e-+12",
+            "1.2345678901234e12 ",
+        ] {
+            check(text);
+        }
+        // Forms the fast path leaves to the general parser.
+        for text in [
+            "inf",
+            "-Infinity",
+            "nan",
+            "1e",
+            ".",
+            "+",
+            "-",
+            "1_0",
+            "0x10",
+            "1.2.3",
+            "e5",
+            "12345678901234567890",
+            "1e+",
+            "--1",
+        ] {
+            assert_eq!(f64::fast(text.as_bytes()), None, "{text}");
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! Byte scanning of number texts: C's whitespace, plain integer texts, and the plain
+//! decimal forms (`-12.5`, `1.2345678e-23`, `.5`, `5.`; at most 19 significant digits)
+//! read into a [`Plain`] decimal, eight digits at a time without a branch per digit.
+//! Signs are read without branches (a random sign is a coin flip for the branch
+//! predictor). Anything else is left to the general parser (None).
+
+use super::decimal::Plain;
+
+/// C's `isspace` in the C locale: space, \t, \n, \v, \f, \r (Rust's
+/// `is_ascii_whitespace` leaves out \v).
+#[inline(always)]
+fn is_c_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t'..=b'\r')
+}
+
+/// The text without the C whitespace at either end.
+#[inline]
+pub(super) fn trim(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|&c| !is_c_space(c))
+        .unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|&c| !is_c_space(c))
+        .map_or(start, |e| e + 1);
+    &text[start..end]
+}
+
+/// The sign and the digits of a plain integer text ("-123", "+7"), if it is one.
+#[inline]
+fn integer_digits(text: &[u8]) -> Option<(bool, &[u8])> {
+    let (negative, digits) = match text.first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit)).then_some((negative, digits))
+}
+
+/// A plain integer text's value modulo 2^64 (two's complement), however many digits it
+/// has: exactly the low bits the packed integer formats keep.
+pub(super) fn plain_integer_low_bits(text: &[u8]) -> Option<u64> {
+    let (negative, digits) = integer_digits(text)?;
+    let magnitude = digits.iter().fold(0u64, |v, &c| {
+        v.wrapping_mul(10).wrapping_add(u64::from(c - b'0'))
+    });
+    Some(if negative {
+        magnitude.wrapping_neg()
+    } else {
+        magnitude
+    })
+}
+
+/// A plain integer text ("-123", "+7"): its value, saturated to i128's range.
+#[inline]
+pub(super) fn plain_integer(text: &[u8]) -> Option<i128> {
+    let (negative, digits) = integer_digits(text)?;
+    let magnitude = if digits.len() <= 19 {
+        // Up to 19 digits fit a u64 without overflow checks.
+        let mut v: u64 = 0;
+        for &c in digits {
+            v = v * 10 + u64::from(c - b'0');
+        }
+        i128::from(v)
+    } else {
+        let mut v: i128 = 0;
+        for &c in digits {
+            v = v.saturating_mul(10).saturating_add(i128::from(c - b'0'));
+        }
+        v
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// A word whose bytes are non-zero exactly where the bytes of `v` are not ASCII digits
+/// (counting from byte 0; a carry out of a byte of 0xfa or more only disturbs the bytes
+/// after it): the high nibble must be 3, and adding 6 must not carry out of it.
+#[inline(always)]
+fn non_digits(v: u64) -> u64 {
+    let high = (v & 0xf0f0_f0f0_f0f0_f0f0) ^ 0x3030_3030_3030_3030;
+    let over =
+        (v.wrapping_add(0x0606_0606_0606_0606) & 0xf0f0_f0f0_f0f0_f0f0) ^ 0x3030_3030_3030_3030;
+    high | over
+}
+
+/// Eight ASCII digits at once: their value, or None if any byte is not a digit.
+#[inline(always)]
+fn eight_digits(chunk: [u8; 8]) -> Option<u64> {
+    let v = u64::from_le_bytes(chunk);
+    (non_digits(v) == 0).then(|| eight_digit_value(v))
+}
+
+/// The value of eight ASCII digits (byte 0 the most significant), without checking them:
+/// pairwise, 8 digits -> 4 two-digit -> 2 four-digit -> 1 number.
+#[inline(always)]
+fn eight_digit_value(v: u64) -> u64 {
+    let v = v - 0x3030_3030_3030_3030;
+    let v = (v * 10 + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let v = (v * 100 + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    (v * 10000 + (v >> 32)) & 0xffff_ffff
+}
+
+/// The value of the first `n` (0..=8) digit bytes of `v`: '0's shifted in front of them,
+/// then the eight-digit arithmetic.
+#[inline(always)]
+fn leading_value(v: u64, n: usize) -> u64 {
+    let shifted = v.checked_shl(8 * (8 - n) as u32).unwrap_or(0)
+        | 0x3030_3030_3030_3030u64
+            .checked_shr(8 * n as u32)
+            .unwrap_or(0);
+    eight_digit_value(shifted)
+}
+
+/// Eight bytes of `s` from `at` (`s` at least 8 bytes long), zero bytes past its end.
+#[inline(always)]
+fn load8(s: &[u8], at: usize) -> u64 {
+    if at + 8 <= s.len() {
+        u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"))
+    } else {
+        let tail = u64::from_le_bytes(s[s.len() - 8..].try_into().expect("8 bytes"));
+        tail.checked_shr(8 * (at + 8 - s.len()) as u32).unwrap_or(0)
+    }
+}
+
+/// 10^n for n = 0..=19.
+const POW10: [u64; 20] = [
+    1,
+    10,
+    100,
+    1_000,
+    10_000,
+    100_000,
+    1_000_000,
+    10_000_000,
+    100_000_000,
+    1_000_000_000,
+    10_000_000_000,
+    100_000_000_000,
+    1_000_000_000_000,
+    10_000_000_000_000,
+    100_000_000_000_000,
+    1_000_000_000_000_000,
+    10_000_000_000_000_000,
+    100_000_000_000_000_000,
+    1_000_000_000_000_000_000,
+    10_000_000_000_000_000_000,
+];
+
+/// Decimal digits of a non-zero value below 10^19.
+#[inline(always)]
+fn count_digits(v: u64) -> u32 {
+    let mut n = 1;
+    let mut p = 10u64;
+    while n < 19 && v >= p {
+        n += 1;
+        p *= 10;
+    }
+    n
+}
+
+/// Up to eight digits at `s[*i..]` in one step, without a branch per digit: their count
+/// from the bytes that are not digits, their value from the eight-digit arithmetic with
+/// '0's shifted in front. Returns the count (0..=8), or None when `w` would need more
+/// than 19 significant digits.
+#[inline(always)]
+fn digit_step(s: &[u8], i: &mut usize, w: &mut u64, taken: &mut u32) -> Option<usize> {
+    let v = if s.len() >= 8 {
+        load8(s, *i)
+    } else {
+        let mut bytes = [0u8; 8];
+        bytes[..s.len() - *i].copy_from_slice(&s[*i..]);
+        u64::from_le_bytes(bytes)
+    };
+    let n = (non_digits(v).trailing_zeros() / 8) as usize;
+    let was_zero = *w == 0;
+    if !was_zero && *taken + n as u32 > 19 {
+        return None;
+    }
+    *w = *w * POW10[n] + leading_value(v, n);
+    if *w != 0 {
+        *taken = if was_zero {
+            count_digits(*w)
+        } else {
+            *taken + n as u32
+        };
+    }
+    *i += n;
+    Some(n)
+}
+
+/// Reads the run of digits at `s[*i..]` into `w` (leading zeros are not significant):
+/// whole chunks of eight while they fit, then the rest of the run in one step. Returns
+/// how many digits it read, or None when more than 19 significant digits would be
+/// needed.
+#[inline(always)]
+fn digits(s: &[u8], i: &mut usize, w: &mut u64, taken: &mut u32) -> Option<usize> {
+    let start = *i;
+    while *taken + 8 <= 19 && *i + 8 <= s.len() {
+        let chunk: [u8; 8] = s[*i..*i + 8].try_into().expect("8 bytes");
+        let Some(v) = eight_digits(chunk) else { break };
+        let was_zero = *w == 0;
+        *w = *w * 100_000_000 + v;
+        if *w != 0 {
+            *taken = if was_zero {
+                count_digits(*w)
+            } else {
+                *taken + 8
+            };
+        }
+        *i += 8;
+    }
+    while digit_step(s, i, w, taken)? == 8 {}
+    Some(*i - start)
+}
+
+/// Scans `[+-]digits[.digits][(e|E)[+-]digits]` (a digit on at least one side of the
+/// point) with at most 19 significant digits. None for anything else.
+#[inline(always)]
+pub fn scan(s: &[u8]) -> Option<Plain> {
+    let first = *s.first()?;
+    let negative = first == b'-';
+    let mut i = usize::from(negative | (first == b'+'));
+    let mut w: u64 = 0;
+    let mut taken = 0u32;
+    let int_digits = digits(s, &mut i, &mut w, &mut taken)?;
+    let mut frac_digits = 0;
+    if i < s.len() && s[i] == b'.' {
+        i += 1;
+        frac_digits = digits(s, &mut i, &mut w, &mut taken)?;
+    }
+    if int_digits + frac_digits == 0 {
+        return None;
+    }
+    let mut q = -(frac_digits as i64);
+    if i < s.len() && (s[i] | 0x20) == b'e' {
+        i += 1;
+        let sign = s.get(i).copied().unwrap_or(0);
+        let exp_negative = sign == b'-';
+        i += usize::from(exp_negative | (sign == b'+'));
+        let start = i;
+        let mut e: i64 = 0;
+        while i < s.len() && s[i].is_ascii_digit() {
+            // Saturate: anything this large is zero or infinity anyway.
+            e = (e * 10 + i64::from(s[i] - b'0')).min(1 << 40);
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        q += if exp_negative { -e } else { e };
+    }
+    if i != s.len() {
+        return None;
+    }
+    Some(Plain { negative, w, q })
+}
+
+/// The value of the `len` (0..=8) ASCII digits at `s[at..]`: '0's shifted in front of
+/// them, then the eight-digit arithmetic.
+#[inline(always)]
+fn short_run(s: &[u8], at: usize, len: usize) -> u64 {
+    leading_value(if len == 0 { 0 } else { load8(s, at) }, len)
+}
+
+/// The value of the `len` (0..=19) ASCII digits at `s[at..]`.
+#[inline(always)]
+fn run_value(s: &[u8], at: usize, len: usize) -> u64 {
+    if len <= 8 {
+        short_run(s, at, len)
+    } else if len <= 16 {
+        short_run(s, at, 8) * POW10[len - 8] + short_run(s, at + 8, len - 8)
+    } else {
+        short_run(s, at, 8) * POW10[len - 8]
+            + short_run(s, at + 8, 8) * POW10[len - 16]
+            + short_run(s, at + 16, len - 16)
+    }
+}
+
+/// Bits `from..to` set.
+#[inline(always)]
+fn bit_range(from: usize, to: usize) -> u32 {
+    let upto = |n: usize| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    upto(to) & !upto(from)
+}
+
+/// [`scan`] for texts of 16 to 32 bytes, with the structure found by 16-byte compares
+/// (SSE2, part of every x86-64) instead of byte loops: where the digits, the point and
+/// the exponent are, then each run's value from its known length. Other lengths, and
+/// texts it does not recognise, go to [`scan`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn scan_wide(s: &[u8]) -> Option<Plain> {
+    use std::arch::x86_64::*;
+    let len = s.len();
+    if !(16..=32).contains(&len) {
+        return scan(s);
+    }
+    // SAFETY: SSE2 is part of the x86-64 baseline; the two loads read s[..16] and
+    // s[len - 16..], inside the text (16 <= len <= 32). The second one's masks are
+    // shifted to their positions (the overlap holds the same bytes twice).
+    let (digit, dot, exp) = unsafe {
+        let lo = _mm_loadu_si128(s.as_ptr().cast());
+        let hi = _mm_loadu_si128(s.as_ptr().add(len - 16).cast());
+        let shift = len - 16;
+        let bits = |v: __m128i| _mm_movemask_epi8(v) as u32;
+        let digits = |v: __m128i| {
+            let at_least_0 = _mm_cmpgt_epi8(v, _mm_set1_epi8(b'0' as i8 - 1));
+            let at_most_9 = _mm_cmpgt_epi8(_mm_set1_epi8(b'9' as i8 + 1), v);
+            bits(_mm_and_si128(at_least_0, at_most_9))
+        };
+        let equal = |v: __m128i, c: u8| bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)));
+        let lower = |v: __m128i| _mm_or_si128(v, _mm_set1_epi8(0x20));
+        (
+            digits(lo) | digits(hi) << shift,
+            equal(lo, b'.') | equal(hi, b'.') << shift,
+            equal(lower(lo), b'e') | equal(lower(hi), b'e') << shift,
+        )
+    };
+    let first = s[0];
+    let negative = first == b'-';
+    let start = usize::from(negative | (first == b'+'));
+    let exp = exp & bit_range(start, len);
+    let e_at = if exp != 0 {
+        exp.trailing_zeros() as usize
+    } else {
+        len
+    };
+    // The mantissa: digits and at most one point.
+    let mantissa = bit_range(start, e_at);
+    let dots = dot & mantissa;
+    if (digit | dots) & mantissa != mantissa || dots & dots.wrapping_sub(1) != 0 {
+        return scan(s);
+    }
+    let dot_at = if dots != 0 {
+        dots.trailing_zeros() as usize
+    } else {
+        e_at
+    };
+    let int_len = dot_at - start;
+    let frac_at = dot_at + usize::from(dots != 0);
+    let frac_len = e_at - frac_at;
+    if int_len + frac_len == 0 || int_len + frac_len > 19 {
+        return scan(s);
+    }
+    let mut q = -(frac_len as i64);
+    if e_at < len {
+        let sign = s.get(e_at + 1).copied().unwrap_or(0);
+        let exp_negative = sign == b'-';
+        let at = e_at + 1 + usize::from(exp_negative | (sign == b'+'));
+        let digits_len = len.saturating_sub(at);
+        if !(1..=4).contains(&digits_len) || digit & bit_range(at, len) != bit_range(at, len) {
+            return scan(s);
+        }
+        let e = short_run(s, at, digits_len) as i64;
+        q += if exp_negative { -e } else { e };
+    }
+    let w = run_value(s, start, int_len) * POW10[frac_len] + run_value(s, frac_at, frac_len);
+    Some(Plain { negative, w, q })
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub fn scan_wide(s: &[u8]) -> Option<Plain> {
+    scan(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eight_digits_reads_exactly_digits() {
+        assert_eq!(eight_digits(*b"12345678"), Some(12_345_678));
+        assert_eq!(eight_digits(*b"00000000"), Some(0));
+        assert_eq!(eight_digits(*b"99999999"), Some(99_999_999));
+        assert_eq!(eight_digits(*b"1234567e"), None);
+        assert_eq!(eight_digits(*b"/2345678"), None);
+        assert_eq!(eight_digits(*b"1234:678"), None);
+    }
+}
