@@ -25,11 +25,12 @@ pub mod expand;
 pub mod ffi;
 mod mem;
 pub mod np;
+pub mod tables;
 pub mod tensor;
 #[cfg(test)]
 mod testutil;
 
-pub use bitcast::{bitcast_shape, Rules as BitcastRules};
+pub use bitcast::{bitcast_shape, BitcastRules};
 pub use cast::{cast, CastOptions, Casting, RoundMode, StringFormat};
 pub use dlpack::{DlpackCode, DlpackDtype};
 pub use dtype::{DType, Family, Scalar};

@@ -5,18 +5,10 @@ use super::tensor::{
     dtype_of, input_view, read_descriptor, read_dims, read_layout, require_shape, tcast_tensor,
 };
 use super::{capacity_of, guard, require, tcast_error, tcast_status};
-use crate::bitcast::{bitcast_shape, check_dtypes, LastAxis, Rules, ViewShape};
+use crate::bitcast::{bitcast_shape, check_dtypes, BitcastRules, LastAxis, ViewShape};
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::tensor::{Layout, MAX_NDIM};
-
-/// tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension of
-/// the size ratio; a smaller one needs a last dimension equal to the ratio, dropped.
-pub const TCAST_BITCAST_TF: i32 = 0;
-/// ONNX BitCast-26: equal bit widths (BOOL and the packed types included), same shape.
-pub const TCAST_BITCAST_ONNX: i32 = 1;
-/// numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled.
-pub const TCAST_BITCAST_NUMPY_VIEW: i32 = 2;
 
 /// Writes a view shape into a caller's array of `capacity` entries.
 fn store_shape(shape: &ViewShape, out: *mut i64, capacity: usize, what: &str) -> Result<(), Error> {
@@ -68,7 +60,7 @@ pub extern "C" fn tcast_bitcast_shape(
             DType::from_code_arg(from, "from")?,
             DType::from_code_arg(to, "to")?,
         );
-        let rules = Rules::from_code(rules)?;
+        let rules = BitcastRules::from_arg(rules, "rules")?;
         let capacity = capacity_of(out_capacity, "out_capacity")?;
         check_dtypes(from, to, rules)?;
         let mut buf = [0usize; MAX_NDIM];
@@ -111,7 +103,7 @@ pub extern "C" fn tcast_bitcast(
         }
         let from = dtype_of("input", &desc)?;
         let to = DType::from_code_arg(to, "to")?;
-        let rules = Rules::from_code(rules)?;
+        let rules = BitcastRules::from_arg(rules, "rules")?;
         let capacity = capacity_of(shape_capacity, "shape_capacity")?;
         check_dtypes(from, to, rules)?;
         // SAFETY: shape/strides point to ndim int64_t per the contract.

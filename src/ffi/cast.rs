@@ -9,22 +9,6 @@ use crate::cast::{
 use crate::dtype::DType;
 use crate::error::Error;
 
-/// `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
-pub const TCAST_ROUND_UP: i32 = 0;
-/// `round_mode` "down".
-pub const TCAST_ROUND_DOWN: i32 = 1;
-/// `round_mode` "nearest" (ties up).
-pub const TCAST_ROUND_NEAREST: i32 = 2;
-/// Shortest round-trip text in numpy's str() layout (the default).
-pub const TCAST_FORMAT_SHORTEST: i32 = 0;
-/// C's "%.8g" ("%.17g" for DOUBLE).
-pub const TCAST_FORMAT_PRINTF_8G: i32 = 1;
-pub const TCAST_CASTING_NO: i32 = 0;
-pub const TCAST_CASTING_EQUIV: i32 = 1;
-pub const TCAST_CASTING_SAFE: i32 = 2;
-pub const TCAST_CASTING_SAME_KIND: i32 = 3;
-pub const TCAST_CASTING_UNSAFE: i32 = 4;
-
 /// Options of a cast. Start from `tcast_cast_options_default()` and change fields.
 #[repr(C)]
 #[derive(Copy, Clone)]
@@ -99,9 +83,9 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Cast
     })?;
     Ok(CastOptions {
         saturate,
-        round_mode: RoundMode::from_code(raw.round_mode)?,
-        string_format: StringFormat::from_code(raw.string_format)?,
-        casting: Casting::from_code(raw.casting)?,
+        round_mode: RoundMode::from_arg(raw.round_mode, "options.round_mode")?,
+        string_format: StringFormat::from_arg(raw.string_format, "options.string_format")?,
+        casting: Casting::from_arg(raw.casting, "options.casting")?,
         threads,
     })
 }

@@ -17,39 +17,13 @@ pub mod status;
 pub mod strings;
 pub mod tensor;
 
-use crate::error::Error;
+use crate::error::{Error, Status};
 use core::fmt::Write;
 use std::ffi::{c_char, CStr};
 use std::panic::{self, AssertUnwindSafe};
 
 /// A status code: `TCAST_OK` (0) or one of the `TCAST_ERR_*` values.
 pub type tcast_status = i32;
-
-/// Success.
-pub const TCAST_OK: tcast_status = 0;
-/// A required pointer was NULL.
-pub const TCAST_ERR_NULL_ARGUMENT: tcast_status = 1;
-/// Unknown dtype code or name.
-pub const TCAST_ERR_INVALID_DTYPE: tcast_status = 2;
-/// Valid dtypes the operation does not accept.
-pub const TCAST_ERR_UNSUPPORTED: tcast_status = 3;
-/// Negative dimension, rank above TCAST_MAX_NDIM, element or byte count overflow, bad
-/// strides, or an output shape that is not what the operation produces.
-pub const TCAST_ERR_INVALID_SHAPE: tcast_status = 4;
-/// A broadcast or bitcast shape rule was violated.
-pub const TCAST_ERR_INCOMPATIBLE_SHAPES: tcast_status = 5;
-/// `data_bytes`, an arena or an output capacity is smaller than needed.
-pub const TCAST_ERR_BUFFER_TOO_SMALL: tcast_status = 6;
-/// A string element or a dtype spec could not be parsed.
-pub const TCAST_ERR_PARSE: tcast_status = 7;
-/// A bad option or enum value, or overlapping input and output buffers.
-pub const TCAST_ERR_INVALID_ARGUMENT: tcast_status = 8;
-/// The cast is not allowed at the requested numpy casting level.
-pub const TCAST_ERR_CASTING: tcast_status = 9;
-/// A temporary the operation needs could not be allocated (never an abort of the host).
-pub const TCAST_ERR_OUT_OF_MEMORY: tcast_status = 10;
-/// A bug: a panic was caught at the boundary.
-pub const TCAST_ERR_INTERNAL: tcast_status = 99;
 
 /// Bytes of `tcast_error.message`, its terminating NUL included.
 pub const TCAST_ERROR_MESSAGE_BYTES: usize = 256;
@@ -70,7 +44,7 @@ pub struct tcast_error {
 /// out-of-memory error can be reported too), cut at a character boundary.
 fn report(err: *mut tcast_error, outcome: Result<(), Error>) -> tcast_status {
     let (status, index) = match &outcome {
-        Ok(()) => (TCAST_OK, -1),
+        Ok(()) => (Status::Ok.code(), -1),
         Err(e) => (
             e.status() as i32,
             e.index().and_then(|i| i64::try_from(i).ok()).unwrap_or(-1),
@@ -222,8 +196,8 @@ mod tests {
     fn a_panic_becomes_an_internal_error() {
         let mut err = blank_error();
         let status = guard(&mut err, || panic!("kernel exploded"));
-        assert_eq!(status, TCAST_ERR_INTERNAL);
-        assert_eq!(err.status, TCAST_ERR_INTERNAL);
+        assert_eq!(status, Status::Internal.code());
+        assert_eq!(err.status, Status::Internal.code());
         assert_eq!(err.index, -1);
         assert!(
             message(&err).contains("kernel exploded"),
@@ -238,7 +212,7 @@ mod tests {
         let mut err = blank_error();
         let text = "é".repeat(300);
         let status = guard(&mut err, || Err(Error::InvalidArgument(text.clone())));
-        assert_eq!(status, TCAST_ERR_INVALID_ARGUMENT);
+        assert_eq!(status, Status::InvalidArgument.code());
         let got = message(&err);
         assert_eq!(got.len(), 254);
         assert!(text.starts_with(&got));
@@ -267,7 +241,7 @@ mod tests {
                 bytes: 12,
             })
         });
-        assert_eq!(status, TCAST_ERR_OUT_OF_MEMORY);
+        assert_eq!(status, Status::OutOfMemory.code());
         assert_eq!(
             message(&err),
             "out of memory: a test could not get 12 more bytes"
@@ -277,7 +251,7 @@ mod tests {
     #[test]
     fn success_clears_the_error_and_null_err_is_fine() {
         let mut err = blank_error();
-        assert_eq!(guard(&mut err, || Ok(())), TCAST_OK);
+        assert_eq!(guard(&mut err, || Ok(())), Status::Ok.code());
         assert_eq!((err.status, err.index, message(&err).as_str()), (0, -1, ""));
         let status = guard(std::ptr::null_mut(), || {
             Err(Error::Parse {
@@ -285,7 +259,7 @@ mod tests {
                 message: "bad".into(),
             })
         });
-        assert_eq!(status, TCAST_ERR_PARSE);
+        assert_eq!(status, Status::Parse.code());
         let mut err = blank_error();
         guard(&mut err, || {
             Err(Error::Parse {

@@ -2,17 +2,11 @@
 
 use super::dtype::tcast_dtype;
 use super::{c_text, guard, require, tcast_error, tcast_status};
+use crate::cast::Casting;
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::np::{self, Rules, Value};
+use crate::np::{self, NumpyRules, Value};
 use std::ffi::c_char;
-
-/// numpy 1.x as documented for 1.22: value-based scalars, structured casts by field name.
-pub const TCAST_NUMPY_1: i32 = 1;
-/// numpy >= 2 (NEP 50): Python scalars refused, structured casts by field position.
-pub const TCAST_NUMPY_2: i32 = 2;
-/// The level `tcast_np_casting_level` reports when no casting level allows the cast.
-pub const TCAST_CASTING_NEVER: i32 = 5;
 
 /// An opaque parsed numpy dtype (from `tcast_np_dtype_parse`, freed with
 /// `tcast_np_dtype_free`). Immutable: one handle may be used from many threads.
@@ -154,8 +148,8 @@ pub extern "C" fn tcast_np_casting_from_name(
     guard(err, || {
         let name = text(name, "name")?;
         require(casting, "casting")?;
-        let level = np::casting_from_name(name, Rules::Numpy2)?;
-        put(casting, "casting", i32::from(level))
+        let level = np::casting_from_name(name, NumpyRules::Numpy2)?;
+        put(casting, "casting", level.code())
     })
 }
 
@@ -174,9 +168,9 @@ pub extern "C" fn tcast_np_casting_level(
     guard(err, || {
         let (from, to) = (handle(from, "from")?, handle(to, "to")?);
         require(level, "level")?;
-        let rules = Rules::from_code(rules)?;
+        let rules = NumpyRules::from_arg(rules, "rules")?;
         let l = np::level(from.under(rules)?, to.under(rules)?, rules);
-        put(level, "level", i32::from(l))
+        put(level, "level", l.code())
     })
 }
 
@@ -194,8 +188,8 @@ pub extern "C" fn tcast_np_can_cast(
     guard(err, || {
         let (from, to) = (handle(from, "from")?, handle(to, "to")?);
         require(result, "result")?;
-        let casting = np::casting_from_code(casting)?;
-        let rules = Rules::from_code(rules)?;
+        let casting = Casting::from_arg(casting, "casting")?;
+        let rules = NumpyRules::from_arg(rules, "rules")?;
         let l = np::level(from.under(rules)?, to.under(rules)?, rules);
         put(result, "result", i32::from(l <= casting))
     })
@@ -219,7 +213,7 @@ pub extern "C" fn tcast_np_can_cast_str(
         let (from, to) = (text(from, "from")?, text(to, "to")?);
         let casting = text(casting, "casting")?;
         require(result, "result")?;
-        let rules = Rules::from_code(rules)?;
+        let rules = NumpyRules::from_arg(rules, "rules")?;
         let casting = np::casting_from_name(casting, rules)?;
         let ok = np::can_cast_str(from, to, casting, rules)?;
         put(result, "result", i32::from(ok))
@@ -236,9 +230,9 @@ fn python_scalar(
 ) -> Result<(), Error> {
     let to = text(to, "to")?;
     require(result, "result")?;
-    let casting = np::casting_from_code(casting)?;
-    let rules = Rules::from_code(rules)?;
-    if rules == Rules::Numpy2 {
+    let casting = Casting::from_arg(casting, "casting")?;
+    let rules = NumpyRules::from_arg(rules, "rules")?;
+    if rules == NumpyRules::Numpy2 {
         return Err(Error::Unsupported(np::PYTHON_SCALAR_REFUSED.to_string()));
     }
     let (dtype, value) = make()?;
@@ -365,8 +359,8 @@ pub extern "C" fn tcast_np_can_cast_scalar(
                 "is_array is {is_array}: expected 0 (a numpy scalar) or 1 (a 0-d array)"
             )));
         }
-        let casting = np::casting_from_code(casting)?;
-        let rules = Rules::from_code(rules)?;
+        let casting = Casting::from_arg(casting, "casting")?;
+        let rules = NumpyRules::from_arg(rules, "rules")?;
         let parsed = np::parse(spec)?;
         let as_given = parsed.under(rules)?;
         // A numpy scalar is always in native byte order; a 0-d array keeps its dtype.
@@ -484,7 +478,7 @@ pub extern "C" fn tcast_can_cast(
         let from = DType::from_code_arg(from, "from")?;
         let to = DType::from_code_arg(to, "to")?;
         require(result, "result")?;
-        let casting = np::casting_from_code(casting)?;
+        let casting = Casting::from_arg(casting, "casting")?;
         let ok = np::ml::tensor_level(from, to) <= casting;
         put(result, "result", i32::from(ok))
     })

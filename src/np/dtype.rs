@@ -3,7 +3,7 @@
 //! int64 and `g` an 80-bit long double stored in 16 bytes).
 
 use super::printable;
-use super::Rules;
+use super::NumpyRules as Rules;
 use crate::error::Error;
 use std::borrow::Cow;
 use std::fmt::Write;
