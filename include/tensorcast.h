@@ -52,65 +52,34 @@ typedef int32_t tcast_status;
  * (tcast_status_name gives the name of each).
  */
 
-/**
- * Success.
- */
+/** Success. */
 #define TCAST_OK 0
-
-/**
- * A required pointer was NULL.
- */
+/** A required pointer was NULL. */
 #define TCAST_ERR_NULL_ARGUMENT 1
-
-/**
- * Unknown dtype code or name.
- */
+/** Unknown dtype code or name. */
 #define TCAST_ERR_INVALID_DTYPE 2
-
-/**
- * Valid dtypes the operation does not accept.
- */
+/** Valid dtypes the operation does not accept. */
 #define TCAST_ERR_UNSUPPORTED 3
-
 /**
  * Negative dimension, rank above TCAST_MAX_NDIM, element or byte count overflow, bad
  * strides, or an output shape that is not what the operation produces.
  */
 #define TCAST_ERR_INVALID_SHAPE 4
-
-/**
- * A broadcast or bitcast shape rule was violated.
- */
+/** A broadcast or bitcast shape rule was violated. */
 #define TCAST_ERR_INCOMPATIBLE_SHAPES 5
-
-/**
- * `data_bytes`, an arena or an output capacity is smaller than needed.
- */
+/** `data_bytes`, an arena or an output capacity is smaller than needed. */
 #define TCAST_ERR_BUFFER_TOO_SMALL 6
-
-/**
- * A string element or a dtype spec could not be parsed.
- */
+/** A string element or a dtype spec could not be parsed. */
 #define TCAST_ERR_PARSE 7
-
-/**
- * A bad option or enum value, or overlapping input and output buffers.
- */
+/** A bad option or enum value, or overlapping input and output buffers. */
 #define TCAST_ERR_INVALID_ARGUMENT 8
-
-/**
- * The cast is not allowed at the requested numpy casting level.
- */
+/** The cast is not allowed at the requested numpy casting level. */
 #define TCAST_ERR_CASTING 9
-
 /**
  * A temporary the operation needs could not be allocated (never an abort of the host).
  */
 #define TCAST_ERR_OUT_OF_MEMORY 10
-
-/**
- * A bug: a panic was caught at the boundary.
- */
+/** A bug: a panic was caught at the boundary. */
 #define TCAST_ERR_INTERNAL 99
 
 /**
@@ -159,174 +128,73 @@ typedef int32_t tcast_dtype;
  * their names and widths.
  */
 
-/**
- * ONNX's UNDEFINED: not a dtype; functions treat it as an unknown code.
- */
+/** ONNX's UNDEFINED: not a dtype; functions treat it as an unknown code. */
 #define TCAST_DTYPE_UNDEFINED 0
-
-/**
- * IEEE 754 binary32.
- */
+/** IEEE 754 binary32. */
 #define TCAST_DTYPE_FLOAT 1
-
-/**
- * 8-bit unsigned integer.
- */
+/** 8-bit unsigned integer. */
 #define TCAST_DTYPE_UINT8 2
-
-/**
- * 8-bit two's complement integer.
- */
+/** 8-bit two's complement integer. */
 #define TCAST_DTYPE_INT8 3
-
-/**
- * 16-bit unsigned integer.
- */
+/** 16-bit unsigned integer. */
 #define TCAST_DTYPE_UINT16 4
-
-/**
- * 16-bit two's complement integer.
- */
+/** 16-bit two's complement integer. */
 #define TCAST_DTYPE_INT16 5
-
-/**
- * 32-bit two's complement integer.
- */
+/** 32-bit two's complement integer. */
 #define TCAST_DTYPE_INT32 6
-
-/**
- * 64-bit two's complement integer.
- */
+/** 64-bit two's complement integer. */
 #define TCAST_DTYPE_INT64 7
-
-/**
- * Text: each element is a tcast_string view (bytes and length).
- */
+/** Text: each element is a tcast_string view (bytes and length). */
 #define TCAST_DTYPE_STRING 8
-
-/**
- * One byte, 0 or 1.
- */
+/** One byte, 0 or 1. */
 #define TCAST_DTYPE_BOOL 9
-
-/**
- * IEEE 754 binary16.
- */
+/** IEEE 754 binary16. */
 #define TCAST_DTYPE_FLOAT16 10
-
-/**
- * IEEE 754 binary64.
- */
+/** IEEE 754 binary64. */
 #define TCAST_DTYPE_DOUBLE 11
-
-/**
- * 32-bit unsigned integer.
- */
+/** 32-bit unsigned integer. */
 #define TCAST_DTYPE_UINT32 12
-
-/**
- * 64-bit unsigned integer.
- */
+/** 64-bit unsigned integer. */
 #define TCAST_DTYPE_UINT64 13
-
-/**
- * Two FLOATs, real part first.
- */
+/** Two FLOATs, real part first. */
 #define TCAST_DTYPE_COMPLEX64 14
-
-/**
- * Two DOUBLEs, real part first.
- */
+/** Two DOUBLEs, real part first. */
 #define TCAST_DTYPE_COMPLEX128 15
-
-/**
- * bfloat16: the sign, exponent and top 7 mantissa bits of a FLOAT.
- */
+/** bfloat16: the sign, exponent and top 7 mantissa bits of a FLOAT. */
 #define TCAST_DTYPE_BFLOAT16 16
-
-/**
- * float8 E4M3: no infinities, one NaN pattern per sign.
- */
+/** float8 E4M3: no infinities, one NaN pattern per sign. */
 #define TCAST_DTYPE_FLOAT8E4M3FN 17
-
-/**
- * float8 E4M3: no infinities, no -0, one NaN (0x80).
- */
+/** float8 E4M3: no infinities, no -0, one NaN (0x80). */
 #define TCAST_DTYPE_FLOAT8E4M3FNUZ 18
-
-/**
- * float8 E5M2, with infinities and NaNs (the top byte of a FLOAT16).
- */
+/** float8 E5M2, with infinities and NaNs (the top byte of a FLOAT16). */
 #define TCAST_DTYPE_FLOAT8E5M2 19
-
-/**
- * float8 E5M2: no infinities, no -0, one NaN (0x80).
- */
+/** float8 E5M2: no infinities, no -0, one NaN (0x80). */
 #define TCAST_DTYPE_FLOAT8E5M2FNUZ 20
-
-/**
- * 4-bit unsigned integer, packed two per byte (element 0 in the low bits).
- */
+/** 4-bit unsigned integer, packed two per byte (element 0 in the low bits). */
 #define TCAST_DTYPE_UINT4 21
-
-/**
- * 4-bit two's complement integer, packed two per byte (element 0 in the low bits).
- */
+/** 4-bit two's complement integer, packed two per byte (element 0 in the low bits). */
 #define TCAST_DTYPE_INT4 22
-
-/**
- * float4 E2M1 (no infinities or NaNs), packed two per byte.
- */
+/** float4 E2M1 (no infinities or NaNs), packed two per byte. */
 #define TCAST_DTYPE_FLOAT4E2M1 23
-
-/**
- * float8 E8M0: a power of two 2^-127 .. 2^127, or NaN (0xFF); no sign, no zero.
- */
+/** float8 E8M0: a power of two 2^-127 .. 2^127, or NaN (0xFF); no sign, no zero. */
 #define TCAST_DTYPE_FLOAT8E8M0 24
-
-/**
- * 2-bit unsigned integer, packed four per byte (element 0 in the low bits).
- */
+/** 2-bit unsigned integer, packed four per byte (element 0 in the low bits). */
 #define TCAST_DTYPE_UINT2 25
-
-/**
- * 2-bit two's complement integer, packed four per byte (element 0 in the low bits).
- */
+/** 2-bit two's complement integer, packed four per byte (element 0 in the low bits). */
 #define TCAST_DTYPE_INT2 26
-
-/**
- * float6 E2M3 (no infinities or NaNs), packed four per three bytes.
- */
+/** float6 E2M3 (no infinities or NaNs), packed four per three bytes. */
 #define TCAST_DTYPE_FLOAT6E2M3 27
-
-/**
- * float6 E3M2 (no infinities or NaNs), packed four per three bytes.
- */
+/** float6 E3M2 (no infinities or NaNs), packed four per three bytes. */
 #define TCAST_DTYPE_FLOAT6E3M2 28
-
-/**
- * TensorFlow's quantized qint8: stored and cast as INT8.
- */
+/** TensorFlow's quantized qint8: stored and cast as INT8. */
 #define TCAST_DTYPE_QINT8 100
-
-/**
- * TensorFlow's quantized quint8: stored and cast as UINT8.
- */
+/** TensorFlow's quantized quint8: stored and cast as UINT8. */
 #define TCAST_DTYPE_QUINT8 101
-
-/**
- * TensorFlow's quantized qint16: stored and cast as INT16.
- */
+/** TensorFlow's quantized qint16: stored and cast as INT16. */
 #define TCAST_DTYPE_QINT16 102
-
-/**
- * TensorFlow's quantized quint16: stored and cast as UINT16.
- */
+/** TensorFlow's quantized quint16: stored and cast as UINT16. */
 #define TCAST_DTYPE_QUINT16 103
-
-/**
- * TensorFlow's quantized qint32: stored and cast as INT32.
- */
+/** TensorFlow's quantized qint32: stored and cast as INT32. */
 #define TCAST_DTYPE_QINT32 104
 
 /**
@@ -425,19 +293,11 @@ tcast_status tcast_tensor_bytes(tcast_dtype dtype,
  * tcast_cast_options.round_mode: how FLOAT8E8M0 targets round (ONNX Cast's round_mode).
  */
 
-/**
- * `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
- */
+/** `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only. */
 #define TCAST_ROUND_UP 0
-
-/**
- * `round_mode` "down".
- */
+/** `round_mode` "down". */
 #define TCAST_ROUND_DOWN 1
-
-/**
- * `round_mode` "nearest" (ties up).
- */
+/** `round_mode` "nearest" (ties up). */
 #define TCAST_ROUND_NEAREST 2
 
 /*
@@ -445,14 +305,9 @@ tcast_status tcast_tensor_bytes(tcast_dtype dtype,
  * (tcast_cast_to_strings).
  */
 
-/**
- * Shortest round-trip text in numpy's str() layout (the default).
- */
+/** Shortest round-trip text in numpy's str() layout (the default). */
 #define TCAST_FORMAT_SHORTEST 0
-
-/**
- * C's "%.8g" ("%.17g" for DOUBLE).
- */
+/** C's "%.8g" ("%.17g" for DOUBLE). */
 #define TCAST_FORMAT_PRINTF_8G 1
 
 /*
@@ -461,32 +316,19 @@ tcast_status tcast_tensor_bytes(tcast_dtype dtype,
  * reports.
  */
 
-/**
- * numpy's 'no': only identical dtypes.
- */
+/** numpy's 'no': only identical dtypes. */
 #define TCAST_CASTING_NO 0
-
-/**
- * numpy's 'equiv': identical dtypes up to byte order.
- */
+/** numpy's 'equiv': identical dtypes up to byte order. */
 #define TCAST_CASTING_EQUIV 1
-
-/**
- * numpy's 'safe': only casts that keep every value.
- */
+/** numpy's 'safe': only casts that keep every value. */
 #define TCAST_CASTING_SAFE 2
-
-/**
- * numpy's 'same_kind': safe casts and casts within a kind, such as DOUBLE to FLOAT.
- */
+/** numpy's 'same_kind': safe casts and casts within a kind, such as DOUBLE to FLOAT. */
 #define TCAST_CASTING_SAME_KIND 3
-
 /**
  * numpy's 'unsafe': any cast (the default of tcast_cast_options, which then checks
  * nothing).
  */
 #define TCAST_CASTING_UNSAFE 4
-
 /**
  * The level `tcast_np_casting_level` reports when no casting level allows the cast; never
  * an argument.
@@ -688,15 +530,9 @@ tcast_status tcast_expand(const struct tcast_tensor *input,
  * size ratio; a smaller one needs a last dimension equal to the ratio, dropped.
  */
 #define TCAST_BITCAST_TF 0
-
-/**
- * ONNX BitCast-26: equal bit widths (BOOL and the packed types included), same shape.
- */
+/** ONNX BitCast-26: equal bit widths (BOOL and the packed types included), same shape. */
 #define TCAST_BITCAST_ONNX 1
-
-/**
- * numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled.
- */
+/** numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled. */
 #define TCAST_BITCAST_NUMPY_VIEW 2
 
 /**
@@ -751,10 +587,7 @@ tcast_status tcast_bitcast(const struct tcast_tensor *input,
  * numpy 1.x as documented for 1.22: value-based scalars, structured casts by field name.
  */
 #define TCAST_NUMPY_1 1
-
-/**
- * numpy >= 2 (NEP 50): Python scalars refused, structured casts by field position.
- */
+/** numpy >= 2 (NEP 50): Python scalars refused, structured casts by field position. */
 #define TCAST_NUMPY_2 2
 
 /**
@@ -957,94 +790,41 @@ tcast_status tcast_np_min_scalar_type_pycomplex(double re,
  * that both headers can be included together.
  */
 
-/**
- * DLPack type code kDLInt (signed integers: 2, 4, 8, 16, 32, 64 bits).
- */
+/** DLPack type code kDLInt (signed integers: 2, 4, 8, 16, 32, 64 bits). */
 #define TCAST_DLPACK_INT 0
-
-/**
- * DLPack type code kDLUInt (unsigned integers: 2, 4, 8, 16, 32, 64 bits).
- */
+/** DLPack type code kDLUInt (unsigned integers: 2, 4, 8, 16, 32, 64 bits). */
 #define TCAST_DLPACK_UINT 1
-
-/**
- * DLPack type code kDLFloat (IEEE floats: 16, 32, 64 bits).
- */
+/** DLPack type code kDLFloat (IEEE floats: 16, 32, 64 bits). */
 #define TCAST_DLPACK_FLOAT 2
-
-/**
- * DLPack type code kDLOpaqueHandle (no tensorcast dtype).
- */
+/** DLPack type code kDLOpaqueHandle (no tensorcast dtype). */
 #define TCAST_DLPACK_OPAQUE_HANDLE 3
-
-/**
- * DLPack type code kDLBfloat (16 bits).
- */
+/** DLPack type code kDLBfloat (16 bits). */
 #define TCAST_DLPACK_BFLOAT 4
-
-/**
- * DLPack type code kDLComplex (64 and 128 bits).
- */
+/** DLPack type code kDLComplex (64 and 128 bits). */
 #define TCAST_DLPACK_COMPLEX 5
-
-/**
- * DLPack type code kDLBool (8 bits).
- */
+/** DLPack type code kDLBool (8 bits). */
 #define TCAST_DLPACK_BOOL 6
-
-/**
- * DLPack type code kDLFloat8_e3m4 (no tensorcast dtype).
- */
+/** DLPack type code kDLFloat8_e3m4 (no tensorcast dtype). */
 #define TCAST_DLPACK_FLOAT8_E3M4 7
-
-/**
- * DLPack type code kDLFloat8_e4m3 (no tensorcast dtype).
- */
+/** DLPack type code kDLFloat8_e4m3 (no tensorcast dtype). */
 #define TCAST_DLPACK_FLOAT8_E4M3 8
-
-/**
- * DLPack type code kDLFloat8_e4m3b11fnuz (no tensorcast dtype).
- */
+/** DLPack type code kDLFloat8_e4m3b11fnuz (no tensorcast dtype). */
 #define TCAST_DLPACK_FLOAT8_E4M3B11FNUZ 9
-
-/**
- * DLPack type code kDLFloat8_e4m3fn: FLOAT8E4M3FN.
- */
+/** DLPack type code kDLFloat8_e4m3fn: FLOAT8E4M3FN. */
 #define TCAST_DLPACK_FLOAT8_E4M3FN 10
-
-/**
- * DLPack type code kDLFloat8_e4m3fnuz: FLOAT8E4M3FNUZ.
- */
+/** DLPack type code kDLFloat8_e4m3fnuz: FLOAT8E4M3FNUZ. */
 #define TCAST_DLPACK_FLOAT8_E4M3FNUZ 11
-
-/**
- * DLPack type code kDLFloat8_e5m2: FLOAT8E5M2.
- */
+/** DLPack type code kDLFloat8_e5m2: FLOAT8E5M2. */
 #define TCAST_DLPACK_FLOAT8_E5M2 12
-
-/**
- * DLPack type code kDLFloat8_e5m2fnuz: FLOAT8E5M2FNUZ.
- */
+/** DLPack type code kDLFloat8_e5m2fnuz: FLOAT8E5M2FNUZ. */
 #define TCAST_DLPACK_FLOAT8_E5M2FNUZ 13
-
-/**
- * DLPack type code kDLFloat8_e8m0fnu: FLOAT8E8M0.
- */
+/** DLPack type code kDLFloat8_e8m0fnu: FLOAT8E8M0. */
 #define TCAST_DLPACK_FLOAT8_E8M0FNU 14
-
-/**
- * DLPack type code kDLFloat6_e2m3fn: FLOAT6E2M3 (6 bits).
- */
+/** DLPack type code kDLFloat6_e2m3fn: FLOAT6E2M3 (6 bits). */
 #define TCAST_DLPACK_FLOAT6_E2M3FN 15
-
-/**
- * DLPack type code kDLFloat6_e3m2fn: FLOAT6E3M2 (6 bits).
- */
+/** DLPack type code kDLFloat6_e3m2fn: FLOAT6E3M2 (6 bits). */
 #define TCAST_DLPACK_FLOAT6_E3M2FN 16
-
-/**
- * DLPack type code kDLFloat4_e2m1fn: FLOAT4E2M1 (4 bits).
- */
+/** DLPack type code kDLFloat4_e2m1fn: FLOAT4E2M1 (4 bits). */
 #define TCAST_DLPACK_FLOAT4_E2M1FN 17
 
 /**

@@ -183,13 +183,19 @@ fn comment(out: &mut String, opener: &str, text: &str) {
     out.push_str(" */\n");
 }
 
-/// An enumeration's `#define`s, under its title.
+/// An enumeration's `#define`s under its title, as a compact table: each after its doc
+/// comment, on one line when it fits.
 fn render_table(table: &CTable) -> String {
     let mut out = String::new();
     comment(&mut out, "/*", table.title);
+    out.push('\n');
     for c in table.consts {
-        out.push('\n');
-        comment(&mut out, "/**", c.doc);
+        let one_line = format!("/** {} */", c.doc);
+        if one_line.len() <= WIDTH {
+            writeln!(out, "{one_line}").unwrap();
+        } else {
+            comment(&mut out, "/**", c.doc);
+        }
         writeln!(out, "#define {} {}", c.name, c.value).unwrap();
     }
     out
