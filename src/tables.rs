@@ -1,15 +1,16 @@
 //! The C API's enumerations as data: statuses, dtypes, round modes, string formats,
 //! casting levels, bitcast rules, numpy rules and DLPack type codes.
 //!
-//! Each enumeration is written once, as a table in the module that owns it: [`c_enum!`]
-//! (or, for the dtypes and their facts, the registry in `dtype.rs`) generates from it the
-//! Rust enum, `ALL`, `code`, `from_code`, the argument parser `from_arg` (with the one
-//! error wording of [`invalid_value`]), `name` (the C constant's name) and `TABLE`, the C
-//! constants as data ([`CTable`]).
+//! Each enumeration is written once, as a table in the module that owns it: the crate's
+//! `c_enum!` macro (or, for the dtypes and their facts, the registry in `dtype.rs`)
+//! generates from it the Rust enum, `ALL`, `code`, `from_code`, the argument parser
+//! `from_arg` (with the one error wording of [`invalid_value`]), `name` (the C constant's
+//! name), `label` and `TABLE`, the C constants as data ([`CTable`]).
 //!
 //! cbindgen does not expand macros, so it cannot see these constants: tests/header.rs
 //! writes their `#define`s into include/tensorcast.h from [`c_tables`], and
-//! tests/binding_enums.rs checks the C# binding's enums against the same tables.
+//! tests/binding_enums.rs checks the C# binding's enums and the Python test helpers'
+//! constants against the same tables.
 
 use crate::error::Error;
 use core::fmt::Write;
@@ -143,7 +144,7 @@ macro_rules! c_enum {
             /// code and the constants it may be ([`invalid_value`]) when it is none of
             /// them or one only returned. `what` is formatted only on failure.
             ///
-            /// [`invalid_value`]: $crate::tables::invalid_value
+            /// [`invalid_value`]: crate::tables::invalid_value
             pub fn from_arg(
                 code: $repr,
                 what: impl core::fmt::Display,

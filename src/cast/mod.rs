@@ -52,9 +52,10 @@ crate::tables::c_enum! {
 
 crate::tables::c_enum! {
     /// numpy's casting levels, from strictest to anything-goes, and NEVER, the level of a
-    /// cast no level allows (a result only: the C API refuses it as an argument). The
-    /// order is numpy's: `level <= Casting::Safe` means "allowed at safe".
-    /// [`Casting::label`] is numpy's name ("same_kind").
+    /// cast no level allows (a result only: the C API refuses it as an argument; asked
+    /// for through the Rust API it refuses nothing, as UNSAFE). The order is numpy's:
+    /// `level <= Casting::Safe` means "allowed at safe". [`Casting::label`] is numpy's
+    /// name ("same_kind").
     #[derive(Default, PartialOrd, Ord)]
     pub enum Casting: i32,
         "numpy casting levels, strictest first: tcast_cast_options.casting, the casting \
