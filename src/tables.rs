@@ -149,8 +149,10 @@ macro_rules! c_enum {
                 code: $repr,
                 what: impl core::fmt::Display,
             ) -> Result<$name, $crate::error::Error> {
-                match $name::from_code(code) {
-                    Some(value) if value.is_argument() => Ok(value),
+                match code {
+                    $($code if $crate::tables::c_enum!(@argument $($result)?) => {
+                        Ok($name::$variant)
+                    })*
                     _ => Err($crate::tables::invalid_value(&$name::TABLE, &what, i64::from(code))),
                 }
             }

@@ -131,7 +131,8 @@ pub fn numpy_name(d: DType) -> String {
 
 /// The level a digit of [`LEVELS`] stands for.
 fn table_level(i: usize, j: usize) -> Casting {
-    Casting::from_code(i32::from(LEVELS[i][j] - b'0')).expect("the table's digits are 0..=5")
+    // The digits are 0..=5, the codes of Casting::ALL in order.
+    Casting::ALL[usize::from(LEVELS[i][j] - b'0')]
 }
 
 /// The lowest numpy casting level allowing `from` -> `to` (NEVER: none).
