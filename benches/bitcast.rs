@@ -4,10 +4,8 @@
 
 use std::hint::black_box;
 use std::time::Instant;
-use tensorcast::ffi::tcast_tensor;
-use tensorcast::ffi::{tcast_bitcast, TCAST_BITCAST_NUMPY_VIEW, TCAST_BITCAST_TF};
-use tensorcast::ffi::{tcast_error, TCAST_OK};
-use tensorcast::ffi::{TCAST_DTYPE_FLOAT, TCAST_DTYPE_UINT32, TCAST_DTYPE_UINT8};
+use tensorcast::ffi::{tcast_bitcast, tcast_error, tcast_tensor};
+use tensorcast::{BitcastRules, DType, Status};
 
 fn per_call_ns(data: &mut [u8], dtype: i32, count: i64, to: i32, rules: i32) -> f64 {
     let shape = [count];
@@ -40,7 +38,7 @@ fn per_call_ns(data: &mut [u8], dtype: i32, count: i64, to: i32, rules: i32) -> 
                 4,
                 &mut err,
             );
-            assert_eq!(status, TCAST_OK);
+            assert_eq!(status, Status::Ok.code());
             black_box(&view);
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e9 / calls as f64);
@@ -57,17 +55,17 @@ fn main() {
     for (name, dtype, size, to, rules) in [
         (
             "UINT8 -> UINT32 (numpy view)",
-            TCAST_DTYPE_UINT8,
+            DType::Uint8.code(),
             1usize,
-            TCAST_DTYPE_UINT32,
-            TCAST_BITCAST_NUMPY_VIEW,
+            DType::Uint32.code(),
+            BitcastRules::NumpyView.code(),
         ),
         (
             "FLOAT -> UINT8 (tf, appends a dim)",
-            TCAST_DTYPE_FLOAT,
+            DType::Float.code(),
             4,
-            TCAST_DTYPE_UINT8,
-            TCAST_BITCAST_TF,
+            DType::Uint8.code(),
+            BitcastRules::Tf.code(),
         ),
     ] {
         let few = per_call_ns(&mut small[..16 * size], dtype, 16, to, rules);

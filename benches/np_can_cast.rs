@@ -7,18 +7,11 @@ mod common;
 use std::hint::black_box;
 use std::time::Duration;
 use tensorcast::ffi::{
-    tcast_can_cast, tcast_np_can_cast, tcast_np_dtype, tcast_np_dtype_free, tcast_np_dtype_parse,
-    TCAST_NUMPY_1, TCAST_NUMPY_2,
+    tcast_can_cast, tcast_error, tcast_np_can_cast, tcast_np_dtype, tcast_np_dtype_free,
+    tcast_np_dtype_parse,
 };
-use tensorcast::ffi::{tcast_error, TCAST_OK};
-use tensorcast::ffi::{
-    TCAST_DTYPE_BFLOAT16, TCAST_DTYPE_BOOL, TCAST_DTYPE_COMPLEX128, TCAST_DTYPE_COMPLEX64,
-    TCAST_DTYPE_DOUBLE, TCAST_DTYPE_FLOAT, TCAST_DTYPE_FLOAT16, TCAST_DTYPE_FLOAT8E4M3FN,
-    TCAST_DTYPE_FLOAT8E5M2, TCAST_DTYPE_INT16, TCAST_DTYPE_INT32, TCAST_DTYPE_INT4,
-    TCAST_DTYPE_INT64, TCAST_DTYPE_INT8, TCAST_DTYPE_QINT8, TCAST_DTYPE_STRING, TCAST_DTYPE_UINT16,
-    TCAST_DTYPE_UINT32, TCAST_DTYPE_UINT64, TCAST_DTYPE_UINT8,
-};
-use tensorcast::np::{level, parse, Rules};
+use tensorcast::np::{level, parse, NumpyRules};
+use tensorcast::{Casting, DType, Status};
 
 const RUNS: usize = 7;
 /// Passes over a query list per timed run.
@@ -53,26 +46,26 @@ const PAIRS: &[(&str, &str)] = &[
 ];
 
 const TENSOR_PAIRS: &[(i32, i32)] = &[
-    (TCAST_DTYPE_INT32, TCAST_DTYPE_INT64),
-    (TCAST_DTYPE_DOUBLE, TCAST_DTYPE_INT32),
-    (TCAST_DTYPE_FLOAT, TCAST_DTYPE_DOUBLE),
-    (TCAST_DTYPE_UINT8, TCAST_DTYPE_INT16),
-    (TCAST_DTYPE_BOOL, TCAST_DTYPE_FLOAT16),
-    (TCAST_DTYPE_UINT64, TCAST_DTYPE_INT64),
-    (TCAST_DTYPE_INT8, TCAST_DTYPE_UINT8),
-    (TCAST_DTYPE_UINT16, TCAST_DTYPE_UINT32),
-    (TCAST_DTYPE_COMPLEX64, TCAST_DTYPE_COMPLEX128),
-    (TCAST_DTYPE_COMPLEX128, TCAST_DTYPE_DOUBLE),
-    (TCAST_DTYPE_BFLOAT16, TCAST_DTYPE_FLOAT),
-    (TCAST_DTYPE_FLOAT, TCAST_DTYPE_BFLOAT16),
-    (TCAST_DTYPE_FLOAT8E4M3FN, TCAST_DTYPE_FLOAT16),
-    (TCAST_DTYPE_FLOAT8E5M2, TCAST_DTYPE_FLOAT8E4M3FN),
-    (TCAST_DTYPE_INT4, TCAST_DTYPE_INT8),
-    (TCAST_DTYPE_INT8, TCAST_DTYPE_INT4),
-    (TCAST_DTYPE_QINT8, TCAST_DTYPE_INT32),
-    (TCAST_DTYPE_INT64, TCAST_DTYPE_STRING),
-    (TCAST_DTYPE_STRING, TCAST_DTYPE_FLOAT),
-    (TCAST_DTYPE_FLOAT16, TCAST_DTYPE_FLOAT),
+    (DType::Int32.code(), DType::Int64.code()),
+    (DType::Double.code(), DType::Int32.code()),
+    (DType::Float.code(), DType::Double.code()),
+    (DType::Uint8.code(), DType::Int16.code()),
+    (DType::Bool.code(), DType::Float16.code()),
+    (DType::Uint64.code(), DType::Int64.code()),
+    (DType::Int8.code(), DType::Uint8.code()),
+    (DType::Uint16.code(), DType::Uint32.code()),
+    (DType::Complex64.code(), DType::Complex128.code()),
+    (DType::Complex128.code(), DType::Double.code()),
+    (DType::Bfloat16.code(), DType::Float.code()),
+    (DType::Float.code(), DType::Bfloat16.code()),
+    (DType::Float8E4M3Fn.code(), DType::Float16.code()),
+    (DType::Float8E5M2.code(), DType::Float8E4M3Fn.code()),
+    (DType::Int4.code(), DType::Int8.code()),
+    (DType::Int8.code(), DType::Int4.code()),
+    (DType::Qint8.code(), DType::Int32.code()),
+    (DType::Int64.code(), DType::String.code()),
+    (DType::String.code(), DType::Float.code()),
+    (DType::Float16.code(), DType::Float.code()),
 ];
 
 const SPECS: &[&str] = &["<i4", "float64", "S10", "M8[ns]", "i4,f8", "(2,)i4"];
@@ -106,7 +99,7 @@ fn report(name: &str, rate: f64, target: Option<f64>) {
 }
 
 /// can_cast through the safe Rust API on dtypes parsed once.
-fn rust_queries(pairs: &[(&str, &str)], rules: Rules) -> f64 {
+fn rust_queries(pairs: &[(&str, &str)], rules: NumpyRules) -> f64 {
     let parsed: Vec<_> = pairs
         .iter()
         .map(|(a, b)| (parse(a).unwrap(), parse(b).unwrap()))
@@ -120,7 +113,7 @@ fn rust_queries(pairs: &[(&str, &str)], rules: Rules) -> f64 {
         allowed = 0;
         for _ in 0..REPS {
             for (k, (from, to)) in dtypes.iter().enumerate() {
-                let casting = (k % 5) as u8;
+                let casting = Casting::ALL[k % 5];
                 let ok = level(black_box(from), black_box(to), rules) <= casting;
                 allowed += usize::from(black_box(ok));
             }
@@ -138,7 +131,7 @@ fn ffi_queries(rules: i32) -> f64 {
         let mut out: *mut tcast_np_dtype = std::ptr::null_mut();
         assert_eq!(
             tcast_np_dtype_parse(text.as_ptr(), &mut out, &mut err),
-            TCAST_OK
+            Status::Ok.code()
         );
         out
     };
@@ -157,7 +150,7 @@ fn ffi_queries(rules: i32) -> f64 {
                     &mut result,
                     &mut err,
                 );
-                debug_assert_eq!(status, TCAST_OK);
+                debug_assert_eq!(status, Status::Ok.code());
                 allowed += black_box(result) as usize + black_box(status) as usize;
             }
         }
@@ -186,7 +179,7 @@ fn tensor_queries() -> f64 {
                     &mut result,
                     &mut err,
                 );
-                debug_assert_eq!(status, TCAST_OK);
+                debug_assert_eq!(status, Status::Ok.code());
                 allowed += black_box(result) as usize + black_box(status) as usize;
             }
         }
@@ -215,7 +208,7 @@ fn ffi_parses(spec: &str) -> f64 {
         for _ in 0..reps {
             let mut out: *mut tcast_np_dtype = std::ptr::null_mut();
             let status = tcast_np_dtype_parse(black_box(text.as_ptr()), &mut out, &mut err);
-            debug_assert_eq!(status, TCAST_OK);
+            debug_assert_eq!(status, Status::Ok.code());
             tcast_np_dtype_free(black_box(out));
         }
     });
@@ -230,12 +223,12 @@ fn main() {
     let target = Some(TARGET_PER_S);
     report(
         "can_cast, Rust API level() on parsed dtypes (numpy 2)",
-        rust_queries(PAIRS, Rules::Numpy2),
+        rust_queries(PAIRS, NumpyRules::Numpy2),
         target,
     );
     report(
         "can_cast, Rust API level() on parsed dtypes (numpy 1)",
-        rust_queries(PAIRS, Rules::Numpy1),
+        rust_queries(PAIRS, NumpyRules::Numpy1),
         target,
     );
     for (group, range) in [
@@ -246,18 +239,18 @@ fn main() {
     ] {
         report(
             &format!("  of which {group} pairs only (numpy 2)"),
-            rust_queries(&PAIRS[range], Rules::Numpy2),
+            rust_queries(&PAIRS[range], NumpyRules::Numpy2),
             target,
         );
     }
     report(
         "can_cast, C tcast_np_can_cast on handles (numpy 2)",
-        ffi_queries(TCAST_NUMPY_2),
+        ffi_queries(NumpyRules::Numpy2.code()),
         target,
     );
     report(
         "can_cast, C tcast_np_can_cast on handles (numpy 1)",
-        ffi_queries(TCAST_NUMPY_1),
+        ffi_queries(NumpyRules::Numpy1.code()),
         target,
     );
     report(

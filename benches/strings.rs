@@ -6,13 +6,11 @@ use std::hint::black_box;
 mod common;
 
 use std::time::Duration;
-use tensorcast::ffi::{tcast_cast, tcast_cast_options_default};
-use tensorcast::ffi::{tcast_cast_to_strings, tcast_string_arena, tcast_string_max_bytes};
-use tensorcast::ffi::{tcast_error, TCAST_OK};
-use tensorcast::ffi::{tcast_string, tcast_tensor};
 use tensorcast::ffi::{
-    TCAST_DTYPE_DOUBLE, TCAST_DTYPE_FLOAT, TCAST_DTYPE_INT64, TCAST_DTYPE_STRING,
+    tcast_cast, tcast_cast_options_default, tcast_cast_to_strings, tcast_error, tcast_string,
+    tcast_string_arena, tcast_string_max_bytes, tcast_tensor,
 };
+use tensorcast::{DType, Status};
 
 const RUNS: usize = 7;
 
@@ -57,7 +55,7 @@ fn format(dtype: i32, values: &mut [u8], n: usize) -> (Duration, Vec<u8>, Vec<tc
             views.as_mut_ptr().cast(),
             n * 16,
             &shape,
-            TCAST_DTYPE_STRING,
+            DType::String.code(),
         );
         let mut arena = tcast_string_arena {
             data: arena_bytes.as_mut_ptr().cast(),
@@ -66,7 +64,7 @@ fn format(dtype: i32, values: &mut [u8], n: usize) -> (Duration, Vec<u8>, Vec<tc
         };
         let mut err = error();
         let status = tcast_cast_to_strings(&input, &output, &mut arena, &options, &mut err);
-        assert_eq!(status, TCAST_OK);
+        assert_eq!(status, Status::Ok.code());
         black_box(&views);
     });
     (time, arena_bytes, views)
@@ -82,11 +80,14 @@ fn parse(dtype: i32, views: &mut [tcast_string], size: usize) -> Duration {
             views.as_mut_ptr().cast(),
             n * 16,
             &shape,
-            TCAST_DTYPE_STRING,
+            DType::String.code(),
         );
         let output = tensor(out.as_mut_ptr().cast(), out.len(), &shape, dtype);
         let mut err = error();
-        assert_eq!(tcast_cast(&input, &output, &options, &mut err), TCAST_OK);
+        assert_eq!(
+            tcast_cast(&input, &output, &options, &mut err),
+            Status::Ok.code()
+        );
         black_box(&out);
     })
 }
@@ -125,9 +126,9 @@ fn main() {
     let rate = |t: Duration| n as f64 / t.as_secs_f64() / 1e6;
     let mut rows = Vec::new();
     for (name, dtype, bytes, size) in [
-        ("FLOAT", TCAST_DTYPE_FLOAT, &mut f32_bytes, 4),
-        ("DOUBLE", TCAST_DTYPE_DOUBLE, &mut f64_bytes, 8),
-        ("INT64", TCAST_DTYPE_INT64, &mut i64_bytes, 8),
+        ("FLOAT", DType::Float.code(), &mut f32_bytes, 4),
+        ("DOUBLE", DType::Double.code(), &mut f64_bytes, 8),
+        ("INT64", DType::Int64.code(), &mut i64_bytes, 8),
     ] {
         let (format_time, _arena, mut views) = format(dtype, bytes, n);
         let parse_time = parse(dtype, &mut views, size);

@@ -6,29 +6,21 @@ use crate::dtype::{DType, Family};
 use crate::error::{shape_text, Error};
 use crate::tensor::{Layout, MAX_NDIM};
 
-/// Which library's rules a bitcast follows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[repr(i32)]
-pub enum Rules {
-    /// tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension
-    /// of the size ratio; a smaller one drops a last dimension equal to the ratio.
-    Tf = 0,
-    /// ONNX BitCast-26: equal bit widths, the shape unchanged.
-    Onnx = 1,
-    /// numpy's ndarray.view(dtype): the last axis rescaled.
-    NumpyView = 2,
-}
-
-impl Rules {
-    pub fn from_code(code: i32) -> Result<Rules, Error> {
-        match code {
-            0 => Ok(Rules::Tf),
-            1 => Ok(Rules::Onnx),
-            2 => Ok(Rules::NumpyView),
-            _ => Err(Error::InvalidArgument(format!(
-                "rules is {code}; the valid values are 0 (TCAST_BITCAST_TF), 1 (TCAST_BITCAST_ONNX) and 2 (TCAST_BITCAST_NUMPY_VIEW)"
-            ))),
-        }
+crate::tables::c_enum! {
+    /// Which library's rules a bitcast follows.
+    pub enum BitcastRules: i32,
+        "The rules argument of tcast_bitcast_shape and tcast_bitcast: which library's \
+         bitcast the view follows."
+    {
+        Tf = 0 => TCAST_BITCAST_TF:
+            "tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension \
+             of the size ratio; a smaller one needs a last dimension equal to the ratio, \
+             dropped.",
+        Onnx = 1 => TCAST_BITCAST_ONNX:
+            "ONNX BitCast-26: equal bit widths (BOOL and the packed types included), same \
+             shape.",
+        NumpyView = 2 => TCAST_BITCAST_NUMPY_VIEW:
+            "numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled.",
     }
 }
 
@@ -98,13 +90,13 @@ fn tf_bytes(dtype: DType) -> Result<usize, Error> {
 /// UNSUPPORTED when `rules` do not take the dtype pair, whatever the shape: a dtype
 /// outside tf.bitcast's list, unequal bit widths for ONNX, a sub-byte or STRING dtype
 /// for numpy's view.
-pub fn check_dtypes(from: DType, to: DType, rules: Rules) -> Result<(), Error> {
+pub fn check_dtypes(from: DType, to: DType, rules: BitcastRules) -> Result<(), Error> {
     match rules {
-        Rules::Tf => {
+        BitcastRules::Tf => {
             tf_bytes(from)?;
             tf_bytes(to)?;
         }
-        Rules::Onnx => {
+        BitcastRules::Onnx => {
             for dtype in [from, to] {
                 if dtype == DType::String {
                     return Err(Error::Unsupported(
@@ -120,7 +112,7 @@ pub fn check_dtypes(from: DType, to: DType, rules: Rules) -> Result<(), Error> {
                 )));
             }
         }
-        Rules::NumpyView => {
+        BitcastRules::NumpyView => {
             for dtype in [from, to] {
                 if dtype.info().family == Family::String || dtype.is_packed() {
                     return Err(Error::Unsupported(format!(
@@ -145,11 +137,11 @@ pub fn bitcast_shape(
     dims: &[usize],
     last_axis: LastAxis,
     to: DType,
-    rules: Rules,
+    rules: BitcastRules,
 ) -> Result<ViewShape, Error> {
     check_dtypes(from, to, rules)?;
     match rules {
-        Rules::Tf => {
+        BitcastRules::Tf => {
             let (a, b) = (tf_bytes(from)?, tf_bytes(to)?);
             if a == b {
                 return Ok(ViewShape::from(dims));
@@ -174,8 +166,8 @@ pub fn bitcast_shape(
                 ))),
             }
         }
-        Rules::Onnx => Ok(ViewShape::from(dims)),
-        Rules::NumpyView => {
+        BitcastRules::Onnx => Ok(ViewShape::from(dims)),
+        BitcastRules::NumpyView => {
             let (a, b) = ((from.bits() / 8) as usize, (to.bits() / 8) as usize);
             if a == b {
                 return Ok(ViewShape::from(dims));
@@ -207,7 +199,7 @@ pub fn bitcast_shape(
 
 /// The view shape of a tensor with `layout` seen as `to`: the rules' shape checks, then
 /// UNSUPPORTED for a strided input (a view carries no strides), in that order.
-pub fn view_shape(layout: &Layout, to: DType, rules: Rules) -> Result<ViewShape, Error> {
+pub fn view_shape(layout: &Layout, to: DType, rules: BitcastRules) -> Result<ViewShape, Error> {
     let last_axis = match layout.strides() {
         Some(s) if layout.dims().last().is_some_and(|&d| d != 1) && s[s.len() - 1] != 1 => {
             LastAxis::Strided
@@ -230,12 +222,19 @@ mod tests {
     use crate::error::Status;
 
     fn tf(from: DType, dims: &[usize], to: DType) -> Result<Vec<usize>, Error> {
-        bitcast_shape(from, dims, LastAxis::Contiguous, to, Rules::Tf).map(|s| s.dims().to_vec())
+        bitcast_shape(from, dims, LastAxis::Contiguous, to, BitcastRules::Tf)
+            .map(|s| s.dims().to_vec())
     }
 
     fn np(from: DType, dims: &[usize], to: DType) -> Result<Vec<usize>, Error> {
-        bitcast_shape(from, dims, LastAxis::Contiguous, to, Rules::NumpyView)
-            .map(|s| s.dims().to_vec())
+        bitcast_shape(
+            from,
+            dims,
+            LastAxis::Contiguous,
+            to,
+            BitcastRules::NumpyView,
+        )
+        .map(|s| s.dims().to_vec())
     }
 
     #[test]
@@ -290,8 +289,14 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("divisor"));
-        let strided =
-            bitcast_shape(Int8, &[8], LastAxis::Strided, Int32, Rules::NumpyView).unwrap_err();
+        let strided = bitcast_shape(
+            Int8,
+            &[8],
+            LastAxis::Strided,
+            Int32,
+            BitcastRules::NumpyView,
+        )
+        .unwrap_err();
         assert!(strided.to_string().contains("last axis must be contiguous"));
         assert_eq!(
             np(Int4, &[4], Int8).unwrap_err().status(),
@@ -301,7 +306,8 @@ mod tests {
 
     #[test]
     fn onnx_needs_equal_widths() {
-        let onnx = |from, to| bitcast_shape(from, &[2, 3], LastAxis::Contiguous, to, Rules::Onnx);
+        let onnx =
+            |from, to| bitcast_shape(from, &[2, 3], LastAxis::Contiguous, to, BitcastRules::Onnx);
         assert_eq!(onnx(DType::Float, DType::Int32).unwrap().dims(), [2, 3]);
         assert_eq!(onnx(DType::Bool, DType::Uint8).unwrap().dims(), [2, 3]);
         assert_eq!(onnx(DType::Int4, DType::Float4E2M1).unwrap().dims(), [2, 3]);

@@ -5,85 +5,50 @@
 use crate::dtype::DType;
 use crate::error::Error;
 
-/// A DLPack type code (`DLDataTypeCode` in dlpack.h 1.1).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum DlpackCode {
-    Int = 0,
-    UInt = 1,
-    Float = 2,
-    OpaqueHandle = 3,
-    Bfloat = 4,
-    Complex = 5,
-    Bool = 6,
-    Float8E3M4 = 7,
-    Float8E4M3 = 8,
-    Float8E4M3B11Fnuz = 9,
-    Float8E4M3Fn = 10,
-    Float8E4M3Fnuz = 11,
-    Float8E5M2 = 12,
-    Float8E5M2Fnuz = 13,
-    Float8E8M0Fnu = 14,
-    Float6E2M3Fn = 15,
-    Float6E3M2Fn = 16,
-    Float4E2M1Fn = 17,
-}
-
-impl DlpackCode {
-    /// Every code, in code order.
-    pub const ALL: [DlpackCode; 18] = [
-        DlpackCode::Int,
-        DlpackCode::UInt,
-        DlpackCode::Float,
-        DlpackCode::OpaqueHandle,
-        DlpackCode::Bfloat,
-        DlpackCode::Complex,
-        DlpackCode::Bool,
-        DlpackCode::Float8E3M4,
-        DlpackCode::Float8E4M3,
-        DlpackCode::Float8E4M3B11Fnuz,
-        DlpackCode::Float8E4M3Fn,
-        DlpackCode::Float8E4M3Fnuz,
-        DlpackCode::Float8E5M2,
-        DlpackCode::Float8E5M2Fnuz,
-        DlpackCode::Float8E8M0Fnu,
-        DlpackCode::Float6E2M3Fn,
-        DlpackCode::Float6E3M2Fn,
-        DlpackCode::Float4E2M1Fn,
-    ];
-
-    /// The code with this value, if DLPack 1.1 defines one.
-    pub fn from_value(value: u8) -> Option<DlpackCode> {
-        DlpackCode::ALL.get(usize::from(value)).copied()
-    }
-
-    /// The value as `DLDataType.code` holds it.
-    pub const fn value(self) -> u8 {
-        self as u8
-    }
-
-    /// The enumerator's name in dlpack.h, e.g. "kDLFloat8_e4m3fn".
-    pub const fn name(self) -> &'static str {
-        match self {
-            DlpackCode::Int => "kDLInt",
-            DlpackCode::UInt => "kDLUInt",
-            DlpackCode::Float => "kDLFloat",
-            DlpackCode::OpaqueHandle => "kDLOpaqueHandle",
-            DlpackCode::Bfloat => "kDLBfloat",
-            DlpackCode::Complex => "kDLComplex",
-            DlpackCode::Bool => "kDLBool",
-            DlpackCode::Float8E3M4 => "kDLFloat8_e3m4",
-            DlpackCode::Float8E4M3 => "kDLFloat8_e4m3",
-            DlpackCode::Float8E4M3B11Fnuz => "kDLFloat8_e4m3b11fnuz",
-            DlpackCode::Float8E4M3Fn => "kDLFloat8_e4m3fn",
-            DlpackCode::Float8E4M3Fnuz => "kDLFloat8_e4m3fnuz",
-            DlpackCode::Float8E5M2 => "kDLFloat8_e5m2",
-            DlpackCode::Float8E5M2Fnuz => "kDLFloat8_e5m2fnuz",
-            DlpackCode::Float8E8M0Fnu => "kDLFloat8_e8m0fnu",
-            DlpackCode::Float6E2M3Fn => "kDLFloat6_e2m3fn",
-            DlpackCode::Float6E3M2Fn => "kDLFloat6_e3m2fn",
-            DlpackCode::Float4E2M1Fn => "kDLFloat4_e2m1fn",
-        }
+crate::tables::c_enum! {
+    /// A DLPack type code (`DLDataTypeCode` in dlpack.h 1.1); [`DlpackCode::label`] is the
+    /// enumerator's name there, e.g. "kDLFloat8_e4m3fn".
+    pub enum DlpackCode: u8,
+        "DLPack 1.1's type codes (DLDataType.code), for tcast_dtype_from_dlpack and \
+         tcast_dtype_to_dlpack. The header does not include dlpack.h and defines no DL* \
+         name, so that both headers can be included together."
+    {
+        Int = 0 => TCAST_DLPACK_INT ("kDLInt"):
+            "DLPack type code kDLInt (signed integers: 2, 4, 8, 16, 32, 64 bits).",
+        UInt = 1 => TCAST_DLPACK_UINT ("kDLUInt"):
+            "DLPack type code kDLUInt (unsigned integers: 2, 4, 8, 16, 32, 64 bits).",
+        Float = 2 => TCAST_DLPACK_FLOAT ("kDLFloat"):
+            "DLPack type code kDLFloat (IEEE floats: 16, 32, 64 bits).",
+        OpaqueHandle = 3 => TCAST_DLPACK_OPAQUE_HANDLE ("kDLOpaqueHandle"):
+            "DLPack type code kDLOpaqueHandle (no tensorcast dtype).",
+        Bfloat = 4 => TCAST_DLPACK_BFLOAT ("kDLBfloat"):
+            "DLPack type code kDLBfloat (16 bits).",
+        Complex = 5 => TCAST_DLPACK_COMPLEX ("kDLComplex"):
+            "DLPack type code kDLComplex (64 and 128 bits).",
+        Bool = 6 => TCAST_DLPACK_BOOL ("kDLBool"):
+            "DLPack type code kDLBool (8 bits).",
+        Float8E3M4 = 7 => TCAST_DLPACK_FLOAT8_E3M4 ("kDLFloat8_e3m4"):
+            "DLPack type code kDLFloat8_e3m4 (no tensorcast dtype).",
+        Float8E4M3 = 8 => TCAST_DLPACK_FLOAT8_E4M3 ("kDLFloat8_e4m3"):
+            "DLPack type code kDLFloat8_e4m3 (no tensorcast dtype).",
+        Float8E4M3B11Fnuz = 9 => TCAST_DLPACK_FLOAT8_E4M3B11FNUZ ("kDLFloat8_e4m3b11fnuz"):
+            "DLPack type code kDLFloat8_e4m3b11fnuz (no tensorcast dtype).",
+        Float8E4M3Fn = 10 => TCAST_DLPACK_FLOAT8_E4M3FN ("kDLFloat8_e4m3fn"):
+            "DLPack type code kDLFloat8_e4m3fn: FLOAT8E4M3FN.",
+        Float8E4M3Fnuz = 11 => TCAST_DLPACK_FLOAT8_E4M3FNUZ ("kDLFloat8_e4m3fnuz"):
+            "DLPack type code kDLFloat8_e4m3fnuz: FLOAT8E4M3FNUZ.",
+        Float8E5M2 = 12 => TCAST_DLPACK_FLOAT8_E5M2 ("kDLFloat8_e5m2"):
+            "DLPack type code kDLFloat8_e5m2: FLOAT8E5M2.",
+        Float8E5M2Fnuz = 13 => TCAST_DLPACK_FLOAT8_E5M2FNUZ ("kDLFloat8_e5m2fnuz"):
+            "DLPack type code kDLFloat8_e5m2fnuz: FLOAT8E5M2FNUZ.",
+        Float8E8M0Fnu = 14 => TCAST_DLPACK_FLOAT8_E8M0FNU ("kDLFloat8_e8m0fnu"):
+            "DLPack type code kDLFloat8_e8m0fnu: FLOAT8E8M0.",
+        Float6E2M3Fn = 15 => TCAST_DLPACK_FLOAT6_E2M3FN ("kDLFloat6_e2m3fn"):
+            "DLPack type code kDLFloat6_e2m3fn: FLOAT6E2M3 (6 bits).",
+        Float6E3M2Fn = 16 => TCAST_DLPACK_FLOAT6_E3M2FN ("kDLFloat6_e3m2fn"):
+            "DLPack type code kDLFloat6_e3m2fn: FLOAT6E3M2 (6 bits).",
+        Float4E2M1Fn = 17 => TCAST_DLPACK_FLOAT4_E2M1FN ("kDLFloat4_e2m1fn"):
+            "DLPack type code kDLFloat4_e2m1fn: FLOAT4E2M1 (4 bits).",
     }
 }
 
@@ -140,7 +105,7 @@ pub fn to_dlpack(dtype: DType) -> Result<DlpackDtype, Error> {
         .iter()
         .find(|(d, _)| *d == dtype)
         .map(|&(d, code)| DlpackDtype {
-            code: code.value(),
+            code: code.code(),
             bits: dlpack_bits(d),
             lanes: 1,
         })
@@ -158,11 +123,11 @@ pub fn from_dlpack(dl: DlpackDtype) -> Result<DType, Error> {
     }
     DLPACK_CODES
         .iter()
-        .find(|&&(d, code)| code.value() == dl.code && dlpack_bits(d) == dl.bits)
+        .find(|&&(d, code)| code.code() == dl.code && dlpack_bits(d) == dl.bits)
         .map(|&(d, _)| d)
         .ok_or_else(|| {
             let name =
-                DlpackCode::from_value(dl.code).map_or("not a DLPack 1.1 code", DlpackCode::name);
+                DlpackCode::from_code(dl.code).map_or("not a DLPack 1.1 code", DlpackCode::label);
             Error::Unsupported(format!(
                 "DLPack type code {} ({name}) with bits {} has no tensorcast dtype",
                 dl.code, dl.bits
@@ -178,11 +143,11 @@ mod tests {
     #[test]
     fn codes_are_in_order_and_round_trip() {
         for (i, code) in DlpackCode::ALL.iter().enumerate() {
-            assert_eq!(usize::from(code.value()), i);
-            assert_eq!(DlpackCode::from_value(code.value()), Some(*code));
+            assert_eq!(usize::from(code.code()), i);
+            assert_eq!(DlpackCode::from_code(code.code()), Some(*code));
         }
-        assert_eq!(DlpackCode::from_value(18), None);
-        assert_eq!(DlpackCode::from_value(255), None);
+        assert_eq!(DlpackCode::from_code(18), None);
+        assert_eq!(DlpackCode::from_code(255), None);
     }
 
     #[test]
@@ -229,7 +194,7 @@ mod tests {
     #[test]
     fn known_pairs() {
         let dl = |code: DlpackCode, bits| DlpackDtype {
-            code: code.value(),
+            code: code.code(),
             bits,
             lanes: 1,
         };

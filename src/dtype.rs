@@ -3,46 +3,7 @@
 //! The kernels, the FFI and the tests all read it.
 
 use crate::error::Error;
-
-/// A tensor element type. The values are ONNX `TensorProto.DataType` codes, plus
-/// TensorFlow's quantized storage types at 100-104.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(i32)]
-pub enum DType {
-    Float = 1,
-    Uint8 = 2,
-    Int8 = 3,
-    Uint16 = 4,
-    Int16 = 5,
-    Int32 = 6,
-    Int64 = 7,
-    String = 8,
-    Bool = 9,
-    Float16 = 10,
-    Double = 11,
-    Uint32 = 12,
-    Uint64 = 13,
-    Complex64 = 14,
-    Complex128 = 15,
-    Bfloat16 = 16,
-    Float8E4M3Fn = 17,
-    Float8E4M3Fnuz = 18,
-    Float8E5M2 = 19,
-    Float8E5M2Fnuz = 20,
-    Uint4 = 21,
-    Int4 = 22,
-    Float4E2M1 = 23,
-    Float8E8M0 = 24,
-    Uint2 = 25,
-    Int2 = 26,
-    Float6E2M3 = 27,
-    Float6E3M2 = 28,
-    Qint8 = 100,
-    Quint8 = 101,
-    Qint16 = 102,
-    Quint16 = 103,
-    Qint32 = 104,
-}
+use crate::tables::{CConst, CTable};
 
 /// What kind of values a dtype holds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -126,16 +87,69 @@ pub struct DTypeInfo {
     pub aliases: &'static [&'static str],
 }
 
-macro_rules! row {
-    ($dt:ident, $name:literal, $bits:expr, $fam:ident, $scalar:expr, $since:expr, [$($alias:literal),*]) => {
-        DTypeInfo {
-            dtype: DType::$dt,
-            name_nul: concat!($name, "\0"),
-            bits: $bits,
-            family: Family::$fam,
-            scalar: $scalar,
-            onnx_cast_since: $since,
-            aliases: &[$($alias),*],
+/// Writes the registry from one table: the [`DType`] enum (each row's doc is the
+/// variant's doc and the header's), `DType::ALL`, `DType::from_code`, [`DTYPES`] and
+/// `DType::TABLE`, the `TCAST_DTYPE_*` constants (UNDEFINED, 0, first).
+macro_rules! dtypes {
+    ($(
+        $dt:ident = $code:literal, $name:literal, $bits:expr, $fam:ident, $scalar:expr,
+        $since:expr, [$($alias:literal),*], $doc:literal;
+    )*) => {
+        /// A tensor element type. The values are ONNX `TensorProto.DataType` codes, plus
+        /// TensorFlow's quantized storage types at 100-104.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(i32)]
+        pub enum DType {
+            $(#[doc = $doc] $dt = $code,)*
+        }
+
+        /// The registry, in code order.
+        pub static DTYPES: [DTypeInfo; [$($name),*].len()] = [$(
+            DTypeInfo {
+                dtype: DType::$dt,
+                name_nul: concat!($name, "\0"),
+                bits: $bits,
+                family: Family::$fam,
+                scalar: $scalar,
+                onnx_cast_since: $since,
+                aliases: &[$($alias),*],
+            }
+        ),*];
+
+        impl DType {
+            /// Every dtype, in code order.
+            pub const ALL: [DType; [$($name),*].len()] = [$(DType::$dt),*];
+
+            /// The dtype with this code, if there is one (0, UNDEFINED, is not a dtype).
+            pub const fn from_code(code: i32) -> Option<DType> {
+                match code {
+                    $($code => Some(DType::$dt),)*
+                    _ => None,
+                }
+            }
+
+            /// The `TCAST_DTYPE_*` constants (written into the header by tests/header.rs).
+            pub const TABLE: CTable = CTable {
+                rust_name: "DType",
+                title: "The tcast_dtype values: ONNX TensorProto.DataType codes, and TensorFlow's \
+                        quantized types at 100-104. tcast_dtype_name, tcast_dtype_bits and \
+                        tcast_dtype_from_name give their names and widths.",
+                consts: &[
+                    CConst {
+                        name: "TCAST_DTYPE_UNDEFINED",
+                        value: 0,
+                        doc: "ONNX's UNDEFINED: not a dtype; functions treat it as an unknown \
+                              code.",
+                        argument: false,
+                    },
+                    $(CConst {
+                        name: concat!("TCAST_DTYPE_", $name),
+                        value: $code,
+                        doc: $doc,
+                        argument: true,
+                    },)*
+                ],
+            };
         }
     };
 }
@@ -143,43 +157,76 @@ macro_rules! row {
 /// Bits of one STRING element: a `tcast_string` view (pointer + u64 length).
 const STRING_BITS: u32 = 8 * (core::mem::size_of::<*const u8>() as u32 + 8);
 
-/// The registry, in code order.
+// code, name, bits, family, storage, first ONNX Cast version (0: none), aliases, doc
 #[rustfmt::skip]
-pub static DTYPES: [DTypeInfo; 33] = [
-    row!(Float, "FLOAT", 32, Float, Some(Scalar::F32), 1, ["float32", "f32"]),
-    row!(Uint8, "UINT8", 8, UnsignedInt, Some(Scalar::U8), 1, ["u8"]),
-    row!(Int8, "INT8", 8, SignedInt, Some(Scalar::I8), 1, ["i8"]),
-    row!(Uint16, "UINT16", 16, UnsignedInt, Some(Scalar::U16), 1, ["u16"]),
-    row!(Int16, "INT16", 16, SignedInt, Some(Scalar::I16), 1, ["i16"]),
-    row!(Int32, "INT32", 32, SignedInt, Some(Scalar::I32), 1, ["i32"]),
-    row!(Int64, "INT64", 64, SignedInt, Some(Scalar::I64), 1, ["i64"]),
-    row!(String, "STRING", STRING_BITS, String, None, 9, ["str"]),
-    row!(Bool, "BOOL", 8, Bool, Some(Scalar::Bool), 1, []),
-    row!(Float16, "FLOAT16", 16, Float, Some(Scalar::F16), 1, ["half", "f16"]),
-    row!(Double, "DOUBLE", 64, Float, Some(Scalar::F64), 1, ["float64", "f64"]),
-    row!(Uint32, "UINT32", 32, UnsignedInt, Some(Scalar::U32), 1, ["u32"]),
-    row!(Uint64, "UINT64", 64, UnsignedInt, Some(Scalar::U64), 1, ["u64"]),
-    row!(Complex64, "COMPLEX64", 64, Complex, Some(Scalar::C64), 0, ["c64"]),
-    row!(Complex128, "COMPLEX128", 128, Complex, Some(Scalar::C128), 0, ["c128"]),
-    row!(Bfloat16, "BFLOAT16", 16, Float, Some(Scalar::Bf16), 13, ["bf16"]),
-    row!(Float8E4M3Fn, "FLOAT8E4M3FN", 8, Float, None, 19, ["float8_e4m3fn"]),
-    row!(Float8E4M3Fnuz, "FLOAT8E4M3FNUZ", 8, Float, None, 19, ["float8_e4m3fnuz"]),
-    row!(Float8E5M2, "FLOAT8E5M2", 8, Float, None, 19, ["float8_e5m2"]),
-    row!(Float8E5M2Fnuz, "FLOAT8E5M2FNUZ", 8, Float, None, 19, ["float8_e5m2fnuz"]),
-    row!(Uint4, "UINT4", 4, UnsignedInt, None, 21, []),
-    row!(Int4, "INT4", 4, SignedInt, None, 21, []),
-    row!(Float4E2M1, "FLOAT4E2M1", 4, Float, None, 23, ["float4_e2m1fn", "float4e2m1fn"]),
-    row!(Float8E8M0, "FLOAT8E8M0", 8, Float, None, 24, ["float8_e8m0fnu", "float8e8m0fnu"]),
-    row!(Uint2, "UINT2", 2, UnsignedInt, None, 25, []),
-    row!(Int2, "INT2", 2, SignedInt, None, 25, []),
-    row!(Float6E2M3, "FLOAT6E2M3", 6, Float, None, 28, ["float6_e2m3fn", "float6e2m3fn"]),
-    row!(Float6E3M2, "FLOAT6E3M2", 6, Float, None, 28, ["float6_e3m2fn", "float6e3m2fn"]),
-    row!(Qint8, "QINT8", 8, SignedInt, Some(Scalar::I8), 0, []),
-    row!(Quint8, "QUINT8", 8, UnsignedInt, Some(Scalar::U8), 0, []),
-    row!(Qint16, "QINT16", 16, SignedInt, Some(Scalar::I16), 0, []),
-    row!(Quint16, "QUINT16", 16, UnsignedInt, Some(Scalar::U16), 0, []),
-    row!(Qint32, "QINT32", 32, SignedInt, Some(Scalar::I32), 0, []),
-];
+dtypes! {
+    Float = 1, "FLOAT", 32, Float, Some(Scalar::F32), 1, ["float32", "f32"],
+        "IEEE 754 binary32.";
+    Uint8 = 2, "UINT8", 8, UnsignedInt, Some(Scalar::U8), 1, ["u8"],
+        "8-bit unsigned integer.";
+    Int8 = 3, "INT8", 8, SignedInt, Some(Scalar::I8), 1, ["i8"],
+        "8-bit two's complement integer.";
+    Uint16 = 4, "UINT16", 16, UnsignedInt, Some(Scalar::U16), 1, ["u16"],
+        "16-bit unsigned integer.";
+    Int16 = 5, "INT16", 16, SignedInt, Some(Scalar::I16), 1, ["i16"],
+        "16-bit two's complement integer.";
+    Int32 = 6, "INT32", 32, SignedInt, Some(Scalar::I32), 1, ["i32"],
+        "32-bit two's complement integer.";
+    Int64 = 7, "INT64", 64, SignedInt, Some(Scalar::I64), 1, ["i64"],
+        "64-bit two's complement integer.";
+    String = 8, "STRING", STRING_BITS, String, None, 9, ["str"],
+        "Text: each element is a tcast_string view (bytes and length).";
+    Bool = 9, "BOOL", 8, Bool, Some(Scalar::Bool), 1, [],
+        "One byte, 0 or 1.";
+    Float16 = 10, "FLOAT16", 16, Float, Some(Scalar::F16), 1, ["half", "f16"],
+        "IEEE 754 binary16.";
+    Double = 11, "DOUBLE", 64, Float, Some(Scalar::F64), 1, ["float64", "f64"],
+        "IEEE 754 binary64.";
+    Uint32 = 12, "UINT32", 32, UnsignedInt, Some(Scalar::U32), 1, ["u32"],
+        "32-bit unsigned integer.";
+    Uint64 = 13, "UINT64", 64, UnsignedInt, Some(Scalar::U64), 1, ["u64"],
+        "64-bit unsigned integer.";
+    Complex64 = 14, "COMPLEX64", 64, Complex, Some(Scalar::C64), 0, ["c64"],
+        "Two FLOATs, real part first.";
+    Complex128 = 15, "COMPLEX128", 128, Complex, Some(Scalar::C128), 0, ["c128"],
+        "Two DOUBLEs, real part first.";
+    Bfloat16 = 16, "BFLOAT16", 16, Float, Some(Scalar::Bf16), 13, ["bf16"],
+        "bfloat16: the sign, exponent and top 7 mantissa bits of a FLOAT.";
+    Float8E4M3Fn = 17, "FLOAT8E4M3FN", 8, Float, None, 19, ["float8_e4m3fn"],
+        "float8 E4M3: no infinities, one NaN pattern per sign.";
+    Float8E4M3Fnuz = 18, "FLOAT8E4M3FNUZ", 8, Float, None, 19, ["float8_e4m3fnuz"],
+        "float8 E4M3: no infinities, no -0, one NaN (0x80).";
+    Float8E5M2 = 19, "FLOAT8E5M2", 8, Float, None, 19, ["float8_e5m2"],
+        "float8 E5M2, with infinities and NaNs (the top byte of a FLOAT16).";
+    Float8E5M2Fnuz = 20, "FLOAT8E5M2FNUZ", 8, Float, None, 19, ["float8_e5m2fnuz"],
+        "float8 E5M2: no infinities, no -0, one NaN (0x80).";
+    Uint4 = 21, "UINT4", 4, UnsignedInt, None, 21, [],
+        "4-bit unsigned integer, packed two per byte (element 0 in the low bits).";
+    Int4 = 22, "INT4", 4, SignedInt, None, 21, [],
+        "4-bit two's complement integer, packed two per byte (element 0 in the low bits).";
+    Float4E2M1 = 23, "FLOAT4E2M1", 4, Float, None, 23, ["float4_e2m1fn", "float4e2m1fn"],
+        "float4 E2M1 (no infinities or NaNs), packed two per byte.";
+    Float8E8M0 = 24, "FLOAT8E8M0", 8, Float, None, 24, ["float8_e8m0fnu", "float8e8m0fnu"],
+        "float8 E8M0: a power of two 2^-127 .. 2^127, or NaN (0xFF); no sign, no zero.";
+    Uint2 = 25, "UINT2", 2, UnsignedInt, None, 25, [],
+        "2-bit unsigned integer, packed four per byte (element 0 in the low bits).";
+    Int2 = 26, "INT2", 2, SignedInt, None, 25, [],
+        "2-bit two's complement integer, packed four per byte (element 0 in the low bits).";
+    Float6E2M3 = 27, "FLOAT6E2M3", 6, Float, None, 28, ["float6_e2m3fn", "float6e2m3fn"],
+        "float6 E2M3 (no infinities or NaNs), packed four per three bytes.";
+    Float6E3M2 = 28, "FLOAT6E3M2", 6, Float, None, 28, ["float6_e3m2fn", "float6e3m2fn"],
+        "float6 E3M2 (no infinities or NaNs), packed four per three bytes.";
+    Qint8 = 100, "QINT8", 8, SignedInt, Some(Scalar::I8), 0, [],
+        "TensorFlow's quantized qint8: stored and cast as INT8.";
+    Quint8 = 101, "QUINT8", 8, UnsignedInt, Some(Scalar::U8), 0, [],
+        "TensorFlow's quantized quint8: stored and cast as UINT8.";
+    Qint16 = 102, "QINT16", 16, SignedInt, Some(Scalar::I16), 0, [],
+        "TensorFlow's quantized qint16: stored and cast as INT16.";
+    Quint16 = 103, "QUINT16", 16, UnsignedInt, Some(Scalar::U16), 0, [],
+        "TensorFlow's quantized quint16: stored and cast as UINT16.";
+    Qint32 = 104, "QINT32", 32, SignedInt, Some(Scalar::I32), 0, [],
+        "TensorFlow's quantized qint32: stored and cast as INT32.";
+}
 
 impl DTypeInfo {
     /// The ONNX enum name, e.g. "FLOAT".
@@ -194,17 +241,7 @@ pub const ONNX_CAST_VERSIONS: [u32; 10] = [1, 6, 9, 13, 19, 21, 23, 24, 25, 28];
 impl DType {
     /// Every dtype, in code order.
     pub fn all() -> impl Iterator<Item = DType> {
-        DTYPES.iter().map(|row| row.dtype)
-    }
-
-    /// The dtype with this code, if there is one (0, UNDEFINED, is not a dtype).
-    pub fn from_code(code: i32) -> Option<DType> {
-        let index = match code {
-            1..=28 => code - 1,
-            100..=104 => code - 100 + 28,
-            _ => return None,
-        };
-        Some(DTYPES[index as usize].dtype)
+        DType::ALL.into_iter()
     }
 
     /// Like [`DType::from_code`], with an error naming the argument. `what` is formatted

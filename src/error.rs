@@ -1,68 +1,33 @@
 //! One error type for the whole library. Each variant maps to one stable status code;
 //! the message names what was wrong (argument, dtypes, shapes, element and value).
 
-/// A stable status code, as the C API returns it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-#[repr(i32)]
-pub enum Status {
-    Ok = 0,
-    NullArgument = 1,
-    InvalidDtype = 2,
-    Unsupported = 3,
-    InvalidShape = 4,
-    IncompatibleShapes = 5,
-    BufferTooSmall = 6,
-    Parse = 7,
-    InvalidArgument = 8,
-    Casting = 9,
-    OutOfMemory = 10,
-    Internal = 99,
-}
-
-impl Status {
-    /// Every status, in code order.
-    pub const ALL: [Status; 12] = [
-        Status::Ok,
-        Status::NullArgument,
-        Status::InvalidDtype,
-        Status::Unsupported,
-        Status::InvalidShape,
-        Status::IncompatibleShapes,
-        Status::BufferTooSmall,
-        Status::Parse,
-        Status::InvalidArgument,
-        Status::Casting,
-        Status::OutOfMemory,
-        Status::Internal,
-    ];
-
-    /// The status with this code.
-    pub fn from_code(code: i32) -> Option<Status> {
-        Status::ALL.iter().copied().find(|s| *s as i32 == code)
-    }
-
-    /// The C name of the status, e.g. "TCAST_ERR_PARSE".
-    pub fn name(self) -> &'static str {
-        let named = self.name_nul();
-        &named[..named.len() - 1]
-    }
-
-    /// The C name followed by a NUL, for the C API.
-    pub const fn name_nul(self) -> &'static str {
-        match self {
-            Status::Ok => "TCAST_OK\0",
-            Status::NullArgument => "TCAST_ERR_NULL_ARGUMENT\0",
-            Status::InvalidDtype => "TCAST_ERR_INVALID_DTYPE\0",
-            Status::Unsupported => "TCAST_ERR_UNSUPPORTED\0",
-            Status::InvalidShape => "TCAST_ERR_INVALID_SHAPE\0",
-            Status::IncompatibleShapes => "TCAST_ERR_INCOMPATIBLE_SHAPES\0",
-            Status::BufferTooSmall => "TCAST_ERR_BUFFER_TOO_SMALL\0",
-            Status::Parse => "TCAST_ERR_PARSE\0",
-            Status::InvalidArgument => "TCAST_ERR_INVALID_ARGUMENT\0",
-            Status::Casting => "TCAST_ERR_CASTING\0",
-            Status::OutOfMemory => "TCAST_ERR_OUT_OF_MEMORY\0",
-            Status::Internal => "TCAST_ERR_INTERNAL\0",
-        }
+crate::tables::c_enum! {
+    /// A stable status code, as the C API returns it.
+    pub enum Status: i32,
+        "The tcast_status values: TCAST_OK, or the TCAST_ERR_* code of what failed \
+         (tcast_status_name gives the name of each)."
+    {
+        Ok = 0 => TCAST_OK: "Success.",
+        NullArgument = 1 => TCAST_ERR_NULL_ARGUMENT: "A required pointer was NULL.",
+        InvalidDtype = 2 => TCAST_ERR_INVALID_DTYPE: "Unknown dtype code or name.",
+        Unsupported = 3 => TCAST_ERR_UNSUPPORTED: "Valid dtypes the operation does not accept.",
+        InvalidShape = 4 => TCAST_ERR_INVALID_SHAPE:
+            "Negative dimension, rank above TCAST_MAX_NDIM, element or byte count \
+             overflow, bad strides, or an output shape that is not what the operation \
+             produces.",
+        IncompatibleShapes = 5 => TCAST_ERR_INCOMPATIBLE_SHAPES:
+            "A broadcast or bitcast shape rule was violated.",
+        BufferTooSmall = 6 => TCAST_ERR_BUFFER_TOO_SMALL:
+            "`data_bytes`, an arena or an output capacity is smaller than needed.",
+        Parse = 7 => TCAST_ERR_PARSE: "A string element or a dtype spec could not be parsed.",
+        InvalidArgument = 8 => TCAST_ERR_INVALID_ARGUMENT:
+            "A bad option or enum value, or overlapping input and output buffers.",
+        Casting = 9 => TCAST_ERR_CASTING:
+            "The cast is not allowed at the requested numpy casting level.",
+        OutOfMemory = 10 => TCAST_ERR_OUT_OF_MEMORY:
+            "A temporary the operation needs could not be allocated (never an abort of \
+             the host).",
+        Internal = 99 => TCAST_ERR_INTERNAL: "A bug: a panic was caught at the boundary.",
     }
 }
 
@@ -159,6 +124,7 @@ mod tests {
             assert_eq!(Status::from_code(s as i32), Some(s));
         }
         assert_eq!(Status::from_code(11), None);
+        assert_eq!(Status::Parse.name(), "TCAST_ERR_PARSE");
     }
 
     #[test]

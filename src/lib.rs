@@ -40,11 +40,12 @@ pub mod ffi;
 mod mem;
 pub mod np;
 mod string_view;
+pub mod tables;
 mod tensor;
 #[cfg(test)]
 mod testutil;
 
-pub use bitcast::{bitcast_shape, LastAxis, Rules as BitcastRules, ViewShape};
+pub use bitcast::{bitcast_shape, BitcastRules, LastAxis, ViewShape};
 pub use cast::{cast, format_strings, CastOptions, Casting, RoundMode, StringFormat};
 pub use dlpack::{from_dlpack, to_dlpack, DlpackCode, DlpackDtype};
 pub use dtype::{DType, DTypeInfo, Family, Scalar, ONNX_CAST_VERSIONS};

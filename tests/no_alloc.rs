@@ -9,6 +9,7 @@ use std::cell::Cell;
 use std::ffi::c_char;
 use std::ptr;
 
+use tensorcast::ffi::tcast_error;
 use tensorcast::ffi::tcast_string_max_bytes;
 use tensorcast::ffi::tcast_tensor;
 use tensorcast::ffi::{tcast_bitcast, tcast_bitcast_shape};
@@ -22,10 +23,9 @@ use tensorcast::ffi::{
     tcast_tensor_bytes,
 };
 use tensorcast::ffi::{tcast_dtype_from_dlpack, tcast_dtype_to_dlpack};
-use tensorcast::ffi::{tcast_error, TCAST_OK};
 use tensorcast::ffi::{tcast_expand, tcast_expand_shape};
 use tensorcast::ffi::{tcast_status_name, tcast_version};
-use tensorcast::DType;
+use tensorcast::{DType, Status};
 
 struct Counting;
 
@@ -152,7 +152,12 @@ fn numeric_casts_allocate_nothing() {
                     let mut err = blank_error();
                     let (status, allocations) =
                         counted(|| tcast_cast(&src, &dst, options, &mut err));
-                    assert_eq!(status, TCAST_OK, "{from} -> {to} n={n}: {}", message(&err));
+                    assert_eq!(
+                        status,
+                        Status::Ok.code(),
+                        "{from} -> {to} n={n}: {}",
+                        message(&err)
+                    );
                     assert_eq!(
                         allocations, 0,
                         "{from} -> {to} n={n}: {allocations} allocations"
@@ -197,7 +202,7 @@ fn strided_casts_allocate_nothing() {
                     counted(|| tcast_cast(&src, &dst, ptr::null(), &mut err));
                 assert_eq!(
                     status,
-                    TCAST_OK,
+                    Status::Ok.code(),
                     "{from} -> {to} {shape:?}/{strides:?}: {}",
                     message(&err)
                 );
@@ -238,7 +243,7 @@ fn expand_and_its_shape_allocate_nothing() {
             let (status, allocations) = counted(|| tcast_expand(&src, &dst, &mut err));
             assert_eq!(
                 status,
-                TCAST_OK,
+                Status::Ok.code(),
                 "{dtype} {in_shape:?} -> {out_shape:?}: {}",
                 message(&err)
             );
@@ -263,7 +268,7 @@ fn expand_and_its_shape_allocate_nothing() {
             });
             assert_eq!(
                 (status, allocations),
-                (TCAST_OK, 0),
+                (Status::Ok.code(), 0),
                 "expand_shape {in_shape:?}"
             );
         }
@@ -295,7 +300,7 @@ fn bitcast_and_its_shape_allocate_nothing() {
                         &mut err,
                     )
                 });
-                if status != TCAST_OK {
+                if status != Status::Ok.code() {
                     continue; // a pair these rules refuse: errors may allocate
                 }
                 assert_eq!(allocations, 0, "bitcast_shape {from} -> {to} rules {rules}");
@@ -315,7 +320,7 @@ fn bitcast_and_its_shape_allocate_nothing() {
                 });
                 assert_eq!(
                     status,
-                    TCAST_OK,
+                    Status::Ok.code(),
                     "bitcast {from} -> {to}: {}",
                     message(&err)
                 );
@@ -336,14 +341,18 @@ fn queries_allocate_nothing() {
         let mut bytes = 0u64;
         let (status, allocations) =
             counted(|| tcast_tensor_bytes(from.code(), shape.as_ptr(), 3, &mut bytes, &mut err));
-        assert_eq!((status, allocations), (TCAST_OK, 0), "tensor_bytes {from}");
+        assert_eq!(
+            (status, allocations),
+            (Status::Ok.code(), 0),
+            "tensor_bytes {from}"
+        );
         let name = format!("{}\0", from.name());
         let mut code = 0;
         let (status, allocations) =
             counted(|| tcast_dtype_from_name(name.as_ptr().cast::<c_char>(), &mut code, &mut err));
         assert_eq!(
             (status, allocations, code),
-            (TCAST_OK, 0, from.code()),
+            (Status::Ok.code(), 0, from.code()),
             "from_name {from}"
         );
         let ((), allocations) = counted(|| {
@@ -359,13 +368,13 @@ fn queries_allocate_nothing() {
             tcast_dtype_to_dlpack(from.code(), &mut code, &mut bits, &mut lanes, &mut err)
         });
         // The TF quantized types have no DLPack code: an error, which may allocate.
-        if status == TCAST_OK {
+        if status == Status::Ok.code() {
             assert_eq!(allocations, 0, "to_dlpack {from}");
             let (status, allocations) =
                 counted(|| tcast_dtype_from_dlpack(code, bits, lanes, &mut back, &mut err));
             assert_eq!(
                 (status, allocations, back),
-                (TCAST_OK, 0, from.code()),
+                (Status::Ok.code(), 0, from.code()),
                 "from_dlpack {from}"
             );
         }
@@ -377,7 +386,7 @@ fn queries_allocate_nothing() {
             });
             assert_eq!(
                 (status, allocations),
-                (TCAST_OK, 0),
+                (Status::Ok.code(), 0),
                 "can_cast {from} -> {to}"
             );
         }
@@ -398,32 +407,37 @@ fn numpy_handle_queries_allocate_nothing() {
         let mut h = ptr::null_mut();
         assert_eq!(
             tcast_np_dtype_parse(text.as_ptr().cast(), &mut h, &mut err),
-            TCAST_OK
+            Status::Ok.code()
         );
         handles.push(h);
     }
     let mut casting = 0;
     let (status, allocations) =
         counted(|| tcast_np_casting_from_name(c"same_kind".as_ptr(), &mut casting, &mut err));
-    assert_eq!((status, allocations), (TCAST_OK, 0));
+    assert_eq!((status, allocations), (Status::Ok.code(), 0));
     for &a in &handles {
         for &b in &handles {
             for rules in [1, 2] {
                 let (mut level, mut result) = (0, 0);
                 let (status, allocations) = counted(|| {
                     let s = tcast_np_casting_level(a, b, rules, &mut level, &mut err);
-                    if s != TCAST_OK {
+                    if s != Status::Ok.code() {
                         return s;
                     }
                     tcast_np_can_cast(a, b, casting, rules, &mut result, &mut err)
                 });
-                assert_eq!((status, allocations), (TCAST_OK, 0), "{}", message(&err));
+                assert_eq!(
+                    (status, allocations),
+                    (Status::Ok.code(), 0),
+                    "{}",
+                    message(&err)
+                );
             }
         }
         let mut buf = [0 as c_char; 128];
         let (status, allocations) =
             counted(|| tcast_np_dtype_str(a, buf.as_mut_ptr(), buf.len() as u64, &mut err));
-        assert_eq!(status, TCAST_OK, "{}", message(&err));
+        assert_eq!(status, Status::Ok.code(), "{}", message(&err));
         let _ = allocations; // str() of a struct may format; not a promise of the API
     }
     for h in handles {

@@ -29,55 +29,63 @@ pub use strings::format_strings;
 pub(crate) use strings::{check_format_pair, check_pair, format_to_views};
 pub(crate) use text::max_text_bytes;
 
-macro_rules! option_enum {
-    ($(#[$doc:meta])* $name:ident, $what:literal { $($(#[$vdoc:meta])* $variant:ident = $code:literal as $c_name:literal),* $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-        #[repr(i32)]
-        pub enum $name {
-            $($(#[$vdoc])* $variant = $code),*
-        }
-        impl $name {
-            /// The option value with this code, or an error naming the option and the C
-            /// constants of its valid values.
-            pub fn from_code(code: i32) -> Result<$name, Error> {
-                match code {
-                    $($code => Ok($name::$variant),)*
-                    _ => Err(Error::InvalidArgument(format!(
-                        concat!("options.", $what, " is {}; the valid values are", $(" ", stringify!($code), " (", $c_name, "),",)*),
-                        code
-                    ).trim_end_matches(',').to_string())),
-                }
-            }
-        }
-    };
+crate::tables::c_enum! {
+    /// ONNX `round_mode` for FLOAT8E8M0 targets; [`RoundMode::label`] is ONNX's name.
+    #[derive(Default)]
+    pub enum RoundMode: i32,
+        "tcast_cast_options.round_mode: how FLOAT8E8M0 targets round (ONNX Cast's \
+         round_mode)."
+    {
+        #[default]
+        Up = 0 => TCAST_ROUND_UP ("up"):
+            "`round_mode` \"up\" (the ONNX default): FLOAT8E8M0 targets only.",
+        Down = 1 => TCAST_ROUND_DOWN ("down"): "`round_mode` \"down\".",
+        Nearest = 2 => TCAST_ROUND_NEAREST ("nearest"): "`round_mode` \"nearest\" (ties up).",
+    }
 }
 
-option_enum!(
-    /// ONNX `round_mode` for FLOAT8E8M0 targets.
-    RoundMode, "round_mode" {
-        #[default] Up = 0 as "TCAST_ROUND_UP",
-        Down = 1 as "TCAST_ROUND_DOWN",
-        Nearest = 2 as "TCAST_ROUND_NEAREST",
-    }
-);
-option_enum!(
+crate::tables::c_enum! {
     /// Text layout for numeric -> STRING.
-    StringFormat, "string_format" {
-        #[default] Shortest = 0 as "TCAST_FORMAT_SHORTEST",
-        Printf8g = 1 as "TCAST_FORMAT_PRINTF_8G",
+    #[derive(Default)]
+    pub enum StringFormat: i32,
+        "tcast_cast_options.string_format: how numbers are written as text \
+         (tcast_cast_to_strings)."
+    {
+        #[default]
+        Shortest = 0 => TCAST_FORMAT_SHORTEST:
+            "Shortest round-trip text in numpy's str() layout (the default).",
+        Printf8g = 1 => TCAST_FORMAT_PRINTF_8G: "C's \"%.8g\" (\"%.17g\" for DOUBLE).",
     }
-);
-option_enum!(
-    /// numpy casting levels, from strictest to anything-goes.
-    Casting, "casting" {
-        No = 0 as "TCAST_CASTING_NO",
-        Equiv = 1 as "TCAST_CASTING_EQUIV",
-        Safe = 2 as "TCAST_CASTING_SAFE",
-        SameKind = 3 as "TCAST_CASTING_SAME_KIND",
-        #[default] Unsafe = 4 as "TCAST_CASTING_UNSAFE",
+}
+
+crate::tables::c_enum! {
+    /// numpy's casting levels, from strictest to anything-goes, and NEVER, the level of a
+    /// cast no level allows (a result only: the C API refuses it as an argument; asked
+    /// for through the Rust API it refuses nothing, as UNSAFE). The order is numpy's:
+    /// `level <= Casting::Safe` means "allowed at safe". [`Casting::label`] is numpy's
+    /// name ("same_kind").
+    #[derive(Default, PartialOrd, Ord)]
+    pub enum Casting: i32,
+        "numpy casting levels, strictest first: tcast_cast_options.casting, the casting \
+         arguments of tcast_can_cast and tcast_np_*, and the level tcast_np_casting_level \
+         reports."
+    {
+        No = 0 => TCAST_CASTING_NO ("no"): "numpy's 'no': only identical dtypes.",
+        Equiv = 1 => TCAST_CASTING_EQUIV ("equiv"):
+            "numpy's 'equiv': identical dtypes up to byte order.",
+        Safe = 2 => TCAST_CASTING_SAFE ("safe"):
+            "numpy's 'safe': only casts that keep every value.",
+        SameKind = 3 => TCAST_CASTING_SAME_KIND ("same_kind"):
+            "numpy's 'same_kind': safe casts and casts within a kind, such as DOUBLE to FLOAT.",
+        #[default]
+        Unsafe = 4 => TCAST_CASTING_UNSAFE ("unsafe"):
+            "numpy's 'unsafe': any cast (the default of tcast_cast_options, which then \
+             checks nothing).",
+        Never = 5 => TCAST_CASTING_NEVER ("never") [result]:
+            "The level `tcast_np_casting_level` reports when no casting level allows the \
+             cast; never an argument.",
     }
-);
+}
 
 /// What a cast may do besides the dtype pair.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -141,7 +149,7 @@ pub fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error
 /// Refuses a cast that numpy (with ml_dtypes) would not make at `options.casting`
 /// (TCAST_ERR_CASTING, numpy's message).
 pub fn check_casting(from: DType, to: DType, options: &CastOptions) -> Result<(), Error> {
-    crate::np::check_tensor_cast(from, to, options.casting as u8)
+    crate::np::check_tensor_cast(from, to, options.casting)
 }
 
 /// Checks that a cast keeps the shape.

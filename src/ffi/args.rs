@@ -194,9 +194,9 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Cast
     })?;
     Ok(CastOptions {
         saturate,
-        round_mode: RoundMode::from_code(raw.round_mode)?,
-        string_format: StringFormat::from_code(raw.string_format)?,
-        casting: Casting::from_code(raw.casting)?,
+        round_mode: RoundMode::from_arg(raw.round_mode, "options.round_mode")?,
+        string_format: StringFormat::from_arg(raw.string_format, "options.string_format")?,
+        casting: Casting::from_arg(raw.casting, "options.casting")?,
         threads,
     })
 }

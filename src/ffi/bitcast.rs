@@ -6,18 +6,10 @@ use super::args::{
 };
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
-use crate::bitcast::{bitcast_shape, check_dtypes, view_shape, LastAxis, Rules, ViewShape};
+use crate::bitcast::{bitcast_shape, check_dtypes, view_shape, BitcastRules, LastAxis, ViewShape};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::tensor::{Layout, MAX_NDIM};
-
-/// tf.bitcast: equal sizes keep the shape; a larger input type appends a dimension of
-/// the size ratio; a smaller one needs a last dimension equal to the ratio, dropped.
-pub const TCAST_BITCAST_TF: i32 = 0;
-/// ONNX BitCast-26: equal bit widths (BOOL and the packed types included), same shape.
-pub const TCAST_BITCAST_ONNX: i32 = 1;
-/// numpy's ndarray.view(dtype): byte-sized dtypes; the last axis is rescaled.
-pub const TCAST_BITCAST_NUMPY_VIEW: i32 = 2;
 
 /// The shape of a contiguous tensor of `from` and `shape` viewed as `to` under `rules`
 /// (TCAST_BITCAST_*). Writes the rank to `*out_ndim` and the extents to `out_shape`.
@@ -78,12 +70,12 @@ unsafe fn bitcast_shape_args<'a>(
     out_shape: *mut i64,
     out_capacity: i32,
     out_ndim: *mut i32,
-) -> Result<(DType, &[usize], DType, Rules, ShapeOut<'a>), Error> {
+) -> Result<(DType, &[usize], DType, BitcastRules, ShapeOut<'a>), Error> {
     // SAFETY: forwarded from this function's contract.
     let out = unsafe { shape_result(out_shape, out_capacity, out_ndim) }?;
     require_shape(shape, ndim, "shape")?;
     let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
-    let rules = Rules::from_code(rules)?;
+    let rules = BitcastRules::from_arg(rules, "rules")?;
     out.check_capacity()?;
     check_dtypes(from, to, rules)?;
     // SAFETY: as above.
@@ -168,7 +160,7 @@ unsafe fn bitcast_args<'a>(
     }?;
     let from = dtype_of("input", &desc)?;
     let to = dtype_arg(to, "to")?;
-    let rules = Rules::from_code(rules)?;
+    let rules = BitcastRules::from_arg(rules, "rules")?;
     storage.check_capacity()?;
     check_dtypes(from, to, rules)?;
     // SAFETY: as above.

@@ -5,22 +5,6 @@ use super::guard::guard;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
 use crate::cast::{cast, check_pair, CastOptions};
 
-/// `round_mode` "up" (the ONNX default): FLOAT8E8M0 targets only.
-pub const TCAST_ROUND_UP: i32 = 0;
-/// `round_mode` "down".
-pub const TCAST_ROUND_DOWN: i32 = 1;
-/// `round_mode` "nearest" (ties up).
-pub const TCAST_ROUND_NEAREST: i32 = 2;
-/// Shortest round-trip text in numpy's str() layout (the default).
-pub const TCAST_FORMAT_SHORTEST: i32 = 0;
-/// C's "%.8g" ("%.17g" for DOUBLE).
-pub const TCAST_FORMAT_PRINTF_8G: i32 = 1;
-pub const TCAST_CASTING_NO: i32 = 0;
-pub const TCAST_CASTING_EQUIV: i32 = 1;
-pub const TCAST_CASTING_SAFE: i32 = 2;
-pub const TCAST_CASTING_SAME_KIND: i32 = 3;
-pub const TCAST_CASTING_UNSAFE: i32 = 4;
-
 /// The default options, with `struct_size` set.
 #[no_mangle]
 pub extern "C" fn tcast_cast_options_default() -> tcast_cast_options {

@@ -7,43 +7,6 @@ use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dlpack::{from_dlpack, to_dlpack, DlpackDtype};
 
-/// DLPack type code kDLInt (signed integers: 2, 4, 8, 16, 32, 64 bits).
-pub const TCAST_DLPACK_INT: u8 = 0;
-/// DLPack type code kDLUInt (unsigned integers: 2, 4, 8, 16, 32, 64 bits).
-pub const TCAST_DLPACK_UINT: u8 = 1;
-/// DLPack type code kDLFloat (IEEE floats: 16, 32, 64 bits).
-pub const TCAST_DLPACK_FLOAT: u8 = 2;
-/// DLPack type code kDLOpaqueHandle (no tensorcast dtype).
-pub const TCAST_DLPACK_OPAQUE_HANDLE: u8 = 3;
-/// DLPack type code kDLBfloat (16 bits).
-pub const TCAST_DLPACK_BFLOAT: u8 = 4;
-/// DLPack type code kDLComplex (64 and 128 bits).
-pub const TCAST_DLPACK_COMPLEX: u8 = 5;
-/// DLPack type code kDLBool (8 bits).
-pub const TCAST_DLPACK_BOOL: u8 = 6;
-/// DLPack type code kDLFloat8_e3m4 (no tensorcast dtype).
-pub const TCAST_DLPACK_FLOAT8_E3M4: u8 = 7;
-/// DLPack type code kDLFloat8_e4m3 (no tensorcast dtype).
-pub const TCAST_DLPACK_FLOAT8_E4M3: u8 = 8;
-/// DLPack type code kDLFloat8_e4m3b11fnuz (no tensorcast dtype).
-pub const TCAST_DLPACK_FLOAT8_E4M3B11FNUZ: u8 = 9;
-/// DLPack type code kDLFloat8_e4m3fn: FLOAT8E4M3FN.
-pub const TCAST_DLPACK_FLOAT8_E4M3FN: u8 = 10;
-/// DLPack type code kDLFloat8_e4m3fnuz: FLOAT8E4M3FNUZ.
-pub const TCAST_DLPACK_FLOAT8_E4M3FNUZ: u8 = 11;
-/// DLPack type code kDLFloat8_e5m2: FLOAT8E5M2.
-pub const TCAST_DLPACK_FLOAT8_E5M2: u8 = 12;
-/// DLPack type code kDLFloat8_e5m2fnuz: FLOAT8E5M2FNUZ.
-pub const TCAST_DLPACK_FLOAT8_E5M2FNUZ: u8 = 13;
-/// DLPack type code kDLFloat8_e8m0fnu: FLOAT8E8M0.
-pub const TCAST_DLPACK_FLOAT8_E8M0FNU: u8 = 14;
-/// DLPack type code kDLFloat6_e2m3fn: FLOAT6E2M3 (6 bits).
-pub const TCAST_DLPACK_FLOAT6_E2M3FN: u8 = 15;
-/// DLPack type code kDLFloat6_e3m2fn: FLOAT6E3M2 (6 bits).
-pub const TCAST_DLPACK_FLOAT6_E3M2FN: u8 = 16;
-/// DLPack type code kDLFloat4_e2m1fn: FLOAT4E2M1 (4 bits).
-pub const TCAST_DLPACK_FLOAT4_E2M1FN: u8 = 17;
-
 /// The tensorcast dtype of a DLPack `DLDataType` given as its three fields: kDLInt and
 /// kDLUInt with 2, 4, 8, 16, 32 or 64 bits, kDLFloat 16/32/64, kDLBfloat 16, kDLComplex
 /// 64/128, kDLBool 8, and the DLPack 1.1 float8 (e4m3fn, e4m3fnuz, e5m2, e5m2fnuz,
@@ -101,40 +64,8 @@ mod tests {
     use super::*;
     use crate::dlpack::DlpackCode;
     use crate::dtype::DType;
+    use crate::error::Status;
     use crate::ffi::guard::test_support::{blank_error, message};
-    use crate::ffi::TCAST_OK;
-    use crate::ffi::{TCAST_ERR_INVALID_DTYPE, TCAST_ERR_NULL_ARGUMENT, TCAST_ERR_UNSUPPORTED};
-
-    #[test]
-    fn code_constants_match_dlpack() {
-        let pairs = [
-            (TCAST_DLPACK_INT, "kDLInt"),
-            (TCAST_DLPACK_UINT, "kDLUInt"),
-            (TCAST_DLPACK_FLOAT, "kDLFloat"),
-            (TCAST_DLPACK_OPAQUE_HANDLE, "kDLOpaqueHandle"),
-            (TCAST_DLPACK_BFLOAT, "kDLBfloat"),
-            (TCAST_DLPACK_COMPLEX, "kDLComplex"),
-            (TCAST_DLPACK_BOOL, "kDLBool"),
-            (TCAST_DLPACK_FLOAT8_E3M4, "kDLFloat8_e3m4"),
-            (TCAST_DLPACK_FLOAT8_E4M3, "kDLFloat8_e4m3"),
-            (TCAST_DLPACK_FLOAT8_E4M3B11FNUZ, "kDLFloat8_e4m3b11fnuz"),
-            (TCAST_DLPACK_FLOAT8_E4M3FN, "kDLFloat8_e4m3fn"),
-            (TCAST_DLPACK_FLOAT8_E4M3FNUZ, "kDLFloat8_e4m3fnuz"),
-            (TCAST_DLPACK_FLOAT8_E5M2, "kDLFloat8_e5m2"),
-            (TCAST_DLPACK_FLOAT8_E5M2FNUZ, "kDLFloat8_e5m2fnuz"),
-            (TCAST_DLPACK_FLOAT8_E8M0FNU, "kDLFloat8_e8m0fnu"),
-            (TCAST_DLPACK_FLOAT6_E2M3FN, "kDLFloat6_e2m3fn"),
-            (TCAST_DLPACK_FLOAT6_E3M2FN, "kDLFloat6_e3m2fn"),
-            (TCAST_DLPACK_FLOAT4_E2M1FN, "kDLFloat4_e2m1fn"),
-        ];
-        assert_eq!(pairs.len(), DlpackCode::ALL.len());
-        for (value, name) in pairs {
-            assert_eq!(
-                DlpackCode::from_value(value).map(DlpackCode::name),
-                Some(name)
-            );
-        }
-    }
 
     #[test]
     fn every_dtype_round_trips_through_the_c_functions() {
@@ -144,15 +75,15 @@ mod tests {
             let mut err = blank_error();
             let status =
                 tcast_dtype_to_dlpack(dtype.code(), &mut code, &mut bits, &mut lanes, &mut err);
-            if status == TCAST_ERR_UNSUPPORTED {
+            if status == Status::Unsupported.code() {
                 assert!(message(&err).contains(dtype.name()), "{}", message(&err));
                 continue;
             }
-            assert_eq!(status, TCAST_OK, "{dtype}: {}", message(&err));
+            assert_eq!(status, Status::Ok.code(), "{dtype}: {}", message(&err));
             assert_eq!((u32::from(bits), lanes), (dtype.bits(), 1), "{dtype}");
             let mut back = -1;
             let status = tcast_dtype_from_dlpack(code, bits, lanes, &mut back, &mut err);
-            assert_eq!((status, back), (TCAST_OK, dtype.code()), "{dtype}");
+            assert_eq!((status, back), (Status::Ok.code(), dtype.code()), "{dtype}");
             mapped += 1;
         }
         assert_eq!(mapped, DType::all().count() - 6);
@@ -163,17 +94,22 @@ mod tests {
         let mut err = blank_error();
         let mut out = -1;
         let (mut code, mut bits, mut lanes) = (0u8, 0u8, 0u16);
-        let status =
-            tcast_dtype_from_dlpack(TCAST_DLPACK_FLOAT, 32, 1, std::ptr::null_mut(), &mut err);
+        let status = tcast_dtype_from_dlpack(
+            DlpackCode::Float.code(),
+            32,
+            1,
+            std::ptr::null_mut(),
+            &mut err,
+        );
         assert_eq!(
             (status, message(&err).as_str()),
-            (TCAST_ERR_NULL_ARGUMENT, "out is NULL")
+            (Status::NullArgument.code(), "out is NULL")
         );
-        let status = tcast_dtype_from_dlpack(TCAST_DLPACK_FLOAT, 32, 2, &mut out, &mut err);
-        assert_eq!(status, TCAST_ERR_UNSUPPORTED);
+        let status = tcast_dtype_from_dlpack(DlpackCode::Float.code(), 32, 2, &mut out, &mut err);
+        assert_eq!(status, Status::Unsupported.code());
         assert!(message(&err).contains("lanes is 2"), "{}", message(&err));
-        let status = tcast_dtype_from_dlpack(TCAST_DLPACK_UINT, 1, 1, &mut out, &mut err);
-        assert_eq!(status, TCAST_ERR_UNSUPPORTED);
+        let status = tcast_dtype_from_dlpack(DlpackCode::UInt.code(), 1, 1, &mut out, &mut err);
+        assert_eq!(status, Status::Unsupported.code());
         assert!(
             message(&err).contains("code 1 (kDLUInt) with bits 1"),
             "{}",
@@ -184,24 +120,24 @@ mod tests {
         let status = tcast_dtype_to_dlpack(1, null_u8, &mut bits, &mut lanes, &mut err);
         assert_eq!(
             (status, message(&err).as_str()),
-            (TCAST_ERR_NULL_ARGUMENT, "code is NULL")
+            (Status::NullArgument.code(), "code is NULL")
         );
         let status = tcast_dtype_to_dlpack(1, &mut code, null_u8, &mut lanes, &mut err);
         assert_eq!(
             (status, message(&err).as_str()),
-            (TCAST_ERR_NULL_ARGUMENT, "bits is NULL")
+            (Status::NullArgument.code(), "bits is NULL")
         );
         let status = tcast_dtype_to_dlpack(1, &mut code, &mut bits, std::ptr::null_mut(), &mut err);
         assert_eq!(
             (status, message(&err).as_str()),
-            (TCAST_ERR_NULL_ARGUMENT, "lanes is NULL")
+            (Status::NullArgument.code(), "lanes is NULL")
         );
         let status = tcast_dtype_to_dlpack(99, &mut code, &mut bits, &mut lanes, &mut err);
-        assert_eq!(status, TCAST_ERR_INVALID_DTYPE);
+        assert_eq!(status, Status::InvalidDtype.code());
         let status = tcast_dtype_to_dlpack(100, &mut code, &mut bits, &mut lanes, &mut err);
         assert_eq!(
             (status, message(&err).as_str()),
-            (TCAST_ERR_UNSUPPORTED, "QINT8 has no DLPack type code")
+            (Status::Unsupported.code(), "QINT8 has no DLPack type code")
         );
     }
 }

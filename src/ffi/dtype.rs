@@ -10,41 +10,6 @@ use crate::error::Error;
 use crate::tensor::{contiguous_bytes, MAX_NDIM};
 use std::ffi::c_char;
 
-pub const TCAST_DTYPE_UNDEFINED: tcast_dtype = 0;
-pub const TCAST_DTYPE_FLOAT: tcast_dtype = 1;
-pub const TCAST_DTYPE_UINT8: tcast_dtype = 2;
-pub const TCAST_DTYPE_INT8: tcast_dtype = 3;
-pub const TCAST_DTYPE_UINT16: tcast_dtype = 4;
-pub const TCAST_DTYPE_INT16: tcast_dtype = 5;
-pub const TCAST_DTYPE_INT32: tcast_dtype = 6;
-pub const TCAST_DTYPE_INT64: tcast_dtype = 7;
-pub const TCAST_DTYPE_STRING: tcast_dtype = 8;
-pub const TCAST_DTYPE_BOOL: tcast_dtype = 9;
-pub const TCAST_DTYPE_FLOAT16: tcast_dtype = 10;
-pub const TCAST_DTYPE_DOUBLE: tcast_dtype = 11;
-pub const TCAST_DTYPE_UINT32: tcast_dtype = 12;
-pub const TCAST_DTYPE_UINT64: tcast_dtype = 13;
-pub const TCAST_DTYPE_COMPLEX64: tcast_dtype = 14;
-pub const TCAST_DTYPE_COMPLEX128: tcast_dtype = 15;
-pub const TCAST_DTYPE_BFLOAT16: tcast_dtype = 16;
-pub const TCAST_DTYPE_FLOAT8E4M3FN: tcast_dtype = 17;
-pub const TCAST_DTYPE_FLOAT8E4M3FNUZ: tcast_dtype = 18;
-pub const TCAST_DTYPE_FLOAT8E5M2: tcast_dtype = 19;
-pub const TCAST_DTYPE_FLOAT8E5M2FNUZ: tcast_dtype = 20;
-pub const TCAST_DTYPE_UINT4: tcast_dtype = 21;
-pub const TCAST_DTYPE_INT4: tcast_dtype = 22;
-pub const TCAST_DTYPE_FLOAT4E2M1: tcast_dtype = 23;
-pub const TCAST_DTYPE_FLOAT8E8M0: tcast_dtype = 24;
-pub const TCAST_DTYPE_UINT2: tcast_dtype = 25;
-pub const TCAST_DTYPE_INT2: tcast_dtype = 26;
-pub const TCAST_DTYPE_FLOAT6E2M3: tcast_dtype = 27;
-pub const TCAST_DTYPE_FLOAT6E3M2: tcast_dtype = 28;
-pub const TCAST_DTYPE_QINT8: tcast_dtype = 100;
-pub const TCAST_DTYPE_QUINT8: tcast_dtype = 101;
-pub const TCAST_DTYPE_QINT16: tcast_dtype = 102;
-pub const TCAST_DTYPE_QUINT16: tcast_dtype = 103;
-pub const TCAST_DTYPE_QINT32: tcast_dtype = 104;
-
 /// The dtype's name ("FLOAT", "QINT8"), a static string; NULL for an unknown code
 /// (UNDEFINED included).
 #[no_mangle]
@@ -136,53 +101,4 @@ pub extern "C" fn tcast_onnx_cast_supported(from: tcast_dtype, to: tcast_dtype, 
         (Some(a), Some(b)) => i32::from(a.in_onnx_cast(opset) && b.in_onnx_cast(opset)),
         _ => 0,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dtype_constants_match_the_registry() {
-        let pairs = [
-            (TCAST_DTYPE_FLOAT, "FLOAT"),
-            (TCAST_DTYPE_UINT8, "UINT8"),
-            (TCAST_DTYPE_INT8, "INT8"),
-            (TCAST_DTYPE_UINT16, "UINT16"),
-            (TCAST_DTYPE_INT16, "INT16"),
-            (TCAST_DTYPE_INT32, "INT32"),
-            (TCAST_DTYPE_INT64, "INT64"),
-            (TCAST_DTYPE_STRING, "STRING"),
-            (TCAST_DTYPE_BOOL, "BOOL"),
-            (TCAST_DTYPE_FLOAT16, "FLOAT16"),
-            (TCAST_DTYPE_DOUBLE, "DOUBLE"),
-            (TCAST_DTYPE_UINT32, "UINT32"),
-            (TCAST_DTYPE_UINT64, "UINT64"),
-            (TCAST_DTYPE_COMPLEX64, "COMPLEX64"),
-            (TCAST_DTYPE_COMPLEX128, "COMPLEX128"),
-            (TCAST_DTYPE_BFLOAT16, "BFLOAT16"),
-            (TCAST_DTYPE_FLOAT8E4M3FN, "FLOAT8E4M3FN"),
-            (TCAST_DTYPE_FLOAT8E4M3FNUZ, "FLOAT8E4M3FNUZ"),
-            (TCAST_DTYPE_FLOAT8E5M2, "FLOAT8E5M2"),
-            (TCAST_DTYPE_FLOAT8E5M2FNUZ, "FLOAT8E5M2FNUZ"),
-            (TCAST_DTYPE_UINT4, "UINT4"),
-            (TCAST_DTYPE_INT4, "INT4"),
-            (TCAST_DTYPE_FLOAT4E2M1, "FLOAT4E2M1"),
-            (TCAST_DTYPE_FLOAT8E8M0, "FLOAT8E8M0"),
-            (TCAST_DTYPE_UINT2, "UINT2"),
-            (TCAST_DTYPE_INT2, "INT2"),
-            (TCAST_DTYPE_FLOAT6E2M3, "FLOAT6E2M3"),
-            (TCAST_DTYPE_FLOAT6E3M2, "FLOAT6E3M2"),
-            (TCAST_DTYPE_QINT8, "QINT8"),
-            (TCAST_DTYPE_QUINT8, "QUINT8"),
-            (TCAST_DTYPE_QINT16, "QINT16"),
-            (TCAST_DTYPE_QUINT16, "QUINT16"),
-            (TCAST_DTYPE_QINT32, "QINT32"),
-        ];
-        assert_eq!(pairs.len(), DType::all().count());
-        for (code, name) in pairs {
-            assert_eq!(DType::from_code(code).map(DType::name), Some(name));
-        }
-        assert_eq!(DType::from_code(TCAST_DTYPE_UNDEFINED), None);
-    }
 }

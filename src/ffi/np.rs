@@ -3,17 +3,11 @@
 use super::args::{dtype_arg, out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
+use crate::cast::Casting;
 use crate::error::Error;
 use crate::np::query::{self, PyScalar};
-use crate::np::{self, Rules};
+use crate::np::{self, NumpyRules};
 use std::ffi::{c_char, c_void};
-
-/// numpy 1.x as documented for 1.22: value-based scalars, structured casts by field name.
-pub const TCAST_NUMPY_1: i32 = 1;
-/// numpy >= 2 (NEP 50): Python scalars refused, structured casts by field position.
-pub const TCAST_NUMPY_2: i32 = 2;
-/// The level `tcast_np_casting_level` reports when no casting level allows the cast.
-pub const TCAST_CASTING_NEVER: i32 = 5;
 
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
 /// into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
@@ -92,7 +86,7 @@ pub extern "C" fn tcast_np_casting_from_name(
     guard(err, || {
         // SAFETY: `name` is NULL or NUL-terminated, `casting` NULL or writable.
         let (name, mut out) = unsafe { (read_text(name, "name")?, out_arg(casting, "casting")?) };
-        out.write(i32::from(np::casting_from_name(name, Rules::Numpy2)?));
+        out.write(np::casting_from_name(name, NumpyRules::Numpy2)?.code());
         Ok(())
     })
 }
@@ -118,8 +112,8 @@ pub extern "C" fn tcast_np_casting_level(
                 out_arg(level, "level")?,
             )
         };
-        let rules = Rules::from_code(rules)?;
-        out.write(i32::from(query::casting_level(from, to, rules)?));
+        let rules = NumpyRules::from_arg(rules, "rules")?;
+        out.write(query::casting_level(from, to, rules)?.code());
         Ok(())
     })
 }
@@ -144,7 +138,10 @@ pub extern "C" fn tcast_np_can_cast(
                 out_arg(result, "result")?,
             )
         };
-        let (casting, rules) = (np::casting_from_code(casting)?, Rules::from_code(rules)?);
+        let (casting, rules) = (
+            Casting::from_arg(casting, "casting")?,
+            NumpyRules::from_arg(rules, "rules")?,
+        );
         out.write(i32::from(query::can_cast_parsed(from, to, casting, rules)?));
         Ok(())
     })
@@ -174,7 +171,7 @@ pub extern "C" fn tcast_np_can_cast_str(
                 out_arg(result, "result")?,
             )
         };
-        let rules = Rules::from_code(rules)?;
+        let rules = NumpyRules::from_arg(rules, "rules")?;
         let casting = np::casting_from_name(casting, rules)?;
         out.write(i32::from(np::can_cast_str(from, to, casting, rules)?));
         Ok(())
@@ -191,17 +188,17 @@ unsafe fn scalar_query_args<'a>(
     casting: i32,
     rules: i32,
     result: *mut i32,
-) -> Result<(&'a str, u8, Rules, Out<'a, i32>), Error> {
+) -> Result<(&'a str, Casting, NumpyRules, Out<'a, i32>), Error> {
     // SAFETY: forwarded from this function's contract.
     let (to, out) = unsafe { (read_text(to, "to")?, out_arg(result, "result")?) };
-    let casting = np::casting_from_code(casting)?;
-    Ok((to, casting, Rules::from_code(rules)?, out))
+    let casting = Casting::from_arg(casting, "casting")?;
+    Ok((to, casting, NumpyRules::from_arg(rules, "rules")?, out))
 }
 
 /// Answers a Python-scalar query into `out`.
 fn answer_py_scalar(
     scalar: PyScalar,
-    (to, casting, rules, mut out): (&str, u8, Rules, Out<'_, i32>),
+    (to, casting, rules, mut out): (&str, Casting, NumpyRules, Out<'_, i32>),
 ) -> Result<(), Error> {
     out.write(i32::from(query::can_cast_py_scalar(
         scalar, to, casting, rules,
@@ -325,7 +322,10 @@ pub extern "C" fn tcast_np_can_cast_scalar(
                 )))
             }
         };
-        let (casting, rules) = (np::casting_from_code(casting)?, Rules::from_code(rules)?);
+        let (casting, rules) = (
+            Casting::from_arg(casting, "casting")?,
+            NumpyRules::from_arg(rules, "rules")?,
+        );
         let ok = query::can_cast_scalar(spec, value, is_array, to, casting, rules)?;
         out.write(i32::from(ok));
         Ok(())
@@ -435,7 +435,7 @@ pub extern "C" fn tcast_can_cast(
         // SAFETY: `result` is NULL or writable.
         let mut out = unsafe { out_arg(result, "result") }?;
         let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
-        let casting = np::casting_from_code(casting)?;
+        let casting = Casting::from_arg(casting, "casting")?;
         out.write(i32::from(query::can_cast_dtypes(from, to, casting)));
         Ok(())
     })

@@ -48,27 +48,4 @@ mod tests {
             env!("CARGO_PKG_VERSION_PATCH")
         );
     }
-
-    #[test]
-    fn status_constants_match_the_status_table() {
-        use super::super::*;
-        let pairs = [
-            (TCAST_OK, Status::Ok),
-            (TCAST_ERR_NULL_ARGUMENT, Status::NullArgument),
-            (TCAST_ERR_INVALID_DTYPE, Status::InvalidDtype),
-            (TCAST_ERR_UNSUPPORTED, Status::Unsupported),
-            (TCAST_ERR_INVALID_SHAPE, Status::InvalidShape),
-            (TCAST_ERR_INCOMPATIBLE_SHAPES, Status::IncompatibleShapes),
-            (TCAST_ERR_BUFFER_TOO_SMALL, Status::BufferTooSmall),
-            (TCAST_ERR_PARSE, Status::Parse),
-            (TCAST_ERR_INVALID_ARGUMENT, Status::InvalidArgument),
-            (TCAST_ERR_CASTING, Status::Casting),
-            (TCAST_ERR_OUT_OF_MEMORY, Status::OutOfMemory),
-            (TCAST_ERR_INTERNAL, Status::Internal),
-        ];
-        assert_eq!(pairs.len(), Status::ALL.len());
-        for (code, status) in pairs {
-            assert_eq!(code, status as i32, "{}", status.name());
-        }
-    }
 }

@@ -4,83 +4,73 @@
 use super::dtype::{
     Field, Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_S, UNIT_Y,
 };
-use super::Rules;
+use super::NumpyRules;
+use crate::cast::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 use std::collections::HashMap;
-
-pub const NO: u8 = 0;
-pub const EQUIV: u8 = 1;
-pub const SAFE: u8 = 2;
-pub const SAME_KIND: u8 = 3;
-pub const UNSAFE: u8 = 4;
-/// No casting level allows the cast.
-pub const NEVER: u8 = 5;
-
-/// numpy's names of the levels, in order.
-pub const LEVEL_NAMES: [&str; 5] = ["no", "equiv", "safe", "same_kind", "unsafe"];
 
 /// The lowest level at which numpy casts `from` to `to` (NEVER when none does). An
 /// unsized S/U/V target stands for "that kind, sized to fit the source".
-pub fn level(from: &NpDtype, to: &NpDtype, rules: Rules) -> u8 {
+pub fn level(from: &NpDtype, to: &NpDtype, rules: NumpyRules) -> Casting {
     if from.kind == Kind::VString || to.kind == Kind::VString {
         return vstring_level(from, to);
     }
     match (&from.shape, &to.shape) {
         (Shape::Fields(a), Shape::Fields(b)) => struct_to_struct(from, a, to, b, rules),
         (Shape::Fields(a), _) => match to.kind {
-            Kind::Object => SAFE,
-            Kind::Void if to.is_unsized() => NO,
+            Kind::Object => Safe,
+            Kind::Void if to.is_unsized() => No,
             _ => match a.as_slice() {
-                [only] if level(&only.dtype, to, rules) != NEVER => UNSAFE,
-                _ => NEVER,
+                [only] if level(&only.dtype, to, rules) != Never => Unsafe,
+                _ => Never,
             },
         },
-        (_, Shape::Fields(_)) => UNSAFE,
+        (_, Shape::Fields(_)) => Unsafe,
         (Shape::Sub { base: fb, dims: fd }, Shape::Sub { base: tb, dims: td }) => {
             if fd == td {
                 level(fb, tb, rules)
             } else {
-                UNSAFE
+                Unsafe
             }
         }
         (Shape::Sub { .. }, _) => match to.kind {
-            Kind::Object => SAFE,
-            Kind::Void if to.is_unsized() => SAFE,
-            _ => UNSAFE,
+            Kind::Object => Safe,
+            Kind::Void if to.is_unsized() => Safe,
+            _ => Unsafe,
         },
-        (_, Shape::Sub { base, .. }) => level(from, base, rules).max(SAFE),
+        (_, Shape::Sub { base, .. }) => level(from, base, rules).max(Safe),
         (Shape::Plain, Shape::Plain) => plain(from, to),
     }
 }
 
 /// Casts to and from numpy 2's StringDType (`'T'`), as numpy 2.4 answers them.
-fn vstring_level(from: &NpDtype, to: &NpDtype) -> u8 {
+fn vstring_level(from: &NpDtype, to: &NpDtype) -> Casting {
     use Kind::*;
     let composite = |d: &NpDtype| d.shape != Shape::Plain;
     if from.kind == VString {
         match to.kind {
-            VString if !composite(to) => NO,
-            Object if !composite(to) => SAFE,
-            _ if composite(to) => SAME_KIND,
-            Bool | Bytes | Str | Void => SAME_KIND,
-            _ => UNSAFE,
+            VString if !composite(to) => No,
+            Object if !composite(to) => Safe,
+            _ if composite(to) => SameKind,
+            Bool | Bytes | Str | Void => SameKind,
+            _ => Unsafe,
         }
     } else if composite(from) {
-        SAME_KIND
+        SameKind
     } else {
         match from.kind {
-            Object => UNSAFE,
-            Bytes | Str | Void => SAME_KIND,
-            _ => SAFE,
+            Object => Unsafe,
+            Bytes | Str | Void => SameKind,
+            _ => Safe,
         }
     }
 }
 
 /// NO when the byte orders agree (or a side has none), else EQUIV.
-fn by_order(from: &NpDtype, to: &NpDtype) -> u8 {
+fn by_order(from: &NpDtype, to: &NpDtype) -> Casting {
     if from.order == to.order || from.order == Order::None || to.order == Order::None {
-        NO
+        No
     } else {
-        EQUIV
+        Equiv
     }
 }
 
@@ -133,90 +123,90 @@ pub fn numeric_safe(from: &NpDtype, to: &NpDtype) -> bool {
     }
 }
 
-fn to_void(size: u64, to: &NpDtype) -> u8 {
+fn to_void(size: u64, to: &NpDtype) -> Casting {
     if to.itemsize == 0 || to.itemsize >= size {
-        SAFE
+        Safe
     } else {
-        UNSAFE
+        Unsafe
     }
 }
 
-fn plain(from: &NpDtype, to: &NpDtype) -> u8 {
+fn plain(from: &NpDtype, to: &NpDtype) -> Casting {
     use Kind::*;
     let (fk, tk) = (from.kind, to.kind);
     match (fk, tk) {
-        (Object, Object) => NO,
-        (_, Object) => SAFE,
-        (Object, _) => UNSAFE,
+        (Object, Object) => No,
+        (_, Object) => Safe,
+        (Object, _) => Unsafe,
         _ if fk.is_numeric() && tk.is_numeric() => {
             if fk == tk && from.itemsize == to.itemsize {
                 by_order(from, to)
             } else if numeric_safe(from, to) {
-                SAFE
+                Safe
             } else if kind_rank(fk) <= kind_rank(tk) {
-                SAME_KIND
+                SameKind
             } else {
-                UNSAFE
+                Unsafe
             }
         }
         _ if fk.is_numeric() => match tk {
             Bytes | Str => {
                 if to.itemsize == 0 || to.chars() >= string_length(from) {
-                    SAFE
+                    Safe
                 } else {
-                    SAME_KIND
+                    SameKind
                 }
             }
             Void => to_void(from.itemsize, to),
             Timedelta => match fk {
-                Bool | Int => SAFE,
-                UInt if from.itemsize < 8 => SAFE,
-                UInt => SAME_KIND,
-                _ => UNSAFE,
+                Bool | Int => Safe,
+                UInt if from.itemsize < 8 => Safe,
+                UInt => SameKind,
+                _ => Unsafe,
             },
-            _ => UNSAFE,
+            _ => Unsafe,
         },
         (Str, Str) if to.itemsize == 0 => {
             // an unsized U target is U of the source's length in native order
             if from.order == Order::Big {
-                EQUIV
+                Equiv
             } else {
-                NO
+                No
             }
         }
         (Bytes, Bytes) | (Str, Str) => {
             if to.itemsize == 0 || to.itemsize == from.itemsize {
                 by_order(from, to)
             } else if to.itemsize > from.itemsize {
-                SAFE
+                Safe
             } else {
-                SAME_KIND
+                SameKind
             }
         }
         (Bytes, Str) => {
             if to.itemsize == 0 || to.chars() >= from.chars() {
-                SAFE
+                Safe
             } else {
-                SAME_KIND
+                SameKind
             }
         }
         (Bytes | Str | Datetime | Timedelta, Void) => to_void(from.itemsize, to),
         (Void, Void) => {
             if to.itemsize == 0 || to.itemsize == from.itemsize {
-                NO
+                No
             } else if to.itemsize > from.itemsize {
-                SAFE
+                Safe
             } else {
-                SAME_KIND
+                SameKind
             }
         }
         (Datetime, Datetime) | (Timedelta, Timedelta) => time_level(from, to),
-        _ => UNSAFE,
+        _ => Unsafe,
     }
 }
 
 /// Unit-to-unit casts of datetime64 / timedelta64 (section 3, steps 1-6).
-fn time_level(from: &NpDtype, to: &NpDtype) -> u8 {
+fn time_level(from: &NpDtype, to: &NpDtype) -> Casting {
     let (a, b) = (from.unit, to.unit);
     if a == b {
         return by_order(from, to);
@@ -230,14 +220,14 @@ fn time_level(from: &NpDtype, to: &NpDtype) -> u8 {
     }
     let timedelta = from.kind == Kind::Timedelta;
     if a.base == UNIT_GENERIC {
-        SAFE
+        Safe
     } else if b.base == UNIT_GENERIC || (timedelta && ((a.base <= UNIT_M) != (b.base <= UNIT_M))) {
         // to generic units, or (timedelta) across the years/months boundary
-        UNSAFE
+        Unsafe
     } else if a.base <= b.base && divides(a, b, timedelta) {
-        SAFE
+        Safe
     } else {
-        SAME_KIND
+        SameKind
     }
 }
 
@@ -310,32 +300,38 @@ fn fields_by_name(fields: &[Field]) -> HashMap<&str, &Field> {
 /// Structured to structured: numpy 2 matches fields by position, numpy 1.22 by name.
 /// Linear in the field count (numpy 1's names are looked up in a map when a field is not
 /// at its own position).
-fn struct_to_struct(from: &NpDtype, a: &[Field], to: &NpDtype, b: &[Field], rules: Rules) -> u8 {
+fn struct_to_struct(
+    from: &NpDtype,
+    a: &[Field],
+    to: &NpDtype,
+    b: &[Field],
+    rules: NumpyRules,
+) -> Casting {
     match rules {
-        Rules::Numpy2 => {
+        NumpyRules::Numpy2 => {
             if a.len() != b.len() {
-                return NEVER;
+                return Never;
             }
-            let mut worst = NO;
+            let mut worst = No;
             for (f, t) in a.iter().zip(b) {
                 worst = worst.max(level(&f.dtype, &t.dtype, rules));
                 if f.name != t.name {
-                    worst = worst.max(SAFE);
+                    worst = worst.max(Safe);
                 }
                 if f.offset != t.offset {
-                    worst = worst.max(EQUIV);
+                    worst = worst.max(Equiv);
                 }
             }
             if from.itemsize != to.itemsize {
-                worst = worst.max(EQUIV);
+                worst = worst.max(Equiv);
             }
             worst
         }
-        Rules::Numpy1 => {
+        NumpyRules::Numpy1 => {
             if a.len() != b.len() {
-                return UNSAFE;
+                return Unsafe;
             }
-            let mut worst = NO;
+            let mut worst = No;
             let mut identical = from.itemsize == to.itemsize;
             // `to`'s fields by name, made when a name is not where `from` has it
             let mut by_name: Option<HashMap<&str, &Field>> = None;
@@ -347,17 +343,17 @@ fn struct_to_struct(from: &NpDtype, a: &[Field], to: &NpDtype, b: &[Field], rule
                     let index = by_name.get_or_insert_with(|| fields_by_name(b));
                     match index.get(f.name.as_str()) {
                         Some(t) => t,
-                        None => return UNSAFE,
+                        None => return Unsafe,
                     }
                 };
                 let l = level(&f.dtype, &t.dtype, rules);
                 worst = worst.max(l);
-                identical &= l == NO && f.offset == t.offset;
+                identical &= l == No && f.offset == t.offset;
             }
             if identical {
                 worst
             } else {
-                worst.max(EQUIV)
+                worst.max(Equiv)
             }
         }
     }

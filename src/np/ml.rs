@@ -2,8 +2,9 @@
 //! with ml_dtypes 0.6 registered (semantics-can-cast.md section 0).
 
 use super::dtype::{NpDtype, Order};
-use super::level::{level, NEVER, NO};
-use super::Rules;
+use super::level::level;
+use super::NumpyRules;
+use crate::cast::Casting;
 use crate::dtype::DType;
 
 /// Rows and columns of [`LEVELS`].
@@ -128,20 +129,26 @@ pub fn numpy_name(d: DType) -> String {
     }
 }
 
-/// The lowest numpy casting level allowing `from` -> `to` (5: none).
-pub fn tensor_level(from: DType, to: DType) -> u8 {
+/// The level a digit of [`LEVELS`] stands for.
+fn table_level(i: usize, j: usize) -> Casting {
+    // The digits are 0..=5, the codes of Casting::ALL in order.
+    Casting::ALL[usize::from(LEVELS[i][j] - b'0')]
+}
+
+/// The lowest numpy casting level allowing `from` -> `to` (NEVER: none).
+pub fn tensor_level(from: DType, to: DType) -> Casting {
     let (from, to) = (storage(from), storage(to));
     let position = |d: DType| ORDER.iter().position(|&o| o == d);
     match (position(from), position(to)) {
-        (Some(i), Some(j)) => LEVELS[i][j] - b'0',
+        (Some(i), Some(j)) => table_level(i, j),
         _ => {
             if from == to {
-                return NO;
+                return Casting::No;
             }
             match (numpy_of(from), numpy_of(to)) {
-                (Some(a), Some(b)) => level(&a, &b, Rules::Numpy2),
+                (Some(a), Some(b)) => level(&a, &b, NumpyRules::Numpy2),
                 // STRING against an ml_dtypes type: numpy registers no cast.
-                _ => NEVER,
+                _ => Casting::Never,
             }
         }
     }
@@ -157,8 +164,8 @@ mod tests {
             for (j, &b) in ORDER.iter().enumerate() {
                 if let (Some(x), Some(y)) = (numpy_of(a), numpy_of(b)) {
                     assert_eq!(
-                        LEVELS[i][j] - b'0',
-                        level(&x, &y, Rules::Numpy2),
+                        table_level(i, j),
+                        level(&x, &y, NumpyRules::Numpy2),
                         "{a:?} -> {b:?}"
                     );
                 }
@@ -168,12 +175,13 @@ mod tests {
 
     #[test]
     fn string_and_quantized_types() {
-        assert_eq!(tensor_level(DType::String, DType::String), NO);
-        assert_eq!(tensor_level(DType::Float, DType::String), 2);
-        assert_eq!(tensor_level(DType::String, DType::Float), 4);
-        assert_eq!(tensor_level(DType::Bfloat16, DType::String), NEVER);
-        assert_eq!(tensor_level(DType::Qint8, DType::Int16), 2);
-        assert_eq!(tensor_level(DType::Qint32, DType::Qint8), 3);
+        use Casting::*;
+        assert_eq!(tensor_level(DType::String, DType::String), No);
+        assert_eq!(tensor_level(DType::Float, DType::String), Safe);
+        assert_eq!(tensor_level(DType::String, DType::Float), Unsafe);
+        assert_eq!(tensor_level(DType::Bfloat16, DType::String), Never);
+        assert_eq!(tensor_level(DType::Qint8, DType::Int16), Safe);
+        assert_eq!(tensor_level(DType::Qint32, DType::Qint8), SameKind);
         assert_eq!(numpy_name(DType::String), "<U");
         assert_eq!(numpy_name(DType::Double), "float64");
     }
@@ -181,15 +189,16 @@ mod tests {
     #[test]
     fn unsafe_checks_nothing_and_stricter_levels_follow_the_table() {
         use crate::np::check_tensor_cast;
-        assert!(check_tensor_cast(DType::String, DType::Int4, 4).is_ok());
-        assert!(check_tensor_cast(DType::Float8E8M0, DType::Int8, 4).is_ok());
-        let refused = check_tensor_cast(DType::Float8E8M0, DType::Int8, 3).unwrap_err();
+        use Casting::*;
+        assert!(check_tensor_cast(DType::String, DType::Int4, Unsafe).is_ok());
+        assert!(check_tensor_cast(DType::Float8E8M0, DType::Int8, Unsafe).is_ok());
+        let refused = check_tensor_cast(DType::Float8E8M0, DType::Int8, SameKind).unwrap_err();
         assert_eq!(
             refused.to_string(),
             "Cannot cast array data from dtype('float8_e8m0fnu') to dtype('int8') according \
              to the rule 'same_kind'"
         );
-        assert!(check_tensor_cast(DType::Double, DType::Int32, 2).is_err());
-        assert!(check_tensor_cast(DType::Int32, DType::Double, 2).is_ok());
+        assert!(check_tensor_cast(DType::Double, DType::Int32, Safe).is_err());
+        assert!(check_tensor_cast(DType::Int32, DType::Double, Safe).is_ok());
     }
 }

@@ -5,7 +5,8 @@
 use super::dtype::{parse, NpDtype, Order, Parsed};
 use super::level::level;
 use super::value::{self, can_cast_value, min_scalar_type, Value, PYTHON_SCALAR_REFUSED};
-use super::{ml, Rules};
+use super::{ml, NumpyRules as Rules};
+use crate::cast::Casting;
 use crate::dtype::DType;
 use crate::error::Error;
 
@@ -36,7 +37,7 @@ fn builtin(code: u8) -> NpDtype {
 }
 
 /// The lowest casting level at which numpy casts `from` to `to` (NEVER when none does).
-pub fn casting_level(from: &Parsed, to: &Parsed, rules: Rules) -> Result<u8, Error> {
+pub fn casting_level(from: &Parsed, to: &Parsed, rules: Rules) -> Result<Casting, Error> {
     Ok(level(from.under(rules)?, to.under(rules)?, rules))
 }
 
@@ -44,7 +45,7 @@ pub fn casting_level(from: &Parsed, to: &Parsed, rules: Rules) -> Result<u8, Err
 pub fn can_cast_parsed(
     from: &Parsed,
     to: &Parsed,
-    casting: u8,
+    casting: Casting,
     rules: Rules,
 ) -> Result<bool, Error> {
     Ok(casting_level(from, to, rules)? <= casting)
@@ -55,7 +56,7 @@ pub fn can_cast_parsed(
 pub fn can_cast_py_scalar(
     scalar: PyScalar,
     to: &str,
-    casting: u8,
+    casting: Casting,
     rules: Rules,
 ) -> Result<bool, Error> {
     if rules == Rules::Numpy2 {
@@ -79,7 +80,7 @@ pub fn can_cast_scalar(
     value: &[u8],
     is_array: bool,
     to: &str,
-    casting: u8,
+    casting: Casting,
     rules: Rules,
 ) -> Result<bool, Error> {
     let parsed = parse(spec)?;
@@ -118,6 +119,6 @@ pub fn min_scalar_type_of(scalar: PyScalar) -> Result<NpDtype, Error> {
 }
 
 /// `numpy.can_cast` on tensorcast dtypes (numpy with ml_dtypes' casts).
-pub fn can_cast_dtypes(from: DType, to: DType, casting: u8) -> bool {
+pub fn can_cast_dtypes(from: DType, to: DType, casting: Casting) -> bool {
     ml::tensor_level(from, to) <= casting
 }

@@ -2,20 +2,20 @@
 //! comparisons with real numpy live in tests/oracle_np.)
 
 use super::dtype::py_repr;
-use super::level::{EQUIV, NO, SAFE, SAME_KIND, UNSAFE};
 use super::value::py_int;
 use super::*;
+use crate::cast::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 
-fn lv(a: &str, b: &str, rules: Rules) -> u8 {
+fn lv(a: &str, b: &str, rules: NumpyRules) -> Casting {
     let (pa, pb) = (parse(a).unwrap(), parse(b).unwrap());
     level(pa.under(rules).unwrap(), pb.under(rules).unwrap(), rules)
 }
 
-fn both(a: &str, b: &str) -> u8 {
-    let one = lv(a, b, Rules::Numpy1);
+fn both(a: &str, b: &str) -> Casting {
+    let one = lv(a, b, NumpyRules::Numpy1);
     assert_eq!(
         one,
-        lv(a, b, Rules::Numpy2),
+        lv(a, b, NumpyRules::Numpy2),
         "{a} -> {b} differs between the rules"
     );
     one
@@ -34,21 +34,21 @@ fn parse_message(spec: &str) -> String {
 
 #[test]
 fn byte_orders_and_codes() {
-    assert_eq!(both("<i4", "=i4"), NO);
-    assert_eq!(both("=i4", ">i4"), EQUIV);
-    assert_eq!(both(">S5", "<S5"), NO);
-    assert_eq!(both(">O", "<O"), NO);
-    assert_eq!(both("<i2", ">i4"), SAFE);
-    assert_eq!(both(">i4", "<i2"), SAME_KIND);
-    assert_eq!(both(">U5", "<U6"), SAFE);
-    assert_eq!(both("l", "q"), NO);
-    assert_eq!(both("i8", "u8"), UNSAFE);
-    assert_eq!(both("u8", "i8"), SAME_KIND);
-    assert_eq!(both("i8", "f8"), SAFE);
-    assert_eq!(both("i4", "c8"), SAME_KIND);
-    assert_eq!(both("b", "?"), UNSAFE);
-    assert_eq!(both("g", "G"), SAFE);
-    assert_eq!(both("d", "F"), SAME_KIND);
+    assert_eq!(both("<i4", "=i4"), No);
+    assert_eq!(both("=i4", ">i4"), Equiv);
+    assert_eq!(both(">S5", "<S5"), No);
+    assert_eq!(both(">O", "<O"), No);
+    assert_eq!(both("<i2", ">i4"), Safe);
+    assert_eq!(both(">i4", "<i2"), SameKind);
+    assert_eq!(both(">U5", "<U6"), Safe);
+    assert_eq!(both("l", "q"), No);
+    assert_eq!(both("i8", "u8"), Unsafe);
+    assert_eq!(both("u8", "i8"), SameKind);
+    assert_eq!(both("i8", "f8"), Safe);
+    assert_eq!(both("i4", "c8"), SameKind);
+    assert_eq!(both("b", "?"), Unsafe);
+    assert_eq!(both("g", "G"), Safe);
+    assert_eq!(both("d", "F"), SameKind);
 }
 
 #[test]
@@ -72,79 +72,79 @@ fn strings_void_object() {
         ("G", 96),
     ] {
         for kind in ["S", "U"] {
-            assert_eq!(both(code, &format!("{kind}{chars}")), SAFE, "{code} {kind}");
+            assert_eq!(both(code, &format!("{kind}{chars}")), Safe, "{code} {kind}");
             let shorter = format!("{kind}{}", chars - 1);
-            assert_eq!(both(code, &shorter), SAME_KIND, "{code} {shorter}");
-            assert_eq!(both(code, kind), SAFE);
+            assert_eq!(both(code, &shorter), SameKind, "{code} {shorter}");
+            assert_eq!(both(code, kind), Safe);
         }
     }
-    assert_eq!(both("S", "S1"), SAFE);
-    assert_eq!(both("S5", "S"), NO);
-    assert_eq!(both("U5", "S10"), UNSAFE);
-    assert_eq!(both("S5", "U5"), SAFE);
-    assert_eq!(both("S5", "U4"), SAME_KIND);
-    assert_eq!(both("U2", "V8"), SAFE);
-    assert_eq!(both("U2", "V7"), UNSAFE);
-    assert_eq!(both("d", "V"), SAFE);
-    assert_eq!(both("d", "V1"), UNSAFE);
-    assert_eq!(both("V3", "V"), NO);
-    assert_eq!(both("V0", "V"), NO);
-    assert_eq!(both("V4", "V8"), SAFE);
-    assert_eq!(both("V8", "V4"), SAME_KIND);
-    assert_eq!(both("O", "S5"), UNSAFE);
-    assert_eq!(both("S5", "O"), SAFE);
+    assert_eq!(both("S", "S1"), Safe);
+    assert_eq!(both("S5", "S"), No);
+    assert_eq!(both("U5", "S10"), Unsafe);
+    assert_eq!(both("S5", "U5"), Safe);
+    assert_eq!(both("S5", "U4"), SameKind);
+    assert_eq!(both("U2", "V8"), Safe);
+    assert_eq!(both("U2", "V7"), Unsafe);
+    assert_eq!(both("d", "V"), Safe);
+    assert_eq!(both("d", "V1"), Unsafe);
+    assert_eq!(both("V3", "V"), No);
+    assert_eq!(both("V0", "V"), No);
+    assert_eq!(both("V4", "V8"), Safe);
+    assert_eq!(both("V8", "V4"), SameKind);
+    assert_eq!(both("O", "S5"), Unsafe);
+    assert_eq!(both("S5", "O"), Safe);
 }
 
 #[test]
 fn datetimes() {
-    assert_eq!(both("M8[1000ns]", "M8[us]"), NO);
-    assert_eq!(both("M8[2001ns]", "M8[2us]"), NO);
-    assert_eq!(both(">M8[1000ns]", "<M8[us]"), EQUIV);
-    assert_eq!(both("M8[D]", "M8[ns]"), SAFE);
-    assert_eq!(both("M8[D]", "M8[ps]"), SAME_KIND);
-    assert_eq!(both("M8[W]", "M8[ps]"), SAME_KIND);
-    assert_eq!(both("M8[s]", "M8[as]"), SAME_KIND);
-    assert_eq!(both("M8[ms]", "M8[as]"), SAFE);
-    assert_eq!(both("M8[10s]", "M8[2s]"), SAFE);
-    assert_eq!(both("M8[2s]", "M8[10s]"), SAME_KIND);
-    assert_eq!(both("M8[Y]", "M8[D]"), SAFE);
-    assert_eq!(both("m8[Y]", "m8[D]"), UNSAFE);
-    assert_eq!(both("m8[Y]", "m8[M]"), SAFE);
-    assert_eq!(both("M8[ns]", "M8[s]"), SAME_KIND);
-    assert_eq!(both("m8[D]", "m8[W]"), SAME_KIND);
-    assert_eq!(both("M8[60s]", "M8[m]"), SAME_KIND);
-    assert_eq!(both("M8[7h]", "M8[3h]"), SAME_KIND);
-    assert_eq!(both("M8[6h]", "M8[3h]"), SAFE);
-    assert_eq!(both("M8", "M8[s]"), SAFE);
-    assert_eq!(both("M8[s]", "M8"), UNSAFE);
-    assert_eq!(both("u8", "m8"), SAME_KIND);
-    assert_eq!(both("u4", "m8[s]"), SAFE);
-    assert_eq!(both("?", "M8"), UNSAFE);
-    assert_eq!(both("f4", "m8"), UNSAFE);
-    assert_eq!(both("M8", "m8"), UNSAFE);
-    assert_eq!(both("M8[s]", "S100"), UNSAFE);
-    assert_eq!(both("M8[s]", "V8"), SAFE);
+    assert_eq!(both("M8[1000ns]", "M8[us]"), No);
+    assert_eq!(both("M8[2001ns]", "M8[2us]"), No);
+    assert_eq!(both(">M8[1000ns]", "<M8[us]"), Equiv);
+    assert_eq!(both("M8[D]", "M8[ns]"), Safe);
+    assert_eq!(both("M8[D]", "M8[ps]"), SameKind);
+    assert_eq!(both("M8[W]", "M8[ps]"), SameKind);
+    assert_eq!(both("M8[s]", "M8[as]"), SameKind);
+    assert_eq!(both("M8[ms]", "M8[as]"), Safe);
+    assert_eq!(both("M8[10s]", "M8[2s]"), Safe);
+    assert_eq!(both("M8[2s]", "M8[10s]"), SameKind);
+    assert_eq!(both("M8[Y]", "M8[D]"), Safe);
+    assert_eq!(both("m8[Y]", "m8[D]"), Unsafe);
+    assert_eq!(both("m8[Y]", "m8[M]"), Safe);
+    assert_eq!(both("M8[ns]", "M8[s]"), SameKind);
+    assert_eq!(both("m8[D]", "m8[W]"), SameKind);
+    assert_eq!(both("M8[60s]", "M8[m]"), SameKind);
+    assert_eq!(both("M8[7h]", "M8[3h]"), SameKind);
+    assert_eq!(both("M8[6h]", "M8[3h]"), Safe);
+    assert_eq!(both("M8", "M8[s]"), Safe);
+    assert_eq!(both("M8[s]", "M8"), Unsafe);
+    assert_eq!(both("u8", "m8"), SameKind);
+    assert_eq!(both("u4", "m8[s]"), Safe);
+    assert_eq!(both("?", "M8"), Unsafe);
+    assert_eq!(both("f4", "m8"), Unsafe);
+    assert_eq!(both("M8", "m8"), Unsafe);
+    assert_eq!(both("M8[s]", "S100"), Unsafe);
+    assert_eq!(both("M8[s]", "V8"), Safe);
 }
 
 #[test]
 fn subarrays_and_structures() {
-    assert_eq!(both("i4", "(2,)i4"), SAFE);
-    assert_eq!(both("(2,)i4", "i4"), UNSAFE);
-    assert_eq!(both("(2,)i4", "(2,)i8"), SAFE);
-    assert_eq!(both("(2,)i4", "(3,)i4"), UNSAFE);
-    assert_eq!(both("i4", "i4,i4"), UNSAFE);
-    assert_eq!(both("V8", "i4,i4"), UNSAFE);
-    assert_eq!(both("i4,i4", "i4"), NEVER);
-    assert_eq!(both("i4,f8", "V"), NO);
-    assert_eq!(both("i4,i4", "V8"), NEVER);
-    assert_eq!(both("i4,f8", "O"), SAFE);
-    assert_eq!(both("i4,f8", ">i4,>f8"), EQUIV);
-    assert_eq!(both("i4,f8", "i8,f8"), SAFE);
-    assert_eq!(both("i4,f8", "i2,f8"), SAME_KIND);
-    assert_eq!(both("i4,f8", "i4,u8"), UNSAFE);
+    assert_eq!(both("i4", "(2,)i4"), Safe);
+    assert_eq!(both("(2,)i4", "i4"), Unsafe);
+    assert_eq!(both("(2,)i4", "(2,)i8"), Safe);
+    assert_eq!(both("(2,)i4", "(3,)i4"), Unsafe);
+    assert_eq!(both("i4", "i4,i4"), Unsafe);
+    assert_eq!(both("V8", "i4,i4"), Unsafe);
+    assert_eq!(both("i4,i4", "i4"), Never);
+    assert_eq!(both("i4,f8", "V"), No);
+    assert_eq!(both("i4,i4", "V8"), Never);
+    assert_eq!(both("i4,f8", "O"), Safe);
+    assert_eq!(both("i4,f8", ">i4,>f8"), Equiv);
+    assert_eq!(both("i4,f8", "i8,f8"), Safe);
+    assert_eq!(both("i4,f8", "i2,f8"), SameKind);
+    assert_eq!(both("i4,f8", "i4,u8"), Unsafe);
     // field count: numpy 1.22 matches by name (unsafe), numpy 2 by position (never)
-    assert_eq!(lv("i4,f8", "i4,f8,i2", Rules::Numpy1), UNSAFE);
-    assert_eq!(lv("i4,f8", "i4,f8,i2", Rules::Numpy2), NEVER);
+    assert_eq!(lv("i4,f8", "i4,f8,i2", NumpyRules::Numpy1), Unsafe);
+    assert_eq!(lv("i4,f8", "i4,f8,i2", NumpyRules::Numpy2), Never);
 }
 
 #[test]
@@ -235,82 +235,85 @@ fn grammar_and_str() {
 #[test]
 fn names_that_one_numpy_refuses() {
     let int0 = parse("int0").unwrap();
-    assert!(int0.under(Rules::Numpy1).is_ok());
-    let refused = int0.under(Rules::Numpy2).unwrap_err().to_string();
+    assert!(int0.under(NumpyRules::Numpy1).is_ok());
+    let refused = int0.under(NumpyRules::Numpy2).unwrap_err().to_string();
     assert_eq!(
         refused,
         "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
     );
     let unicode = parse("unicode_").unwrap();
     assert_eq!(
-        unicode.under(Rules::Numpy2).unwrap_err().to_string(),
+        unicode.under(NumpyRules::Numpy2).unwrap_err().to_string(),
         "data type 'unicode_' not understood"
     );
     let ulong = parse("ulong").unwrap();
-    assert!(ulong.under(Rules::Numpy1).is_err());
-    assert_eq!(ulong.under(Rules::Numpy2).unwrap().to_str(), "uint64");
+    assert!(ulong.under(NumpyRules::Numpy1).is_err());
+    assert_eq!(ulong.under(NumpyRules::Numpy2).unwrap().to_str(), "uint64");
     // 'f8,' is f8 in numpy 1 and a one-field struct in numpy 2
     let f8 = parse("f8,").unwrap();
-    assert_eq!(f8.under(Rules::Numpy1).unwrap().to_str(), "float64");
-    assert_eq!(f8.under(Rules::Numpy2).unwrap().to_str(), "[('f0', '<f8')]");
+    assert_eq!(f8.under(NumpyRules::Numpy1).unwrap().to_str(), "float64");
+    assert_eq!(
+        f8.under(NumpyRules::Numpy2).unwrap().to_str(),
+        "[('f0', '<f8')]"
+    );
 }
 
-fn can_py_int(v: &str, to: &str, casting: u8) -> bool {
+fn can_py_int(v: &str, to: &str, casting: Casting) -> bool {
     let (dtype, value) = py_int(v).unwrap();
     let to = parse(to).unwrap();
-    can_cast_value(&dtype, value, &to.dtype, casting, Rules::Numpy1)
+    can_cast_value(&dtype, value, &to.dtype, casting, NumpyRules::Numpy1)
 }
 
-fn can_py_float(v: f64, to: &str, casting: u8) -> bool {
+fn can_py_float(v: f64, to: &str, casting: Casting) -> bool {
     let d = NpDtype::from_code(b'd', dtype::Order::None).unwrap();
     let to = parse(to).unwrap();
-    can_cast_value(&d, Value::Float(v), &to.dtype, casting, Rules::Numpy1)
+    can_cast_value(&d, Value::Float(v), &to.dtype, casting, NumpyRules::Numpy1)
 }
 
 #[test]
 fn value_based_numpy_1() {
     let big = (1u128 << 64).to_string();
     for (v, to, casting, expected) in [
-        ("100", "i1", SAFE, true),
-        ("150", "i1", SAFE, false),
-        ("150", "i1", SAME_KIND, true),
-        ("150", "u1", SAFE, true),
-        ("-1", "u1", SAFE, false),
-        ("-1", "u1", SAME_KIND, false),
-        ("-1", "u1", UNSAFE, true),
-        ("-128", "i1", SAFE, true),
-        ("-129", "i1", SAFE, false),
-        ("127", "i1", SAFE, true),
-        ("128", "i1", SAFE, false),
-        ("255", "u1", SAFE, true),
-        ("256", "u1", SAFE, false),
-        ("2147483648", "i4", SAFE, false),
-        ("9223372036854775807", "i8", SAFE, true),
-        ("9223372036854775808", "i8", SAFE, false),
-        ("9223372036854775808", "u8", SAFE, true),
-        (&big, "u8", SAFE, false),
-        (&big, "u8", SAME_KIND, false),
-        (&big, "O", SAFE, true),
-        ("100", "f2", SAFE, true),
-        ("16777217", "f4", SAFE, false),
-        ("2147483648", "f8", SAFE, true),
-        ("1", "?", SAFE, false),
-        ("0", "?", SAME_KIND, false),
-        ("100", "c8", SAFE, true),
-        ("100", "S3", SAFE, false),
-        ("200", "S3", SAFE, true),
-        ("128", "S3", SAFE, true),
-        ("-100", "S4", SAFE, true),
-        ("100", "m8[s]", SAFE, true),
-        ("100", "M8[s]", SAFE, false),
-        ("100", "V1", SAFE, true),
-        ("100", "i1", NO, true),
-        ("300", ">i2", EQUIV, true),
+        ("100", "i1", Safe, true),
+        ("150", "i1", Safe, false),
+        ("150", "i1", SameKind, true),
+        ("150", "u1", Safe, true),
+        ("-1", "u1", Safe, false),
+        ("-1", "u1", SameKind, false),
+        ("-1", "u1", Unsafe, true),
+        ("-128", "i1", Safe, true),
+        ("-129", "i1", Safe, false),
+        ("127", "i1", Safe, true),
+        ("128", "i1", Safe, false),
+        ("255", "u1", Safe, true),
+        ("256", "u1", Safe, false),
+        ("2147483648", "i4", Safe, false),
+        ("9223372036854775807", "i8", Safe, true),
+        ("9223372036854775808", "i8", Safe, false),
+        ("9223372036854775808", "u8", Safe, true),
+        (&big, "u8", Safe, false),
+        (&big, "u8", SameKind, false),
+        (&big, "O", Safe, true),
+        ("100", "f2", Safe, true),
+        ("16777217", "f4", Safe, false),
+        ("2147483648", "f8", Safe, true),
+        ("1", "?", Safe, false),
+        ("0", "?", SameKind, false),
+        ("100", "c8", Safe, true),
+        ("100", "S3", Safe, false),
+        ("200", "S3", Safe, true),
+        ("128", "S3", Safe, true),
+        ("-100", "S4", Safe, true),
+        ("100", "m8[s]", Safe, true),
+        ("100", "M8[s]", Safe, false),
+        ("100", "V1", Safe, true),
+        ("100", "i1", No, true),
+        ("300", ">i2", Equiv, true),
     ] {
         assert_eq!(
             can_py_int(v, to, casting),
             expected,
-            "{v} -> {to} at {casting}"
+            "{v} -> {to} at {casting:?}"
         );
     }
     for (v, to, expected) in [
@@ -327,22 +330,27 @@ fn value_based_numpy_1() {
         (1.0, "S32", true),
         (1.0, "S31", false),
     ] {
-        assert_eq!(can_py_float(v, to, SAFE), expected, "{v} -> {to}");
+        assert_eq!(can_py_float(v, to, Safe), expected, "{v} -> {to}");
     }
-    assert!(can_py_float(1000.0, "f2", NO));
+    assert!(can_py_float(1000.0, "f2", No));
 }
 
 #[test]
 fn casting_names_and_promotion() {
-    assert_eq!(casting_from_name("same_kind", Rules::Numpy2).unwrap(), 3);
     assert_eq!(
-        casting_from_name("Safe", Rules::Numpy1)
+        casting_from_name("same_kind", NumpyRules::Numpy2).unwrap(),
+        SameKind
+    );
+    // NEVER is a result, not a level to ask for.
+    assert!(casting_from_name("never", NumpyRules::Numpy2).is_err());
+    assert_eq!(
+        casting_from_name("Safe", NumpyRules::Numpy1)
             .unwrap_err()
             .to_string(),
         "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got 'Safe')"
     );
     assert_eq!(
-        casting_from_name("x", Rules::Numpy2)
+        casting_from_name("x", NumpyRules::Numpy2)
             .unwrap_err()
             .to_string(),
         "casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' (got 'x')"
@@ -391,7 +399,7 @@ fn arbitrary_specs_never_panic() {
         if let Ok(p) = parse(&spec) {
             parsed += 1;
             let _ = p.dtype.to_str();
-            for rules in [Rules::Numpy1, Rules::Numpy2] {
+            for rules in [NumpyRules::Numpy1, NumpyRules::Numpy2] {
                 if let Ok(d) = p.under(rules) {
                     let _ = level(d, &fixed.dtype, rules);
                     let _ = level(&fixed.dtype, d, rules);
@@ -406,7 +414,7 @@ fn arbitrary_specs_never_panic() {
 }
 
 /// numpy's reading of a spec under `rules` printed, or the refusal's message.
-fn under(spec: &str, rules: Rules) -> Result<String, String> {
+fn under(spec: &str, rules: NumpyRules) -> Result<String, String> {
     parse(spec)
         .and_then(|p| p.under(rules).map(NpDtype::to_str))
         .map_err(|e| e.to_string())
@@ -448,7 +456,7 @@ fn repeat_count_before_an_unsized_flexible_type_is_its_size() {
         ("3M8", "('<M8', (3,))"),
         ("2O", "('O', (2,))"),
     ] {
-        for rules in [Rules::Numpy1, Rules::Numpy2] {
+        for rules in [NumpyRules::Numpy1, NumpyRules::Numpy2] {
             assert_eq!(
                 under(spec, rules).as_deref(),
                 Ok(expected),
@@ -457,10 +465,13 @@ fn repeat_count_before_an_unsized_flexible_type_is_its_size() {
         }
     }
     // numpy 2 makes '8S,' a one-field struct, numpy 1 the field's dtype
-    assert_eq!(under("8S,", Rules::Numpy1).as_deref(), Ok("|S8"));
-    assert_eq!(under("8S,", Rules::Numpy2).as_deref(), Ok("[('f0', 'S8')]"));
-    assert_eq!(lv("8S", "S8", Rules::Numpy2), NO);
-    assert_eq!(lv("i4", "8U", Rules::Numpy1), SAME_KIND);
+    assert_eq!(under("8S,", NumpyRules::Numpy1).as_deref(), Ok("|S8"));
+    assert_eq!(
+        under("8S,", NumpyRules::Numpy2).as_deref(),
+        Ok("[('f0', 'S8')]")
+    );
+    assert_eq!(lv("8S", "S8", NumpyRules::Numpy2), No);
+    assert_eq!(lv("i4", "8U", NumpyRules::Numpy1), SameKind);
     // a shape, or a size beyond a C int (a quarter of one for U), is refused
     for spec in [
         "(2,)S",
@@ -604,12 +615,12 @@ fn c_int_limits_of_subarrays_and_sizes() {
     // numpy 1 allows 32 dimensions, numpy 2 64
     let d33 = parse(&dims(33)).unwrap();
     assert_eq!(
-        d33.under(Rules::Numpy1).unwrap_err().to_string(),
+        d33.under(NumpyRules::Numpy1).unwrap_err().to_string(),
         "invalid shape in fixed-type tuple."
     );
-    assert_eq!(d33.under(Rules::Numpy2).unwrap().itemsize, 4);
-    assert!(parse(&dims(64)).unwrap().under(Rules::Numpy2).is_ok());
-    assert!(parse(&dims(32)).unwrap().under(Rules::Numpy1).is_ok());
+    assert_eq!(d33.under(NumpyRules::Numpy2).unwrap().itemsize, 4);
+    assert!(parse(&dims(64)).unwrap().under(NumpyRules::Numpy2).is_ok());
+    assert!(parse(&dims(32)).unwrap().under(NumpyRules::Numpy1).is_ok());
     // a refusal under each rule set in different items: numpy 2's message
     let both = format!("{},int0", dims(33));
     assert_eq!(
@@ -618,10 +629,10 @@ fn c_int_limits_of_subarrays_and_sizes() {
     );
     let one = format!("ulong,{}", dims(33));
     assert_eq!(
-        under(&one, Rules::Numpy1),
+        under(&one, NumpyRules::Numpy1),
         Err("data type 'ulong' not understood".to_string())
     );
-    assert!(under(&one, Rules::Numpy2).is_ok());
+    assert!(under(&one, NumpyRules::Numpy2).is_ok());
     assert_eq!(
         parse_message(&format!("int0,{}", dims(65))),
         "Alias 'int0' was removed in NumPy 2.0. Use a name without a digit at the end."
@@ -702,17 +713,17 @@ fn type_numbers_and_intp_codes() {
     ];
     for (number, expected) in by_number.iter().enumerate() {
         let spec = char::from(number as u8).to_string();
-        for rules in [Rules::Numpy1, Rules::Numpy2] {
+        for rules in [NumpyRules::Numpy1, NumpyRules::Numpy2] {
             assert_eq!(under(&spec, rules).as_deref(), Ok(*expected), "{spec:?}");
         }
     }
     // the codes: '\t' is NPY_LONGLONG, '\x07' NPY_LONG
     assert_eq!(parse("\t").unwrap().dtype.code, b'q');
     assert_eq!(parse("\x07").unwrap().dtype.code, b'l');
-    assert_eq!(both("\t", "q"), NO);
-    assert_eq!(both("\x0c", "f8"), NO);
-    assert_eq!(under(">\x05", Rules::Numpy2).as_deref(), Ok(">i4"));
-    assert_eq!(under(">\x13", Rules::Numpy1).as_deref(), Ok(">U0"));
+    assert_eq!(both("\t", "q"), No);
+    assert_eq!(both("\x0c", "f8"), No);
+    assert_eq!(under(">\x05", NumpyRules::Numpy2).as_deref(), Ok(">i4"));
+    assert_eq!(under(">\x13", NumpyRules::Numpy1).as_deref(), Ok(">U0"));
     for spec in ["\x18", "\x19", "\x1b", "\x1f", "\x7f"] {
         assert_eq!(
             parse_message(spec),
@@ -721,13 +732,13 @@ fn type_numbers_and_intp_codes() {
     }
     // numpy 1's NPY_CHAR (26) is S1 with the char 'c'; numpy 2 removed it
     let char26 = parse("\x1a").unwrap();
-    assert_eq!(char26.under(Rules::Numpy1).unwrap().to_str(), "|S1");
-    assert_eq!(char26.under(Rules::Numpy1).unwrap().code, b'c');
+    assert_eq!(char26.under(NumpyRules::Numpy1).unwrap().to_str(), "|S1");
+    assert_eq!(char26.under(NumpyRules::Numpy1).unwrap().code, b'c');
     assert_eq!(
-        under("\x1a", Rules::Numpy2),
+        under("\x1a", NumpyRules::Numpy2),
         Err("data type '\\x1a' not understood".to_string())
     );
-    assert_eq!(under(">\x1a", Rules::Numpy1).as_deref(), Ok("|S1"));
+    assert_eq!(under(">\x1a", NumpyRules::Numpy1).as_deref(), Ok("|S1"));
     // numpy 2's 'n' (intp) and 'N' (uintp)
     for (spec, expected) in [
         ("n", "int64"),
@@ -740,7 +751,7 @@ fn type_numbers_and_intp_codes() {
         ("i4,n", "[('f0', '<i4'), ('f1', '<i8')]"),
     ] {
         assert_eq!(
-            under(spec, Rules::Numpy2).as_deref(),
+            under(spec, NumpyRules::Numpy2).as_deref(),
             Ok(expected),
             "{spec}"
         );
@@ -756,7 +767,7 @@ fn type_numbers_and_intp_codes() {
         ("i4,n", "data type 'n' not understood"),
     ] {
         assert_eq!(
-            under(spec, Rules::Numpy1),
+            under(spec, NumpyRules::Numpy1),
             Err(message.to_string()),
             "{spec}"
         );
@@ -773,19 +784,23 @@ fn type_numbers_and_intp_codes() {
 fn prefixed_a_is_numpy_1_only() {
     // numpy 2 knows 'a' as a deprecated name, not a code: a byte order before it fails
     for spec in ["<a", ">a", "=a", "|a"] {
-        assert_eq!(under(spec, Rules::Numpy1).as_deref(), Ok("|S0"), "{spec}");
         assert_eq!(
-            under(spec, Rules::Numpy2),
+            under(spec, NumpyRules::Numpy1).as_deref(),
+            Ok("|S0"),
+            "{spec}"
+        );
+        assert_eq!(
+            under(spec, NumpyRules::Numpy2),
             Err(format!("data type '{spec}' not understood")),
             "{spec}"
         );
     }
     assert_eq!(
-        under(">8a", Rules::Numpy2),
+        under(">8a", NumpyRules::Numpy2),
         Err("data type '>a' not understood".to_string())
     );
-    assert_eq!(under(">8a", Rules::Numpy1).as_deref(), Ok("|S8"));
-    for rules in [Rules::Numpy1, Rules::Numpy2] {
+    assert_eq!(under(">8a", NumpyRules::Numpy1).as_deref(), Ok("|S8"));
+    for rules in [NumpyRules::Numpy1, NumpyRules::Numpy2] {
         assert_eq!(under("a", rules).as_deref(), Ok("|S0"));
         assert_eq!(under("<8a", rules).as_deref(), Ok("|S8"));
         assert_eq!(under(">a5", rules).as_deref(), Ok("|S5"));
@@ -833,26 +848,26 @@ fn structured_casts_on_many_fields() {
     let mut reversed = members();
     reversed.reverse();
     let reversed = dtype::packed_struct(reversed).unwrap();
-    assert_eq!(level(&a, &a, Rules::Numpy1), NO);
-    assert_eq!(level(&a, &reversed, Rules::Numpy1), EQUIV);
-    assert_eq!(level(&a, &reversed, Rules::Numpy2), SAFE);
+    assert_eq!(level(&a, &a, NumpyRules::Numpy1), No);
+    assert_eq!(level(&a, &reversed, NumpyRules::Numpy1), Equiv);
+    assert_eq!(level(&a, &reversed, NumpyRules::Numpy2), Safe);
     let mut retyped = members();
     retyped.reverse();
     retyped[n / 3].1 = f8.clone();
     let retyped = dtype::packed_struct(retyped).unwrap();
-    assert_eq!(level(&a, &retyped, Rules::Numpy1), SAFE);
-    assert_eq!(level(&retyped, &a, Rules::Numpy1), UNSAFE);
+    assert_eq!(level(&a, &retyped, NumpyRules::Numpy1), Safe);
+    assert_eq!(level(&retyped, &a, NumpyRules::Numpy1), Unsafe);
     let mut renamed = members();
     renamed[n - 1].0 = "g".to_string();
     let renamed = dtype::packed_struct(renamed).unwrap();
-    assert_eq!(level(&a, &renamed, Rules::Numpy1), UNSAFE);
-    assert_eq!(level(&a, &renamed, Rules::Numpy2), SAFE);
+    assert_eq!(level(&a, &renamed, NumpyRules::Numpy1), Unsafe);
+    assert_eq!(level(&a, &renamed, NumpyRules::Numpy2), Safe);
 
     // the comma form of as many fields: queries, str(), promotion
     let spec = "f8,".repeat(n);
-    assert!(can_cast_str(&spec, &spec, NO, Rules::Numpy1).unwrap());
-    assert!(can_cast_str(&"i4,".repeat(n), &spec, SAFE, Rules::Numpy1).unwrap());
-    assert!(!can_cast_str(&spec, &"i4,".repeat(n), SAME_KIND, Rules::Numpy2).unwrap());
+    assert!(can_cast_str(&spec, &spec, No, NumpyRules::Numpy1).unwrap());
+    assert!(can_cast_str(&"i4,".repeat(n), &spec, Safe, NumpyRules::Numpy1).unwrap());
+    assert!(!can_cast_str(&spec, &"i4,".repeat(n), SameKind, NumpyRules::Numpy2).unwrap());
     let parsed = parse(&spec).unwrap();
     assert_eq!(parsed.dtype.itemsize, 8 * n as u64);
     let text = parsed.dtype.to_str();

@@ -2,8 +2,9 @@
 //! `min_scalar_type` and `can_cast_scalar_to`, and numpy 2's refusal of Python scalars.
 
 use super::dtype::{Kind, NpDtype, Order, Shape};
-use super::level::{level, UNSAFE};
-use super::Rules;
+use super::level::level;
+use super::NumpyRules;
+use crate::cast::Casting;
 use crate::error::Error;
 
 /// numpy 2's TypeError for Python scalars in `can_cast`.
@@ -246,14 +247,14 @@ pub fn can_cast_value(
     dtype: &NpDtype,
     value: Value,
     to: &NpDtype,
-    casting: u8,
-    rules: Rules,
+    casting: Casting,
+    rules: NumpyRules,
 ) -> bool {
     let plain = level(dtype, to, rules) <= casting;
-    if rules == Rules::Numpy2 || to.is_unsized() || dtype.is_structured() {
+    if rules == NumpyRules::Numpy2 || to.is_unsized() || dtype.is_structured() {
         return plain;
     }
-    if casting == UNSAFE || plain {
+    if casting == Casting::Unsafe || plain {
         return true;
     }
     if !dtype.kind.is_numeric() || value == Value::Opaque {
