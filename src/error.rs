@@ -114,6 +114,12 @@ pub fn shape_text<T: core::fmt::Display>(dims: &[T]) -> String {
     text
 }
 
+impl From<crate::tables::InvalidValue> for Error {
+    fn from(value: crate::tables::InvalidValue) -> Error {
+        Error::InvalidArgument(value.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,7 @@ mod expand;
 pub mod ffi;
 mod mem;
 pub mod np;
+mod registry;
 mod string_view;
 pub mod tables;
 mod tensor;
@@ -51,5 +52,7 @@ pub use dlpack::{from_dlpack, to_dlpack, DlpackCode, DlpackDtype};
 pub use dtype::{DType, DTypeInfo, Family, Scalar, ONNX_CAST_VERSIONS};
 pub use error::{Error, Status};
 pub use expand::{broadcast_shape, expand};
+#[doc(hidden)]
+pub use registry::c_tables;
 pub use string_view::StringView;
 pub use tensor::{Layout, Tensor, TensorMut, MAX_NDIM};

@@ -8,11 +8,10 @@
 //! name), `label` and `TABLE`, the C constants as data ([`CTable`]).
 //!
 //! cbindgen does not expand macros, so it cannot see these constants: tests/header.rs
-//! writes their `#define`s into include/tensorcast.h from [`c_tables`], and
+//! writes their `#define`s into include/tensorcast.h from `c_tables` (in registry.rs), and
 //! tests/binding_enums.rs checks the C# binding's enums and the Python test helpers'
 //! constants against the same tables.
 
-use crate::error::Error;
 use core::fmt::Write;
 
 /// One C constant of an enumeration.
@@ -40,27 +39,11 @@ pub struct CTable {
     pub consts: &'static [CConst],
 }
 
-/// Every C enumeration, in the order the header presents them. tests/header.rs writes
-/// the `#define`s from these; it is public for that test (and the bindings' checks) only.
-#[doc(hidden)]
-pub fn c_tables() -> [&'static CTable; 8] {
-    [
-        &crate::error::Status::TABLE,
-        &crate::dtype::DType::TABLE,
-        &crate::cast::RoundMode::TABLE,
-        &crate::cast::StringFormat::TABLE,
-        &crate::cast::Casting::TABLE,
-        &crate::bitcast::BitcastRules::TABLE,
-        &crate::np::NumpyRules::TABLE,
-        &crate::dlpack::DlpackCode::TABLE,
-    ]
-}
-
 /// The one wording of a bad enumeration argument: INVALID_ARGUMENT naming the argument,
 /// its value and the values it may have with their constants, e.g. "options.round_mode
 /// is 7; the valid values are 0 (TCAST_ROUND_UP), 1 (TCAST_ROUND_DOWN), 2
 /// (TCAST_ROUND_NEAREST)".
-pub fn invalid_value(table: &CTable, what: &dyn core::fmt::Display, value: i64) -> Error {
+pub fn invalid_value(table: &CTable, what: &dyn core::fmt::Display, value: i64) -> InvalidValue {
     let mut text = String::new();
     // Writing into a String cannot fail.
     let _ = write!(text, "{what} is {value}; the valid values are ");
@@ -73,8 +56,14 @@ pub fn invalid_value(table: &CTable, what: &dyn core::fmt::Display, value: i64) 
             c.name
         );
     }
-    Error::InvalidArgument(text)
+    InvalidValue(text)
 }
+
+/// A C argument that is none of its enumeration's argument values, with the message in
+/// the one wording of [`invalid_value`]; it becomes INVALID_ARGUMENT (the crate's
+/// `Error` converts it, so `?` works where an `Error` is returned).
+#[derive(Debug)]
+pub struct InvalidValue(pub String);
 
 /// Writes one C enumeration as a Rust enum from a table. Each row is
 ///
@@ -148,7 +137,7 @@ macro_rules! c_enum {
             pub fn from_arg(
                 code: $repr,
                 what: impl core::fmt::Display,
-            ) -> Result<$name, $crate::error::Error> {
+            ) -> Result<$name, $crate::tables::InvalidValue> {
                 match code {
                     $($code if $crate::tables::c_enum!(@argument $($result)?) => {
                         Ok($name::$variant)
@@ -193,126 +182,3 @@ macro_rules! c_enum {
     (@label $cname:ident $label:literal) => { $label };
 }
 pub(crate) use c_enum;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_and_values_are_unique() {
-        let mut names = std::collections::HashSet::new();
-        for table in c_tables() {
-            let mut values = std::collections::HashSet::new();
-            for c in table.consts {
-                assert!(names.insert(c.name), "{} twice", c.name);
-                assert!(
-                    values.insert(c.value),
-                    "{}: {} twice",
-                    table.rust_name,
-                    c.value
-                );
-                assert!(c.name.starts_with("TCAST_"), "{}", c.name);
-                assert!(!c.doc.is_empty(), "{} has no doc", c.name);
-            }
-        }
-    }
-
-    #[test]
-    fn one_wording_for_a_bad_argument() {
-        use crate::cast::{Casting, RoundMode};
-        let e = RoundMode::from_arg(7, "options.round_mode").unwrap_err();
-        assert_eq!(e.status(), crate::error::Status::InvalidArgument);
-        assert_eq!(
-            e.to_string(),
-            "options.round_mode is 7; the valid values are 0 (TCAST_ROUND_UP), 1 \
-             (TCAST_ROUND_DOWN), 2 (TCAST_ROUND_NEAREST)"
-        );
-        // A result-only value is not an argument.
-        assert_eq!(Casting::from_code(5), Some(Casting::Never));
-        assert_eq!(
-            Casting::from_arg(5, format_args!("options.{}", "casting"))
-                .unwrap_err()
-                .to_string(),
-            "options.casting is 5; the valid values are 0 (TCAST_CASTING_NO), 1 \
-             (TCAST_CASTING_EQUIV), 2 (TCAST_CASTING_SAFE), 3 (TCAST_CASTING_SAME_KIND), 4 \
-             (TCAST_CASTING_UNSAFE)"
-        );
-        assert_eq!(
-            crate::np::NumpyRules::from_arg(0, "rules")
-                .unwrap_err()
-                .to_string(),
-            "rules is 0; the valid values are 1 (TCAST_NUMPY_1), 2 (TCAST_NUMPY_2)"
-        );
-    }
-
-    #[test]
-    fn codes_names_and_tables_agree() {
-        fn check<T: Copy + core::fmt::Debug + PartialEq>(
-            all: &[T],
-            table: &CTable,
-            code: impl Fn(T) -> i64,
-            name: impl Fn(T) -> &'static str,
-        ) {
-            assert_eq!(all.len(), table.consts.len(), "{}", table.rust_name);
-            for (&v, c) in all.iter().zip(table.consts) {
-                assert_eq!((code(v), name(v)), (c.value, c.name), "{v:?}");
-            }
-        }
-        use crate::{
-            bitcast::BitcastRules,
-            cast::{Casting, RoundMode, StringFormat},
-            dlpack::DlpackCode,
-            error::Status,
-            np::NumpyRules,
-        };
-        check(
-            &Status::ALL,
-            &Status::TABLE,
-            |v| v.code().into(),
-            Status::name,
-        );
-        for s in Status::ALL {
-            assert_eq!(Status::from_code(s.code()), Some(s));
-            assert_eq!(s.name_nul(), format!("{}\0", s.name()));
-        }
-        check(
-            &RoundMode::ALL,
-            &RoundMode::TABLE,
-            |v| v.code().into(),
-            RoundMode::name,
-        );
-        check(
-            &StringFormat::ALL,
-            &StringFormat::TABLE,
-            |v| v.code().into(),
-            StringFormat::name,
-        );
-        check(
-            &Casting::ALL,
-            &Casting::TABLE,
-            |v| v.code().into(),
-            Casting::name,
-        );
-        check(
-            &BitcastRules::ALL,
-            &BitcastRules::TABLE,
-            |v| v.code().into(),
-            BitcastRules::name,
-        );
-        check(
-            &NumpyRules::ALL,
-            &NumpyRules::TABLE,
-            |v| v.code().into(),
-            NumpyRules::name,
-        );
-        check(
-            &DlpackCode::ALL,
-            &DlpackCode::TABLE,
-            |v| v.code().into(),
-            DlpackCode::name,
-        );
-        assert_eq!(Casting::Never.label(), "never");
-        assert_eq!(DlpackCode::Float4E2M1Fn.label(), "kDLFloat4_e2m1fn");
-        assert_eq!(Status::Parse.label(), "TCAST_ERR_PARSE");
-    }
-}

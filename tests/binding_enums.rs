@@ -11,7 +11,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use tensorcast::tables::{c_tables, CTable};
+use tensorcast::c_tables;
+use tensorcast::tables::CTable;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

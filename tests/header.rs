@@ -4,7 +4,7 @@
 //! cbindgen renders the declarations of the FFI shell (src/ffi: types, functions and the
 //! plain constants). It does not expand macros, so the enumeration constants, which
 //! `tensorcast::tables` generates from one table per enumeration, are rendered here from
-//! that data ([`tensorcast::tables::c_tables`]). [`SECTIONS`] then puts every item in
+//! that data ([`tensorcast::c_tables`]). [`SECTIONS`] then puts every item in
 //! reading order, one section per topic, and the frame (banner, include guard, includes,
 //! one `extern "C"` block) is written around them with C89-clean comments. The header is
 //! compiled as C89 ... C23 and C++98 ... C++23 with warnings as errors.
@@ -12,7 +12,8 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use tensorcast::tables::{c_tables, CTable};
+use tensorcast::c_tables;
+use tensorcast::tables::CTable;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 

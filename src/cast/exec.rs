@@ -2,8 +2,14 @@
 //! packed output, on one or more threads.
 
 use super::arch;
-use super::kernel::Kernel;
+use super::kernel::{Kernel, Tier};
+use super::kernels;
+use super::options::CastOptions;
 use super::pack::{pack, packed_bytes, unpack};
+use super::repr::Repr;
+use super::strings;
+use crate::dtype::DType;
+use crate::error::Error;
 use crate::tensor::{Tensor, MAX_NDIM};
 use std::sync::Mutex;
 
@@ -226,4 +232,36 @@ fn run_range(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
             index[axis] = 0;
         }
     }
+}
+
+fn packed_bits(dtype: DType) -> Option<u32> {
+    dtype.is_packed().then(|| dtype.bits())
+}
+
+/// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
+/// the detected CPU tier. The other STRING pairs are not kernels: see [`super::strings`].
+pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error> {
+    strings::check_pair(from, to)?;
+    let kernel = match (from, to) {
+        (DType::String, DType::String) => {
+            kernels::copy(DType::String.bits() as usize / 8, Tier::detect())
+        }
+        _ => {
+            let (Some(source), Some(target)) = (Repr::of(from), Repr::of(to)) else {
+                unreachable!("check_pair leaves numeric pairs and STRING -> STRING")
+            };
+            kernels::select_any(
+                source,
+                target,
+                options.saturate,
+                options.round_mode as u8,
+                Tier::detect(),
+            )
+        }
+    };
+    Ok(Plan {
+        kernel,
+        src_packed: packed_bits(from),
+        dst_packed: packed_bits(to),
+    })
 }

@@ -2,7 +2,8 @@
 //! formatting numbers into an arena that STRING views then point into
 //! (docs/semantics-cast.md section 8).
 
-use super::{text, CastOptions, StringFormat};
+use super::options::{CastOptions, StringFormat};
+use super::text;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::string_view::{StringView, VIEW_BYTES};

@@ -3,7 +3,7 @@
 use super::args::{dtype_arg, out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
-use crate::cast::Casting;
+use crate::cast::options::Casting;
 use crate::error::Error;
 use crate::np::query::{self, PyScalar};
 use crate::np::{self, NumpyRules};

@@ -4,8 +4,8 @@
 use super::dtype::{
     Field, Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_S, UNIT_Y,
 };
-use super::NumpyRules;
-use crate::cast::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
+use super::rules::NumpyRules;
+use crate::cast::options::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 use std::collections::HashMap;
 
 /// The lowest level at which numpy casts `from` to `to` (NEVER when none does). An

@@ -3,9 +3,10 @@
 
 use super::dtype::{NpDtype, Order};
 use super::level::level;
-use super::NumpyRules;
-use crate::cast::Casting;
+use super::rules::NumpyRules;
+use crate::cast::options::Casting;
 use crate::dtype::DType;
+use crate::error::Error;
 
 /// Rows and columns of [`LEVELS`].
 const ORDER: [DType; 27] = [
@@ -154,6 +155,30 @@ pub fn tensor_level(from: DType, to: DType) -> Casting {
     }
 }
 
+/// The message numpy gives when `casting` refuses an array cast.
+pub(crate) fn refusal(from: &str, to: &str, casting: Casting) -> String {
+    format!(
+        "Cannot cast array data from dtype('{from}') to dtype('{to}') according to the rule '{}'",
+        casting.label()
+    )
+}
+
+/// Fails with TCAST_ERR_CASTING when numpy (with ml_dtypes) would not cast `from` to `to`
+/// at level `casting`. UNSAFE allows every cast the library makes, including the pairs
+/// numpy has no cast for at all (STRING -> INT4, FLOAT8E8M0 -> INT8, ...): it is the
+/// default and means "no check", as ONNX Cast needs.
+pub(crate) fn check_tensor_cast(from: DType, to: DType, casting: Casting) -> Result<(), Error> {
+    if casting >= Casting::Unsafe || tensor_level(from, to) <= casting {
+        Ok(())
+    } else {
+        Err(Error::Casting(refusal(
+            &numpy_name(from),
+            &numpy_name(to),
+            casting,
+        )))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,7 +213,6 @@ mod tests {
 
     #[test]
     fn unsafe_checks_nothing_and_stricter_levels_follow_the_table() {
-        use crate::np::check_tensor_cast;
         use Casting::*;
         assert!(check_tensor_cast(DType::String, DType::Int4, Unsafe).is_ok());
         assert!(check_tensor_cast(DType::Float8E8M0, DType::Int8, Unsafe).is_ok());

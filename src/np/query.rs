@@ -2,11 +2,13 @@
 //! takes parsed handles or spec texts, a casting level and the rules, and returns the
 //! answer or numpy's error (docs/semantics-can-cast.md).
 
+use super::dtype::py_repr;
 use super::dtype::{parse, NpDtype, Order, Parsed};
 use super::level::level;
+use super::ml;
+use super::rules::NumpyRules;
 use super::value::{self, can_cast_value, min_scalar_type, Value, PYTHON_SCALAR_REFUSED};
-use super::{ml, NumpyRules as Rules};
-use crate::cast::Casting;
+use crate::cast::options::Casting;
 use crate::dtype::DType;
 use crate::error::Error;
 
@@ -37,7 +39,7 @@ fn builtin(code: u8) -> NpDtype {
 }
 
 /// The lowest casting level at which numpy casts `from` to `to` (NEVER when none does).
-pub fn casting_level(from: &Parsed, to: &Parsed, rules: Rules) -> Result<Casting, Error> {
+pub fn casting_level(from: &Parsed, to: &Parsed, rules: NumpyRules) -> Result<Casting, Error> {
     Ok(level(from.under(rules)?, to.under(rules)?, rules))
 }
 
@@ -46,7 +48,7 @@ pub fn can_cast_parsed(
     from: &Parsed,
     to: &Parsed,
     casting: Casting,
-    rules: Rules,
+    rules: NumpyRules,
 ) -> Result<bool, Error> {
     Ok(casting_level(from, to, rules)? <= casting)
 }
@@ -57,9 +59,9 @@ pub fn can_cast_py_scalar(
     scalar: PyScalar,
     to: &str,
     casting: Casting,
-    rules: Rules,
+    rules: NumpyRules,
 ) -> Result<bool, Error> {
-    if rules == Rules::Numpy2 {
+    if rules == NumpyRules::Numpy2 {
         return Err(Error::Unsupported(PYTHON_SCALAR_REFUSED.to_string()));
     }
     let (dtype, value) = scalar.dtype_and_value()?;
@@ -81,7 +83,7 @@ pub fn can_cast_scalar(
     is_array: bool,
     to: &str,
     casting: Casting,
-    rules: Rules,
+    rules: NumpyRules,
 ) -> Result<bool, Error> {
     let parsed = parse(spec)?;
     let as_given = parsed.under(rules)?;
@@ -121,4 +123,44 @@ pub fn min_scalar_type_of(scalar: PyScalar) -> Result<NpDtype, Error> {
 /// `numpy.can_cast` on tensorcast dtypes (numpy with ml_dtypes' casts).
 pub fn can_cast_dtypes(from: DType, to: DType, casting: Casting) -> bool {
     ml::tensor_level(from, to) <= casting
+}
+
+/// A casting level from its numpy name (not "never"), with numpy's message for anything
+/// else.
+pub fn casting_from_name(name: &str, rules: NumpyRules) -> Result<Casting, Error> {
+    match Casting::ALL
+        .into_iter()
+        .find(|c| c.is_argument() && c.label() == name)
+    {
+        Some(level) => Ok(level),
+        None => {
+            let or = if rules == NumpyRules::Numpy1 {
+                "or "
+            } else {
+                ""
+            };
+            Err(Error::InvalidArgument(format!(
+                "casting must be one of 'no', 'equiv', 'safe', 'same_kind', {or}'unsafe' (got {})",
+                py_repr(name)
+            )))
+        }
+    }
+}
+
+/// `numpy.can_cast(from, to, casting)` for two dtype specs.
+pub fn can_cast_str(
+    from: &str,
+    to: &str,
+    casting: Casting,
+    rules: NumpyRules,
+) -> Result<bool, Error> {
+    let to = parse(to)?;
+    let to = to.under(rules)?;
+    let not_understood = |e: Error| Error::Parse {
+        index: None,
+        message: format!("did not understand one of the types; 'None' not accepted ({e})"),
+    };
+    let from = parse(from).map_err(not_understood)?;
+    let from = from.under(rules).map_err(not_understood)?;
+    Ok(level(from, to, rules) <= casting)
 }

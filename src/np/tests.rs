@@ -4,7 +4,7 @@
 use super::dtype::py_repr;
 use super::value::py_int;
 use super::*;
-use crate::cast::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
+use crate::cast::options::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 
 fn lv(a: &str, b: &str, rules: NumpyRules) -> Casting {
     let (pa, pb) = (parse(a).unwrap(), parse(b).unwrap());

@@ -3,8 +3,8 @@
 
 use super::dtype::{Kind, NpDtype, Order, Shape};
 use super::level::level;
-use super::NumpyRules;
-use crate::cast::Casting;
+use super::rules::NumpyRules;
+use crate::cast::options::Casting;
 use crate::error::Error;
 
 /// numpy 2's TypeError for Python scalars in `can_cast`.

@@ -7,8 +7,9 @@
 use super::super::lowp::{
     self, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4,
 };
+use super::super::options::StringFormat;
 use super::super::repr::Repr;
-use super::super::{convert, pack, StringFormat};
+use super::super::{convert, pack};
 use super::form::{text_repr, PACKED_BLOCK};
 use super::layout::{
     printf_g, shortest_bf16, shortest_f16, shortest_f32, shortest_f64, shortest_low,

@@ -2,7 +2,8 @@
 //! for FLOAT and DOUBLE, a search for the 16-bit and low-precision floats) and C's
 //! `%.Pg`.
 
-use super::super::{convert, lowp, RoundMode};
+use super::super::options::RoundMode;
+use super::super::{convert, lowp};
 use super::scratch::{push, push_exponent, Scratch, SCRATCH_BYTES};
 use core::fmt::Write;
 

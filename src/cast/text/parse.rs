@@ -8,8 +8,9 @@
 //! through f64 and the float -> integer rule. The parser for a dtype is chosen once per
 //! call.
 
+use super::super::options::CastOptions;
 use super::super::repr::Repr;
-use super::super::{convert, lowp, pack, CastOptions};
+use super::super::{convert, lowp, pack};
 use super::form::{text_repr, PACKED_BLOCK};
 use super::scan::{plain_integer, plain_integer_low_bits, scan_wide, trim};
 use crate::dtype::{DType, Scalar};

@@ -3,7 +3,7 @@
 //! codes and numbers, kind+size, names, datetime metadata, and the comma form (structs,
 //! subarrays, repeats).
 
-use super::super::NumpyRules as Rules;
+use super::super::rules::NumpyRules as Rules;
 use super::model::{packed_struct, parse_error, subarray, Kind, NpDtype, Order, CODES, C_INT_MAX};
 use super::printer::{py_repr, quoted_part};
 use super::units::{Unit, UNIT_GENERIC};

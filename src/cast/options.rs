@@ -1,0 +1,87 @@
+//! What a cast may do besides the dtype pair: the C-visible option enumerations (one
+//! table each) and [`CastOptions`].
+
+crate::tables::c_enum! {
+    /// ONNX `round_mode` for FLOAT8E8M0 targets; [`RoundMode::label`] is ONNX's name.
+    #[derive(Default)]
+    pub enum RoundMode: i32,
+        "tcast_cast_options.round_mode: how FLOAT8E8M0 targets round (ONNX Cast's \
+         round_mode)."
+    {
+        #[default]
+        Up = 0 => TCAST_ROUND_UP ("up"):
+            "`round_mode` \"up\" (the ONNX default): FLOAT8E8M0 targets only.",
+        Down = 1 => TCAST_ROUND_DOWN ("down"): "`round_mode` \"down\".",
+        Nearest = 2 => TCAST_ROUND_NEAREST ("nearest"): "`round_mode` \"nearest\" (ties up).",
+    }
+}
+
+crate::tables::c_enum! {
+    /// Text layout for numeric -> STRING.
+    #[derive(Default)]
+    pub enum StringFormat: i32,
+        "tcast_cast_options.string_format: how numbers are written as text \
+         (tcast_cast_to_strings)."
+    {
+        #[default]
+        Shortest = 0 => TCAST_FORMAT_SHORTEST:
+            "Shortest round-trip text in numpy's str() layout (the default).",
+        Printf8g = 1 => TCAST_FORMAT_PRINTF_8G: "C's \"%.8g\" (\"%.17g\" for DOUBLE).",
+    }
+}
+
+crate::tables::c_enum! {
+    /// numpy's casting levels, from strictest to anything-goes, and NEVER, the level of a
+    /// cast no level allows (a result only: the C API refuses it as an argument; asked
+    /// for through the Rust API it refuses nothing, as UNSAFE). The order is numpy's:
+    /// `level <= Casting::Safe` means "allowed at safe". [`Casting::label`] is numpy's
+    /// name ("same_kind").
+    #[derive(Default, PartialOrd, Ord)]
+    pub enum Casting: i32,
+        "numpy casting levels, strictest first: tcast_cast_options.casting, the casting \
+         arguments of tcast_can_cast and tcast_np_*, and the level tcast_np_casting_level \
+         reports."
+    {
+        No = 0 => TCAST_CASTING_NO ("no"): "numpy's 'no': only identical dtypes.",
+        Equiv = 1 => TCAST_CASTING_EQUIV ("equiv"):
+            "numpy's 'equiv': identical dtypes up to byte order.",
+        Safe = 2 => TCAST_CASTING_SAFE ("safe"):
+            "numpy's 'safe': only casts that keep every value.",
+        SameKind = 3 => TCAST_CASTING_SAME_KIND ("same_kind"):
+            "numpy's 'same_kind': safe casts and casts within a kind, such as DOUBLE to FLOAT.",
+        #[default]
+        Unsafe = 4 => TCAST_CASTING_UNSAFE ("unsafe"):
+            "numpy's 'unsafe': any cast (the default of tcast_cast_options, which then \
+             checks nothing).",
+        Never = 5 => TCAST_CASTING_NEVER ("never") [result]:
+            "The level `tcast_np_casting_level` reports when no casting level allows the \
+             cast; never an argument.",
+    }
+}
+
+/// What a cast may do besides the dtype pair.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CastOptions {
+    /// Float8 targets: overflow saturates to the largest finite value (ONNX default).
+    pub saturate: bool,
+    /// FLOAT8E8M0 targets: how a value between two powers of two rounds.
+    pub round_mode: RoundMode,
+    /// STRING targets: the text layout of floats.
+    pub string_format: StringFormat,
+    /// Refuse casts numpy would not allow at this level.
+    pub casting: Casting,
+    /// 0 or 1: the calling thread only; n > 1: up to n threads.
+    pub threads: usize,
+}
+
+impl Default for CastOptions {
+    fn default() -> Self {
+        CastOptions {
+            saturate: true,
+            round_mode: RoundMode::Up,
+            string_format: StringFormat::Shortest,
+            casting: Casting::Unsafe,
+            threads: 0,
+        }
+    }
+}
