@@ -15,20 +15,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
-need_apt=()
-command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
-command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
-{ command -v readelf && command -v nm; } >/dev/null 2>&1 || need_apt+=(binutils)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  step "installing ${need_apt[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq "${need_apt[@]}"
-fi
+missing=()
+have cmake || missing+=(cmake)
+have make || missing+=(make)
+have cc || missing+=(gcc libc6-dev)
+have pkg-config || missing+=(pkg-config)
+have readelf nm || missing+=(binutils)
+apt_install ${missing[@]+"${missing[@]}"}
 
 if [ $# -gt 0 ]; then
   mkdir -p "$1"
@@ -72,11 +68,13 @@ fail() {
   exit 1
 }
 
-step "build and install tensorcast $version (release) into $prefix"
-cmake -S . -B build/cmake-install -DTCAST_CARGO_PROFILE=release \
-  -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF
-cmake --build build/cmake-install
-cmake --install build/cmake-install --prefix "$prefix"
+build_and_install() {
+  cmake -S . -B build/cmake-install -DTCAST_CARGO_PROFILE=release \
+    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF
+  cmake --build build/cmake-install
+  cmake --install build/cmake-install --prefix "$prefix"
+}
+step "build and install tensorcast $version (release) into $prefix" build_and_install
 # GNUInstallDirs picks the library directory; under a prefix other than /usr it is "lib".
 libdir_rel=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' build/cmake-install/CMakeCache.txt)
 includedir_rel=$(sed -n 's/^CMAKE_INSTALL_INCLUDEDIR:[A-Z]*=//p' build/cmake-install/CMakeCache.txt)

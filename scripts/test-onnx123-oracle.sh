@@ -13,15 +13,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
 venv=build/venv-onnx123
 requirements=tests/oracle_onnx123/requirements.txt
 
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  apt_install python3-venv
+fi
+
 mkdir -p build
 if [ ! -x "$venv/bin/python" ]; then
-  step "creating $venv (onnx 1.23.0, the pins of $requirements)"
-  python3 -m venv "$venv"
+  step "creating $venv (onnx 1.23.0, the pins of $requirements)" python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
 "$venv/bin/python" - "$requirements" <<'PY'
@@ -45,10 +49,9 @@ if wrong:
 PY
 
 if [ -z "${TCAST_LIB:-}" ]; then
-  step "cargo build --release"
-  cargo build --release
+  step "cargo build --release" cargo build --release
   export TCAST_LIB=target/release/libtensorcast.so
 fi
 
-step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
-"$venv/bin/python" -m pytest tests/oracle_onnx123 -q "$@"
+step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
+  "$venv/bin/python" -m pytest tests/oracle_onnx123 -q "$@"

@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# Shared helpers of the scripts in scripts/ (sourced, not run):
+#
+#   source "$(dirname "$0")/lib.sh"     (after `set -euo pipefail`)
+#
+#   step NAME [COMMAND [ARG...]]
+#       Prints "==> NAME" and runs COMMAND (a program or a shell function) in a subshell
+#       with errexit on, so that any failing command inside a function fails the step.
+#       When it fails, prints "FAILED: NAME (exit N)" and exits the script with N. What the
+#       command sets, exports or cd's does not outlive the step. Without COMMAND, prints
+#       the heading only (for lines such as "all tests passed").
+#   step --keep-going NAME COMMAND [ARG...]
+#       The same, but after a failure the script goes on, with NAME appended to the array
+#       failed_steps: for a script that runs several independent steps and reports them
+#       together.
+#   Call step as a command of its own, never inside `if`, `||`, `&&` or `!`: bash turns
+#   errexit off for everything run there, and a step's failing commands would go unseen.
+#
+#   have COMMAND...
+#       True when every COMMAND is on PATH.
+#
+#   apt_install [PACKAGE...]
+#       Installs the Debian/Ubuntu packages given (the caller lists the missing ones; no
+#       argument, nothing to do) as a step "installing PACKAGE...": with sudo when not
+#       root, non-interactively, waiting for another apt/dpkg run to release its lock.
+#       `apt-get update` runs once per run of the test command: the first call exports
+#       TCAST_APT_UPDATED=1, which the scripts it starts inherit.
+
+step() {
+  local keep_going=0
+  if [ "${1:-}" = --keep-going ]; then
+    keep_going=1
+    shift
+  fi
+  local name=$1
+  shift
+  printf '\n==> %s\n' "$name"
+  [ $# -gt 0 ] || return 0
+  # Not `"$@" || status=$?`: bash ignores errexit inside anything run as the left side of
+  # `||`, so a function's failing first command would go unseen.
+  local errexit=0 status
+  case $- in *e*) errexit=1 ;; esac
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  status=$?
+  [ "$errexit" -eq 0 ] || set -e
+  if [ "$status" -ne 0 ]; then
+    printf '\nFAILED: %s (exit %d)\n' "$name" "$status" >&2
+    [ "$keep_going" -eq 1 ] || exit "$status"
+    failed_steps+=("$name")
+  fi
+}
+
+failed_steps=()
+
+have() {
+  local command
+  for command in "$@"; do
+    command -v "$command" >/dev/null 2>&1 || return 1
+  done
+}
+
+apt_install() {
+  [ $# -gt 0 ] || return 0
+  step "installing $*" _tcast_apt_get "$@"
+  export TCAST_APT_UPDATED=1
+}
+
+# The body of apt_install's step.
+_tcast_apt_get() {
+  if ! have apt-get; then
+    echo "error: $* missing and no apt-get here: install the equivalent packages by hand" >&2
+    return 1
+  fi
+  local apt=()
+  [ "$(id -u)" -eq 0 ] || apt=(sudo)
+  # sudo resets the environment: DEBIAN_FRONTEND goes through env, inside it.
+  apt+=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
+  if [ -z "${TCAST_APT_UPDATED:-}" ]; then
+    "${apt[@]}" update -qq
+  fi
+  "${apt[@]}" install -y -qq "$@"
+}
