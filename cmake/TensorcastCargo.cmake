@@ -5,10 +5,14 @@
 #
 #   tensorcast_add_cargo_libraries(MANIFEST_DIR <dir> PROFILE <release|debug>)
 #       Adds the always-run target `tensorcast_cargo` (cargo is incremental, so a run with
-#       nothing to do is cheap) and two imported targets that depend on it:
-#         tensorcast::shared  the cdylib (libtensorcast.so)
-#         tensorcast::static  the staticlib (libtensorcast.a) with the system libraries
-#                             Rust's std needs (TENSORCAST_NATIVE_STATIC_LIBS on Linux)
+#       nothing to do is cheap) and two imported targets that depend on it, named as the
+#       installed package names them (tensorcastTargets.cmake.in), so that a project
+#       links the same names whether it finds tensorcast installed or adds its source
+#       tree with add_subdirectory():
+#         tensorcast::tensorcast         the cdylib (libtensorcast.so)
+#         tensorcast::tensorcast_static  the staticlib (libtensorcast.a) with the system
+#                                        libraries Rust's std needs
+#                                        (TENSORCAST_NATIVE_STATIC_LIBS on Linux)
 #       Both carry <manifest-dir>/include as their include directory. Sets in the
 #       caller's scope:
 #         TENSORCAST_LIBRARY_DIR         the directory holding both libraries
@@ -105,23 +109,23 @@ function(tensorcast_add_cargo_libraries)
 
   set(include_dir "${ARG_MANIFEST_DIR}/include")
 
-  add_library(tensorcast::shared SHARED IMPORTED GLOBAL)
-  set_target_properties(tensorcast::shared PROPERTIES
+  add_library(tensorcast::tensorcast SHARED IMPORTED GLOBAL)
+  set_target_properties(tensorcast::tensorcast PROPERTIES
     IMPORTED_LOCATION "${shared_lib}"
     INTERFACE_INCLUDE_DIRECTORIES "${include_dir}")
   if(WIN32)
-    set_target_properties(tensorcast::shared PROPERTIES IMPORTED_IMPLIB "${import_lib}")
+    set_target_properties(tensorcast::tensorcast PROPERTIES IMPORTED_IMPLIB "${import_lib}")
   elseif(soname)
-    set_target_properties(tensorcast::shared PROPERTIES IMPORTED_SONAME "${soname}")
+    set_target_properties(tensorcast::tensorcast PROPERTIES IMPORTED_SONAME "${soname}")
   elseif(NOT APPLE)
     # Without a SONAME, link it as -ltensorcast so that executables record
     # "libtensorcast.so" rather than this build's absolute path.
-    set_target_properties(tensorcast::shared PROPERTIES IMPORTED_NO_SONAME TRUE)
+    set_target_properties(tensorcast::tensorcast PROPERTIES IMPORTED_NO_SONAME TRUE)
   endif()
-  add_dependencies(tensorcast::shared tensorcast_cargo)
+  add_dependencies(tensorcast::tensorcast tensorcast_cargo)
 
-  add_library(tensorcast::static STATIC IMPORTED GLOBAL)
-  set_target_properties(tensorcast::static PROPERTIES
+  add_library(tensorcast::tensorcast_static STATIC IMPORTED GLOBAL)
+  set_target_properties(tensorcast::tensorcast_static PROPERTIES
     IMPORTED_LOCATION "${static_lib}"
     INTERFACE_INCLUDE_DIRECTORIES "${include_dir}")
   # What Rust's std pulls in (`cargo rustc -- --print native-static-libs`). On Linux,
@@ -144,9 +148,9 @@ function(tensorcast_add_cargo_libraries)
   else()
     set(native_libs Threads::Threads m)
   endif()
-  set_target_properties(tensorcast::static PROPERTIES
+  set_target_properties(tensorcast::tensorcast_static PROPERTIES
     INTERFACE_LINK_LIBRARIES "${native_libs}")
-  add_dependencies(tensorcast::static tensorcast_cargo)
+  add_dependencies(tensorcast::tensorcast_static tensorcast_cargo)
 
   set(TENSORCAST_LIBRARY_DIR "${lib_dir}" PARENT_SCOPE)
   set(TENSORCAST_SHARED_LIBRARY "${shared_lib}" PARENT_SCOPE)

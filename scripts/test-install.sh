@@ -4,13 +4,16 @@
 # installed (files, links, SONAME, exported symbols, package metadata) and builds and runs
 # a separate C project against it (tests/consumer/) four ways: CMake find_package with the
 # shared and the static library, and plain cc with pkg-config, shared and --static.
+# Builds the same C project with this tree taken in by add_subdirectory(): the same target
+# names, and no test or example of tensorcast's built.
 #
 #   bash scripts/test-install.sh [prefix]
 #
 # The prefix defaults to a new `mktemp -d` directory; the consumers are built in another
 # temporary directory. Both are removed when every check passed and kept otherwise.
-# Installs cmake, pkg-config and binutils from the system's packages when missing
-# (Debian/Ubuntu). Ends with "install: N passed, M failed"; exits nonzero on any failure.
+# Installs cmake, make, a C compiler, pkg-config and binutils from the system's packages
+# when missing (Debian/Ubuntu). Ends with "install: N passed, M failed"; exits nonzero on
+# any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -149,20 +152,20 @@ check "tensorcast.pc: version, libdir and includedir of this install" pc_metadat
 
 step "a separate C project (tests/consumer) against the installed copy"
 
-# run_consumer EXE [NEEDED]: runs EXE without LD_LIBRARY_PATH (the shared programs find
+# run_consumer EXE NEEDED: runs EXE without LD_LIBRARY_PATH (the shared programs find
 # the library through their RUNPATH), checks its output, and that it needs
-# libtensorcast.so.X and that one from this prefix (NEEDED = shared) or no libtensorcast
-# at all (NEEDED = none).
+# libtensorcast.so.X and loads it from the directory NEEDED (this prefix's libdir unless
+# told otherwise), or that it needs no libtensorcast at all (NEEDED = none).
 run_consumer() {
   local exe=$1 needed=$2 output
   output=$(env -u LD_LIBRARY_PATH "$exe")
   echo "$output"
   [ "$(tail -n 1 <<<"$output")" = "tensorcast $version: f32 -> f16 -> f32 ok" ] ||
     fail "$exe printed no success line"
-  if [ "$needed" = shared ]; then
+  if [ "$needed" != none ]; then
     grep -q "Shared library: \[$soname\]" <<<"$(readelf -d "$exe")" || fail "$exe does not need $soname"
-    grep -q "$soname => $libdir/$soname" <<<"$(env -u LD_LIBRARY_PATH ldd "$exe")" ||
-      fail "$exe does not load $libdir/$soname: $(env -u LD_LIBRARY_PATH ldd "$exe")"
+    grep -q "$soname => $needed/$soname" <<<"$(env -u LD_LIBRARY_PATH ldd "$exe")" ||
+      fail "$exe does not load $needed/$soname: $(env -u LD_LIBRARY_PATH ldd "$exe")"
   else
     if grep -q 'Shared library: \[libtensorcast' <<<"$(readelf -d "$exe")"; then
       fail "$exe needs a shared libtensorcast"
@@ -181,7 +184,7 @@ cmake_consumer() {
 
 cmake_shared() {
   cmake_consumer
-  run_consumer "$work/cmake-consumer/consumer_shared" shared
+  run_consumer "$work/cmake-consumer/consumer_shared" "$libdir"
 }
 check "CMake find_package(tensorcast CONFIG): tensorcast::tensorcast (shared)" cmake_shared
 
@@ -220,7 +223,7 @@ pc_shared() {
   # shellcheck disable=SC2046 # pkg-config's output is a list of words
   cc "$repo/tests/consumer/main.c" -o "$exe" $(pkg-config --cflags --libs tensorcast) \
     -Wl,-rpath,"$(pkg-config --variable=libdir tensorcast)"
-  run_consumer "$exe" shared
+  run_consumer "$exe" "$libdir"
 }
 check "cc \$(pkg-config --cflags --libs tensorcast), rpath to its libdir (shared)" pc_shared
 
@@ -240,6 +243,44 @@ pc_static() {
   run_consumer "$exe" none
 }
 check "cc -static \$(pkg-config --static --cflags --libs tensorcast) (fully static)" pc_static
+
+step "tensorcast as a subproject: tests/consumer with add_subdirectory() of this tree"
+
+# The library's directory in the build tree (TensorcastCargo.cmake: cargo's target
+# directory, release profile).
+cargo_libdir=$(cd "${CARGO_TARGET_DIR:-target}" 2>/dev/null && pwd || echo "$repo/target")/release
+
+cmake_subdirectory() {
+  local build=$work/cmake-subdirectory targets
+  cmake -S "$repo/tests/consumer" -B "$build" -DTENSORCAST_SOURCE_DIR="$repo" \
+    >"$work/cmake-subdirectory.log" || { cat "$work/cmake-subdirectory.log" >&2; exit 1; }
+  targets=$(sed -n 's/.*tensorcast from add_subdirectory(.*), targets: //p' "$work/cmake-subdirectory.log")
+  echo "targets of tensorcast's directory: $targets"
+  [ "$targets" = tensorcast_cargo ] ||
+    fail "as a subproject tensorcast defines \"$targets\", not just tensorcast_cargo"
+  grep -qx 'TCAST_BUILD_TESTS:BOOL=OFF' "$build/CMakeCache.txt" || fail "TCAST_BUILD_TESTS is not OFF"
+  grep -qx 'TCAST_BUILD_EXAMPLES:BOOL=OFF' "$build/CMakeCache.txt" ||
+    fail "TCAST_BUILD_EXAMPLES is not OFF"
+  cmake --build "$build" >"$work/cmake-subdirectory-build.log" ||
+    { cat "$work/cmake-subdirectory-build.log" >&2; exit 1; }
+  local programs
+  programs=$(find "$build/tensorcast" -path '*/CMakeFiles' -prune -o -type f -perm -u+x -print)
+  [ -z "$programs" ] || fail "the subproject built programs: $programs"
+  [ ! -e "$build/tensorcast/CTestTestfile.cmake" ] || fail "the subproject registered tests"
+  echo "no test or example built or registered"
+}
+check "add_subdirectory(tensorcast): the library only, no test or example target" \
+  cmake_subdirectory
+
+subdirectory_shared() {
+  run_consumer "$work/cmake-subdirectory/consumer_shared" "$cargo_libdir"
+}
+check "add_subdirectory(tensorcast): tensorcast::tensorcast (shared)" subdirectory_shared
+
+subdirectory_static() {
+  run_consumer "$work/cmake-subdirectory/consumer_static" none
+}
+check "add_subdirectory(tensorcast): tensorcast::tensorcast_static" subdirectory_static
 
 printf '\ninstall: %d passed, %d failed\n' "$passed" "$failed"
 if [ "$failed" -ne 0 ]; then
