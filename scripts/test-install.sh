@@ -4,8 +4,10 @@
 # installed (files, links, SONAME, exported symbols, package metadata) and builds and runs
 # a separate C project against it (tests/consumer/) four ways: CMake find_package with the
 # shared and the static library, and plain cc with pkg-config, shared and --static.
-# Builds the same C project with this tree taken in by add_subdirectory(): the same target
-# names, and no test or example of tensorcast's built.
+# Checks cmake/native-static-libs.txt against `cargo rustc -- --print native-static-libs`
+# (in build/native-static-libs, a target directory of its own, where the library is
+# compiled anew each run), and builds the same C project with this tree taken in by
+# add_subdirectory(): the same target names, and no test or example of tensorcast's built.
 #
 #   bash scripts/test-install.sh [prefix]
 #
@@ -243,6 +245,42 @@ pc_static() {
   run_consumer "$exe" none
 }
 check "cc -static \$(pkg-config --static --cflags --libs tensorcast) (fully static)" pc_static
+
+step "the static link's system libraries (cmake/native-static-libs.txt) against rustc"
+
+# cmake/native-static-libs.txt is the one place that lists them; rustc says what they are.
+native_static_libs() {
+  local target_dir=$repo/build/native-static-libs printed from_rustc listed
+  # A target directory of its own: the extra rustc arguments would make target/'s next
+  # build of the library start over. rustc prints the list only when it compiles the
+  # crate, and cargo does not repeat it for an up-to-date one: compile it anew.
+  cargo clean --quiet --release -p tensorcast --target-dir "$target_dir"
+  cargo rustc --color never --release --lib --crate-type staticlib --target-dir "$target_dir" \
+    -- --print native-static-libs >"$work/native-static-libs.log" 2>&1 ||
+    { cat "$work/native-static-libs.log" >&2; exit 1; }
+  printed=$(sed -n 's/^note: native-static-libs: //p' "$work/native-static-libs.log")
+  [ -n "$printed" ] || { cat "$work/native-static-libs.log" >&2; fail "rustc printed no list"; }
+  # Less c and the unwinder gcc_s, which the C compiler driver links by itself.
+  from_rustc=$(for word in $printed; do echo "${word#-l}"; done | grep -vx -e c -e gcc_s | xargs)
+  listed=$(grep -v '^#' cmake/native-static-libs.txt | xargs)
+  printf '%-30s %s\n' "$(rustc --version | cut -d' ' -f1-2) prints:" "$printed" \
+    "less c and gcc_s:" "$from_rustc" "cmake/native-static-libs.txt:" "$listed"
+  [ "$from_rustc" = "$listed" ] ||
+    fail "cmake/native-static-libs.txt lists \"$listed\", rustc says \"$from_rustc\""
+  # What the install made of the list.
+  local pc_private targets_libs
+  pc_private=$(sed -n 's/^Libs.private: //p' "$libdir/pkgconfig/tensorcast.pc")
+  targets_libs=$(sed -n 's/^ *INTERFACE_LINK_LIBRARIES "\(.*\)")$/\1/p' \
+    "$libdir/cmake/tensorcast/tensorcastTargets.cmake")
+  printf '%-30s %s\n' "tensorcast.pc Libs.private:" "$pc_private" \
+    "tensorcast::tensorcast_static:" "$targets_libs"
+  [ "$pc_private" = "$(for name in $listed; do printf -- '-l%s\n' "$name"; done | xargs)" ] ||
+    fail "tensorcast.pc's Libs.private is not the list"
+  [ "$targets_libs" = "$(tr ' ' ';' <<<"$listed")" ] ||
+    fail "tensorcastTargets.cmake's INTERFACE_LINK_LIBRARIES is not the list"
+}
+check "cmake/native-static-libs.txt is what rustc --print native-static-libs says" \
+  native_static_libs
 
 step "tensorcast as a subproject: tests/consumer with add_subdirectory() of this tree"
 
