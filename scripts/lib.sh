@@ -19,12 +19,18 @@
 #   have COMMAND...
 #       True when every COMMAND is on PATH.
 #
+#   install_missing NAME...
+#       Installs, through apt_install, the Debian/Ubuntu packages that bring the NAMEs
+#       that are missing: commands looked up on PATH (cc: gcc libc6-dev; go: golang-go;
+#       mcs: mono-mcs; mono: mono-runtime; readelf, nm: binutils; any other command: the
+#       package of its name), and python3-venv (Python's venv and ensurepip modules).
+#
 #   apt_install [PACKAGE...]
-#       Installs the Debian/Ubuntu packages given (the caller lists the missing ones; no
-#       argument, nothing to do) as a step "installing PACKAGE...": with sudo when not
-#       root, non-interactively, waiting for another apt/dpkg run to release its lock.
-#       `apt-get update` runs once per run of the test command: the first call exports
-#       TCAST_APT_UPDATED=1, which the scripts it starts inherit.
+#       Installs the Debian/Ubuntu packages given (none given, nothing to do) as a step
+#       "installing PACKAGE...": with sudo when not root, non-interactively, waiting for
+#       another apt/dpkg run to release its lock. `apt-get update` runs once per run of the
+#       test command: the first call exports TCAST_APT_UPDATED=1, which the scripts it
+#       starts inherit.
 
 step() {
   local keep_going=0
@@ -61,6 +67,30 @@ have() {
   for command in "$@"; do
     command -v "$command" >/dev/null 2>&1 || return 1
   done
+}
+
+install_missing() {
+  local name packages=()
+  for name in "$@"; do
+    case $name in
+      python3-venv) if python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then continue; fi ;;
+      *) if have "$name"; then continue; fi ;;
+    esac
+    case $name in
+      cc) packages+=(gcc libc6-dev) ;;
+      go) packages+=(golang-go) ;;
+      mcs) packages+=(mono-mcs) ;;
+      mono) packages+=(mono-runtime) ;;
+      readelf | nm) packages+=(binutils) ;;
+      *) packages+=("$name") ;;
+    esac
+  done
+  # Once each (readelf and nm come in one package), in the order named.
+  local package unique=()
+  for package in ${packages[@]+"${packages[@]}"}; do
+    case " ${unique[*]-} " in *" $package "*) ;; *) unique+=("$package") ;; esac
+  done
+  apt_install ${unique[@]+"${unique[@]}"}
 }
 
 apt_install() {

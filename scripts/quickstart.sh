@@ -16,11 +16,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-missing=()
-have cmake || missing+=(cmake)
-have make || missing+=(make)
-have cc || missing+=(gcc libc6-dev)
-apt_install ${missing[@]+"${missing[@]}"}
+install_missing cmake make cc
 
 step "cmake -S . -B build/cmake" cmake -S . -B build/cmake
 step "cmake --build build/cmake --target quickstart" \

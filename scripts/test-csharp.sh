@@ -10,11 +10,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-missing=()
-have mcs || missing+=(mono-mcs)
-have mono || missing+=(mono-runtime)
-have cc || missing+=(gcc libc6-dev)
-apt_install ${missing[@]+"${missing[@]}"}
+install_missing mcs mono cc
 
 step "cargo build --release --lib" cargo build --release --lib
 

@@ -11,11 +11,8 @@ root=$PWD
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-missing=()
-have go || missing+=(golang-go)
 # cgo needs a C compiler.
-have cc || missing+=(gcc libc6-dev)
-apt_install ${missing[@]+"${missing[@]}"}
+install_missing go cc
 
 go_version=$(go env GOVERSION)       # e.g. go1.19.8
 go_minor=$(echo "$go_version" | sed -E 's/^go1\.([0-9]+).*/\1/')

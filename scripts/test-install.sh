@@ -23,13 +23,7 @@ repo=$PWD
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-missing=()
-have cmake || missing+=(cmake)
-have make || missing+=(make)
-have cc || missing+=(gcc libc6-dev)
-have pkg-config || missing+=(pkg-config)
-have readelf nm || missing+=(binutils)
-apt_install ${missing[@]+"${missing[@]}"}
+install_missing cmake make cc pkg-config readelf nm
 
 if [ $# -gt 0 ]; then
   mkdir -p "$1"

@@ -23,9 +23,7 @@ if [ "${1:-}" = "--dry-run" ]; then
   shift
 fi
 
-if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  apt_install python3-venv
-fi
+install_missing python3-venv
 
 mkdir -p build
 create_venv() {

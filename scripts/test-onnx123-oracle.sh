@@ -19,9 +19,7 @@ source scripts/lib.sh
 venv=build/venv-onnx123
 requirements=tests/oracle_onnx123/requirements.txt
 
-if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
-  apt_install python3-venv
-fi
+install_missing python3-venv
 
 mkdir -p build
 if [ ! -x "$venv/bin/python" ]; then

@@ -12,13 +12,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-missing=()
-have cmake || missing+=(cmake)
-have make || missing+=(make)
-have cc || missing+=(gcc libc6-dev)
-have valgrind || missing+=(valgrind)
-python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing+=(python3-venv)
-apt_install ${missing[@]+"${missing[@]}"}
+install_missing cmake make cc valgrind python3-venv
 
 python_venv() {
   mkdir -p build
