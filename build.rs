@@ -3,7 +3,7 @@
 //! program records the major version it was linked against, and a packaged
 //! libtensorcast.so.0.1.0 can sit beside a later libtensorcast.so.1.y.z. All 0.x releases
 //! share the SONAME libtensorcast.so.0, so they must stay ABI-compatible with one another
-//! (c-api.md allows only additions); a breaking change takes a new major version. Other
+//! (docs/c-api.md allows only additions); a breaking change takes a new major version. Other
 //! platforms keep rustc's defaults.
 
 fn main() {

@@ -16,7 +16,7 @@ use tensorcast::{Casting, DType, Status};
 const RUNS: usize = 7;
 /// Passes over a query list per timed run.
 const REPS: usize = 50_000;
-/// The performance target for can_cast on parsed handles (performance.md).
+/// The performance target for can_cast on parsed handles (docs/performance.md).
 const TARGET_PER_S: f64 = 10e6;
 
 /// A typical mix: numeric, byte order, strings, datetimes, structured and subarrays;

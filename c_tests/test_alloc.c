@@ -1,13 +1,13 @@
 /* Memory: what the library allocates, and what it does when it cannot.
  *
  * 1. No heap allocation on the success path of a numeric cast, Expand, Bitcast or a
- *    shape or query function (c-api.md section 1). This program interposes malloc and
+ *    shape or query function (docs/c-api.md section 1). This program interposes malloc and
  *    its siblings (glibc's __libc_* entry points do the work) and counts the calls made
  *    while a tensorcast call runs: every numeric dtype pair at 1, 7, 32, 33 and 1000
  *    elements, default and explicit options, strided inputs; Expand, Bitcast and the
  *    shape and query functions.
  *
- * 2. Allocation failure is an error, not an abort (c-api.md section 1): each path that
+ * 2. Allocation failure is an error, not an abort (docs/c-api.md section 1): each path that
  *    needed memory growing with its input runs in a forked child whose address space may
  *    grow by only a few MB (RLIMIT_AS). Paths that no longer allocate must succeed there;
  *    paths that must allocate (a numpy dtype parsed from a huge spec) must fail with

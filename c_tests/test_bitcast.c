@@ -1,5 +1,5 @@
 /*
- * Bitcast (c-api.md section 6, semantics-expand-bitcast.md "Bitcast"): tcast_bitcast_shape
+ * Bitcast (docs/c-api.md section 6, docs/semantics-expand-bitcast.md "Bitcast"): tcast_bitcast_shape
  * and tcast_bitcast under TCAST_BITCAST_TF, TCAST_BITCAST_ONNX and TCAST_BITCAST_NUMPY_VIEW.
  *
  * - the page's examples and TensorFlow's own test cases: shapes, the bytes seen through
@@ -30,7 +30,7 @@ typedef struct {
   int32_t bits; /* per element; 0 for STRING (a tcast_string view) */
 } dtype_row;
 
-/* Every dtype code of c-api.md section 3, with its width as the page states it. */
+/* Every dtype code of docs/c-api.md section 3, with its width as the page states it. */
 static const dtype_row ALL_DTYPES[] = {
     {TCAST_DTYPE_FLOAT, "FLOAT", 32},
     {TCAST_DTYPE_UINT8, "UINT8", 8},

@@ -1,5 +1,5 @@
 /*
- * What tcast_cast computes (semantics-cast.md sections 1-3): the documented examples,
+ * What tcast_cast computes (docs/semantics-cast.md sections 1-3): the documented examples,
  * exhaustive and random comparisons with exact reference conversions written here,
  * strided inputs, threads, empty tensors and scalars.
  */
@@ -1150,7 +1150,7 @@ static void test_empty_and_scalar(void) {
   CHECK(z.re == -2.75f && z.im == 0.0f);
 }
 
-/* Unaligned buffers are fine (c-api.md section 4). */
+/* Unaligned buffers are fine (docs/c-api.md section 4). */
 static void test_unaligned_buffers(void) {
   enum { N = 101 };
   unsigned char *src = xmalloc(N * sizeof(double) + 1);

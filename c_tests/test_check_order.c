@@ -1,4 +1,4 @@
-/* The order of the checks (c-api.md section 8): when several things are wrong, the
+/* The order of the checks (docs/c-api.md section 8): when several things are wrong, the
  * status is that of the first failed check in this order, for every operation: NULL
  * pointers; dtype codes, then dtypes that must agree (or the pair the operation takes);
  * option values; shapes; buffer and capacity sizes; overlap of input and output, judged
@@ -292,7 +292,7 @@ static void test_option_messages_name_constants(void) {
   CHECK_MSG_CONTAINS(TC_ERR, "4 (TCAST_CASTING_UNSAFE)");
 }
 
-/* c-api.md section 1: a text argument that is not UTF-8 is TCAST_ERR_PARSE. */
+/* docs/c-api.md section 1: a text argument that is not UTF-8 is TCAST_ERR_PARSE. */
 static void test_non_utf8_text_is_a_parse_error(void) {
   static const char bad[] = "i\xff";
   tcast_np_dtype *h = NULL;

@@ -1,6 +1,6 @@
 /*
  * Dtype codes, names, widths, name lookup, tensor byte counts and the ONNX Cast schema
- * table (c-api.md section 3, semantics-cast.md section 1).
+ * table (docs/c-api.md section 3, docs/semantics-cast.md section 1).
  */
 #include <ctype.h>
 
@@ -299,7 +299,7 @@ static void test_tensor_bytes_errors(void) {
                TCAST_ERR_INVALID_SHAPE);
 }
 
-/* The Cast schema versions and the types each adds (semantics-cast.md section 1). */
+/* The Cast schema versions and the types each adds (docs/semantics-cast.md section 1). */
 static int32_t schema_in_force(int32_t opset) {
   static const int32_t versions[] = {28, 25, 24, 23, 21, 19, 13, 9, 6, 1};
   for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {

@@ -1,5 +1,5 @@
 /*
- * Expand (semantics-expand-bitcast.md "Expand", c-api.md sections 4 and 6):
+ * Expand (docs/semantics-expand-bitcast.md "Expand", docs/c-api.md sections 4 and 6):
  *  - tcast_expand_shape: the page's broadcast examples, the incompatible pairs and their
  *    messages, negative extents and lengths, ranks above TCAST_MAX_NDIM, NULL arguments,
  *    out_capacity (too small: *out_ndim still says the rank, nothing written past the
@@ -92,7 +92,7 @@ static void reference_expand(const unsigned char *in, size_t es, const int64_t *
   }
 }
 
-/* Packs `n` codes of `bits` bits into a little-end-first bit stream (c-api.md 4). */
+/* Packs `n` codes of `bits` bits into a little-end-first bit stream (docs/c-api.md 4). */
 static void pack_bits(const uint8_t *codes, size_t n, int bits, unsigned char *out,
                       size_t out_bytes) {
   memset(out, 0, out_bytes);

@@ -1,5 +1,5 @@
 /*
- * The low-precision formats through tcast_cast (semantics-cast.md sections 4-7, c-api.md
+ * The low-precision formats through tcast_cast (docs/semantics-cast.md sections 4-7, docs/c-api.md
  * sections 4-5): FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ (saturate),
  * FLOAT8E8M0 (round_mode), FLOAT4E2M1, FLOAT6E2M3, FLOAT6E3M2, INT4, UINT4, INT2, UINT2.
  *
@@ -77,7 +77,7 @@ typedef struct {
   double max_value;     /* the page's maximum, checked against the decoder */
 } lowfmt;
 
-/* From the tables of semantics-cast.md sections 4-7. */
+/* From the tables of docs/semantics-cast.md sections 4-7. */
 static const lowfmt FORMATS[] = {
     {TCAST_DTYPE_FLOAT8E4M3FN, 8, K_FN, 4, 3, 7, 0x7e, 448.0},
     {TCAST_DTYPE_FLOAT8E4M3FNUZ, 8, K_FNUZ, 4, 3, 8, 0x7f, 240.0},
@@ -1383,7 +1383,7 @@ static void test_strings(void) {
   }
 
   /* STRING -> INT4/UINT4/INT2/UINT2: an integer text converts as the float of its value
-     does (semantics-cast.md 8): round, then keep the low bits, however long the text
+     does (docs/semantics-cast.md 8): round, then keep the low bits, however long the text
      ("20" -> UINT4 4 and "-5" -> UINT4 11 are the page's examples; 2^64 + 1 ends in
      ...0001; the last four digits of a decimal decide its low four bits: 7891 = 16 * 493
      + 3). Fractions and exponents go through DOUBLE: 2.5 -> 2, -2.5 -> -2, 1e3 = 1000 ->

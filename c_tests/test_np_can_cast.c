@@ -1,5 +1,5 @@
 /*
- * numpy casting rules (c-api.md section 7, semantics-can-cast.md): tcast_np_dtype_parse /
+ * numpy casting rules (docs/c-api.md section 7, docs/semantics-can-cast.md): tcast_np_dtype_parse /
  * _free / _str, tcast_np_casting_from_name, tcast_np_casting_level, tcast_np_can_cast,
  * tcast_np_can_cast_str, the Python-scalar and numpy-scalar queries, tcast_np_promote_types,
  * tcast_np_min_scalar_type_*, tcast_can_cast and the casting option of tcast_cast.

@@ -1,5 +1,5 @@
 /*
- * Linear time for every input (c-api.md section 1) of the numpy functions that take a
+ * Linear time for every input (docs/c-api.md section 1) of the numpy functions that take a
  * spec: tcast_np_dtype_parse, _str, tcast_np_casting_level, tcast_np_can_cast,
  * tcast_np_can_cast_str, tcast_np_can_cast_scalar, tcast_np_can_cast_py*,
  * tcast_np_promote_types, under TCAST_NUMPY_1 and TCAST_NUMPY_2, on specs of 100,000

@@ -1,6 +1,6 @@
 /*
  * Status codes, their names, the version, and the tcast_error conventions of
- * c-api.md sections 1-2: err may be NULL; messages are NUL-terminated UTF-8 of at most
+ * docs/c-api.md sections 1-2: err may be NULL; messages are NUL-terminated UTF-8 of at most
  * 255 bytes; success leaves status 0 and index -1.
  */
 #include <stddef.h>
@@ -225,7 +225,7 @@ static void test_long_messages(void) {
     CHECK(strlen(tc_err.message) >= TCAST_ERROR_MESSAGE_BYTES - 4);
   }
 
-  /* A name that is not UTF-8 is a text the function cannot read (c-api.md section 1:
+  /* A name that is not UTF-8 is a text the function cannot read (docs/c-api.md section 1:
    * TCAST_ERR_PARSE) and still gives a UTF-8 message. */
   CHECK_STATUS(tcast_dtype_from_name("fl\xff\xfe" "at", &dtype, TC_ERR),
                TCAST_ERR_PARSE);

@@ -1,5 +1,5 @@
 /*
- * STRING casts (semantics-cast.md section 8, c-api.md sections 4-5):
+ * STRING casts (docs/semantics-cast.md section 8, docs/c-api.md sections 4-5):
  *  - STRING -> numeric through tcast_cast: accepted and refused texts for every numeric
  *    target, error index and message, NULL views, strided STRING inputs, STRING -> STRING;
  *  - numeric -> STRING through tcast_cast_to_strings: the arena contract and every error
@@ -609,7 +609,7 @@ static void test_parse_null_views(void) {
     tcast_string views[3] = {view_str("1"), view_of(NULL, 5), view_str("3")};
     CHECK_STATUS(parse_views(views, 3, TCAST_DTYPE_FLOAT, out), TCAST_ERR_NULL_ARGUMENT);
     CHECK_MSG_CONTAINS(&tc_err, "input element 1");
-    /* c-api.md 1: err->index is "an element index where one applies" */
+    /* docs/c-api.md 1: err->index is "an element index where one applies" */
     CHECK_EQ_INT(tc_err.index, 1);
   }
   /* A length no memory can hold is refused, not read. */
@@ -897,7 +897,7 @@ static void expect_text(tcast_dtype dtype, const void *value, int32_t format,
 /* ---------------------------------------------------------------- formatting: examples */
 
 static void test_format_examples(void) {
-  /* semantics-cast.md section 8, TCAST_FORMAT_SHORTEST (numpy's str() layout) */
+  /* docs/semantics-cast.md section 8, TCAST_FORMAT_SHORTEST (numpy's str() layout) */
   EXPECT_TEXT(TCAST_DTYPE_FLOAT, float, 0.1f, SHORTEST, "0.1");
   EXPECT_TEXT(TCAST_DTYPE_FLOAT, float, 1e-4f, SHORTEST, "1e-04");
   EXPECT_TEXT(TCAST_DTYPE_FLOAT, float, 1e-5f, SHORTEST, "1e-05");

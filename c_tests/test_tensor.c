@@ -1,5 +1,5 @@
 /*
- * Tensor descriptors and cast options as tcast_cast validates them (c-api.md sections 4
+ * Tensor descriptors and cast options as tcast_cast validates them (docs/c-api.md sections 4
  * and 5, section 8's guarantees): NULLs, dtypes, shapes, strides, buffer sizes, overlap,
  * option values, and the dtypes this version refuses.
  */

@@ -3,12 +3,20 @@
 #   tensorcast_cargo_version(<out-var> <manifest-dir>)
 #       Reads the [package] version from Cargo.toml (usable before project()).
 #
+#   tensorcast_native_static_libs(<out-var> <manifest-dir>)
+#       Reads the system libraries a program linking the staticlib needs on Linux, as
+#       names for -l, from <manifest-dir>/cmake/native-static-libs.txt.
+#
 #   tensorcast_add_cargo_libraries(MANIFEST_DIR <dir> PROFILE <release|debug>)
 #       Adds the always-run target `tensorcast_cargo` (cargo is incremental, so a run with
-#       nothing to do is cheap) and two imported targets that depend on it:
-#         tensorcast::shared  the cdylib (libtensorcast.so)
-#         tensorcast::static  the staticlib (libtensorcast.a) with the system libraries
-#                             Rust's std needs (TENSORCAST_NATIVE_STATIC_LIBS on Linux)
+#       nothing to do is cheap) and two imported targets that depend on it, named as the
+#       installed package names them (tensorcastTargets.cmake.in), so that a project
+#       links the same names whether it finds tensorcast installed or adds its source
+#       tree with add_subdirectory():
+#         tensorcast::tensorcast         the cdylib (libtensorcast.so)
+#         tensorcast::tensorcast_static  the staticlib (libtensorcast.a) with the system
+#                                        libraries Rust's std needs (Linux: the list in
+#                                        cmake/native-static-libs.txt)
 #       Both carry <manifest-dir>/include as their include directory. Sets in the
 #       caller's scope:
 #         TENSORCAST_LIBRARY_DIR         the directory holding both libraries
@@ -17,7 +25,8 @@
 #         TENSORCAST_SONAME              the cdylib's SONAME (Linux: libtensorcast.so.<major>,
 #                                        set by build.rs), else empty
 #         TENSORCAST_NATIVE_STATIC_LIBS  on Linux, the system libraries a program linking the
-#                                        staticlib needs, as names for -l
+#                                        staticlib needs, as names for -l, read from
+#                                        <manifest-dir>/cmake/native-static-libs.txt
 #       On Linux, a link named after the SONAME is made beside the cdylib after each cargo
 #       run, so that programs linked against it there find it at run time.
 #
@@ -32,6 +41,20 @@ function(tensorcast_cargo_version out_var manifest_dir)
     message(FATAL_ERROR "tensorcast: no version found in ${manifest_dir}/Cargo.toml")
   endif()
   set(${out_var} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+endfunction()
+
+function(tensorcast_native_static_libs out_var manifest_dir)
+  set(file "${manifest_dir}/cmake/native-static-libs.txt")
+  file(STRINGS "${file}" lines REGEX "^[^#]")
+  string(JOIN " " names ${lines})
+  string(REGEX REPLACE "[ \t]+" ";" names "${names}")
+  list(FILTER names EXCLUDE REGEX "^$")
+  if(NOT names)
+    message(FATAL_ERROR "tensorcast: no library names in ${file}")
+  endif()
+  # An edit of the list configures the build again.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
+  set(${out_var} "${names}" PARENT_SCOPE)
 endfunction()
 
 function(tensorcast_add_cargo_libraries)
@@ -105,37 +128,33 @@ function(tensorcast_add_cargo_libraries)
 
   set(include_dir "${ARG_MANIFEST_DIR}/include")
 
-  add_library(tensorcast::shared SHARED IMPORTED GLOBAL)
-  set_target_properties(tensorcast::shared PROPERTIES
+  add_library(tensorcast::tensorcast SHARED IMPORTED GLOBAL)
+  set_target_properties(tensorcast::tensorcast PROPERTIES
     IMPORTED_LOCATION "${shared_lib}"
     INTERFACE_INCLUDE_DIRECTORIES "${include_dir}")
   if(WIN32)
-    set_target_properties(tensorcast::shared PROPERTIES IMPORTED_IMPLIB "${import_lib}")
+    set_target_properties(tensorcast::tensorcast PROPERTIES IMPORTED_IMPLIB "${import_lib}")
   elseif(soname)
-    set_target_properties(tensorcast::shared PROPERTIES IMPORTED_SONAME "${soname}")
+    set_target_properties(tensorcast::tensorcast PROPERTIES IMPORTED_SONAME "${soname}")
   elseif(NOT APPLE)
     # Without a SONAME, link it as -ltensorcast so that executables record
     # "libtensorcast.so" rather than this build's absolute path.
-    set_target_properties(tensorcast::shared PROPERTIES IMPORTED_NO_SONAME TRUE)
+    set_target_properties(tensorcast::tensorcast PROPERTIES IMPORTED_NO_SONAME TRUE)
   endif()
-  add_dependencies(tensorcast::shared tensorcast_cargo)
+  add_dependencies(tensorcast::tensorcast tensorcast_cargo)
 
-  add_library(tensorcast::static STATIC IMPORTED GLOBAL)
-  set_target_properties(tensorcast::static PROPERTIES
+  add_library(tensorcast::tensorcast_static STATIC IMPORTED GLOBAL)
+  set_target_properties(tensorcast::tensorcast_static PROPERTIES
     IMPORTED_LOCATION "${static_lib}"
     INTERFACE_INCLUDE_DIRECTORIES "${include_dir}")
-  # What Rust's std pulls in (`cargo rustc -- --print native-static-libs`). On Linux,
-  # hard-coded (asking rustc takes another build of the crate): rustc 1.95 prints
-  # "-lgcc_s -lutil -lrt -lpthread -lm -ldl -lc" for x86_64-unknown-linux-gnu. The list
-  # leaves out the two the C compiler links by itself: libc and the unwinder (libgcc_s,
-  # or libgcc_eh under -static, where naming gcc_s would fail). The installed package
-  # config and tensorcast.pc carry it too; scripts/test-install.sh links a program with
-  # it, and a fully static one.
+  # What Rust's std pulls in. On Linux, the list of cmake/native-static-libs.txt (the one
+  # place it is written; scripts/test-install.sh compares it with what rustc prints).
+  # Elsewhere, lists nothing here checks (the install rules and the checks are Linux-only).
   set(native_static_libs "")
   set(THREADS_PREFER_PTHREAD_FLAG ON)
   find_package(Threads REQUIRED)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    set(native_static_libs util rt pthread m dl)
+    tensorcast_native_static_libs(native_static_libs "${ARG_MANIFEST_DIR}")
     set(native_libs ${native_static_libs})
   elseif(APPLE)
     set(native_libs Threads::Threads "-framework CoreFoundation" m)
@@ -144,9 +163,9 @@ function(tensorcast_add_cargo_libraries)
   else()
     set(native_libs Threads::Threads m)
   endif()
-  set_target_properties(tensorcast::static PROPERTIES
+  set_target_properties(tensorcast::tensorcast_static PROPERTIES
     INTERFACE_LINK_LIBRARIES "${native_libs}")
-  add_dependencies(tensorcast::static tensorcast_cargo)
+  add_dependencies(tensorcast::tensorcast_static tensorcast_cargo)
 
   set(TENSORCAST_LIBRARY_DIR "${lib_dir}" PARENT_SCOPE)
   set(TENSORCAST_SHARED_LIBRARY "${shared_lib}" PARENT_SCOPE)

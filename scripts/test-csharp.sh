@@ -7,47 +7,38 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
-need_apt=()
-command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
-command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
-command -v cc >/dev/null 2>&1 || need_apt+=(gcc libc6-dev)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  step "installing ${need_apt[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  # Wait for another apt/dpkg run to finish instead of failing on its lock.
-  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
-  "${sudo_cmd[@]}" apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need_apt[@]}"
-fi
+install_missing mcs mono cc
 
-step "cargo build --release --lib"
-cargo build --release --lib
+step "cargo build --release --lib" cargo build --release --lib
 
 out=build/csharp
 mkdir -p "$out"
 
-step "struct layout as the C compiler sees it ($out/layout.txt)"
-cc -std=c11 -Wall -Wextra -Werror -Iinclude bindings/csharp/tests/layout.c -o "$out/layout"
-"$out/layout" > "$out/layout.txt"
+layout() {
+  cc -std=c11 -Wall -Wextra -Werror -Iinclude bindings/csharp/tests/layout.c -o "$out/layout"
+  "$out/layout" > "$out/layout.txt"
+}
+step "struct layout as the C compiler sees it ($out/layout.txt)" layout
 
-step "mcs: TensorcastSharp.dll, TensorcastSharp.Tests.exe, Example.exe"
-mcs_flags=(-unsafe -warn:4 -warnaserror -nologo)
-mcs "${mcs_flags[@]}" -target:library \
-  -out:"$out/TensorcastSharp.dll" bindings/csharp/src/*.cs
-mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
-  -out:"$out/TensorcastSharp.Tests.exe" bindings/csharp/tests/*.cs
-mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
-  -out:"$out/Example.exe" bindings/csharp/examples/Example.cs
+compile() {
+  local mcs_flags=(-unsafe -warn:4 -warnaserror -nologo)
+  mcs "${mcs_flags[@]}" -target:library \
+    -out:"$out/TensorcastSharp.dll" bindings/csharp/src/*.cs
+  mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
+    -out:"$out/TensorcastSharp.Tests.exe" bindings/csharp/tests/*.cs
+  mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
+    -out:"$out/Example.exe" bindings/csharp/examples/Example.cs
+}
+step "mcs: TensorcastSharp.dll, TensorcastSharp.Tests.exe, Example.exe" compile
 
 export LD_LIBRARY_PATH="$PWD/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
-step "C# tests under mono"
-mono --debug "$out/TensorcastSharp.Tests.exe" --layout "$out/layout.txt" --header include/tensorcast.h
+step "C# tests under mono" \
+  mono --debug "$out/TensorcastSharp.Tests.exe" --layout "$out/layout.txt" --header include/tensorcast.h
 
-step "README example under mono"
-mono --debug "$out/Example.exe"
+step "README example under mono" mono --debug "$out/Example.exe"
 
 step "C# bindings: all tests passed"

@@ -8,17 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
-if ! command -v go >/dev/null 2>&1; then
-  step "installing golang-go"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq golang-go
-fi
-command -v cc >/dev/null 2>&1 || { echo "error: cgo needs a C compiler (cc)" >&2; exit 1; }
+# cgo needs a C compiler.
+install_missing go cc
 
 go_version=$(go env GOVERSION)       # e.g. go1.19.8
 go_minor=$(echo "$go_version" | sed -E 's/^go1\.([0-9]+).*/\1/')
@@ -35,34 +29,38 @@ if [ -z "$gocache" ] || [ "$gocache" = off ] || ! mkdir -p "$gocache" 2>/dev/nul
   export GOCACHE=$root/build/go-cache
 fi
 
-step "cargo build --release --lib (target/release/libtensorcast.so, which the bindings link)"
-cargo build --release --lib
-# The library's SONAME is libtensorcast.so.0: programs linked with -ltensorcast look for
-# that name at run time, so give it one beside the uninstalled library (an installed copy
-# has it already).
-ln -sf libtensorcast.so target/release/libtensorcast.so.0
+build_library() {
+  cargo build --release --lib
+  # The library's SONAME is libtensorcast.so.0: programs linked with -ltensorcast look for
+  # that name at run time, so give it one beside the uninstalled library (an installed
+  # copy has it already).
+  ln -sf libtensorcast.so target/release/libtensorcast.so.0
+}
+step "cargo build --release --lib (target/release/libtensorcast.so, which the bindings link)" \
+  build_library
 
 cd bindings/go
 
-step "gofmt -l (must list nothing)"
-unformatted=$(gofmt -l .)
-if [ -n "$unformatted" ]; then
-  echo "error: not gofmt-formatted:" >&2
-  echo "$unformatted" >&2
-  exit 1
-fi
+gofmt_clean() {
+  local unformatted
+  unformatted=$(gofmt -l .)
+  if [ -n "$unformatted" ]; then
+    echo "error: not gofmt-formatted:" >&2
+    echo "$unformatted" >&2
+    return 1
+  fi
+}
+step "gofmt -l (must list nothing)" gofmt_clean
 
-step "go vet ./..."
-go vet ./...
+step "go vet ./..." go vet ./...
 
-step "go test -v ./..."
-go test -count=1 -v ./...
+step "go test -v ./..." go test -count=1 -v ./...
 
-step "go test with cgo's full pointer-passing checks"
 if [ "$go_minor" -lt 21 ]; then
-  GODEBUG=cgocheck=2 go test -count=1 ./...
+  pointer_checks=(env GODEBUG=cgocheck=2)
 else
-  GOEXPERIMENT=cgocheck2 go test -count=1 ./...
+  pointer_checks=(env GOEXPERIMENT=cgocheck2)
 fi
+step "go test with cgo's full pointer-passing checks" "${pointer_checks[@]}" go test -count=1 ./...
 
 step "Go bindings: all tests passed"

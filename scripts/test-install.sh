@@ -4,31 +4,26 @@
 # installed (files, links, SONAME, exported symbols, package metadata) and builds and runs
 # a separate C project against it (tests/consumer/) four ways: CMake find_package with the
 # shared and the static library, and plain cc with pkg-config, shared and --static.
+# Checks cmake/native-static-libs.txt against `cargo rustc -- --print native-static-libs`
+# (in build/native-static-libs, a target directory of its own, where the library is
+# compiled anew each run), and builds the same C project with this tree taken in by
+# add_subdirectory(): the same target names, and no test or example of tensorcast's built.
 #
 #   bash scripts/test-install.sh [prefix]
 #
 # The prefix defaults to a new `mktemp -d` directory; the consumers are built in another
 # temporary directory. Both are removed when every check passed and kept otherwise.
-# Installs cmake, pkg-config and binutils from the system's packages when missing
-# (Debian/Ubuntu). Ends with "install: N passed, M failed"; exits nonzero on any failure.
+# Installs cmake, make, a C compiler, pkg-config and binutils from the system's packages
+# when missing (Debian/Ubuntu). Ends with "install: N passed, M failed"; exits nonzero on
+# any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
-need_apt=()
-command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
-command -v pkg-config >/dev/null 2>&1 || need_apt+=(pkg-config)
-{ command -v readelf && command -v nm; } >/dev/null 2>&1 || need_apt+=(binutils)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  step "installing ${need_apt[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq "${need_apt[@]}"
-fi
+install_missing cmake make cc pkg-config readelf nm
 
 if [ $# -gt 0 ]; then
   mkdir -p "$1"
@@ -72,11 +67,13 @@ fail() {
   exit 1
 }
 
-step "build and install tensorcast $version (release) into $prefix"
-cmake -S . -B build/cmake-install -DTCAST_CARGO_PROFILE=release \
-  -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF
-cmake --build build/cmake-install
-cmake --install build/cmake-install --prefix "$prefix"
+build_and_install() {
+  cmake -S . -B build/cmake-install -DTCAST_CARGO_PROFILE=release \
+    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF
+  cmake --build build/cmake-install
+  cmake --install build/cmake-install --prefix "$prefix"
+}
+step "build and install tensorcast $version (release) into $prefix" build_and_install
 # GNUInstallDirs picks the library directory; under a prefix other than /usr it is "lib".
 libdir_rel=$(sed -n 's/^CMAKE_INSTALL_LIBDIR:[A-Z]*=//p' build/cmake-install/CMakeCache.txt)
 includedir_rel=$(sed -n 's/^CMAKE_INSTALL_INCLUDEDIR:[A-Z]*=//p' build/cmake-install/CMakeCache.txt)
@@ -151,20 +148,20 @@ check "tensorcast.pc: version, libdir and includedir of this install" pc_metadat
 
 step "a separate C project (tests/consumer) against the installed copy"
 
-# run_consumer EXE [NEEDED]: runs EXE without LD_LIBRARY_PATH (the shared programs find
+# run_consumer EXE NEEDED: runs EXE without LD_LIBRARY_PATH (the shared programs find
 # the library through their RUNPATH), checks its output, and that it needs
-# libtensorcast.so.X and that one from this prefix (NEEDED = shared) or no libtensorcast
-# at all (NEEDED = none).
+# libtensorcast.so.X and loads it from the directory NEEDED (this prefix's libdir unless
+# told otherwise), or that it needs no libtensorcast at all (NEEDED = none).
 run_consumer() {
   local exe=$1 needed=$2 output
   output=$(env -u LD_LIBRARY_PATH "$exe")
   echo "$output"
   [ "$(tail -n 1 <<<"$output")" = "tensorcast $version: f32 -> f16 -> f32 ok" ] ||
     fail "$exe printed no success line"
-  if [ "$needed" = shared ]; then
+  if [ "$needed" != none ]; then
     grep -q "Shared library: \[$soname\]" <<<"$(readelf -d "$exe")" || fail "$exe does not need $soname"
-    grep -q "$soname => $libdir/$soname" <<<"$(env -u LD_LIBRARY_PATH ldd "$exe")" ||
-      fail "$exe does not load $libdir/$soname: $(env -u LD_LIBRARY_PATH ldd "$exe")"
+    grep -q "$soname => $needed/$soname" <<<"$(env -u LD_LIBRARY_PATH ldd "$exe")" ||
+      fail "$exe does not load $needed/$soname: $(env -u LD_LIBRARY_PATH ldd "$exe")"
   else
     if grep -q 'Shared library: \[libtensorcast' <<<"$(readelf -d "$exe")"; then
       fail "$exe needs a shared libtensorcast"
@@ -183,7 +180,7 @@ cmake_consumer() {
 
 cmake_shared() {
   cmake_consumer
-  run_consumer "$work/cmake-consumer/consumer_shared" shared
+  run_consumer "$work/cmake-consumer/consumer_shared" "$libdir"
 }
 check "CMake find_package(tensorcast CONFIG): tensorcast::tensorcast (shared)" cmake_shared
 
@@ -222,7 +219,7 @@ pc_shared() {
   # shellcheck disable=SC2046 # pkg-config's output is a list of words
   cc "$repo/tests/consumer/main.c" -o "$exe" $(pkg-config --cflags --libs tensorcast) \
     -Wl,-rpath,"$(pkg-config --variable=libdir tensorcast)"
-  run_consumer "$exe" shared
+  run_consumer "$exe" "$libdir"
 }
 check "cc \$(pkg-config --cflags --libs tensorcast), rpath to its libdir (shared)" pc_shared
 
@@ -242,6 +239,80 @@ pc_static() {
   run_consumer "$exe" none
 }
 check "cc -static \$(pkg-config --static --cflags --libs tensorcast) (fully static)" pc_static
+
+step "the static link's system libraries (cmake/native-static-libs.txt) against rustc"
+
+# cmake/native-static-libs.txt is the one place that lists them; rustc says what they are.
+native_static_libs() {
+  local target_dir=$repo/build/native-static-libs printed from_rustc listed
+  # A target directory of its own: the extra rustc arguments would make target/'s next
+  # build of the library start over. rustc prints the list only when it compiles the
+  # crate, and cargo does not repeat it for an up-to-date one: compile it anew.
+  cargo clean --quiet --release -p tensorcast --target-dir "$target_dir"
+  cargo rustc --color never --release --lib --crate-type staticlib --target-dir "$target_dir" \
+    -- --print native-static-libs >"$work/native-static-libs.log" 2>&1 ||
+    { cat "$work/native-static-libs.log" >&2; exit 1; }
+  printed=$(sed -n 's/^note: native-static-libs: //p' "$work/native-static-libs.log")
+  [ -n "$printed" ] || { cat "$work/native-static-libs.log" >&2; fail "rustc printed no list"; }
+  # Less c and the unwinder gcc_s, which the C compiler driver links by itself.
+  from_rustc=$(for word in $printed; do echo "${word#-l}"; done | grep -vx -e c -e gcc_s | xargs)
+  listed=$(grep -v '^#' cmake/native-static-libs.txt | xargs)
+  printf '%-30s %s\n' "$(rustc --version | cut -d' ' -f1-2) prints:" "$printed" \
+    "less c and gcc_s:" "$from_rustc" "cmake/native-static-libs.txt:" "$listed"
+  [ "$from_rustc" = "$listed" ] ||
+    fail "cmake/native-static-libs.txt lists \"$listed\", rustc says \"$from_rustc\""
+  # What the install made of the list.
+  local pc_private targets_libs
+  pc_private=$(sed -n 's/^Libs.private: //p' "$libdir/pkgconfig/tensorcast.pc")
+  targets_libs=$(sed -n 's/^ *INTERFACE_LINK_LIBRARIES "\(.*\)")$/\1/p' \
+    "$libdir/cmake/tensorcast/tensorcastTargets.cmake")
+  printf '%-30s %s\n' "tensorcast.pc Libs.private:" "$pc_private" \
+    "tensorcast::tensorcast_static:" "$targets_libs"
+  [ "$pc_private" = "$(for name in $listed; do printf -- '-l%s\n' "$name"; done | xargs)" ] ||
+    fail "tensorcast.pc's Libs.private is not the list"
+  [ "$targets_libs" = "$(tr ' ' ';' <<<"$listed")" ] ||
+    fail "tensorcastTargets.cmake's INTERFACE_LINK_LIBRARIES is not the list"
+}
+check "cmake/native-static-libs.txt is what rustc --print native-static-libs says" \
+  native_static_libs
+
+step "tensorcast as a subproject: tests/consumer with add_subdirectory() of this tree"
+
+# The library's directory in the build tree (TensorcastCargo.cmake: cargo's target
+# directory, release profile).
+cargo_libdir=$(cd "${CARGO_TARGET_DIR:-target}" 2>/dev/null && pwd || echo "$repo/target")/release
+
+cmake_subdirectory() {
+  local build=$work/cmake-subdirectory targets
+  cmake -S "$repo/tests/consumer" -B "$build" -DTENSORCAST_SOURCE_DIR="$repo" \
+    >"$work/cmake-subdirectory.log" || { cat "$work/cmake-subdirectory.log" >&2; exit 1; }
+  targets=$(sed -n 's/.*tensorcast from add_subdirectory(.*), targets: //p' "$work/cmake-subdirectory.log")
+  echo "targets of tensorcast's directory: $targets"
+  [ "$targets" = tensorcast_cargo ] ||
+    fail "as a subproject tensorcast defines \"$targets\", not just tensorcast_cargo"
+  grep -qx 'TCAST_BUILD_TESTS:BOOL=OFF' "$build/CMakeCache.txt" || fail "TCAST_BUILD_TESTS is not OFF"
+  grep -qx 'TCAST_BUILD_EXAMPLES:BOOL=OFF' "$build/CMakeCache.txt" ||
+    fail "TCAST_BUILD_EXAMPLES is not OFF"
+  cmake --build "$build" >"$work/cmake-subdirectory-build.log" ||
+    { cat "$work/cmake-subdirectory-build.log" >&2; exit 1; }
+  local programs
+  programs=$(find "$build/tensorcast" -path '*/CMakeFiles' -prune -o -type f -perm -u+x -print)
+  [ -z "$programs" ] || fail "the subproject built programs: $programs"
+  [ ! -e "$build/tensorcast/CTestTestfile.cmake" ] || fail "the subproject registered tests"
+  echo "no test or example built or registered"
+}
+check "add_subdirectory(tensorcast): the library only, no test or example target" \
+  cmake_subdirectory
+
+subdirectory_shared() {
+  run_consumer "$work/cmake-subdirectory/consumer_shared" "$cargo_libdir"
+}
+check "add_subdirectory(tensorcast): tensorcast::tensorcast (shared)" subdirectory_shared
+
+subdirectory_static() {
+  run_consumer "$work/cmake-subdirectory/consumer_static" none
+}
+check "add_subdirectory(tensorcast): tensorcast::tensorcast_static" subdirectory_static
 
 printf '\ninstall: %d passed, %d failed\n' "$passed" "$failed"
 if [ "$failed" -ne 0 ]; then

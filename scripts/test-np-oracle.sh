@@ -2,7 +2,8 @@
 # The numpy-casting oracle (tests/oracle_np): tensorcast's tcast_np_* and tcast_can_cast
 # against real numpy, twice: numpy 2.4.6 + ml_dtypes 0.6.0 (build/venv, the pins of
 # tests/conformance/requirements.txt) and numpy 1.26.4 (build/venv-np1, the pins of
-# tests/oracle_np/requirements-np1.txt). Each venv is created when missing.
+# tests/oracle_np/requirements-np1.txt). Each venv is created when missing (python3-venv
+# is installed first when Python lacks it, through scripts/lib.sh).
 #
 #   scripts/test-np-oracle.sh            build the release library, run both
 #   scripts/test-np-oracle.sh --dry-run  no library: a numpy-backed stand-in answers
@@ -13,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
 dry_run=0
 if [ "${1:-}" = "--dry-run" ]; then
@@ -21,15 +23,18 @@ if [ "${1:-}" = "--dry-run" ]; then
   shift
 fi
 
+install_missing python3-venv
+
 mkdir -p build
-if [ ! -x build/venv/bin/python ]; then
-  step "creating build/venv (numpy 2.4.6, ml_dtypes 0.6.0)"
+create_venv() {
   python3 -m venv build/venv
   build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
+}
+if [ ! -x build/venv/bin/python ]; then
+  step "creating build/venv (numpy 2.4.6, ml_dtypes 0.6.0)" create_venv
 fi
 if [ ! -x build/venv-np1/bin/python ]; then
-  step "creating build/venv-np1 (numpy 1.26.4)"
-  python3 -m venv build/venv-np1
+  step "creating build/venv-np1 (numpy 1.26.4)" python3 -m venv build/venv-np1
 fi
 build/venv-np1/bin/pip install --quiet --disable-pip-version-check -r tests/oracle_np/requirements-np1.txt
 
@@ -37,21 +42,25 @@ if [ "$dry_run" -eq 1 ]; then
   export TCAST_NP_ORACLE_DRYRUN=1
 else
   if [ -z "${TCAST_LIB:-}" ]; then
-    step "cargo build --release"
-    cargo build --release
+    step "cargo build --release" cargo build --release
     export TCAST_LIB=target/release/libtensorcast.so
   fi
 fi
 
 # Both runs happen even when the first fails, so one invocation shows both versions.
-failed=()
-step "numpy-casting oracle under numpy 2 (build/venv)"
-build/venv/bin/python -m pytest tests/oracle_np -q "$@" || failed+=("numpy 2.4.6")
+numpy2="numpy-casting oracle under numpy 2 (build/venv)"
+numpy1="numpy-casting oracle under numpy 1.26 (build/venv-np1)"
+step --keep-going "$numpy2" build/venv/bin/python -m pytest tests/oracle_np -q "$@"
+step --keep-going "$numpy1" build/venv-np1/bin/python -m pytest tests/oracle_np -q "$@"
 
-step "numpy-casting oracle under numpy 1.26 (build/venv-np1)"
-build/venv-np1/bin/python -m pytest tests/oracle_np -q "$@" || failed+=("numpy 1.26.4")
-
-if [ ${#failed[@]} -gt 0 ]; then
+if [ ${#failed_steps[@]} -gt 0 ]; then
+  failed=()
+  for name in "${failed_steps[@]}"; do
+    case $name in
+      "$numpy2") failed+=("numpy 2.4.6") ;;
+      "$numpy1") failed+=("numpy 1.26.4") ;;
+    esac
+  done
   step "numpy-casting oracle FAILED under: ${failed[*]}"
   exit 1
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The onnx 1.23 oracle (tests/oracle_onnx123): tensorcast's casts to FLOAT6E2M3 and
 # FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator running Cast-28 models
-# (semantics-cast.md 6), in a venv of its own, build/venv-onnx123, with the pins of
+# (docs/semantics-cast.md 6), in a venv of its own, build/venv-onnx123, with the pins of
 # tests/oracle_onnx123/requirements.txt (onnx 1.23.0 cannot live beside the 1.22.0 of
 # build/venv). The venv is created when missing; the pins are installed on every run (a
 # no-op when they are there) and then checked, so a stale venv fails here, by name.
@@ -13,15 +13,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
 venv=build/venv-onnx123
 requirements=tests/oracle_onnx123/requirements.txt
 
+install_missing python3-venv
+
 mkdir -p build
 if [ ! -x "$venv/bin/python" ]; then
-  step "creating $venv (onnx 1.23.0, the pins of $requirements)"
-  python3 -m venv "$venv"
+  step "creating $venv (onnx 1.23.0, the pins of $requirements)" python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
 "$venv/bin/python" - "$requirements" <<'PY'
@@ -45,10 +47,9 @@ if wrong:
 PY
 
 if [ -z "${TCAST_LIB:-}" ]; then
-  step "cargo build --release"
-  cargo build --release
+  step "cargo build --release" cargo build --release
   export TCAST_LIB=target/release/libtensorcast.so
 fi
 
-step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
-"$venv/bin/python" -m pytest tests/oracle_onnx123 -q "$@"
+step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
+  "$venv/bin/python" -m pytest tests/oracle_onnx123 -q "$@"

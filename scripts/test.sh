@@ -2,80 +2,77 @@
 # Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
 # oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the
-# install and consumer checks, and the Go and C# bindings' tests. Installs what it needs first
-# (cmake, valgrind, python3-venv, pkg-config, golang-go, mono-mcs from the system's
-# packages when missing, on Debian/Ubuntu; pinned Python packages in build/venv*). Fails
-# loudly on the first failing step.
+# install and consumer checks, and the Go and C# bindings' tests. Installs what it needs
+# first (cmake, make, a C compiler, valgrind, python3-venv, pkg-config, golang-go, mono-mcs
+# from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
+# pinned Python packages in build/venv*). Stops at the first failing step and names it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
 
-need_apt=()
-command -v cmake >/dev/null 2>&1 || need_apt+=(cmake)
-command -v valgrind >/dev/null 2>&1 || need_apt+=(valgrind)
-python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need_apt+=(python3-venv)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  step "installing ${need_apt[*]}"
-  sudo_cmd=()
-  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq "${need_apt[@]}"
-fi
+install_missing cmake make cc valgrind python3-venv
 
-step "Python venv (pinned oracles) in build/venv"
-mkdir -p build
-if [ ! -x build/venv/bin/python ]; then
-  python3 -m venv build/venv
-fi
-build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
+python_venv() {
+  mkdir -p build
+  if [ ! -x build/venv/bin/python ]; then
+    python3 -m venv build/venv
+  fi
+  build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
+}
+step "Python venv (pinned oracles) in build/venv" python_venv
 
-step "cargo fmt --check, cargo clippy -D warnings"
-cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
+fmt_clippy() {
+  cargo fmt --all -- --check
+  cargo clippy --all-targets -- -D warnings
+}
+step "cargo fmt --check, cargo clippy -D warnings" fmt_clippy
 
-step "cargo test (Rust tests, header checks, C suite via cc)"
-cargo test
+step "cargo test (Rust tests, header checks, C suite via cc)" cargo test
 
-step "CMake build and CTest (C suite, and again under valgrind memcheck)"
-cmake -S . -B build/cmake -DTCAST_MEMCHECK=ON -DTCAST_CARGO_PROFILE=release
-cmake --build build/cmake
-ctest --test-dir build/cmake --output-on-failure
+cmake_ctest() {
+  cmake -S . -B build/cmake -DTCAST_MEMCHECK=ON -DTCAST_CARGO_PROFILE=release
+  cmake --build build/cmake
+  ctest --test-dir build/cmake --output-on-failure
+}
+step "CMake build and CTest (C suite, and again under valgrind memcheck)" cmake_ctest
 
-step "install: cmake --install into a temporary prefix, consumers via find_package and pkg-config"
-bash scripts/test-install.sh
+step "install: cmake --install into a temporary prefix, consumers via find_package and pkg-config" \
+  bash scripts/test-install.sh
 
-step "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
-TCAST_LIB=target/release/libtensorcast.so build/venv/bin/python -m pytest tests/oracle -q
+lib=target/release/libtensorcast.so
 
-step "numpy casting rules against numpy 2.4.6 (+ ml_dtypes) and numpy 1.26.4"
-TCAST_LIB=target/release/libtensorcast.so bash scripts/test-np-oracle.sh
+step "Python oracle tests (numpy, ml_dtypes, C's printf through Python)" \
+  env TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracle -q
 
-step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
-TCAST_LIB=target/release/libtensorcast.so bash scripts/test-onnx123-oracle.sh
+step "numpy casting rules against numpy 2.4.6 (+ ml_dtypes) and numpy 1.26.4" \
+  env TCAST_LIB=$lib bash scripts/test-np-oracle.sh
 
-step "ONNX conformance (onnx 1.22.0 backend node tests)"
-build/venv/bin/python tests/conformance/onnx_node.py --lib target/release/libtensorcast.so --min-passed 184
+step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
+  env TCAST_LIB=$lib bash scripts/test-onnx123-oracle.sh
 
-step "ONNX conformance: the string Cast tests, which only onnx 1.18.0 ships"
+step "ONNX conformance (onnx 1.22.0 backend node tests)" \
+  build/venv/bin/python tests/conformance/onnx_node.py --lib $lib --min-passed 184
+
 # onnx 1.18.0 cannot be installed beside 1.22.0: take its test data from the wheel.
 # (Its FLOAT -> BFLOAT16 data truncates, which 1.22.0 and our rules do not: only the
 # STRING dirs are run from it.)
-if [ ! -d build/onnx-1.18.0/data ]; then
-  rm -rf build/onnx-1.18.0
-  build/venv/bin/pip download --quiet --disable-pip-version-check --no-deps \
-    --only-binary=:all: -d build/onnx-1.18.0 onnx==1.18.0
-  build/venv/bin/python tests/conformance/extract_node_data.py \
-    build/onnx-1.18.0/onnx-1.18.0-*.whl build/onnx-1.18.0/data
-fi
-build/venv/bin/python tests/conformance/onnx_node.py --lib target/release/libtensorcast.so \
-  --data build/onnx-1.18.0/data/onnx/backend/test/data/node --filter STRING --min-passed 6
+onnx_118_strings() {
+  if [ ! -d build/onnx-1.18.0/data ]; then
+    rm -rf build/onnx-1.18.0
+    build/venv/bin/pip download --quiet --disable-pip-version-check --no-deps \
+      --only-binary=:all: -d build/onnx-1.18.0 onnx==1.18.0
+    build/venv/bin/python tests/conformance/extract_node_data.py \
+      build/onnx-1.18.0/onnx-1.18.0-*.whl build/onnx-1.18.0/data
+  fi
+  build/venv/bin/python tests/conformance/onnx_node.py --lib $lib \
+    --data build/onnx-1.18.0/data/onnx/backend/test/data/node --filter STRING --min-passed 6
+}
+step "ONNX conformance: the string Cast tests, which only onnx 1.18.0 ships" onnx_118_strings
 
-step "Go bindings (go vet, go test)"
-bash scripts/test-go.sh
+step "Go bindings (go vet, go test)" bash scripts/test-go.sh
 
-step "C# bindings (Mono)"
-bash scripts/test-csharp.sh
+step "C# bindings (Mono)" bash scripts/test-csharp.sh
 
 step "all tests passed"

@@ -1,5 +1,5 @@
 //! Bitcast: a view of a tensor's bytes as another dtype, without copying
-//! (`semantics-expand-bitcast.md`). Three rule sets decide the view's shape:
+//! (`docs/semantics-expand-bitcast.md`). Three rule sets decide the view's shape:
 //! tf.bitcast, ONNX BitCast-26 and numpy's `ndarray.view(dtype)`.
 
 use crate::dtype::{DType, Family};

@@ -1,5 +1,5 @@
 //! Expand (ONNX Expand-8/13): numpy broadcasting of an input into a new, contiguous
-//! buffer (`semantics-expand-bitcast.md`).
+//! buffer (`docs/semantics-expand-bitcast.md`).
 //!
 //! The output's dimensions are merged where the input's layout allows (runs of
 //! broadcast dimensions, runs of dimensions contiguous in the input), each contiguous

@@ -62,7 +62,8 @@ fn every_c_test_is_listed() {
 enum Link {
     /// `-L dir -ltensorcast`, found at run time through rpath and LD_LIBRARY_PATH.
     Shared(PathBuf),
-    /// The staticlib by path, with the system libraries Rust's std needs.
+    /// The staticlib by path, with the system libraries Rust's std needs (on Linux; the
+    /// list of cmake/native-static-libs.txt).
     Static(PathBuf),
 }
 
@@ -195,7 +196,7 @@ fn compile(name: &str, link: &Link) -> PathBuf {
                 .arg(format!("-Wl,-rpath,{}", dir.display()));
         }
         Link::Static(lib) => {
-            cmd.arg(lib).args(["-lpthread", "-ldl", "-lm"]);
+            cmd.arg(lib).args(native_static_libs());
         }
     }
     let output = cmd
@@ -209,6 +210,22 @@ fn compile(name: &str, link: &Link) -> PathBuf {
         String::from_utf8_lossy(&output.stderr)
     );
     exe
+}
+
+/// `-l<name>` for each name of cmake/native-static-libs.txt, the one place that lists the
+/// system libraries a static link needs (scripts/test-install.sh checks it against rustc).
+fn native_static_libs() -> Vec<String> {
+    let path = Path::new(MANIFEST_DIR).join("cmake/native-static-libs.txt");
+    let text =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let flags: Vec<String> = text
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .map(|name| format!("-l{name}"))
+        .collect();
+    assert!(!flags.is_empty(), "no library names in {}", path.display());
+    flags
 }
 
 fn run_c_test(name: &str) {

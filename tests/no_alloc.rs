@@ -1,4 +1,4 @@
-//! c-api.md section 1: no heap allocation on the success path of a numeric cast, Expand,
+//! docs/c-api.md section 1: no heap allocation on the success path of a numeric cast, Expand,
 //! Bitcast or any shape or query function. A counting global allocator counts the
 //! allocations made on this test's own thread while a call runs (the harness's other
 //! threads are not counted), over every numeric dtype pair and the element counts 1, 7,

@@ -471,7 +471,7 @@ func bitcastTensor(src Tensor, to DType, rules BitcastRules) (Tensor, error) {
 	}, nil
 }
 
-// ---- numpy casting rules (c-api.md section 7) ----------------------------------------
+// ---- numpy casting rules (docs/c-api.md section 7) ----------------------------------------
 //
 // Text crosses as NUL-terminated Go byte slices (cText), which hold no Go pointers, and
 // results come back in Go byte slices the library writes into. A parsed dtype is a C

@@ -83,7 +83,7 @@ type NumpyDType struct {
 // knows is refused later, by the queries made under the other's rules. A spec that
 // does not parse is ErrParse with numpy's message (`data type 'abc' not understood`,
 // `Invalid datetime metadata string "[s"`), numpy's ValueErrors included (a datetime
-// divisor that does not divide evenly, "M8[D/7]"), as semantics-can-cast.md maps them.
+// divisor that does not divide evenly, "M8[D/7]"), as docs/semantics-can-cast.md maps them.
 func ParseNumpyDType(spec string) (*NumpyDType, error) {
 	h, err := npDTypeParse(spec)
 	if err != nil {

@@ -1,6 +1,6 @@
 package tensorcast_test
 
-// Expectations come from shared/docs/semantics-can-cast.md (numpy 1.22.4 / 2.4.6 as
+// Expectations come from docs/semantics-can-cast.md (numpy 1.22.4 / 2.4.6 as
 // measured there), not from the library's answers.
 
 import (

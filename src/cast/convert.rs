@@ -1,5 +1,5 @@
 //! Per-element conversions the kernels are built from: branch-free formulations of the
-//! rules in `semantics-cast.md` sections 2-3 that the compiler can vectorise. The exact,
+//! rules in `docs/semantics-cast.md` sections 2-3 that the compiler can vectorise. The exact,
 //! slow statement of the same rules is `reference.rs`; tests hold the two together.
 //!
 //! Rounding happens once, from the exact source value. Narrowing from f64 to f16/bf16

@@ -650,7 +650,7 @@ fn u16_bytes(xs: &[u16]) -> Vec<u8> {
 
 #[test]
 fn e8m0_without_saturate_gives_nan_below_its_smallest_value() {
-    // semantics-cast.md 5: with saturate = 0 every positive x < 2^-127 is 0xFF in every
+    // docs/semantics-cast.md 5: with saturate = 0 every positive x < 2^-127 is 0xFF in every
     // round mode (the Cast-24 table); saturating, it is 0x00. 2^-127 itself is 0x00.
     let below_f32 = [
         f32::from_bits(0x003f_ffff), // the largest f32 below 2^-127
@@ -698,7 +698,7 @@ fn e8m0_without_saturate_gives_nan_below_its_smallest_value() {
 
 #[test]
 fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
-    // semantics-cast.md 6: -0, and a negative value that rounds to zero, give 0x20; +NaN
+    // docs/semantics-cast.md 6: -0, and a negative value that rounds to zero, give 0x20; +NaN
     // gives 0x20 and -NaN 0x00 (the onnx 1.23 reference, ml_dtypes).
     let (e2m3, e3m2) = (DType::Float6E2M3, DType::Float6E3M2);
     let opts = (true, 0);

@@ -1,4 +1,4 @@
-//! Packing of the sub-byte dtypes (c-api.md section 4): INT4/UINT4/FLOAT4E2M1 two per
+//! Packing of the sub-byte dtypes (docs/c-api.md section 4): INT4/UINT4/FLOAT4E2M1 two per
 //! byte, INT2/UINT2 four per byte, FLOAT6 four per three bytes as a bit stream; element 0
 //! in the lowest bits; unused high bits of the last byte 0. Kernels see one code per
 //! byte; these functions move codes in and out of that layout, starting at a whole
@@ -129,7 +129,7 @@ mod tests {
                 let mut packed = vec![0xffu8; packed_bytes(bits, n)];
                 pack(bits, &codes, &mut packed);
                 let used = n * bits as usize;
-                if used % 8 != 0 {
+                if !used.is_multiple_of(8) {
                     let last = *packed.last().unwrap();
                     assert_eq!(last >> (used % 8), 0, "bits {bits} n {n}: unused bits set");
                 }

@@ -1,4 +1,4 @@
-//! The exact per-element semantics of the numeric casts (`semantics-cast.md` sections
+//! The exact per-element semantics of the numeric casts (`docs/semantics-cast.md` sections
 //! 2-3), written with integer arithmetic only: no float conversion instruction is
 //! involved, so the kernels can be tested against it. Slow by design, and compiled for the
 //! tests only (`cast/tests.rs`, `cast/lowp_tests.rs`): the library does not ship it.
@@ -319,7 +319,7 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
     write(out, dst);
 }
 
-// ---- low-precision formats (semantics-cast.md sections 4-7) ---------------------------
+// ---- low-precision formats (docs/semantics-cast.md sections 4-7) ---------------------------
 
 use super::lowp::{Kind, FORMATS};
 

@@ -10,6 +10,7 @@
 //! Every item of the C API is re-exported here, so Rust code (tests, benchmarks) can
 //! call it as `tensorcast::ffi::tcast_cast`.
 #![allow(non_camel_case_types)]
+#![warn(missing_docs)]
 
 mod args;
 mod guard;

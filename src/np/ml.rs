@@ -1,5 +1,5 @@
 //! `tcast_can_cast`: numpy's casting levels for tensorcast dtypes, as numpy 2.4 answers
-//! with ml_dtypes 0.6 registered (semantics-can-cast.md section 0).
+//! with ml_dtypes 0.6 registered (docs/semantics-can-cast.md section 0).
 
 use super::dtype::{NpDtype, Order};
 use super::level::level;

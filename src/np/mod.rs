@@ -1,5 +1,5 @@
 //! numpy's casting rules: the dtype grammar, `can_cast` levels, value-based scalars,
-//! `promote_types` and `min_scalar_type` (semantics-can-cast.md), and the same levels for
+//! `promote_types` and `min_scalar_type` (docs/semantics-can-cast.md), and the same levels for
 //! tensorcast dtypes.
 
 pub(crate) mod dtype;

@@ -1,4 +1,4 @@
-//! `numpy.promote_types` (semantics-can-cast.md section 7).
+//! `numpy.promote_types` (docs/semantics-can-cast.md section 7).
 
 use super::dtype::{Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_Y};
 use super::level::{string_length, units_factor};

@@ -1,4 +1,4 @@
-//! The examples of semantics-can-cast.md, as fixed expectations. (The generated
+//! The examples of docs/semantics-can-cast.md, as fixed expectations. (The generated
 //! comparisons with real numpy live in tests/oracle_np.)
 
 use super::dtype::py_repr;

@@ -1,4 +1,4 @@
-//! Value-based casting of scalars (semantics-can-cast.md section 5): numpy 1.22's
+//! Value-based casting of scalars (docs/semantics-can-cast.md section 5): numpy 1.22's
 //! `min_scalar_type` and `can_cast_scalar_to`, and numpy 2's refusal of Python scalars.
 
 use super::dtype::{Kind, NpDtype, Order, Shape};

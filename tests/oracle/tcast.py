@@ -18,7 +18,7 @@ batch helpers:
   casts the raw bytes of ``array`` (read as a contiguous tensor of ``from_code`` and
   ``shape``, packed for the sub-byte dtypes) and returns the output's bytes;
 * ``pack_codes(codes, bits)`` / ``unpack_codes(data, bits, n)`` convert between one code
-  per byte and the packed layout of c-api.md section 4 (written here from the page, not
+  per byte and the packed layout of docs/c-api.md section 4 (written here from the page, not
   taken from the library).
 
 A failing call raises ``TcastError`` carrying the status, the element index and the
@@ -395,7 +395,7 @@ def unpack_codes(data, bits, n):
     """The ``n`` codes of ``bits`` bits (2, 4, 6 or 8) in ``data``, one per byte (uint8).
 
     Element i occupies bits [i * bits, (i + 1) * bits) of ``data`` read as one
-    little-endian bit stream (c-api.md section 4).
+    little-endian bit stream (docs/c-api.md section 4).
     """
     raw = np.frombuffer(bytes(data), dtype=np.uint8)
     if bits == 8:

@@ -1,5 +1,5 @@
 """TCAST_BITCAST_NUMPY_VIEW against numpy's ``ndarray.view(dtype)``
-(semantics-expand-bitcast.md, "Bitcast"; c-api.md section 6).
+(docs/semantics-expand-bitcast.md, "Bitcast"; docs/c-api.md section 6).
 
 For every ordered pair of the byte-sized numpy dtypes with a tensorcast code (bool,
 int8 .. uint64, float16, float32, float64, complex64, complex128, and ml_dtypes' bfloat16)
@@ -15,7 +15,7 @@ also taken as ``x[..., ::2]``, ``x.T``, ``x[::2]`` and with its last axis broadc
   data_bytes are the input's, strides NULL, dtype the target, shape the caller's storage;
   ``tcast_bitcast_shape`` gives the same shape;
 * numpy succeeds on an array that is not C-contiguous -> tensorcast refuses with
-  TCAST_ERR_UNSUPPORTED: a view carries no strides (c-api.md section 6).
+  TCAST_ERR_UNSUPPORTED: a view carries no strides (docs/c-api.md section 6).
 
 The input is never written. Run with
 ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.

@@ -1,4 +1,4 @@
-"""tensorcast's Expand against numpy broadcasting (semantics-expand-bitcast.md, "Expand").
+"""tensorcast's Expand against numpy broadcasting (docs/semantics-expand-bitcast.md, "Expand").
 
 ONNX Expand is bidirectional: the result is the numpy broadcast of the input shape with
 ``shape``, so ``shape`` may be shorter than the input or hold 1s. numpy's

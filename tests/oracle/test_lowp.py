@@ -1,4 +1,4 @@
-"""tensorcast's low-precision casts against ml_dtypes (semantics-cast.md sections 4-7).
+"""tensorcast's low-precision casts against ml_dtypes (docs/semantics-cast.md sections 4-7).
 
 For each of the twelve low-precision formats:
 
@@ -414,7 +414,7 @@ def test_where_the_page_and_ml_dtypes_differ(name, x, saturate, mode, page, thei
 
 
 def test_e8m0_without_saturate_is_nan_below_its_smallest_value():
-    """semantics-cast.md 5: with saturate = 0 every positive f32 below 2^-127 (the f32
+    """docs/semantics-cast.md 5: with saturate = 0 every positive f32 below 2^-127 (the f32
     subnormals 0x00000001 ... 0x003FFFFF) gives 0xFF in every round mode; saturating, 0x00.
     2^-127 itself is 0x00 either way. Each value alone and all in one call (vector paths)."""
     fmt = FORMATS[IDS.index("float8_e8m0fnu")]

@@ -1,4 +1,4 @@
-"""tensorcast's STRING casts against numpy and Python (semantics-cast.md section 8).
+"""tensorcast's STRING casts against numpy and Python (docs/semantics-cast.md section 8).
 
 * TCAST_FORMAT_SHORTEST must equal numpy's ``str()`` of a scalar of the source type
   (numpy's "nan"/"-nan", "inf", "-inf" spelled "NaN", "INF", "-INF" as ONNX does);
@@ -197,7 +197,7 @@ def _one_digit_fewer(text):
                                          (ml_dtypes.bfloat16, tcast.BFLOAT16)],
                          ids=["FLOAT16", "BFLOAT16"])
 def test_shortest_16_bit_texts_are_the_shortest_that_read_back(dtype, code):
-    """semantics-cast.md 8: "the shortest digits that read back to the same value in the
+    """docs/semantics-cast.md 8: "the shortest digits that read back to the same value in the
     source type" (16-bit floats parse to f64 and round once), numpy's layout with U = 1e3.
     numpy has no BFLOAT16, so the property itself is checked: the text reads back, and
     neither decimal of one significant digit fewer around the value does."""
@@ -350,7 +350,7 @@ def test_random_decimals_parse_correctly_rounded_to_float(decimal_texts):
 
 
 def test_random_decimals_parse_to_float16_through_double(decimal_texts):
-    # semantics-cast.md 8: the narrower floats parse to f64, then round once
+    # docs/semantics-cast.md 8: the narrower floats parse to f64, then round once
     ours = tcast.from_strings([t.encode() for t in decimal_texts], tcast.FLOAT16)
     doubles = np.array([float(t) for t in decimal_texts], dtype=np.float64)
     with np.errstate(over="ignore"):
@@ -401,7 +401,7 @@ def test_parse_errors_carry_the_index_and_the_text():
         assert '"3.14abc"' in caught.value.message
 
 
-# C's isspace characters: the ones tensorcast trims (semantics-cast.md 8).
+# C's isspace characters: the ones tensorcast trims (docs/semantics-cast.md 8).
 C_SPACES = " \t\n\v\f\r"
 
 
@@ -436,7 +436,7 @@ PACKED_INTS = [(tcast.INT4, 4), (tcast.UINT4, 4), (tcast.INT2, 2), (tcast.UINT2,
 
 @pytest.mark.parametrize("code, bits", PACKED_INTS, ids=["INT4", "UINT4", "INT2", "UINT2"])
 def test_integer_texts_wrap_into_packed_integers_as_their_floats_do(code, bits):
-    """semantics-cast.md 8: a plain integer text converts as a float of its value does:
+    """docs/semantics-cast.md 8: a plain integer text converts as a float of its value does:
     INT4/UINT4/INT2/UINT2 keep the low bits, however long the text ("20" -> UINT4 4, "-5"
     -> UINT4 11). The oracle is Python's exact integer arithmetic (v mod 2^bits); where a
     double holds the value exactly, tensorcast's own DOUBLE -> format cast of that double

@@ -1,5 +1,5 @@
 """tensorcast dtype codes -> the numpy dtypes that stand for them in tcast_can_cast
-(semantics-can-cast.md section 0): numpy's own types, ml_dtypes 0.6.0's for the ML
+(docs/semantics-can-cast.md section 0): numpy's own types, ml_dtypes 0.6.0's for the ML
 types, numpy's unsized ``U`` for STRING, the storage integers for TensorFlow's quantized
 types. numpy 2 venv only (imports ml_dtypes)."""
 

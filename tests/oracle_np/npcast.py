@@ -1,4 +1,4 @@
-"""ctypes binding of tensorcast's numpy casting functions (c-api.md section 7).
+"""ctypes binding of tensorcast's numpy casting functions (docs/c-api.md section 7).
 
 The library is loaded on first use (not at import, so the numpy-side case generation in
 ``npside`` can run without it) from the path in ``TCAST_LIB``, or from
@@ -153,7 +153,7 @@ def _bytes(text):
 def _check(call, status, err):
     if status != OK:
         message = err.message.decode("utf-8", "replace")
-        if err.status != status:  # c-api.md section 1: *err carries the returned status
+        if err.status != status:  # docs/c-api.md section 1: *err carries the returned status
             raise AssertionError(f"{call} returned status {status} but wrote "
                                  f"err.status {err.status} (message {message!r})")
         raise NpCastError(call, status, err.index, message)

@@ -3,7 +3,7 @@
 With ``TCAST_NP_ORACLE_DRYRUN=1`` the conftest replaces the wrappers of ``npcast`` by
 the functions below, so the whole suite runs without libtensorcast: this checks the
 harness (case generation under this numpy, comparisons, reports) and the fixed
-expectations taken from semantics-can-cast.md, not tensorcast. The stand-in answers from
+expectations taken from docs/semantics-can-cast.md, not tensorcast. The stand-in answers from
 live numpy where the running numpy speaks for the requested rules, and otherwise from the
 doc: ``level_122_struct`` for structured pairs under TCAST_NUMPY_1, and section 5's
 value-based algorithm (``value_rule_122``) for every TCAST_NUMPY_1 scalar query, so that
@@ -150,7 +150,7 @@ def can_cast_str(a, b, casting, rules):
 
 
 def value_rule_122(arr, to, casting):
-    """semantics-can-cast.md section 5 for a 0-d array ``arr`` (a Python value already
+    """docs/semantics-can-cast.md section 5 for a 0-d array ``arr`` (a Python value already
     converted): the doc's algorithm, with numpy's dtype-level can_cast and
     min_scalar_type."""
     to = np.dtype(to)

@@ -13,7 +13,7 @@ numpy 1.26 differs from 1.22 for structured -> structured casts (1.22 matches fi
 name, 1.23+ by position; for the comma-string dtypes used here that only changes pairs
 with different field counts: unsafe in 1.22, impossible in 1.23+). Under numpy 1.x those
 pairs are therefore not taken from numpy: ``level_122_struct`` computes them from the
-1.22 rule of semantics-can-cast.md section 4, and a test checks that rule against live
+1.22 rule of docs/semantics-can-cast.md section 4, and a test checks that rule against live
 numpy on every pair where 1.22 and 1.23+ agree.
 """
 
@@ -90,7 +90,7 @@ def is_struct(dt):
 
 
 def level_122_struct(a, b):
-    """numpy 1.22's level for structured ``a`` -> structured ``b`` (semantics-can-cast.md
+    """numpy 1.22's level for structured ``a`` -> structured ``b`` (docs/semantics-can-cast.md
     section 4): fields matched by name; a different field count or a from-name missing in
     ``b`` -> unsafe; else the least safe of the field casts (field dtypes are not
     structured here, and numpy agrees on those across versions), and not ``no`` unless

@@ -1,7 +1,7 @@
 """tcast_can_cast on tensorcast dtype codes against ``np.can_cast`` with ml_dtypes 0.6.0
 (numpy 2 venv only: the conftest does not collect this file under numpy 1.x).
 
-* every pair of the 27 types of semantics-can-cast.md section 0 plus STRING (numpy's
+* every pair of the 27 types of docs/semantics-can-cast.md section 0 plus STRING (numpy's
   unsized ``U``) and the TF quantized types (their storage integers), every casting,
   against live numpy + ml_dtypes;
 * the doc's section 0 matrix against live numpy (a doc error shows up here) and against
@@ -100,7 +100,7 @@ def test_section0_matrix_vs_library():
 
 def test_bad_arguments():
     """Unknown dtype codes: TCAST_ERR_INVALID_DTYPE; casting outside 0..4:
-    TCAST_ERR_INVALID_ARGUMENT (c-api.md section 1)."""
+    TCAST_ERR_INVALID_ARGUMENT (docs/c-api.md section 1)."""
     calls = [
         ((0, 1, 2), nc.ERR_INVALID_DTYPE), ((1, 0, 2), nc.ERR_INVALID_DTYPE),
         ((29, 1, 2), nc.ERR_INVALID_DTYPE), ((1, 99, 2), nc.ERR_INVALID_DTYPE),

@@ -1,4 +1,4 @@
-"""Characters in specs, against numpy and Python (semantics-can-cast.md section 6,
+"""Characters in specs, against numpy and Python (docs/semantics-can-cast.md section 6,
 corrections): one-character specs, and how messages quote a spec.
 
 numpy reads a one-character spec as a type code, an alias code (numpy 2's ``'n'`` and
@@ -17,7 +17,7 @@ int64 as ``q``; numpy 1 also reads 26, its removed ``NPY_CHAR``, as ``S1``).
   numpy's message for ``''`` (``data type '' not understood``), and that is what is
   checked for it.
 * test_bytes_that_are_not_utf8: the one-byte specs 0x80..0xff are not UTF-8 (no Python
-  str holds them, so numpy has no answer): TCAST_ERR_PARSE (c-api.md section 1).
+  str holds them, so numpy has no answer): TCAST_ERR_PARSE (docs/c-api.md section 1).
 
 numpy quotes a spec in its messages with Python's ``repr()``, which escapes what
 ``str.isprintable()`` calls not printable (``'\\x85x'``, ``'\\u2028'``):

@@ -2,7 +2,7 @@
 ``str(np.dtype(spec))``, and the argument checks of section 7.
 
 For each spec of npside.parse_specs (the level-matrix dtypes, every type name numpy 1.x
-or 2.x knows, and semantics-can-cast.md section 6's examples and their neighbours):
+or 2.x knows, and docs/semantics-can-cast.md section 6's examples and their neighbours):
 
 * numpy (this version) accepts -> the parse succeeds and tcast_np_dtype_str equals
   ``str(np.dtype(spec))``;
@@ -315,7 +315,7 @@ def test_numpy_crashers():
 
 
 def test_null_pointers():
-    """c-api.md section 8: a NULL required pointer is TCAST_ERR_NULL_ARGUMENT; freeing
+    """docs/c-api.md section 8: a NULL required pointer is TCAST_ERR_NULL_ARGUMENT; freeing
     NULL is a no-op."""
     if nc.DRYRUN:
         pytest.skip("dry run: raw C calls need the library")

@@ -10,7 +10,7 @@
   non-native 0-d arrays (``>i8`` ...), their value passed as numpy stores it in that
   dtype (``np.array(v, dtype).tobytes()``; a numpy scalar is always native, so the
   non-native dtypes are only tested as 0-d arrays).
-* tcast_np_min_scalar_type_* vs ``str(np.min_scalar_type(value))`` (c-api.md does not say
+* tcast_np_min_scalar_type_* vs ``str(np.min_scalar_type(value))`` (docs/c-api.md does not say
   what the buffer receives; this suite assumes numpy's ``str(dtype)``: 'uint8', 'object').
 * tcast_np_promote_types vs ``str(np.promote_types(a, b))`` on ``?bhiqBHIQefdgFDG``
   squared and string / datetime / void / object cases; where numpy raises, the library

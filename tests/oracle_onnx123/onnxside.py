@@ -50,7 +50,7 @@ def reference_codes(source, target, x, saturate=1):
 
 
 class Float6:
-    """A FLOAT6 format from semantics-cast.md 6: sign, `exp_bits`, `man_bits`, `bias`; no
+    """A FLOAT6 format from docs/semantics-cast.md 6: sign, `exp_bits`, `man_bits`, `bias`; no
     infinity or NaN."""
 
     def __init__(self, name, onnx_type, exp_bits, man_bits, bias, ml):

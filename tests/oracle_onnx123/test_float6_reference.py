@@ -1,6 +1,6 @@
 """Cast to FLOAT6E2M3 / FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator.
 
-semantics-cast.md 6 makes onnx 1.23's reference the oracle for FLOAT6 (onnx 1.23 ships no
+docs/semantics-cast.md 6 makes onnx 1.23's reference the oracle for FLOAT6 (onnx 1.23 ships no
 FLOAT6 node test data): each test builds a Cast-28 model (onnx.helper, opset 28) from a
 float source to a FLOAT6 target, runs it with ``onnx.reference.ReferenceEvaluator`` and
 compares tensorcast's output (``tcast_cast`` through tests/oracle's ctypes binding)
@@ -20,8 +20,8 @@ byte-exact, packing included.
   both signs, and raw bit patterns).
 * Packing: the reference returns one code per byte (an ml_dtypes float6 array; the top
   two bits are checked to be 0); tensorcast writes four codes in three bytes, element 0
-  in the lowest bits (c-api.md section 4). The reference's codes are packed with
-  ``tcast.pack_codes`` (written from c-api.md, not taken from the library) and the bytes
+  in the lowest bits (docs/c-api.md section 4). The reference's codes are packed with
+  ``tcast.pack_codes`` (written from docs/c-api.md, not taken from the library) and the bytes
   compared.
 * saturate: the models are built with saturate = 1 and 0; FLOAT6 ignores it in both.
 * The page: every code is also checked against the page's rule, written out in

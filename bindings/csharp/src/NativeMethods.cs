@@ -129,7 +129,7 @@ namespace TensorcastSharp.Interop
                                                TcastTensor* view, long* shapeStorage,
                                                int shapeCapacity, TcastError* err);
 
-        // ---- numpy casting rules (c-api.md section 7) ------------------------------------
+        // ---- numpy casting rules (docs/c-api.md section 7) ------------------------------------
         //
         // Text arguments are NUL-terminated UTF-8 passed as byte*, built by the wrapper
         // (rather than [MarshalAs(UnmanagedType.LPStr)], whose encoding is the ANSI code

@@ -1,4 +1,4 @@
-// numpy's casting rules (c-api.md section 7): NumpyDType, a SafeHandle over a parsed
+// numpy's casting rules (docs/c-api.md section 7): NumpyDType, a SafeHandle over a parsed
 // tcast_np_dtype*, and static methods for numpy.can_cast, promote_types and
 // min_scalar_type. Each method makes one native call (the text-returning ones call again
 // with a larger buffer when the first is too small).
@@ -43,7 +43,7 @@ namespace TensorcastSharp
         /// by the queries made under the other's rules. A spec that does not parse is
         /// Status.Parse with numpy's message ("data type 'abc' not understood"), numpy's
         /// ValueErrors included (a datetime divisor that does not divide evenly, "M8[D/7]"),
-        /// as semantics-can-cast.md maps them.</summary>
+        /// as docs/semantics-can-cast.md maps them.</summary>
         public static unsafe NumpyDType Parse(string spec)
         {
             byte[] text = Utf8(spec, nameof(spec));

@@ -389,7 +389,7 @@ namespace TensorcastSharp
             long count = DTypeInfo.ElementCount(shape);
             if (count > int.MaxValue)
                 throw new ArgumentException("too many elements for a string[]", nameof(shape));
-            // n * tcast_string_max_bytes always suffices (c-api.md section 5). A dtype that
+            // n * tcast_string_max_bytes always suffices (docs/c-api.md section 5). A dtype that
             // cannot be formatted has 0 here; the call below then reports why.
             long arenaBytes = checked(count * DTypeInfo.MaxStringBytes(srcType));
             if (arenaBytes > int.MaxValue)

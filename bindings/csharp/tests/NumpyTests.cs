@@ -1,5 +1,5 @@
 // Tests of the numpy casting API (NumpyDType, Tensorcast.CanCast). The expectations come
-// from shared/docs/semantics-can-cast.md (numpy 1.22.4 / 2.4.6 as measured there), not
+// from docs/semantics-can-cast.md (numpy 1.22.4 / 2.4.6 as measured there), not
 // from the library's answers.
 
 using System;

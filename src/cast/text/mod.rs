@@ -1,4 +1,4 @@
-//! Numbers <-> text (ONNX Cast-9+ with STRING, `semantics-cast.md` section 8).
+//! Numbers <-> text (ONNX Cast-9+ with STRING, `docs/semantics-cast.md` section 8).
 //!
 //! - `format.rs`: numbers -> text, one formatter per source type;
 //! - `layout.rs`: numpy's `str()` layout of the shortest round-trip digits, and C's

@@ -250,7 +250,7 @@ fn numeric_cast(from: DType, src: &[u8], n: usize, to: DType) -> Vec<u8> {
 
 #[test]
 fn integer_texts_wrap_into_the_packed_integer_formats() {
-    // semantics-cast.md 8: a plain integer text converts as a float of that value
+    // docs/semantics-cast.md 8: a plain integer text converts as a float of that value
     // does (section 2): INT4/UINT4/INT2/UINT2 round (nothing to do for an integer)
     // and keep the low bits; 8- to 64-bit integers saturate.
     let packed = [DType::Int4, DType::Uint4, DType::Int2, DType::Uint2];
@@ -359,7 +359,7 @@ fn integer_texts_wrap_into_the_packed_integer_formats() {
 
 #[test]
 fn the_six_c_space_characters_are_trimmed() {
-    // semantics-cast.md 8: space, \t, \n, \v, \f and \r at either end, as C's isspace.
+    // docs/semantics-cast.md 8: space, \t, \n, \v, \f and \r at either end, as C's isspace.
     assert_eq!(
         parse(b"\x0b1.5", Scalar::F64),
         Some(1.5f64.to_le_bytes().to_vec())

@@ -1,5 +1,5 @@
 //! numpy dtypes: `numpy.dtype(str)` parsed into an [`NpDtype`], and numpy's `str(dtype)`
-//! printed back (semantics-can-cast.md section 6).
+//! printed back (docs/semantics-can-cast.md section 6).
 //!
 //! - `model.rs`: the dtype model (kinds, byte orders, type codes, fields, subarrays);
 //! - `grammar.rs`: the spec grammar of numpy 1 and numpy 2;
