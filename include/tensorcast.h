@@ -547,7 +547,7 @@ tcast_status tcast_expand(const struct tcast_tensor *input,
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_ARGUMENT (unknown rules, negative
  * capacity), INVALID_SHAPE, UNSUPPORTED (a dtype the rules refuse, with the allowed
  * list for TF, or unequal widths for ONNX), INCOMPATIBLE_SHAPES (the shape rule:
- * "Cannot bitcast from FLOAT to COMPLEX128: shape [3]" for TF, numpy's wording for
+ * `Cannot bitcast from FLOAT to COMPLEX128: shape [3]` for TF, numpy's wording for
  * NUMPY_VIEW), BUFFER_TOO_SMALL (out_capacity below the rank; `*out_ndim` is set).
  */
 tcast_status tcast_bitcast_shape(tcast_dtype from,

@@ -26,8 +26,9 @@ step "Python venv (pinned oracles) in build/venv" python_venv
 fmt_clippy() {
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
+  RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 }
-step "cargo fmt --check, cargo clippy -D warnings" fmt_clippy
+step "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings" fmt_clippy
 
 step "cargo test (Rust tests, header checks, C suite via cc)" cargo test
 

@@ -131,7 +131,7 @@ pub fn check_dtypes(from: DType, to: DType, rules: BitcastRules) -> Result<(), E
 }
 
 /// The shape of `from[dims]` viewed as `to` under `rules` (the dtypes are checked
-/// first, by [`check_dtypes`]).
+/// first, by `check_dtypes`).
 pub fn bitcast_shape(
     from: DType,
     dims: &[usize],

@@ -41,6 +41,7 @@ mod mem;
 pub mod np;
 mod registry;
 mod string_view;
+#[doc(hidden)]
 pub mod tables;
 mod tensor;
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::tensor::{Layout, MAX_NDIM};
 /// Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_ARGUMENT (unknown rules, negative
 /// capacity), INVALID_SHAPE, UNSUPPORTED (a dtype the rules refuse, with the allowed
 /// list for TF, or unequal widths for ONNX), INCOMPATIBLE_SHAPES (the shape rule:
-/// "Cannot bitcast from FLOAT to COMPLEX128: shape [3]" for TF, numpy's wording for
+/// `Cannot bitcast from FLOAT to COMPLEX128: shape [3]` for TF, numpy's wording for
 /// NUMPY_VIEW), BUFFER_TOO_SMALL (out_capacity below the rank; `*out_ndim` is set).
 #[no_mangle]
 pub extern "C" fn tcast_bitcast_shape(
