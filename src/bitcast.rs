@@ -199,6 +199,7 @@ pub fn bitcast_shape(
 
 /// The view shape of a tensor with `layout` seen as `to`: the rules' shape checks, then
 /// UNSUPPORTED for a strided input (a view carries no strides), in that order.
+#[inline(always)]
 pub fn view_shape(layout: &Layout, to: DType, rules: BitcastRules) -> Result<ViewShape, Error> {
     let last_axis = match layout.strides() {
         Some(s) if layout.dims().last().is_some_and(|&d| d != 1) && s[s.len() - 1] != 1 => {

@@ -103,6 +103,13 @@ macro_rules! dtypes {
             $(#[doc = $doc] $dt = $code,)*
         }
 
+        /// Each code's dtype, indexed by code (built from the table at compile time).
+        const BY_CODE: [Option<DType>; MAX_CODE + 1] = {
+            let mut table = [None; MAX_CODE + 1];
+            $(table[$code] = Some(DType::$dt);)*
+            table
+        };
+
         /// The registry, in code order.
         pub static DTYPES: [DTypeInfo; [$($name),*].len()] = [$(
             DTypeInfo {
@@ -121,10 +128,13 @@ macro_rules! dtypes {
             pub const ALL: [DType; [$($name),*].len()] = [$(DType::$dt),*];
 
             /// The dtype with this code, if there is one (0, UNDEFINED, is not a dtype).
+            #[inline]
             pub const fn from_code(code: i32) -> Option<DType> {
-                match code {
-                    $($code => Some(DType::$dt),)*
-                    _ => None,
+                // One bounds check and one load: every call checks a C argument with it.
+                if code >= 0 && (code as usize) < BY_CODE.len() {
+                    BY_CODE[code as usize]
+                } else {
+                    None
                 }
             }
 
@@ -153,6 +163,9 @@ macro_rules! dtypes {
         }
     };
 }
+
+/// The largest dtype code (QINT32).
+const MAX_CODE: usize = 104;
 
 /// Bits of one STRING element: a `tcast_string` view (pointer + u64 length).
 const STRING_BITS: u32 = 8 * (core::mem::size_of::<*const u8>() as u32 + 8);

@@ -43,6 +43,8 @@ pub struct CTable {
 /// its value and the values it may have with their constants, e.g. "options.round_mode
 /// is 7; the valid values are 0 (TCAST_ROUND_UP), 1 (TCAST_ROUND_DOWN), 2
 /// (TCAST_ROUND_NEAREST)".
+#[cold]
+#[inline(never)]
 pub fn invalid_value(table: &CTable, what: &dyn core::fmt::Display, value: i64) -> InvalidValue {
     let mut text = String::new();
     // Writing into a String cannot fail.
@@ -122,6 +124,7 @@ macro_rules! c_enum {
             }
 
             /// The value with this code, if there is one.
+            #[inline]
             pub const fn from_code(code: $repr) -> Option<$name> {
                 match code {
                     $($code => Some($name::$variant),)*
@@ -134,14 +137,13 @@ macro_rules! c_enum {
             /// them or one only returned. `what` is formatted only on failure.
             ///
             /// [`invalid_value`]: crate::tables::invalid_value
+            #[inline]
             pub fn from_arg(
                 code: $repr,
                 what: impl core::fmt::Display,
             ) -> Result<$name, $crate::tables::InvalidValue> {
-                match code {
-                    $($code if $crate::tables::c_enum!(@argument $($result)?) => {
-                        Ok($name::$variant)
-                    })*
+                match $name::from_code(code) {
+                    Some(value) if value.is_argument() => Ok(value),
                     _ => Err($crate::tables::invalid_value(&$name::TABLE, &what, i64::from(code))),
                 }
             }

@@ -20,12 +20,19 @@ use std::ffi::{c_char, CStr};
 use std::ops::Range;
 
 /// NULL_ARGUMENT naming `what` when `ptr` is NULL (the pointer is not read).
+#[inline(always)]
 pub(crate) fn require<T>(ptr: *const T, what: &str) -> Result<(), Error> {
     if ptr.is_null() {
-        Err(Error::NullArgument(format!("{what} is NULL")))
-    } else {
-        Ok(())
+        return Err(null_argument(what));
     }
+    Ok(())
+}
+
+/// The NULL_ARGUMENT error, out of line so that the success path carries no trace of it.
+#[cold]
+#[inline(never)]
+fn null_argument(what: &str) -> Error {
+    Error::NullArgument(format!("{what} is NULL"))
 }
 
 /// A static NUL-terminated string as a C pointer.
@@ -53,12 +60,19 @@ pub(crate) unsafe fn read_text<'a>(ptr: *const c_char, what: &str) -> Result<&'a
 }
 
 /// A C capacity argument as a count, or INVALID_ARGUMENT naming it when negative.
+#[inline(always)]
 pub(crate) fn capacity_of(value: i32, what: &str) -> Result<usize, Error> {
-    usize::try_from(value)
-        .map_err(|_| Error::InvalidArgument(format!("{what} is {value}; it must be >= 0")))
+    usize::try_from(value).map_err(|_| negative_capacity(what, value))
+}
+
+#[cold]
+#[inline(never)]
+fn negative_capacity(what: &str, value: i32) -> Error {
+    Error::InvalidArgument(format!("{what} is {value}; it must be >= 0"))
 }
 
 /// A dtype code argument, checked.
+#[inline(always)]
 pub(crate) fn dtype_arg(code: i32, what: impl Display) -> Result<DType, Error> {
     DType::from_code_arg(code, what)
 }
@@ -71,13 +85,18 @@ pub(crate) fn dtype_named(name: &str) -> Result<DType, Error> {
 
 /// NULL_ARGUMENT when a shape argument is NULL with a positive length (NULL pointers are
 /// the first check of every call; the length itself is checked with the shape).
+#[inline(always)]
 pub(crate) fn require_shape(shape: *const i64, ndim: i32, what: &str) -> Result<(), Error> {
     if ndim > 0 && shape.is_null() {
-        return Err(Error::NullArgument(format!(
-            "{what} is NULL but its length is {ndim}"
-        )));
+        return Err(null_shape(what, ndim));
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn null_shape(what: &str, ndim: i32) -> Error {
+    Error::NullArgument(format!("{what} is NULL but its length is {ndim}"))
 }
 
 /// Reads `ndim` dims (or strides) from a caller's array into `buf`.
@@ -117,6 +136,7 @@ pub(crate) unsafe fn read_dims<'b>(
 ///
 /// # Safety
 /// `ptr` is NULL or points to a readable tcast_tensor.
+#[inline(always)]
 pub(crate) unsafe fn read_descriptor(
     ptr: *const tcast_tensor,
     role: &str,
@@ -134,6 +154,7 @@ pub(crate) unsafe fn read_descriptor(
 }
 
 /// A descriptor's dtype code, checked.
+#[inline(always)]
 pub(crate) fn dtype_of(role: &str, desc: &tcast_tensor) -> Result<DType, Error> {
     DType::from_code_arg(desc.dtype, format_args!("{role} dtype"))
 }
@@ -142,6 +163,7 @@ pub(crate) fn dtype_of(role: &str, desc: &tcast_tensor) -> Result<DType, Error> 
 ///
 /// # Safety
 /// `desc.shape` / `desc.strides` are NULL or point to `desc.ndim` readable int64_t.
+#[inline(always)]
 pub(crate) unsafe fn read_layout(
     role: &str,
     desc: &tcast_tensor,
@@ -263,7 +285,7 @@ fn byte_range(desc: &tcast_tensor, layout: &Layout) -> Range<usize> {
 }
 
 /// NULL data with elements, then `data_bytes` below what the shape needs.
-fn check_data(role: &str, desc: &tcast_tensor, layout: &Layout) -> Result<(), Error> {
+pub(crate) fn check_data(role: &str, desc: &tcast_tensor, layout: &Layout) -> Result<(), Error> {
     if layout.count() > 0 && desc.data.is_null() {
         return Err(Error::NullArgument(format!(
             "{role} data is NULL but shape {} has {} elements",
@@ -280,6 +302,7 @@ fn check_data(role: &str, desc: &tcast_tensor, layout: &Layout) -> Result<(), Er
 /// `desc.data` points to `desc.data_bytes` readable bytes that stay unchanged for `'a`;
 /// for a STRING input, each element is a tcast_string whose non-NULL `data` points to
 /// `len` such bytes.
+#[inline(always)]
 pub(crate) unsafe fn input_view<'a>(
     desc: &tcast_tensor,
     layout: Layout,
@@ -301,6 +324,7 @@ pub(crate) unsafe fn input_view<'a>(
 /// # Safety
 /// `desc.data` points to `desc.data_bytes` writable bytes that nothing else reads or
 /// writes for `'a`.
+#[inline(always)]
 unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout) -> Result<TensorMut<'a>, Error> {
     let data: &'a mut [u8] = if layout.bytes() == 0 {
         &mut []
@@ -322,6 +346,7 @@ unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout) -> Result<TensorM
 /// As [`input_view`] for `input`; `output.data` points to `output.data_bytes` writable
 /// bytes that nothing but this call uses for `'a` (overlap with the input is checked
 /// here).
+#[inline(always)]
 pub(crate) unsafe fn input_output_views<'a>(
     input: &tcast_tensor,
     in_layout: Layout,
@@ -362,6 +387,7 @@ pub(crate) unsafe fn input_output_views<'a>(
 /// # Safety
 /// `input`, `output` and `options` are NULL or valid as docs/c-api.md sections 4 and 5
 /// describe, for `'a`.
+#[inline(always)]
 pub(crate) unsafe fn cast_operands<'a>(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
@@ -404,6 +430,7 @@ pub(crate) struct Out<'a, T> {
 ///
 /// # Safety
 /// `ptr` is NULL or points to a writable, aligned `T` that nothing else uses for `'a`.
+#[inline(always)]
 pub(crate) unsafe fn out_arg<'a, T>(ptr: *mut T, what: &str) -> Result<Out<'a, T>, Error> {
     require(ptr, what)?;
     Ok(Out {
@@ -437,6 +464,7 @@ pub(crate) struct ShapeOut<'a> {
 /// # Safety
 /// `dims` is NULL or points to `capacity` writable int64_t, and `ndim` (when `Some`) is
 /// NULL or points to a writable int32_t, both used by nothing else for `'a`.
+#[inline(always)]
 pub(crate) unsafe fn shape_out<'a>(
     dims: *mut i64,
     dims_name: &str,
@@ -466,6 +494,7 @@ pub(crate) unsafe fn shape_out<'a>(
 ///
 /// # Safety
 /// As [`shape_out`].
+#[inline(always)]
 pub(crate) unsafe fn shape_result<'a>(
     out_shape: *mut i64,
     out_capacity: i32,
@@ -485,18 +514,21 @@ impl ShapeOut<'_> {
     /// Writes the rank (when asked for), then the extents, or BUFFER_TOO_SMALL naming
     /// the `shape` (what it is, e.g. "broadcast shape") when the capacity is below the
     /// rank; the rank is written even then.
+    #[inline]
     pub(crate) fn store(mut self, what: &str, dims: &[usize]) -> Result<(), Error> {
-        let capacity = capacity_of(self.capacity, self.capacity_name)?;
+        self.store_ref(what, dims)
+    }
+
+    /// As [`ShapeOut::store`], leaving the output in place. A negative capacity (which
+    /// [`ShapeOut::check_capacity`] refused earlier) holds nothing.
+    #[inline]
+    pub(crate) fn store_ref(&mut self, what: &str, dims: &[usize]) -> Result<(), Error> {
         if let Some(ndim) = &mut self.ndim {
             ndim.write(dims.len() as i32);
         }
+        let capacity = usize::try_from(self.capacity).unwrap_or(0);
         if dims.len() > capacity {
-            return Err(Error::BufferTooSmall(format!(
-                "{} is {capacity} but the {what} {} has rank {}",
-                self.capacity_name,
-                shape_text(dims),
-                dims.len()
-            )));
+            return Err(self.too_small(what, dims));
         }
         for (i, &d) in dims.iter().enumerate() {
             // SAFETY: `dims` holds `capacity` >= rank writable int64_t (shape_out's
@@ -504,6 +536,18 @@ impl ShapeOut<'_> {
             unsafe { self.dims.add(i).write(d as i64) };
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_small(&self, what: &str, dims: &[usize]) -> Error {
+        Error::BufferTooSmall(format!(
+            "{} is {} but the {what} {} has rank {}",
+            self.capacity_name,
+            self.capacity,
+            shape_text(dims),
+            dims.len()
+        ))
     }
 
     /// The array's pointer, for a view that refers to it.

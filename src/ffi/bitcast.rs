@@ -1,7 +1,7 @@
 //! Bitcast: views of a tensor's bytes as another dtype, without copying.
 
 use super::args::{
-    dtype_arg, dtype_of, input_view, out_arg, read_descriptor, read_dims, read_layout,
+    check_data, dtype_arg, dtype_of, out_arg, read_descriptor, read_dims, read_layout,
     require_shape, shape_out, shape_result, Out, ShapeOut,
 };
 use super::guard::guard;
@@ -59,6 +59,7 @@ pub extern "C" fn tcast_bitcast_shape(
 /// # Safety
 /// `shape` is NULL or holds `ndim` readable int64_t; `out_shape` is NULL or holds
 /// `out_capacity` writable int64_t; `out_ndim` is NULL or writable.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn bitcast_shape_args<'a>(
     from: tcast_dtype,
@@ -104,20 +105,30 @@ pub extern "C" fn tcast_bitcast(
     guard(err, || {
         // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 6).
-        let (src, to, shape, mut view, storage) =
+        let mut args =
             unsafe { bitcast_args(input, to, rules, view, shape_storage, shape_capacity) }?;
+        let dims = args.shape.dims();
         let result = tcast_tensor {
-            data: src.data,
-            data_bytes: src.data_bytes,
-            shape: storage.as_ptr(),
+            data: args.input.data,
+            data_bytes: args.input.data_bytes,
+            shape: args.storage.as_ptr(),
             strides: std::ptr::null(),
-            ndim: shape.dims().len() as i32,
-            dtype: to.code(),
+            ndim: dims.len() as i32,
+            dtype: args.to.code(),
         };
-        storage.store("view shape", shape.dims())?;
-        view.write(result);
+        args.storage.store_ref("view shape", dims)?;
+        args.view.write(result);
         Ok(())
     })
+}
+
+/// The checked arguments of `tcast_bitcast` and the view's shape.
+struct BitcastArgs<'a> {
+    input: tcast_tensor,
+    to: DType,
+    shape: ViewShape,
+    view: Out<'a, tcast_tensor>,
+    storage: ShapeOut<'a>,
 }
 
 /// The arguments of `tcast_bitcast` and the view's shape, checked in the order of
@@ -127,6 +138,7 @@ pub extern "C" fn tcast_bitcast(
 ///
 /// # Safety
 /// The pointers are NULL or valid as docs/c-api.md sections 4 and 6 describe, for `'a`.
+#[inline(always)]
 unsafe fn bitcast_args<'a>(
     input: *const tcast_tensor,
     to: tcast_dtype,
@@ -134,16 +146,7 @@ unsafe fn bitcast_args<'a>(
     view: *mut tcast_tensor,
     shape_storage: *mut i64,
     shape_capacity: i32,
-) -> Result<
-    (
-        tcast_tensor,
-        DType,
-        ViewShape,
-        Out<'a, tcast_tensor>,
-        ShapeOut<'a>,
-    ),
-    Error,
-> {
+) -> Result<BitcastArgs<'a>, Error> {
     // SAFETY: forwarded from this function's contract.
     let view = unsafe { out_arg(view, "view") }?;
     // SAFETY: as above.
@@ -166,7 +169,13 @@ unsafe fn bitcast_args<'a>(
     // SAFETY: as above.
     let layout = unsafe { read_layout("input", &desc, from) }?;
     let shape = view_shape(&layout, to, rules)?;
-    // SAFETY: as above: the bytes are checked against the shape here, never read.
-    unsafe { input_view(&desc, layout) }?;
-    Ok((desc, to, shape, view, storage))
+    // The bytes are checked against the shape, never read: no view is made of them.
+    check_data("input", &desc, &layout)?;
+    Ok(BitcastArgs {
+        input: desc,
+        to,
+        shape,
+        view,
+        storage,
+    })
 }

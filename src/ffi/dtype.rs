@@ -75,6 +75,7 @@ pub extern "C" fn tcast_tensor_bytes(
 ///
 /// # Safety
 /// `out_bytes` is NULL or writable; `shape` is NULL or holds `ndim` readable int64_t.
+#[inline(always)]
 unsafe fn tensor_bytes_args<'a>(
     out_bytes: *mut u64,
     dtype: tcast_dtype,

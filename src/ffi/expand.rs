@@ -57,6 +57,7 @@ type ShapeArg<'b> = (*const i64, i32, &'b mut [usize; MAX_NDIM]);
 /// # Safety
 /// Each shape array is NULL or holds its length of readable int64_t; `out_shape` is NULL
 /// or holds `out_capacity` writable int64_t; `out_ndim` is NULL or writable.
+#[inline(always)]
 unsafe fn expand_shape_args<'a, 'b>(
     (input_shape, input_ndim, a): ShapeArg<'b>,
     (shape, shape_len, b): ShapeArg<'b>,
@@ -106,6 +107,7 @@ pub extern "C" fn tcast_expand(
 ///
 /// # Safety
 /// `input` and `output` are NULL or valid as docs/c-api.md section 4 describes, for `'a`.
+#[inline(always)]
 unsafe fn expand_args<'a>(
     input: *const tcast_tensor,
     output: *const tcast_tensor,

@@ -132,9 +132,27 @@ pub fn numpy_name(d: DType) -> String {
 
 /// The level a digit of [`LEVELS`] stands for.
 fn table_level(i: usize, j: usize) -> Casting {
-    // The digits are 0..=5, the codes of Casting::ALL in order.
-    Casting::ALL[usize::from(LEVELS[i][j] - b'0')]
+    LEVEL_TABLE[i][j]
 }
+
+/// [`LEVELS`] as casting levels, converted once at compile time (each digit is a
+/// `Casting` code; a digit that is none fails the build).
+const LEVEL_TABLE: [[Casting; 27]; 27] = {
+    let mut table = [[Casting::Never; 27]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let mut j = 0;
+        while j < 27 {
+            table[i][j] = match Casting::from_code((LEVELS[i][j] - b'0') as i32) {
+                Some(level) => level,
+                None => panic!("LEVELS holds a digit that is no casting level"),
+            };
+            j += 1;
+        }
+        i += 1;
+    }
+    table
+};
 
 /// The lowest numpy casting level allowing `from` -> `to` (NEVER: none).
 pub fn tensor_level(from: DType, to: DType) -> Casting {

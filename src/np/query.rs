@@ -121,6 +121,7 @@ pub fn min_scalar_type_of(scalar: PyScalar) -> Result<NpDtype, Error> {
 }
 
 /// `numpy.can_cast` on tensorcast dtypes (numpy with ml_dtypes' casts).
+#[inline(always)]
 pub fn can_cast_dtypes(from: DType, to: DType, casting: Casting) -> bool {
     ml::tensor_level(from, to) <= casting
 }
