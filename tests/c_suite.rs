@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+mod common;
+use common::target_triple;
+
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The C tests, one `#[test]` each. `every_c_test_is_listed` keeps this in step with the
@@ -137,23 +140,6 @@ fn symlink(target: &Path, link: &Path) {
 #[cfg(not(unix))]
 fn symlink(_target: &Path, _link: &Path) {
     unreachable!("only Linux builds give the library a SONAME");
-}
-
-/// The target triple this test binary was built for (the C programs must match it).
-fn target_triple() -> String {
-    let arch = std::env::consts::ARCH;
-    if cfg!(target_os = "linux") {
-        let env = if cfg!(target_env = "musl") {
-            "musl"
-        } else {
-            "gnu"
-        };
-        format!("{arch}-unknown-linux-{env}")
-    } else if cfg!(target_os = "macos") {
-        format!("{arch}-apple-darwin")
-    } else {
-        format!("{arch}-unknown-{}", std::env::consts::OS)
-    }
 }
 
 /// Compiles c_tests/<name>.c into a program and returns its path.

@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 use tensorcast::c_tables;
 use tensorcast::tables::CTable;
 
+mod common;
+use common::target_triple;
+
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// One thing the header declares: a cbindgen item by its C name, or all the constants of
@@ -368,23 +371,6 @@ fn header_defines_every_table_constant() {
                 "{line} in the header"
             );
         }
-    }
-}
-
-/// The target triple this test was built for (the compiler must match it).
-fn target_triple() -> String {
-    let arch = std::env::consts::ARCH;
-    if cfg!(target_os = "linux") {
-        let env = if cfg!(target_env = "musl") {
-            "musl"
-        } else {
-            "gnu"
-        };
-        format!("{arch}-unknown-linux-{env}")
-    } else if cfg!(target_os = "macos") {
-        format!("{arch}-apple-darwin")
-    } else {
-        format!("{arch}-unknown-{}", std::env::consts::OS)
     }
 }
 

@@ -7,9 +7,7 @@ use super::kernels;
 use super::options::CastOptions;
 use super::pack::{pack, packed_bytes, unpack};
 use super::repr::Repr;
-use super::strings;
 use crate::dtype::DType;
-use crate::error::Error;
 use crate::tensor::{Tensor, MAX_NDIM};
 use std::sync::Mutex;
 
@@ -239,16 +237,16 @@ fn packed_bits(dtype: DType) -> Option<u32> {
 }
 
 /// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
-/// the detected CPU tier. The other STRING pairs are not kernels: see [`super::strings`].
-pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan, Error> {
-    strings::check_pair(from, to)?;
+/// the detected CPU tier: a pair `strings::check_pair` accepted, other than STRING ->
+/// numeric (parsed by [`super::strings`], not a kernel).
+pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
     let kernel = match (from, to) {
         (DType::String, DType::String) => {
             kernels::copy(DType::String.bits() as usize / 8, Tier::detect())
         }
         _ => {
             let (Some(source), Some(target)) = (Repr::of(from), Repr::of(to)) else {
-                unreachable!("check_pair leaves numeric pairs and STRING -> STRING")
+                unreachable!("cast() plans numeric pairs and STRING -> STRING only")
             };
             kernels::select_any(
                 source,
@@ -259,9 +257,9 @@ pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Result<Plan
             )
         }
     };
-    Ok(Plan {
+    Plan {
         kernel,
         src_packed: packed_bits(from),
         dst_packed: packed_bits(to),
-    })
+    }
 }

@@ -47,7 +47,11 @@ pub(crate) fn parse_strings(
 ) -> Result<(), Error> {
     let layout = src.layout();
     if layout.strides().is_none() {
-        let texts = (0..layout.count()).map(|i| src.string_at(i * VIEW_BYTES).bytes(i));
+        let texts = src
+            .data()
+            .chunks_exact(VIEW_BYTES)
+            .enumerate()
+            .map(|(i, slot)| StringView::read_from(slot).bytes(i));
         text::parse_each(texts, dst, options)
     } else {
         let texts = layout

@@ -14,7 +14,6 @@ use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::np;
 use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
-use core::fmt::Display;
 use core::marker::PhantomData;
 use std::ffi::{c_char, CStr};
 use std::ops::Range;
@@ -69,12 +68,6 @@ pub(crate) fn capacity_of(value: i32, what: &str) -> Result<usize, Error> {
 #[inline(never)]
 fn negative_capacity(what: &str, value: i32) -> Error {
     Error::InvalidArgument(format!("{what} is {value}; it must be >= 0"))
-}
-
-/// A dtype code argument, checked.
-#[inline(always)]
-pub(crate) fn dtype_arg(code: i32, what: impl Display) -> Result<DType, Error> {
-    DType::from_code_arg(code, what)
 }
 
 /// A dtype name argument, or INVALID_DTYPE quoting it.
@@ -514,15 +507,10 @@ impl ShapeOut<'_> {
     /// Writes the rank (when asked for), then the extents, or BUFFER_TOO_SMALL naming
     /// the `shape` (what it is, e.g. "broadcast shape") when the capacity is below the
     /// rank; the rank is written even then.
+    /// A negative capacity (which [`ShapeOut::check_capacity`] refused earlier) holds
+    /// nothing.
     #[inline]
-    pub(crate) fn store(mut self, what: &str, dims: &[usize]) -> Result<(), Error> {
-        self.store_ref(what, dims)
-    }
-
-    /// As [`ShapeOut::store`], leaving the output in place. A negative capacity (which
-    /// [`ShapeOut::check_capacity`] refused earlier) holds nothing.
-    #[inline]
-    pub(crate) fn store_ref(&mut self, what: &str, dims: &[usize]) -> Result<(), Error> {
+    pub(crate) fn store(&mut self, what: &str, dims: &[usize]) -> Result<(), Error> {
         if let Some(ndim) = &mut self.ndim {
             ndim.write(dims.len() as i32);
         }

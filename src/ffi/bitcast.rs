@@ -1,8 +1,8 @@
 //! Bitcast: views of a tensor's bytes as another dtype, without copying.
 
 use super::args::{
-    check_data, dtype_arg, dtype_of, out_arg, read_descriptor, read_dims, read_layout,
-    require_shape, shape_out, shape_result, Out, ShapeOut,
+    check_data, dtype_of, out_arg, read_descriptor, read_dims, read_layout, require_shape,
+    shape_out, shape_result, Out, ShapeOut,
 };
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
@@ -34,7 +34,7 @@ pub extern "C" fn tcast_bitcast_shape(
         let mut buf = [0; MAX_NDIM];
         // SAFETY: `shape` is NULL or holds `ndim` int64_t, and the out-pointers are NULL
         // or writable (docs/c-api.md section 6).
-        let (from, dims, to, rules, out) = unsafe {
+        let (from, dims, to, rules, mut out) = unsafe {
             bitcast_shape_args(
                 from,
                 shape,
@@ -75,7 +75,10 @@ unsafe fn bitcast_shape_args<'a>(
     // SAFETY: forwarded from this function's contract.
     let out = unsafe { shape_result(out_shape, out_capacity, out_ndim) }?;
     require_shape(shape, ndim, "shape")?;
-    let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
+    let (from, to) = (
+        DType::from_code_arg(from, "from")?,
+        DType::from_code_arg(to, "to")?,
+    );
     let rules = BitcastRules::from_arg(rules, "rules")?;
     out.check_capacity()?;
     check_dtypes(from, to, rules)?;
@@ -116,7 +119,7 @@ pub extern "C" fn tcast_bitcast(
             ndim: dims.len() as i32,
             dtype: args.to.code(),
         };
-        args.storage.store_ref("view shape", dims)?;
+        args.storage.store("view shape", dims)?;
         args.view.write(result);
         Ok(())
     })
@@ -162,7 +165,7 @@ unsafe fn bitcast_args<'a>(
         )
     }?;
     let from = dtype_of("input", &desc)?;
-    let to = dtype_arg(to, "to")?;
+    let to = DType::from_code_arg(to, "to")?;
     let rules = BitcastRules::from_arg(rules, "rules")?;
     storage.check_capacity()?;
     check_dtypes(from, to, rules)?;

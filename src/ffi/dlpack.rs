@@ -2,10 +2,11 @@
 //! back. The header does not include dlpack.h and defines no `DL*` name; the type codes
 //! are repeated as `TCAST_DLPACK_*` so that both headers can be included together.
 
-use super::args::{dtype_arg, out_arg};
+use super::args::out_arg;
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dlpack::{from_dlpack, to_dlpack, DlpackDtype};
+use crate::dtype::DType;
 
 /// The tensorcast dtype of a DLPack `DLDataType` given as its three fields: kDLInt and
 /// kDLUInt with 2, 4, 8, 16, 32 or 64 bits, kDLFloat 16/32/64, kDLBfloat 16, kDLComplex
@@ -51,7 +52,7 @@ pub extern "C" fn tcast_dtype_to_dlpack(
                 out_arg(lanes, "lanes")?,
             )
         };
-        let dl = to_dlpack(dtype_arg(dtype, "dtype")?)?;
+        let dl = to_dlpack(DType::from_code_arg(dtype, "dtype")?)?;
         code.write(dl.code);
         bits.write(dl.bits);
         lanes.write(dl.lanes);

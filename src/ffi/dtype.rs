@@ -1,8 +1,6 @@
 //! Dtype codes, names and widths, and the ONNX Cast schema table.
 
-use super::args::{
-    c_static, dtype_arg, dtype_named, out_arg, read_dims, read_text, require_shape, Out,
-};
+use super::args::{c_static, dtype_named, out_arg, read_dims, read_text, require_shape, Out};
 use super::guard::{guard, guard_value};
 use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dtype::DType;
@@ -86,7 +84,7 @@ unsafe fn tensor_bytes_args<'a>(
     // SAFETY: forwarded from this function's contract.
     let out = unsafe { out_arg(out_bytes, "out_bytes") }?;
     require_shape(shape, ndim, "shape")?;
-    let dtype = dtype_arg(dtype, "dtype")?;
+    let dtype = DType::from_code_arg(dtype, "dtype")?;
     // SAFETY: as above.
     let dims = unsafe { read_dims("tensor", "shape", shape, ndim, buf) }?;
     Ok((out, dtype, dims))

@@ -33,7 +33,7 @@ pub extern "C" fn tcast_expand_shape(
         let (mut a, mut b, mut result) = ([0; MAX_NDIM], [0; MAX_NDIM], [0; MAX_NDIM]);
         // SAFETY: each array is NULL or holds its length of int64_t and the out-pointers
         // are NULL or writable (docs/c-api.md section 6).
-        let (input, target, out) = unsafe {
+        let (input, target, mut out) = unsafe {
             expand_shape_args(
                 (input_shape, input_ndim, &mut a),
                 (shape, shape_len, &mut b),

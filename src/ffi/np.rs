@@ -1,9 +1,10 @@
 //! numpy's casting rules: `tcast_np_*` and `tcast_can_cast` (docs/c-api.md section 7).
 
-use super::args::{dtype_arg, out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
+use super::args::{out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
 use crate::cast::options::Casting;
+use crate::dtype::DType;
 use crate::error::Error;
 use crate::np::query::{self, PyScalar};
 use crate::np::{self, NumpyRules};
@@ -434,7 +435,10 @@ pub extern "C" fn tcast_can_cast(
     guard(err, || {
         // SAFETY: `result` is NULL or writable.
         let mut out = unsafe { out_arg(result, "result") }?;
-        let (from, to) = (dtype_arg(from, "from")?, dtype_arg(to, "to")?);
+        let (from, to) = (
+            DType::from_code_arg(from, "from")?,
+            DType::from_code_arg(to, "to")?,
+        );
         let casting = Casting::from_arg(casting, "casting")?;
         out.write(i32::from(query::can_cast_dtypes(from, to, casting)));
         Ok(())
