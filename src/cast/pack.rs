@@ -129,7 +129,7 @@ mod tests {
                 let mut packed = vec![0xffu8; packed_bytes(bits, n)];
                 pack(bits, &codes, &mut packed);
                 let used = n * bits as usize;
-                if !used.is_multiple_of(8) {
+                if used % 8 != 0 {
                     let last = *packed.last().unwrap();
                     assert_eq!(last >> (used % 8), 0, "bits {bits} n {n}: unused bits set");
                 }

@@ -56,7 +56,7 @@ pub fn stream_fence(tier: Tier) {
 /// where the tier has them, else ordinary stores.
 pub fn stream_fill(dst: &mut [u8], block: &[u8], tier: Tier) {
     assert!(
-        matches!(block.len(), 1 | 2 | 4 | 8 | 16 | 32) && dst.len().is_multiple_of(block.len())
+        matches!(block.len(), 1 | 2 | 4 | 8 | 16 | 32) && dst.len() % block.len() == 0
     );
     match tier {
         Tier::Baseline => {
@@ -74,9 +74,9 @@ pub fn stream_fill(dst: &mut [u8], block: &[u8], tier: Tier) {
 /// stores only, where the tier can; false when it cannot (nothing written).
 pub fn repeat_block(dst: &mut [u8], block: &[u8], tier: Tier) -> bool {
     if block.is_empty()
-        || !block.len().is_multiple_of(32)
+        || block.len() % 32 != 0
         || block.len() > 512
-        || !dst.len().is_multiple_of(block.len())
+        || dst.len() % block.len() != 0
     {
         return false;
     }
@@ -104,15 +104,15 @@ pub fn repeat_rows(
     tier: Tier,
 ) -> bool {
     if row == 0
-        || !row.is_multiple_of(32)
+        || row % 32 != 0
         || row > 512
         || count == 0
-        || !out.len().is_multiple_of(count)
+        || out.len() % count != 0
     {
         return false;
     }
     let block = out.len() / count;
-    if !block.is_multiple_of(row) || at + (count - 1) * stride + row > data.len() {
+    if block % row != 0 || at + (count - 1) * stride + row > data.len() {
         return false;
     }
     match tier {
