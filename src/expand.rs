@@ -8,11 +8,11 @@
 //! Large outputs are written with streaming stores. Packed dtypes are expanded code by
 //! code through their bit streams (they are rare and never strided).
 
-use crate::cast::arch;
-use crate::cast::kernel::Tier;
 use crate::cast::pack;
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
+use crate::simd::cpu::Tier;
+use crate::simd::fill;
 use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
 
 /// The numpy broadcast of two shapes (aligned on the right; equal dims stay, a 1 takes
@@ -204,7 +204,7 @@ fn run(
         count += 1;
     }
     let tier = Tier::detect();
-    let stream = out.len() >= STREAM_MIN_BYTES && arch::can_stream(tier);
+    let stream = out.len() >= STREAM_MIN_BYTES && fill::can_stream(tier);
     let filler = Filler {
         data,
         es,
@@ -213,7 +213,7 @@ fn run(
     };
     filler.level(&levels[..count], 0, out);
     if stream {
-        arch::stream_fence(tier);
+        fill::stream_fence(tier);
     }
 }
 
@@ -273,7 +273,7 @@ impl Filler<'_> {
             && !self.stream
             && matches!(rest, [run] if run.stride == es)
             && block <= 512
-            && arch::repeat_block(out, &self.data[at..at + block], self.tier)
+            && fill::repeat_block(out, &self.data[at..at + block], self.tier)
         {
             // A short contiguous input run broadcast: stored straight from registers.
         } else if first.stride == 0 {
@@ -290,7 +290,7 @@ impl Filler<'_> {
             let rows_done = bcast.stride == 0
                 && run.stride == es
                 && !self.stream
-                && arch::repeat_rows(
+                && fill::repeat_rows(
                     out,
                     self.data,
                     (at, first.stride, first.len),
@@ -316,7 +316,7 @@ impl Filler<'_> {
             // One small element (or block) repeated: a streaming fill.
             let mut block = [0u8; 32];
             block[..filled].copy_from_slice(&out[..filled]);
-            arch::stream_fill(&mut out[filled..], &block[..filled], self.tier);
+            fill::stream_fill(&mut out[filled..], &block[..filled], self.tier);
             return;
         }
         if self.stream && filled <= PATTERN_BYTES / 2 && total > filled {
@@ -342,7 +342,7 @@ impl Filler<'_> {
             };
             if period < total {
                 self.fill_from(&mut out[..period], filled);
-                if arch::replicate(out, period) {
+                if fill::replicate(out, period) {
                     return;
                 }
                 return self.fill_from(out, period);
@@ -366,7 +366,7 @@ impl Filler<'_> {
             // `have` is a multiple of `vectors` (both powers of two times `filled`).
             let whole = total / vectors * vectors;
             let (block, rest) = out[..whole].split_at_mut(vectors);
-            if arch::repeat_block(rest, block, self.tier) {
+            if fill::repeat_block(rest, block, self.tier) {
                 let tail = total - whole;
                 out.copy_within(..tail, whole);
                 return;
@@ -393,7 +393,7 @@ impl Filler<'_> {
 
     fn copy(&self, src: &[u8], dst: &mut [u8]) {
         if self.stream && dst.len() >= 1024 {
-            arch::stream_copy(src, dst, self.tier);
+            fill::stream_copy(src, dst, self.tier);
         } else {
             dst.copy_from_slice(src);
         }

@@ -40,6 +40,7 @@ pub mod ffi;
 mod mem;
 pub mod np;
 mod registry;
+mod simd;
 mod string_view;
 #[doc(hidden)]
 pub mod tables;

@@ -1,13 +1,13 @@
 //! Runs a contiguous kernel over a possibly strided or packed input into a possibly
 //! packed output, on one or more threads.
 
-use super::arch;
 use super::kernel::{Kernel, Tier};
 use super::kernels;
 use super::options::CastOptions;
 use super::pack::{pack, packed_bytes, unpack};
 use super::repr::Repr;
 use crate::dtype::DType;
+use crate::simd::fill;
 use crate::tensor::{Tensor, MAX_NDIM};
 use std::sync::Mutex;
 
@@ -144,7 +144,7 @@ const STREAM_BLOCK_BYTES: usize = 8192;
 
 fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
     let tier = kernel.tier;
-    if out.len() < STREAM_MIN_BYTES || kernel.dst_size <= kernel.src_size || !arch::can_stream(tier)
+    if out.len() < STREAM_MIN_BYTES || kernel.dst_size <= kernel.src_size || !fill::can_stream(tier)
     {
         kernel.run(src, out);
         return;
@@ -156,9 +156,9 @@ fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
         let m = piece.len() / ds;
         let from = i * per_block * es;
         kernel.run(&src[from..from + m * es], &mut block[..m * ds]);
-        arch::stream_copy(&block[..m * ds], piece, tier);
+        fill::stream_copy(&block[..m * ds], piece, tier);
     }
-    arch::stream_fence(tier);
+    fill::stream_fence(tier);
 }
 
 /// Converts the input elements `[first, first + out.len() / dst_size)` in row-major

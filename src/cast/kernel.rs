@@ -1,51 +1,9 @@
 //! What a conversion kernel is: a function over contiguous bytes compiled for one CPU
-//! tier, with its element sizes. `kernels.rs` chooses kernels, `arch/` supplies the
+//! tier, with its element sizes. `kernels.rs` chooses kernels, `simd/` supplies the
 //! hand-written ones; both build on these types, so the dependencies go one way.
 
-/// A CPU feature level with its own compilation of the kernels.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Tier {
-    /// What every CPU of the target runs.
-    Baseline,
-    /// x86-64 with AVX2, FMA and F16C.
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl Tier {
-    /// The best tier this CPU supports, detected on first use and cached.
-    pub fn detect() -> Tier {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::sync::atomic::{AtomicU8, Ordering};
-            static CACHE: AtomicU8 = AtomicU8::new(0);
-            match CACHE.load(Ordering::Relaxed) {
-                1 => return Tier::Baseline,
-                2 => return Tier::Avx2,
-                _ => {}
-            }
-            let avx2 = std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-                && std::arch::is_x86_feature_detected!("f16c");
-            CACHE.store(if avx2 { 2 } else { 1 }, Ordering::Relaxed);
-            if avx2 {
-                return Tier::Avx2;
-            }
-        }
-        Tier::Baseline
-    }
-
-    /// Every tier this CPU can run (tests compare them all).
-    #[cfg(test)]
-    pub fn available() -> Vec<Tier> {
-        let mut tiers = vec![Tier::Baseline];
-        #[cfg(target_arch = "x86_64")]
-        if Tier::detect() == Tier::Avx2 {
-            tiers.push(Tier::Avx2);
-        }
-        tiers
-    }
-}
+/// The kernel set a kernel was compiled for; made only by detection (`simd::cpu`).
+pub use crate::simd::cpu::Tier;
 
 /// A contiguous kernel: converts `src.len() / src_size` elements into `dst`.
 #[derive(Copy, Clone)]
@@ -63,7 +21,11 @@ pub struct Kernel {
 
 impl Kernel {
     /// Wraps a kernel function compiled for a tier.
-    pub(crate) fn new(
+    ///
+    /// # Safety
+    /// `run` runs on every CPU that `tier` was detected on: it is portable code, or
+    /// compiled for the kernel family whose token `tier` holds.
+    pub(crate) unsafe fn new(
         run: unsafe fn(&[u8], &mut [u8]),
         src_size: usize,
         dst_size: usize,
@@ -94,8 +56,8 @@ impl Kernel {
         } else {
             assert_eq!(n, dst.len() / self.dst_size);
         }
-        // SAFETY: `select` hands out a tier's kernels only for a tier that
-        // `Tier::detect` found on this CPU (or for Baseline, which every CPU runs).
+        // SAFETY: `Kernel::new`'s contract: `run` runs on a CPU with `tier`, and a tier
+        // other than Portable holds the token that detection made on this CPU.
         unsafe { (self.run)(src, dst) }
     }
 }

@@ -1,7 +1,8 @@
 //! Contiguous conversion kernels: one per (source, target) storage pair and CPU tier,
 //! chosen once per call. Every kernel is the same loop over a per-element conversion
-//! (`convert.rs`); the AVX2 tier compiles that loop with AVX2/F16C enabled so the
-//! compiler vectorises it, and the tier is detected once per process.
+//! (`convert.rs`); a SIMD tier compiles that loop with its family's features enabled
+//! (`simd::x86_64::avx2_family`) so the compiler vectorises it, and the tier is detected
+//! once per process.
 
 use super::convert::CastTo;
 use super::elem::{Bool, Elem, C128, C64};
@@ -12,6 +13,8 @@ use super::lowp::{
 };
 use super::repr::Repr;
 use crate::dtype::Scalar;
+#[cfg(target_arch = "x86_64")]
+use crate::simd::x86_64::{avx2_family, enable_features};
 use half::{bf16, f16};
 
 #[inline(always)]
@@ -22,17 +25,54 @@ fn convert_all<S: Elem + CastTo<D>, D: Elem>(src: &[u8], dst: &mut [u8]) {
 }
 
 /// # Safety
-/// None beyond the shared kernel signature; Baseline runs on every CPU.
-unsafe fn convert_baseline<S: Elem + CastTo<D>, D: Elem>(src: &[u8], dst: &mut [u8]) {
+/// None beyond the shared kernel signature; the portable tier runs on every CPU.
+unsafe fn convert_portable<S: Elem + CastTo<D>, D: Elem>(src: &[u8], dst: &mut [u8]) {
     convert_all::<S, D>(src, dst)
 }
 
-/// # Safety
-/// The CPU must support AVX2, FMA and F16C.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn convert_avx2<S: Elem + CastTo<D>, D: Elem>(src: &[u8], dst: &mut [u8]) {
-    convert_all::<S, D>(src, dst)
+avx2_family! { enable_features! {
+    /// # Safety
+    /// The CPU runs the AVX2 family.
+    unsafe fn convert_avx2<S: Elem + CastTo<D>, D: Elem>(src: &[u8], dst: &mut [u8]) {
+        convert_all::<S, D>(src, dst)
+    }
+
+    /// # Safety
+    /// The CPU runs the AVX2 family.
+    unsafe fn encode_avx2<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+        encode_all::<S, F, OPT>(src, dst)
+    }
+
+    /// # Safety
+    /// The CPU runs the AVX2 family.
+    unsafe fn decode_avx2<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
+    where
+        f32: CastTo<D>,
+        i8: CastTo<D>,
+    {
+        decode_all::<F, D>(src, dst)
+    }
+} }
+
+/// The kernel of a generic loop: `portable` on the portable tier, `family` (the same
+/// loop compiled for the tier's kernel family) on the others.
+fn generic(
+    portable: unsafe fn(&[u8], &mut [u8]),
+    #[cfg(target_arch = "x86_64")] avx2: unsafe fn(&[u8], &mut [u8]),
+    (src_size, dst_size): (usize, usize),
+    tier: Tier,
+) -> Kernel {
+    let run = match tier {
+        Tier::Portable => portable,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(_) => avx2,
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon(_) => portable,
+    };
+    // SAFETY: `portable` runs on every CPU; `avx2` is compiled for the AVX2 family and
+    // chosen only for a tier that holds its token.
+    unsafe { Kernel::new(run, src_size, dst_size, tier) }
 }
 
 /// # Safety
@@ -42,12 +82,13 @@ unsafe fn copy_bytes(src: &[u8], dst: &mut [u8]) {
 }
 
 fn pick<S: Elem + CastTo<D>, D: Elem>(tier: Tier) -> Kernel {
-    let run: unsafe fn(&[u8], &mut [u8]) = match tier {
-        Tier::Baseline => convert_baseline::<S, D>,
+    generic(
+        convert_portable::<S, D>,
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => convert_avx2::<S, D>,
-    };
-    Kernel::new(run, S::SIZE, D::SIZE, tier)
+        convert_avx2::<S, D>,
+        (S::SIZE, D::SIZE),
+        tier,
+    )
 }
 
 macro_rules! pick_target {
@@ -74,7 +115,8 @@ macro_rules! pick_target {
 
 /// A byte copy of elements of `size` bytes.
 pub fn copy(size: usize, tier: Tier) -> Kernel {
-    Kernel::new(copy_bytes, size, size, tier)
+    // SAFETY: a byte copy runs on every CPU.
+    unsafe { Kernel::new(copy_bytes, size, size, tier) }
 }
 
 /// The kernel for a storage pair on a tier. Identical storage is a byte copy, which
@@ -83,7 +125,7 @@ pub fn select(from: Scalar, to: Scalar, tier: Tier) -> Kernel {
     if from == to {
         return copy(from.size(), tier);
     }
-    if let Some(kernel) = super::arch::special(from, to, tier) {
+    if let Some(kernel) = crate::simd::kernels::special(from, to, tier) {
         return kernel;
     }
     match from {
@@ -116,25 +158,18 @@ fn encode_all<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u
 
 /// # Safety
 /// None beyond the shared kernel signature.
-unsafe fn encode_baseline<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    encode_all::<S, F, OPT>(src, dst)
-}
-
-/// # Safety
-/// The CPU must support AVX2, FMA and F16C.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn encode_avx2<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+unsafe fn encode_portable<S: LowSource, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     encode_all::<S, F, OPT>(src, dst)
 }
 
 fn encode_pick<S: LowSource, const F: u8, const OPT: u8>(tier: Tier) -> Kernel {
-    let run: unsafe fn(&[u8], &mut [u8]) = match tier {
-        Tier::Baseline => encode_baseline::<S, F, OPT>,
+    generic(
+        encode_portable::<S, F, OPT>,
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => encode_avx2::<S, F, OPT>,
-    };
-    Kernel::new(run, S::SIZE, 1, tier)
+        encode_avx2::<S, F, OPT>,
+        (S::SIZE, 1),
+        tier,
+    )
 }
 
 #[inline(always)]
@@ -156,19 +191,7 @@ where
 
 /// # Safety
 /// None beyond the shared kernel signature.
-unsafe fn decode_baseline<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
-where
-    f32: CastTo<D>,
-    i8: CastTo<D>,
-{
-    decode_all::<F, D>(src, dst)
-}
-
-/// # Safety
-/// The CPU must support AVX2, FMA and F16C.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma,f16c,bmi1,bmi2,lzcnt,popcnt")]
-unsafe fn decode_avx2<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
+unsafe fn decode_portable<const F: u8, D: Elem>(src: &[u8], dst: &mut [u8])
 where
     f32: CastTo<D>,
     i8: CastTo<D>,
@@ -181,12 +204,13 @@ where
     f32: CastTo<D>,
     i8: CastTo<D>,
 {
-    let run: unsafe fn(&[u8], &mut [u8]) = match tier {
-        Tier::Baseline => decode_baseline::<F, D>,
+    generic(
+        decode_portable::<F, D>,
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => decode_avx2::<F, D>,
-    };
-    Kernel::new(run, 1, D::SIZE, tier)
+        decode_avx2::<F, D>,
+        (1, D::SIZE),
+        tier,
+    )
 }
 
 fn decode_for<const F: u8>(to: Scalar, tier: Tier) -> Kernel {
@@ -250,7 +274,7 @@ pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Ti
             Repr::Low(g) => option_bits(g, saturate, round_mode),
             Repr::Std(_) => 0,
         };
-        if let Some(kernel) = super::arch::special_low(from, to, opt, tier) {
+        if let Some(kernel) = crate::simd::kernels::special_low(from, to, opt, tier) {
             return kernel;
         }
     }

@@ -5,19 +5,18 @@
 //! strided memory (gathering non-unit-stride rows through a small stack buffer), and
 //! split over threads when asked.
 
-pub(crate) mod arch;
 mod checks;
-mod convert;
+pub(crate) mod convert;
 mod elem;
 mod exec;
 pub(crate) mod kernel;
 mod kernels;
-mod lowp;
+pub(crate) mod lowp;
 pub(crate) mod options;
 pub(crate) mod pack;
 #[cfg(test)]
 mod reference;
-mod repr;
+pub(crate) mod repr;
 pub(crate) mod strings;
 pub(crate) mod text;
 

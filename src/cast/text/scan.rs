@@ -5,6 +5,7 @@
 //! predictor). Anything else is left to the general parser (None).
 
 use super::decimal::Plain;
+use crate::simd::scan::{byte_classes, ByteClasses};
 
 /// C's `isspace` in the C locale: space, \t, \n, \v, \f, \r (Rust's
 /// `is_ascii_whitespace` leaves out \v).
@@ -284,39 +285,16 @@ fn bit_range(from: usize, to: usize) -> u32 {
     upto(to) & !upto(from)
 }
 
-/// [`scan`] for texts of 16 to 32 bytes, with the structure found by 16-byte compares
-/// (SSE2, part of every x86-64) instead of byte loops: where the digits, the point and
-/// the exponent are, then each run's value from its known length. Other lengths, and
-/// texts it does not recognise, go to [`scan`].
-#[cfg(target_arch = "x86_64")]
+/// [`scan`] for texts of 16 to 32 bytes, with the structure found by SIMD compares
+/// (`simd::scan`) instead of byte loops: where the digits, the point and the exponent
+/// are, then each run's value from its known length. Other lengths, texts it does not
+/// recognise, and CPUs without the SIMD kernel go to [`scan`].
 #[inline(always)]
 pub fn scan_wide(s: &[u8]) -> Option<Plain> {
-    use std::arch::x86_64::*;
-    let len = s.len();
-    if !(16..=32).contains(&len) {
+    let Some(ByteClasses { digit, dot, exp }) = byte_classes(s) else {
         return scan(s);
-    }
-    // SAFETY: SSE2 is part of the x86-64 baseline; the two loads read s[..16] and
-    // s[len - 16..], inside the text (16 <= len <= 32). The second one's masks are
-    // shifted to their positions (the overlap holds the same bytes twice).
-    let (digit, dot, exp) = unsafe {
-        let lo = _mm_loadu_si128(s.as_ptr().cast());
-        let hi = _mm_loadu_si128(s.as_ptr().add(len - 16).cast());
-        let shift = len - 16;
-        let bits = |v: __m128i| _mm_movemask_epi8(v) as u32;
-        let digits = |v: __m128i| {
-            let at_least_0 = _mm_cmpgt_epi8(v, _mm_set1_epi8(b'0' as i8 - 1));
-            let at_most_9 = _mm_cmpgt_epi8(_mm_set1_epi8(b'9' as i8 + 1), v);
-            bits(_mm_and_si128(at_least_0, at_most_9))
-        };
-        let equal = |v: __m128i, c: u8| bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)));
-        let lower = |v: __m128i| _mm_or_si128(v, _mm_set1_epi8(0x20));
-        (
-            digits(lo) | digits(hi) << shift,
-            equal(lo, b'.') | equal(hi, b'.') << shift,
-            equal(lower(lo), b'e') | equal(lower(hi), b'e') << shift,
-        )
     };
+    let len = s.len();
     let first = s[0];
     let negative = first == b'-';
     let start = usize::from(negative | (first == b'+'));
@@ -357,12 +335,6 @@ pub fn scan_wide(s: &[u8]) -> Option<Plain> {
     }
     let w = run_value(s, start, int_len) * POW10[frac_len] + run_value(s, frac_at, frac_len);
     Some(Plain { negative, w, q })
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub fn scan_wide(s: &[u8]) -> Option<Plain> {
-    scan(s)
 }
 
 #[cfg(test)]

@@ -1,0 +1,63 @@
+//! aarch64: the kernel families, each with its target features listed once, and their
+//! capability tokens (see `x86_64/mod.rs` for the pattern). Advanced SIMD (NEON) is part
+//! of every aarch64 CPU; its token exists so that `TCAST_DISABLE_CPU_FEATURES` can turn
+//! the NEON kernels off.
+
+pub mod cast;
+
+/// The NEON family's target features, listed once: `neon_family! { m! { .. } }` calls
+/// `m! { ["neon"] .. }`.
+macro_rules! neon_family {
+    ($callback:ident! { $($args:tt)* }) => {
+        $callback! { ["neon"] $($args)* }
+    };
+}
+pub(crate) use neon_family;
+
+/// Prepends `#[target_feature(enable = ..)]` for each listed feature to every item.
+macro_rules! enable_features {
+    ([$($feature:tt),+]) => {};
+    ([$($feature:tt),+] $first:item $($rest:item)*) => {
+        $(#[target_feature(enable = $feature)])+
+        $first
+        $crate::simd::aarch64::enable_features! { [$($feature),+] $($rest)* }
+    };
+}
+pub(crate) use enable_features;
+
+/// Whether the CPU has every listed feature and `disabled` names none of them.
+macro_rules! features_detected {
+    ([$($feature:tt),+] $disabled:expr) => {
+        $(std::arch::is_aarch64_feature_detected!($feature) && !$disabled($feature))&&+
+    };
+}
+
+/// The listed features as a slice of names.
+macro_rules! feature_names {
+    ([$($feature:tt),+]) => {
+        &[$($feature),+]
+    };
+}
+
+/// Proof that the CPU runs the NEON family (see [`neon_family`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Neon(());
+
+/// The tokens of this CPU.
+#[derive(Copy, Clone, Debug)]
+pub struct Tokens {
+    pub neon: Option<Neon>,
+}
+
+/// Every feature name the families use, for checking `TCAST_DISABLE_CPU_FEATURES`.
+pub fn known_features() -> impl Iterator<Item = &'static str> {
+    let neon: &[&str] = neon_family! { feature_names! {} };
+    neon.iter().copied()
+}
+
+/// Detects the families this CPU runs; `disabled` names features to treat as absent.
+pub fn detect(disabled: &dyn Fn(&str) -> bool) -> Tokens {
+    Tokens {
+        neon: (neon_family! { features_detected! { disabled } }).then_some(Neon(())),
+    }
+}

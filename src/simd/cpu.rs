@@ -1,0 +1,184 @@
+//! Which kernel families this CPU runs: detected once per process, with the features
+//! named in `TCAST_DISABLE_CPU_FEATURES` treated as absent.
+
+use std::sync::OnceLock;
+
+#[cfg(target_arch = "aarch64")]
+use super::aarch64 as isa;
+#[cfg(target_arch = "x86_64")]
+use super::x86_64 as isa;
+
+#[cfg(target_arch = "aarch64")]
+pub use super::aarch64::Neon;
+#[cfg(target_arch = "x86_64")]
+pub use super::x86_64::{Avx2, Erms, Sse2};
+
+/// The environment variable that turns features off: a comma-separated list of names
+/// as `is_x86_feature_detected!` / `is_aarch64_feature_detected!` spell them, or `all`.
+/// Read once, at the first detection; for tests of the portable path.
+pub const DISABLE_VAR: &str = "TCAST_DISABLE_CPU_FEATURES";
+
+/// The kernel families of this CPU, as tokens.
+#[derive(Copy, Clone, Debug)]
+pub struct Cpu {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    tokens: isa::Tokens,
+}
+
+/// The families detected on this CPU (once per process).
+pub fn cpu() -> Cpu {
+    static CPU: OnceLock<Cpu> = OnceLock::new();
+    *CPU.get_or_init(|| {
+        let setting = std::env::var(DISABLE_VAR).unwrap_or_default();
+        let disabled = Disabled::parse(&setting);
+        for name in disabled.unknown() {
+            eprintln!("tensorcast: {DISABLE_VAR}: unknown CPU feature {name:?} ignored");
+        }
+        Cpu::detect(&disabled)
+    })
+}
+
+impl Cpu {
+    fn detect(disabled: &Disabled) -> Cpu {
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        let _ = disabled;
+        Cpu {
+            #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+            tokens: isa::detect(&|name| disabled.has(name)),
+        }
+    }
+
+    /// AVX2 with FMA, F16C, BMI1/2, LZCNT and POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    pub fn avx2(self) -> Option<Avx2> {
+        self.tokens.avx2
+    }
+
+    /// SSE2 (every x86-64 CPU, unless disabled).
+    #[cfg(target_arch = "x86_64")]
+    pub fn sse2(self) -> Option<Sse2> {
+        self.tokens.sse2
+    }
+
+    /// Enhanced `rep movsb`.
+    #[cfg(target_arch = "x86_64")]
+    pub fn erms(self) -> Option<Erms> {
+        self.tokens.erms
+    }
+
+    /// Advanced SIMD (every aarch64 CPU, unless disabled).
+    #[cfg(target_arch = "aarch64")]
+    pub fn neon(self) -> Option<Neon> {
+        self.tokens.neon
+    }
+}
+
+/// The value of [`DISABLE_VAR`], parsed.
+#[derive(Debug)]
+struct Disabled<'a> {
+    all: bool,
+    names: Vec<&'a str>,
+}
+
+impl<'a> Disabled<'a> {
+    fn parse(setting: &'a str) -> Disabled<'a> {
+        let names: Vec<&str> = setting
+            .split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .collect();
+        Disabled {
+            all: names.contains(&"all"),
+            names,
+        }
+    }
+
+    fn has(&self, feature: &str) -> bool {
+        self.all || self.names.contains(&feature)
+    }
+
+    /// The names that are neither `all` nor a feature any kernel family uses.
+    fn unknown(&self) -> impl Iterator<Item = &&'a str> + '_ {
+        self.names
+            .iter()
+            .filter(|name| **name != "all" && !known_features().any(|known| known == **name))
+    }
+}
+
+/// Every feature name a kernel family of this target uses.
+fn known_features() -> impl Iterator<Item = &'static str> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    return isa::known_features();
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    return std::iter::empty();
+}
+
+/// A set of kernels compiled for one kernel family, with the token that proves the CPU
+/// runs them: safe code can only hold a tier other than `Portable` that detection made.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tier {
+    /// Plain Rust that every CPU of the target runs.
+    Portable,
+    /// x86-64 with the AVX2 family.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2),
+    /// aarch64 with Advanced SIMD.
+    #[cfg(target_arch = "aarch64")]
+    Neon(Neon),
+}
+
+impl Tier {
+    /// The best tier this CPU runs.
+    pub fn detect() -> Tier {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = cpu().avx2() {
+            return Tier::Avx2(token);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(token) = cpu().neon() {
+            return Tier::Neon(token);
+        }
+        Tier::Portable
+    }
+
+    /// Every tier this CPU runs (tests compare them all).
+    #[cfg(test)]
+    pub fn available() -> Vec<Tier> {
+        let mut tiers = vec![Tier::Portable];
+        if Tier::detect() != Tier::Portable {
+            tiers.push(Tier::detect());
+        }
+        tiers
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_disable_setting_is_a_comma_separated_list_or_all() {
+        let none = Disabled::parse("");
+        assert!(!none.has("avx2") && none.unknown().next().is_none());
+        let some = Disabled::parse(" avx2 ,f16c,");
+        assert!(some.has("avx2") && some.has("f16c") && !some.has("fma"));
+        let all = Disabled::parse("all");
+        assert!(all.has("avx2") && all.has("neon") && all.unknown().next().is_none());
+        let typo = Disabled::parse("avx2,avx3");
+        assert!(typo.has("avx2"));
+        assert_eq!(typo.unknown().copied().collect::<Vec<_>>(), ["avx3"]);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_disabled_feature_withdraws_its_whole_family() {
+        let tokens = isa::detect(&|name| name == "f16c");
+        assert!(tokens.avx2.is_none());
+        assert_eq!(
+            tokens.sse2.is_some(),
+            std::arch::is_x86_feature_detected!("sse2")
+        );
+        let nothing = isa::detect(&|_| true);
+        assert!(nothing.avx2.is_none() && nothing.sse2.is_none() && nothing.erms.is_none());
+    }
+}

@@ -1,0 +1,120 @@
+//! Fills and copies for Expand's output and the cast's streaming path: streaming or
+//! register stores where the tier has them, the portable loops beside them.
+
+#[cfg(target_arch = "x86_64")]
+use super::cpu::cpu;
+use super::cpu::Tier;
+
+/// Whether [`stream_copy`] has a non-temporal path on this tier.
+pub fn can_stream(tier: Tier) -> bool {
+    match tier {
+        Tier::Portable => false,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(_) => true,
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon(_) => false,
+    }
+}
+
+/// Copies `src` to `dst` (same length) with non-temporal stores where the tier has them
+/// (else an ordinary copy), so that a large output is not first read into the cache.
+pub fn stream_copy(src: &[u8], dst: &mut [u8], tier: Tier) {
+    match tier {
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => super::x86_64::fill::stream_copy(src, dst, token),
+        _ => dst.copy_from_slice(src),
+    }
+}
+
+/// Orders earlier streaming stores before anything that follows.
+pub fn stream_fence(tier: Tier) {
+    #[cfg(target_arch = "x86_64")]
+    if let Tier::Avx2(_) = tier {
+        super::x86_64::fill::fence();
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = tier;
+}
+
+/// Fills `dst` with copies of `block` (1, 2, 4, 8, 16 or 32 bytes; `dst.len()` a
+/// multiple of it) with streaming stores where the tier has them, else ordinary stores.
+pub fn stream_fill(dst: &mut [u8], block: &[u8], tier: Tier) {
+    assert!(matches!(block.len(), 1 | 2 | 4 | 8 | 16 | 32) && dst.len() % block.len() == 0);
+    match tier {
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => super::x86_64::fill::stream_fill(dst, block, token),
+        _ => {
+            for slot in dst.chunks_exact_mut(block.len()) {
+                slot.copy_from_slice(block);
+            }
+        }
+    }
+}
+
+/// Fills `dst` with copies of `block` (a multiple of 32 bytes, at most 512) with stores
+/// only, where the tier can; false when it cannot (nothing written).
+pub fn repeat_block(dst: &mut [u8], block: &[u8], tier: Tier) -> bool {
+    if block.is_empty()
+        || block.len() % 32 != 0
+        || block.len() > 512
+        || dst.len() % block.len() != 0
+    {
+        return false;
+    }
+    match tier {
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => {
+            super::x86_64::fill::repeat_block(dst, block, token);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Fills `out`, split into `count` equal blocks, with rows of `data`: block i is the
+/// `row` bytes at `data[at + i * stride..]` repeated. False, with nothing written, where
+/// the tier cannot (or `row` is not a multiple of 32 up to 512, or the blocks are not
+/// whole rows).
+pub fn repeat_rows(
+    out: &mut [u8],
+    data: &[u8],
+    (at, stride, count): (usize, usize, usize),
+    row: usize,
+    tier: Tier,
+) -> bool {
+    if row == 0 || row % 32 != 0 || row > 512 || count == 0 || out.len() % count != 0 {
+        return false;
+    }
+    let block = out.len() / count;
+    if block % row != 0 || at + (count - 1) * stride + row > data.len() {
+        return false;
+    }
+    match tier {
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => {
+            let whole = &mut out[..block * count];
+            super::x86_64::fill::repeat_rows(whole, data, (at, stride, row), block, token);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Repeats `out[..period]` over the rest of `out` (so that `out[i] == out[i - period]`)
+/// with one forward string move, which on CPUs with enhanced `rep movsb` writes whole
+/// lines without first reading them (memset's speed, where vector stores pay for the
+/// read-for-ownership). False, with nothing written, where that is not available or
+/// `period` is too short for the fast string path.
+pub fn replicate(out: &mut [u8], period: usize) -> bool {
+    // Below this distance the string move falls back to its slow byte-wise mode.
+    const MIN_PERIOD: usize = 16 << 10;
+    if period < MIN_PERIOD || period >= out.len() {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if let Some(token) = cpu().erms() {
+        super::x86_64::fill::replicate(out, period, token);
+        return true;
+    }
+    false
+}

@@ -1,0 +1,34 @@
+//! The hand-written cast kernels of a tier, for pairs the compiler does not vectorise
+//! well on its own; the portable tier has none (its kernels are the generic loops in
+//! `cast/kernels.rs`).
+
+use super::cpu::Tier;
+use crate::cast::kernel::Kernel;
+use crate::cast::repr::Repr;
+use crate::dtype::Scalar;
+
+/// A hand-written kernel for this pair of standard types on this tier, if there is one.
+pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
+    match tier {
+        Tier::Portable => None,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => super::x86_64::cast::special(from, to, token),
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon(token) => super::aarch64::cast::special(from, to, token),
+    }
+}
+
+/// A hand-written kernel for a pair involving a low-precision format (`opt`: the
+/// option bits the target is compiled for), if there is one.
+pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
+    match tier {
+        Tier::Portable => None,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => super::x86_64::cast::special_low(from, to, opt, token),
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon(_) => {
+            let _ = (from, to, opt);
+            None
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The SIMD layer: CPU-feature detection, the capability tokens that prove a kernel
+//! family can run, and the hand-written kernels per ISA, beside the portable code the
+//! callers fall back to. Nothing outside this module names an instruction set.
+//!
+//! - `cpu.rs`: detection once per process (with `TCAST_DISABLE_CPU_FEATURES`), the
+//!   tokens and `Tier`, the kernel set a cast runs on.
+//! - `kernels.rs`: the hand-written cast kernels of a tier.
+//! - `fill.rs`: Expand's fills and the cast's streaming copy, with portable fallbacks.
+//! - `scan.rs`: the text scanner's byte classification.
+//! - `x86_64/`, `aarch64/`: the kernels of each ISA, with each family's features listed
+//!   once.
+
+pub mod cpu;
+pub mod fill;
+pub mod kernels;
+pub mod scan;
+
+#[cfg(target_arch = "aarch64")]
+pub mod aarch64;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64;
