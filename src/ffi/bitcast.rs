@@ -106,9 +106,9 @@ pub extern "C" fn tcast_bitcast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
-        // sections 1, 4 and 6).
         let mut args =
+            // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
+            // sections 1, 4 and 6).
             unsafe { bitcast_args(input, to, rules, view, shape_storage, shape_capacity) }?;
         let dims = args.shape.dims();
         let result = tcast_tensor {

@@ -49,9 +49,9 @@ pub extern "C" fn tcast_cast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
-        // sections 1, 4 and 5).
         let (src, mut dst, options) =
+            // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
+            // sections 1, 4 and 5).
             unsafe { cast_operands(input, output, options, check_pair, None) }?;
         cast(&src, &mut dst, &options)
     })

@@ -59,9 +59,9 @@ pub extern "C" fn tcast_tensor_bytes(
 ) -> tcast_status {
     guard(err, || {
         let mut buf = [0usize; MAX_NDIM];
-        // SAFETY: `out_bytes` is NULL or writable and `shape` NULL or holding `ndim`
-        // int64_t (docs/c-api.md section 4).
         let (mut out, dtype, dims) =
+            // SAFETY: `out_bytes` is NULL or writable and `shape` NULL or holding `ndim`
+            // int64_t (docs/c-api.md section 4).
             unsafe { tensor_bytes_args(out_bytes, dtype, shape, ndim, &mut buf) }?;
         out.write(contiguous_bytes(dtype, dims)?);
         Ok(())

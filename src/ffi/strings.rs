@@ -39,8 +39,8 @@ pub extern "C" fn tcast_cast_to_strings(
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 5).
         let mut arena = unsafe { read_arena(arena) }?;
-        // SAFETY: as above; the arena is checked and found disjoint from both tensors.
         let (src, mut dst, options) =
+            // SAFETY: as above; the arena is checked and found disjoint from both tensors.
             unsafe { cast_operands(input, output, options, check_format_pair, Some(&mut arena)) }?;
         let (bytes, used, mut new_used) = arena.into_parts();
         let end = format_to_views(&src, &mut dst, options.string_format, bytes, used)?;

@@ -48,6 +48,19 @@ impl Cpu {
         }
     }
 
+    /// The best tier of these families.
+    fn best_tier(self) -> Tier {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(token) = self.avx2() {
+            return Tier::Avx2(token);
+        }
+        #[cfg(target_arch = "aarch64")]
+        if let Some(token) = self.neon() {
+            return Tier::Neon(token);
+        }
+        Tier::Portable
+    }
+
     /// AVX2 with FMA, F16C, BMI1/2, LZCNT and POPCNT.
     #[cfg(target_arch = "x86_64")]
     pub fn avx2(self) -> Option<Avx2> {
@@ -130,15 +143,7 @@ pub enum Tier {
 impl Tier {
     /// The best tier this CPU runs.
     pub fn detect() -> Tier {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(token) = cpu().avx2() {
-            return Tier::Avx2(token);
-        }
-        #[cfg(target_arch = "aarch64")]
-        if let Some(token) = cpu().neon() {
-            return Tier::Neon(token);
-        }
-        Tier::Portable
+        cpu().best_tier()
     }
 
     /// Every tier this CPU runs (tests compare them all).
@@ -167,6 +172,18 @@ mod tests {
         let typo = Disabled::parse("avx2,avx3");
         assert!(typo.has("avx2"));
         assert_eq!(typo.unknown().copied().collect::<Vec<_>>(), ["avx3"]);
+    }
+
+    #[test]
+    fn all_leaves_the_portable_tier_only() {
+        assert_eq!(
+            Cpu::detect(&Disabled::parse("all")).best_tier(),
+            Tier::Portable
+        );
+        assert_eq!(
+            Cpu::detect(&Disabled::parse("")).best_tier(),
+            Tier::detect()
+        );
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -24,9 +24,9 @@ pub fn byte_classes(s: &[u8], _: Sse2) -> (u32, u32, u32) {
         let equal = |v: __m128i, c: u8| bits(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8)));
         let lower = |v: __m128i| _mm_or_si128(v, _mm_set1_epi8(0x20));
         (
-            digits(lo) | digits(hi) << shift,
-            equal(lo, b'.') | equal(hi, b'.') << shift,
-            equal(lower(lo), b'e') | equal(lower(hi), b'e') << shift,
+            digits(lo) | (digits(hi) << shift),
+            equal(lo, b'.') | (equal(hi, b'.') << shift),
+            equal(lower(lo), b'e') | (equal(lower(hi), b'e') << shift),
         )
     }
 }
