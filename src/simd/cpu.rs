@@ -180,10 +180,6 @@ mod tests {
             Cpu::detect(&Disabled::parse("all")).best_tier(),
             Tier::Portable
         );
-        assert_eq!(
-            Cpu::detect(&Disabled::parse("")).best_tier(),
-            Tier::detect()
-        );
     }
 
     #[cfg(target_arch = "x86_64")]
