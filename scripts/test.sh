@@ -72,6 +72,18 @@ onnx_118_strings() {
 }
 step "ONNX conformance: the string Cast tests, which only onnx 1.18.0 ships" onnx_118_strings
 
+# The same library with every SIMD kernel family turned off (src/simd/cpu.rs): the
+# portable code that other CPUs run, checked by the same C suite and oracles.
+portable_pass() (
+  export TCAST_DISABLE_CPU_FEATURES=all TCAST_LIB=$lib
+  ctest --test-dir build/cmake --output-on-failure --label-exclude memcheck
+  build/venv/bin/python -m pytest tests/oracle -q
+  bash scripts/test-onnx123-oracle.sh
+  build/venv/bin/python tests/conformance/onnx_node.py --lib $lib --min-passed 184
+)
+step "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all" \
+  portable_pass
+
 step "Go bindings (go vet, go test)" bash scripts/test-go.sh
 
 step "C# bindings (Mono)" bash scripts/test-csharp.sh

@@ -29,13 +29,46 @@ pub struct Cpu {
 pub fn cpu() -> Cpu {
     static CPU: OnceLock<Cpu> = OnceLock::new();
     *CPU.get_or_init(|| {
-        let setting = std::env::var(DISABLE_VAR).unwrap_or_default();
-        let disabled = Disabled::parse(&setting);
-        for name in disabled.unknown() {
-            eprintln!("tensorcast: {DISABLE_VAR}: unknown CPU feature {name:?} ignored");
-        }
-        Cpu::detect(&disabled)
+        with_setting(|setting| {
+            let disabled = Disabled::parse(setting);
+            for name in disabled.unknown() {
+                eprintln!("tensorcast: {DISABLE_VAR}: unknown CPU feature {name:?} ignored");
+            }
+            Cpu::detect(&disabled)
+        })
     })
+}
+
+/// Runs `f` on the value of [`DISABLE_VAR`] ("" when unset or not UTF-8), read without
+/// allocating: detection runs inside a caller's first call, and the numeric casts
+/// promise no allocation.
+fn with_setting<R>(f: impl FnOnce(&str) -> R) -> R {
+    #[cfg(unix)]
+    {
+        extern "C" {
+            fn getenv(name: *const std::ffi::c_char) -> *const std::ffi::c_char;
+        }
+        const NAME: &std::ffi::CStr = c"TCAST_DISABLE_CPU_FEATURES";
+        debug_assert_eq!(NAME.to_bytes(), DISABLE_VAR.as_bytes());
+        // SAFETY: NAME is NUL-terminated; getenv returns NULL or a NUL-terminated string
+        // that stays valid until the environment is changed, and Rust's `set_var` may
+        // not run concurrently with C code reading the environment (its own contract).
+        // The value is only read inside `f`, before this function returns.
+        let value = unsafe {
+            let raw = getenv(NAME.as_ptr());
+            if raw.is_null() {
+                &[][..]
+            } else {
+                std::ffi::CStr::from_ptr(raw).to_bytes()
+            }
+        };
+        f(std::str::from_utf8(value).unwrap_or(""))
+    }
+    #[cfg(not(unix))]
+    {
+        let value = std::env::var(DISABLE_VAR).unwrap_or_default();
+        f(&value)
+    }
 }
 
 impl Cpu {
@@ -86,35 +119,33 @@ impl Cpu {
     }
 }
 
-/// The value of [`DISABLE_VAR`], parsed.
+/// The value of [`DISABLE_VAR`], parsed (without allocating).
 #[derive(Debug)]
 struct Disabled<'a> {
-    all: bool,
-    names: Vec<&'a str>,
+    setting: &'a str,
 }
 
 impl<'a> Disabled<'a> {
     fn parse(setting: &'a str) -> Disabled<'a> {
-        let names: Vec<&str> = setting
+        Disabled { setting }
+    }
+
+    /// The names listed, trimmed, empty ones left out.
+    fn names(&self) -> impl Iterator<Item = &'a str> {
+        self.setting
             .split(',')
             .map(str::trim)
             .filter(|name| !name.is_empty())
-            .collect();
-        Disabled {
-            all: names.contains(&"all"),
-            names,
-        }
     }
 
     fn has(&self, feature: &str) -> bool {
-        self.all || self.names.contains(&feature)
+        self.names().any(|name| name == "all" || name == feature)
     }
 
     /// The names that are neither `all` nor a feature any kernel family uses.
-    fn unknown(&self) -> impl Iterator<Item = &&'a str> + '_ {
-        self.names
-            .iter()
-            .filter(|name| **name != "all" && !known_features().any(|known| known == **name))
+    fn unknown(&self) -> impl Iterator<Item = &'a str> {
+        self.names()
+            .filter(|name| *name != "all" && !known_features().any(|known| known == *name))
     }
 }
 
@@ -171,7 +202,7 @@ mod tests {
         assert!(all.has("avx2") && all.has("neon") && all.unknown().next().is_none());
         let typo = Disabled::parse("avx2,avx3");
         assert!(typo.has("avx2"));
-        assert_eq!(typo.unknown().copied().collect::<Vec<_>>(), ["avx3"]);
+        assert_eq!(typo.unknown().collect::<Vec<_>>(), ["avx3"]);
     }
 
     #[test]
