@@ -10,7 +10,7 @@ pub(crate) mod convert;
 mod elem;
 mod exec;
 pub(crate) mod kernel;
-mod kernels;
+pub(crate) mod kernels;
 pub(crate) mod lowp;
 pub(crate) mod options;
 pub(crate) mod pack;
