@@ -114,3 +114,21 @@ _tcast_apt_get() {
   fi
   "${apt[@]}" install -y -qq "$@"
 }
+
+# The rustc that Debian 12 (rustc-web) and Debian 13 ship, which is the crate's
+# rust-version: Debian's build, installed beside the rustup toolchain (which stays the
+# main one and first on PATH). Its binaries are /usr/bin/rustc, /usr/bin/cargo and
+# /usr/bin/cargo-clippy; run them with PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc.
+DEBIAN_RUST_VERSION=1.85.0+dfsg3-1~deb12u3
+
+#   install_debian_rust
+#       Installs Debian's rustc-web, cargo-web and rust-web-clippy at DEBIAN_RUST_VERSION
+#       (with the x86-64 standard library) unless /usr/bin/rustc is already that version.
+install_debian_rust() {
+  if [ -x /usr/bin/rustc ] && /usr/bin/rustc --version | grep -q '^rustc 1\.85\.0 '; then
+    return 0
+  fi
+  local v=$DEBIAN_RUST_VERSION
+  apt_install "rustc-web=$v" "cargo-web=$v" "rust-web-clippy=$v" \
+    "libstd-rust-web-dev=$v" "libstd-rust-web-1.85=$v"
+}

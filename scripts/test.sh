@@ -32,6 +32,9 @@ step "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings" fmt_cl
 
 step "cargo test (Rust tests, header checks, C suite via cc)" cargo test
 
+step "rustc 1.85 (rust-version), Debian's rustc-web: clippy and cargo test" \
+  bash scripts/test-msrv.sh
+
 cmake_ctest() {
   cmake -S . -B build/cmake -DTCAST_MEMCHECK=ON -DTCAST_CARGO_PROFILE=release
   cmake --build build/cmake
