@@ -127,7 +127,7 @@ pub fn format_of(dtype: DType) -> Option<u8> {
 pub fn option_bits(format: u8, saturate: bool, round_mode: u8) -> u8 {
     match FORMATS[format as usize].kind {
         Kind::Ieee | Kind::Fn | Kind::Fnuz => u8::from(saturate),
-        Kind::E8m0 => u8::from(saturate) | round_mode << 1,
+        Kind::E8m0 => u8::from(saturate) | (round_mode << 1),
         _ => 0,
     }
 }
