@@ -1,7 +1,10 @@
 //! The SIMD layer: CPU-feature detection, the capability tokens that prove a kernel
 //! family can run, and the hand-written kernels per ISA, beside the portable code the
-//! callers fall back to. Nothing outside this module names an instruction set.
+//! callers fall back to. Outside this module, only `cast/kernels.rs` names a kernel
+//! family: it compiles its generic loops for each, through the family's macro.
 //!
+//! - `family.rs`: what every kernel family shares (features to attributes and checks,
+//!   kernel bodies).
 //! - `cpu.rs`: detection once per process (with `TCAST_DISABLE_CPU_FEATURES`), the
 //!   tokens and `Tier`, the kernel set a cast runs on.
 //! - `kernels.rs`: the hand-written cast kernels of a tier.
@@ -11,6 +14,7 @@
 //!   once.
 
 pub mod cpu;
+pub mod family;
 pub mod fill;
 pub mod kernels;
 pub mod scan;

@@ -17,16 +17,14 @@
 //! features; the generic entry point, compiled with the NEON family's features, is what
 //! kernels point to.
 
-use super::{enable_features, neon_family, Neon};
+use super::{neon_family, Neon};
 use crate::cast::convert::{f16_bits_to_f32, f32_to_f16_bits, f64_to_f32 as f64_to_f32_scalar};
 use crate::cast::kernel::Kernel;
 use crate::dtype::Scalar;
 use crate::simd::cpu::Tier;
+use crate::simd::family::{bodies, enable_features, Body, Run};
 use std::arch::aarch64::*;
 use std::arch::asm;
-
-/// A kernel entry point: converts contiguous elements of `src` into `dst`.
-type Run = unsafe fn(&[u8], &mut [u8]);
 
 neon_family! { enable_features! {
     /// # Safety
@@ -36,29 +34,6 @@ neon_family! { enable_features! {
         unsafe { B::run(src, dst) }
     }
 } }
-
-/// A kernel body, inlined into [`entry`].
-trait Body {
-    /// # Safety
-    /// The CPU runs the NEON family; `src` and `dst` hold the same element count.
-    unsafe fn run(src: &[u8], dst: &mut [u8]);
-}
-
-/// Declares a zero-sized [`Body`] type per kernel body function.
-macro_rules! bodies {
-    ($($name:ident => $body:ident;)*) => {
-        $(
-            struct $name;
-            impl Body for $name {
-                #[inline(always)]
-                unsafe fn run(src: &[u8], dst: &mut [u8]) {
-                    // SAFETY: the caller's promise is the body's.
-                    unsafe { $body(src, dst) }
-                }
-            }
-        )*
-    };
-}
 
 bodies! {
     F32ToF16 => f32_to_f16;

@@ -14,32 +14,9 @@ macro_rules! neon_family {
 }
 pub(crate) use neon_family;
 
-/// Prepends `#[target_feature(enable = ..)]` for each listed feature to every item.
-macro_rules! enable_features {
-    ([$($feature:tt),+]) => {};
-    ([$($feature:tt),+] $first:item $($rest:item)*) => {
-        $(#[target_feature(enable = $feature)])+
-        $first
-        $crate::simd::aarch64::enable_features! { [$($feature),+] $($rest)* }
-    };
-}
-pub(crate) use enable_features;
+use super::family::{feature_names, features_detected};
 
-/// Whether the CPU has every listed feature and `disabled` names none of them.
-macro_rules! features_detected {
-    ([$($feature:tt),+] $disabled:expr) => {
-        $(std::arch::is_aarch64_feature_detected!($feature) && !$disabled($feature))&&+
-    };
-}
-
-/// The listed features as a slice of names.
-macro_rules! feature_names {
-    ([$($feature:tt),+]) => {
-        &[$($feature),+]
-    };
-}
-
-/// Proof that the CPU runs the NEON family (see [`neon_family`]).
+/// Proof that the CPU runs the NEON family .
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Neon(());
 
@@ -58,6 +35,7 @@ pub fn known_features() -> impl Iterator<Item = &'static str> {
 /// Detects the families this CPU runs; `disabled` names features to treat as absent.
 pub fn detect(disabled: &dyn Fn(&str) -> bool) -> Tokens {
     Tokens {
-        neon: (neon_family! { features_detected! { disabled } }).then_some(Neon(())),
+        neon: (neon_family! { features_detected! { is_aarch64_feature_detected, disabled } })
+            .then_some(Neon(())),
     }
 }

@@ -6,7 +6,7 @@
 //! the entry points at the top, compiled with the family's features, are what kernels
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
-use super::{avx2_family, enable_features, Avx2};
+use super::{avx2_family, Avx2};
 use crate::cast::convert::{
     f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits,
@@ -19,10 +19,8 @@ use crate::cast::pack;
 use crate::cast::repr::Repr;
 use crate::dtype::Scalar;
 use crate::simd::cpu::Tier;
+use crate::simd::family::{bodies, enable_features, Body, Run};
 use std::arch::x86_64::*;
-
-/// A kernel entry point: converts contiguous elements of `src` into `dst`.
-type Run = unsafe fn(&[u8], &mut [u8]);
 
 avx2_family! { enable_features! {
     /// # Safety
@@ -32,29 +30,6 @@ avx2_family! { enable_features! {
         unsafe { B::run(src, dst) }
     }
 } }
-
-/// A kernel body, inlined into [`entry`].
-trait Body {
-    /// # Safety
-    /// The CPU runs the AVX2 family; `src` and `dst` hold the same element count.
-    unsafe fn run(src: &[u8], dst: &mut [u8]);
-}
-
-/// Declares a zero-sized [`Body`] type per kernel body function.
-macro_rules! bodies {
-    ($($name:ident $(<$(const $c:ident: $t:ty),+>)? => $body:ident;)*) => {
-        $(
-            struct $name $(<$(const $c: $t),+>)?;
-            impl $(<$(const $c: $t),+>)? Body for $name $(<$($c),+>)? {
-                #[inline(always)]
-                unsafe fn run(src: &[u8], dst: &mut [u8]) {
-                    // SAFETY: the caller's promise is the body's.
-                    unsafe { $body $(::<$($c),+>)? (src, dst) }
-                }
-            }
-        )*
-    };
-}
 
 bodies! {
     F32ToF16 => f32_to_f16;

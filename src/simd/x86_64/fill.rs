@@ -1,7 +1,8 @@
 //! AVX2-family fills and copies with streaming or register stores (Expand's output
 //! and the cast's streaming path), and the ERMSB string move.
 
-use super::{avx2_family, enable_features, Avx2, Erms};
+use super::{avx2_family, Avx2, Erms};
+use crate::simd::family::enable_features;
 use std::arch::x86_64::*;
 
 avx2_family! { enable_features! {

@@ -9,8 +9,8 @@ pub mod fill;
 pub mod scan;
 
 /// The AVX2 family's target features, listed once: `avx2_family! { m! { .. } }` calls
-/// `m! { ["avx", ...] .. }`, so the `#[target_feature]` attributes ([`enable_features`])
-/// and the run-time check ([`features_detected`]) come from this one list. FMA, F16C,
+/// `m! { ["avx", ...] .. }`, so the `#[target_feature]` attributes
+/// (`family::enable_features`) and the run-time check (`family::features_detected`) come from this one list. FMA, F16C,
 /// BMI1/2, LZCNT and POPCNT shipped with AVX2 on every Intel and AMD CPU that has it.
 macro_rules! avx2_family {
     ($callback:ident! { $($args:tt)* }) => {
@@ -19,32 +19,9 @@ macro_rules! avx2_family {
 }
 pub(crate) use avx2_family;
 
-/// Prepends `#[target_feature(enable = ..)]` for each listed feature to every item.
-macro_rules! enable_features {
-    ([$($feature:tt),+]) => {};
-    ([$($feature:tt),+] $first:item $($rest:item)*) => {
-        $(#[target_feature(enable = $feature)])+
-        $first
-        $crate::simd::x86_64::enable_features! { [$($feature),+] $($rest)* }
-    };
-}
-pub(crate) use enable_features;
+use super::family::{feature_names, features_detected};
 
-/// Whether the CPU has every listed feature and `disabled` names none of them.
-macro_rules! features_detected {
-    ([$($feature:tt),+] $disabled:expr) => {
-        $(std::arch::is_x86_feature_detected!($feature) && !$disabled($feature))&&+
-    };
-}
-
-/// The listed features as a slice of names.
-macro_rules! feature_names {
-    ([$($feature:tt),+]) => {
-        &[$($feature),+]
-    };
-}
-
-/// Proof that the CPU runs the AVX2 family (see [`avx2_family`]).
+/// Proof that the CPU runs the AVX2 family .
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Avx2(());
 
@@ -74,8 +51,9 @@ pub fn known_features() -> impl Iterator<Item = &'static str> {
 /// Detects the families this CPU runs; `disabled` names features to treat as absent.
 pub fn detect(disabled: &dyn Fn(&str) -> bool) -> Tokens {
     Tokens {
-        avx2: (avx2_family! { features_detected! { disabled } }).then_some(Avx2(())),
-        sse2: features_detected!(["sse2"] disabled).then_some(Sse2(())),
-        erms: features_detected!(["ermsb"] disabled).then_some(Erms(())),
+        avx2: (avx2_family! { features_detected! { is_x86_feature_detected, disabled } })
+            .then_some(Avx2(())),
+        sse2: features_detected!(["sse2"] is_x86_feature_detected, disabled).then_some(Sse2(())),
+        erms: features_detected!(["ermsb"] is_x86_feature_detected, disabled).then_some(Erms(())),
     }
 }

@@ -1,0 +1,66 @@
+//! What every kernel family shares: the macros that turn a family's one list of target
+//! features into `#[target_feature]` attributes and a run-time check, and the kernel
+//! bodies that a family's generic entry point runs.
+//!
+//! An ISA module declares a family as a callback macro holding its list (for example
+//! `avx2_family! { m! { .. } }` calls `m! { ["avx", "avx2", ..] .. }`), so the list is
+//! written once and every use goes through it.
+
+/// A kernel entry point: converts the contiguous elements of `src` into `dst`.
+pub type Run = unsafe fn(&[u8], &mut [u8]);
+
+/// Prepends `#[target_feature(enable = ..)]` for each listed feature to every item.
+macro_rules! enable_features {
+    ([$($feature:tt),+]) => {};
+    ([$($feature:tt),+] $first:item $($rest:item)*) => {
+        $(#[target_feature(enable = $feature)])+
+        $first
+        $crate::simd::family::enable_features! { [$($feature),+] $($rest)* }
+    };
+}
+pub(crate) use enable_features;
+
+/// Whether the CPU has every listed feature, by `std::arch::$detect!`, and `disabled`
+/// names none of them.
+macro_rules! features_detected {
+    ([$($feature:tt),+] $detect:ident, $disabled:expr) => {
+        $(std::arch::$detect!($feature) && !$disabled($feature))&&+
+    };
+}
+pub(crate) use features_detected;
+
+/// The listed features as a slice of names.
+macro_rules! feature_names {
+    ([$($feature:tt),+]) => {
+        &[$($feature),+]
+    };
+}
+pub(crate) use feature_names;
+
+/// A kernel body: an `#[inline(always)]` function without target features of its own,
+/// run by a family's generic entry point (`entry::<B>`), which is compiled with the
+/// family's features and into which the body and its intrinsics are inlined.
+pub trait Body {
+    /// # Safety
+    /// The CPU runs the family of the entry point that calls this; `src` and `dst` hold
+    /// the same element count.
+    unsafe fn run(src: &[u8], dst: &mut [u8]);
+}
+
+/// Declares a zero-sized [`Body`] type per kernel body function (with the body's const
+/// generic parameters, if any).
+macro_rules! bodies {
+    ($($name:ident $(<$(const $c:ident: $t:ty),+>)? => $body:ident;)*) => {
+        $(
+            struct $name $(<$(const $c: $t),+>)?;
+            impl $(<$(const $c: $t),+>)? $crate::simd::family::Body for $name $(<$($c),+>)? {
+                #[inline(always)]
+                unsafe fn run(src: &[u8], dst: &mut [u8]) {
+                    // SAFETY: the caller's promise is the body's.
+                    unsafe { $body $(::<$($c),+>)? (src, dst) }
+                }
+            }
+        )*
+    };
+}
+pub(crate) use bodies;
