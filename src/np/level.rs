@@ -168,7 +168,7 @@ fn plain(from: &NpDtype, to: &NpDtype) -> Casting {
         },
         (Str, Str) if to.itemsize == 0 => {
             // an unsized U target is U of the source's length in native order
-            if from.order == Order::Big {
+            if !from.order.is_native() {
                 Equiv
             } else {
                 No

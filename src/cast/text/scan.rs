@@ -3,6 +3,11 @@
 //! read into a [`Plain`] decimal, eight digits at a time without a branch per digit.
 //! Signs are read without branches (a random sign is a coin flip for the branch
 //! predictor). Anything else is left to the general parser (None).
+//!
+//! Eight text bytes are read as one `u64` with `u64::from_le_bytes`, which puts text
+//! byte 0 in the low byte on every host: the digit arithmetic below counts on that
+//! numbering, not on the host's byte order, so it is right on big-endian hosts too
+//! (these are text bytes, not elements, which are in host order).
 
 use super::decimal::Plain;
 
