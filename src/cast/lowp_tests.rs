@@ -1,7 +1,8 @@
 //! The low-precision kernels against the exact reference: every code of every format to
 //! every target, every f16 and bf16 value (and special and random f32/f64/integer
 //! values) to every format under every option, format to format, and the packed
-//! layouts through the public API.
+//! layouts through the public API. In quick mode (`testutil::quick`) the 16-bit values and
+//! the random ones are sampled.
 
 use super::kernel::Tier;
 use super::kernels::select_any;
@@ -130,7 +131,10 @@ fn every_code_decodes_exactly_to_every_target() {
 
 #[test]
 fn every_f16_and_bf16_value_encodes_to_every_format() {
-    let all: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_ne_bytes).collect();
+    let all: Vec<u8> = patterns_u16()
+        .into_iter()
+        .flat_map(u16::to_ne_bytes)
+        .collect();
     check_encoding(Repr::Std(Scalar::F16), 2, &all);
     check_encoding(Repr::Std(Scalar::Bf16), 2, &all);
 }
@@ -142,7 +146,7 @@ fn every_code_converts_to_every_format() {
     }
 }
 
-use crate::testutil::{host_bytes, Rng};
+use crate::testutil::{host_bytes, patterns_u16, samples, Rng};
 
 #[test]
 fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
@@ -184,7 +188,8 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
         1.5 * 2f32.powi(127),
         2f32.powi(-126),
     ]);
-    for _ in 0..200_000 {
+    let random = samples(200_000);
+    for _ in 0..random {
         let r = rng.next();
         let bits = if r & 1 == 0 {
             r as u32
@@ -201,13 +206,13 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
     // f64: the same points, values just off them by less than an f32 ulp (where rounding
     // through f32 would go wrong), and random values.
     let mut f64s: Vec<f64> = Vec::new();
-    for &x in &f32s[..f32s.len() - 200_000] {
+    for &x in &f32s[..f32s.len() - random] {
         let x = f64::from(x);
         for d in [-1i64, 0, 1] {
             f64s.push(f64::from_bits(x.to_bits().wrapping_add_signed(d)));
         }
     }
-    for _ in 0..200_000 {
+    for _ in 0..random {
         let r = rng.next();
         f64s.push(if r & 1 == 0 {
             f64::from_bits(rng.next())
@@ -232,8 +237,9 @@ fn integer_bool_and_complex_sources_encode_exactly() {
             ]
         })
         .collect();
-    values.extend((0..50_000).map(|_| rng.next() >> (rng.next() % 64)));
-    values.extend((0..50_000).map(|_| (rng.next() >> (rng.next() % 64)).wrapping_neg()));
+    let random = samples(50_000);
+    values.extend((0..random).map(|_| rng.next() >> (rng.next() % 64)));
+    values.extend((0..random).map(|_| (rng.next() >> (rng.next() % 64)).wrapping_neg()));
     for (scalar, size) in [
         (Scalar::I64, 8),
         (Scalar::U64, 8),
@@ -247,7 +253,7 @@ fn integer_bool_and_complex_sources_encode_exactly() {
         check_encoding(Repr::Std(scalar), size, &bytes);
     }
     check_encoding(Repr::Std(Scalar::Bool), 1, &(0..=255).collect::<Vec<u8>>());
-    let c128: Vec<u8> = (0..20_000)
+    let c128: Vec<u8> = (0..samples(20_000))
         .flat_map(|_| {
             let re = f64::from_bits((1023 - 20 + rng.next() % 40) << 52 | (rng.next() >> 12));
             [re.to_ne_bytes(), rng.next().to_ne_bytes()].concat()

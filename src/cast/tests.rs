@@ -1,6 +1,7 @@
 //! The kernels against the exact reference: every 8- and 16-bit source value for every
 //! target on every CPU tier, special and random values for the wider sources, and the
-//! strided / threaded execution paths against contiguous single-threaded runs.
+//! strided / threaded execution paths against contiguous single-threaded runs. In quick
+//! mode (`testutil::quick`) the 16-bit values and the random ones are sampled.
 
 use super::kernel::Tier;
 use super::kernels::select;
@@ -8,6 +9,7 @@ use super::reference::cast_element;
 use super::{cast, CastOptions};
 use crate::dtype::{DType, Scalar};
 use crate::tensor::{Tensor, TensorMut};
+use crate::testutil::{patterns_u16, samples};
 
 /// xorshift64*: a small deterministic generator, so failures reproduce.
 struct Rng(u64);
@@ -68,7 +70,10 @@ fn every_8_bit_source_value_to_every_target() {
 
 #[test]
 fn every_16_bit_source_value_to_every_target() {
-    let all: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_ne_bytes).collect();
+    let all: Vec<u8> = patterns_u16()
+        .into_iter()
+        .flat_map(u16::to_ne_bytes)
+        .collect();
     for from in [Scalar::I16, Scalar::U16, Scalar::F16, Scalar::Bf16] {
         check_against_reference(from, &all);
     }
@@ -277,12 +282,12 @@ const RANDOM_SAMPLES: usize = 1 << 19;
 fn wide_float_sources_special_and_random() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut f32s = f32_specials();
-    f32s.extend((0..RANDOM_SAMPLES).map(|_| random_f32(&mut rng)));
+    f32s.extend((0..samples(RANDOM_SAMPLES)).map(|_| random_f32(&mut rng)));
     let bytes: Vec<u8> = f32s.iter().flat_map(|b| b.to_ne_bytes()).collect();
     check_against_reference(Scalar::F32, &bytes);
 
     let mut f64s = f64_specials();
-    f64s.extend((0..RANDOM_SAMPLES).map(|_| random_f64(&mut rng)));
+    f64s.extend((0..samples(RANDOM_SAMPLES)).map(|_| random_f64(&mut rng)));
     let bytes: Vec<u8> = f64s.iter().flat_map(|b| b.to_ne_bytes()).collect();
     check_against_reference(Scalar::F64, &bytes);
 
@@ -306,7 +311,7 @@ fn wide_float_sources_special_and_random() {
 fn wide_integer_sources_special_and_random() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     let mut values = int_specials();
-    values.extend((0..RANDOM_SAMPLES).map(|_| random_int(&mut rng)));
+    values.extend((0..samples(RANDOM_SAMPLES)).map(|_| random_int(&mut rng)));
     let b64: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
     let b32: Vec<u8> = values
         .iter()

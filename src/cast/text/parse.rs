@@ -255,7 +255,7 @@ fn output_count(dtype: DType, bytes: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::FastText;
-    use crate::testutil::Rng;
+    use crate::testutil::{samples, Rng};
 
     /// A random decimal text of one of the plain forms.
     fn random_text(rng: &mut Rng) -> String {
@@ -310,7 +310,7 @@ mod tests {
     fn agrees_with_the_general_parser_on_random_texts() {
         let mut rng = Rng(0x0dec_13a1);
         let (mut fast64, mut fast32) = (0, 0);
-        let n = 400_000;
+        let n = samples(400_000);
         for _ in 0..n {
             let (a, b) = check(&random_text(&mut rng));
             fast64 += usize::from(a);
@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn agrees_on_the_texts_of_random_values() {
         let mut rng = Rng(0x5eed);
-        for _ in 0..300_000 {
+        for _ in 0..samples(300_000) {
             let bits = rng.next();
             let x = f64::from_bits(bits);
             if x.is_finite() {

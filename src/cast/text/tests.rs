@@ -1,6 +1,7 @@
 //! Numbers -> text -> numbers: the layouts of the semantics page, C's %.8g, what
 //! parsing accepts and refuses, round trips of every 16-bit and low-precision value and
-//! of random f32/f64 values, and the length bounds.
+//! of random f32/f64 values, and the length bounds. In quick mode (`testutil::quick`) the
+//! 16-bit values and the random ones are sampled.
 
 use super::super::{convert, lowp, pack, CastOptions, StringFormat};
 use super::format::{format_element, low_formatter, max_text_bytes};
@@ -9,7 +10,7 @@ use super::scan::trim;
 use super::scratch::{Scratch, SCRATCH_BYTES};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
-use crate::testutil::{host_bits, host_bytes};
+use crate::testutil::{host_bits, host_bytes, patterns_u16, samples};
 
 fn fmt(source: Scalar, bits: u64, format: StringFormat) -> String {
     let mut space = [0u8; SCRATCH_BYTES];
@@ -54,7 +55,7 @@ fn formatting_writes_nothing_past_its_text() {
         );
     };
     let mut rng = crate::testutil::Rng(0x2545_f491_4f6c_dd1d);
-    for _ in 0..100_000 {
+    for _ in 0..samples(100_000) {
         check(Scalar::F32, rng.next() & 0xffff_ffff);
         check(Scalar::F64, rng.next());
     }
@@ -504,7 +505,7 @@ fn round_trip(source: Scalar, dtype: DType, bits: u64) {
 
 #[test]
 fn every_f16_and_bf16_value_round_trips() {
-    for bits in 0..=u16::MAX {
+    for bits in patterns_u16() {
         round_trip(Scalar::F16, DType::Float16, u64::from(bits));
         round_trip(Scalar::Bf16, DType::Bfloat16, u64::from(bits));
     }
@@ -539,7 +540,7 @@ fn random_f32_and_f64_values_round_trip() {
     for b in [1u32, 0x007f_ffff, 0x7f7f_ffff, 0x0080_0000] {
         round_trip(Scalar::F32, DType::Float, u64::from(b));
     }
-    for _ in 0..1_000_000 {
+    for _ in 0..samples(1_000_000) {
         let r = next();
         round_trip(Scalar::F32, DType::Float, r >> 32);
         round_trip(Scalar::F64, DType::Double, r);
