@@ -375,7 +375,12 @@ fn packed_casts_split_over_threads_match_one_thread() {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 #[test]
