@@ -1,5 +1,5 @@
-/* Helpers shared by the C tests: bit views of floats, a deterministic generator, a
- * checked malloc and a tensor descriptor builder. */
+/* Helpers shared by the C tests: bit views of floats, the host's byte order, a
+ * deterministic generator, a checked malloc and a tensor descriptor builder. */
 #ifndef TC_UTIL_H
 #define TC_UTIL_H
 
@@ -33,6 +33,95 @@ static inline double f64_from(uint64_t b) {
   double d;
   memcpy(&d, &b, sizeof d);
   return d;
+}
+
+/* Quick mode: TCAST_TEST_QUICK=1, which scripts/test-cross.sh sets for the runs under an
+ * emulator (docs/architecture.md, "Tests around it"). A heavy test then does the same
+ * checks on smaller inputs; native runs leave it unset and do all of the work. */
+static inline int tc_quick(void) {
+  const char *value = getenv("TCAST_TEST_QUICK");
+  return value != NULL && strcmp(value, "1") == 0;
+}
+
+/* 1 on a big-endian host (s390x), 0 on a little-endian one. Every multi-byte element is
+ * in the host's byte order (docs/c-api.md section 4), so a test that looks at the bytes
+ * of an element asks this rather than assuming little-endian. */
+static inline int tc_big_endian(void) {
+  const uint16_t probe = 1;
+  unsigned char first;
+  memcpy(&first, &probe, 1);
+  return first == 0;
+}
+
+/* Byte k (in memory order) of an element of `size` bytes (at most 8) whose value is
+ * `bits`. */
+static inline unsigned tc_elem_byte(uint64_t bits, size_t size, size_t k) {
+  size_t significance = tc_big_endian() ? size - 1 - k : k;
+  return (unsigned)(bits >> (8 * significance)) & 0xFFu;
+}
+
+/* The value of the element of `size` bytes (at most 8) at `p`, zero-extended. */
+static inline uint64_t tc_load_bits(const void *p, size_t size) {
+  const unsigned char *bytes = p;
+  uint64_t bits = 0;
+  for (size_t k = 0; k < size; k++) {
+    bits |= (uint64_t)bytes[k] << (8 * (tc_big_endian() ? size - 1 - k : k));
+  }
+  return bits;
+}
+
+/* Writes the low `size` bytes (at most 8) of `bits` at `p` as one element. */
+static inline void tc_store_bits(void *p, uint64_t bits, size_t size) {
+  unsigned char *bytes = p;
+  for (size_t k = 0; k < size; k++) {
+    bytes[k] = (unsigned char)tc_elem_byte(bits, size, k);
+  }
+}
+
+/* Where byte k of a little-endian listing of elements of `size` bytes (as the examples
+ * of TensorFlow, numpy and ONNX were written, on little-endian hosts) is in this host's
+ * memory: the same element, the byte of the same significance. */
+static inline size_t tc_le_index(size_t k, size_t size) {
+  size_t in_element = k % size;
+  return k - in_element + (tc_big_endian() ? size - 1 - in_element : in_element);
+}
+
+/* Copies a value of `n` bytes written least significant byte first into `dst` in the
+ * host's byte order. */
+static inline void tc_from_le(void *dst, const unsigned char *le, size_t n) {
+  unsigned char *out = dst;
+  for (size_t k = 0; k < n; k++) {
+    out[k] = le[tc_big_endian() ? n - 1 - k : k];
+  }
+}
+
+/* A numpy dtype text written for a little-endian host (a spec, numpy's answer, a
+ * message), as the same text for this host: on a big-endian host '<' and '>' trade
+ * places. numpy treats the two byte orders alike but for which one is native, so there
+ * the answer to the mirrored spec is the mirrored answer. The mapping is its own
+ * inverse: apply it once to each spec and expectation, never to its own result. Returns
+ * `text` itself on a little-endian host (and for NULL); otherwise a copy that stays
+ * valid for the next 15 calls. */
+static inline const char *tc_np_host_order(const char *text) {
+  enum { RING = 16 };
+  static char *ring[RING];
+  static int next;
+  if (text == NULL || !tc_big_endian()) {
+    return text;
+  }
+  size_t n = strlen(text);
+  char *copy = malloc(n + 1);
+  if (copy == NULL) {
+    fprintf(stderr, "out of memory\n");
+    exit(2);
+  }
+  for (size_t k = 0; k <= n; k++) {
+    copy[k] = text[k] == '<' ? '>' : text[k] == '>' ? '<' : text[k];
+  }
+  free(ring[next]);
+  ring[next] = copy;
+  next = (next + 1) % RING;
+  return copy;
 }
 
 /* xorshift64*: deterministic, so a failure reproduces. */

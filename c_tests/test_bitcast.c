@@ -287,8 +287,9 @@ static void test_seed_examples(void) {
            TCAST_BITCAST_TF, TCAST_OK, s34, 2, NULL)) {
     for (size_t i = 0; i < 3; i++) {
       for (size_t j = 0; j < 4; j++) {
-        CHECK_MSG(view_byte(i * 4 + j) == expected[i][j], "view[%zu][%zu] is %u, expected %u", i,
-                  j, view_byte(i * 4 + j), expected[i][j]);
+        unsigned want = expected[i][tc_le_index(j, 4)];
+        CHECK_MSG(view_byte(i * 4 + j) == want, "view[%zu][%zu] is %u, expected %u", i, j,
+                  view_byte(i * 4 + j), want);
       }
     }
   }
@@ -315,7 +316,8 @@ static const struct {
 };
 
 static void test_tensorflow_cases(void) {
-  /* float64 [3,2] -> int8 gives [3,2,8]; the bytes are each double's, least significant first */
+  /* float64 [3,2] -> int8 gives [3,2,8]; the bytes are each double's, in the host's byte
+     order (least significant first on a little-endian host) */
   double d32[6];
   for (int i = 0; i < 6; i++) {
     d32[i] = DOUBLE_BITS[i].value;
@@ -325,7 +327,7 @@ static void test_tensorflow_cases(void) {
            TCAST_BITCAST_TF, TCAST_OK, s328, 3, NULL)) {
     for (size_t e = 0; e < 6; e++) {
       for (size_t k = 0; k < 8; k++) {
-        unsigned want = (unsigned)((DOUBLE_BITS[e].bits >> (8 * k)) & 0xff);
+        unsigned want = tc_elem_byte(DOUBLE_BITS[e].bits, 8, k);
         CHECK_MSG(view_byte(e * 8 + k) == want, "f64->i8 view[%zu][%zu][%zu] is %u, expected %u",
                   e / 2, e % 2, k, view_byte(e * 8 + k), want);
       }
@@ -340,10 +342,13 @@ static void test_tensorflow_cases(void) {
   const int64_t s44[] = {4, 4}, s4[] = {4};
   if (BOTH("i8 arange(16) [4,4] -> i32", ar, sizeof ar, TCAST_DTYPE_INT8, s44, 2, TCAST_DTYPE_INT32,
            TCAST_BITCAST_TF, TCAST_OK, s4, 1, NULL)) {
-    CHECK_EQ_HEX(view_u32(0), 0x03020100u);
-    CHECK_EQ_HEX(view_u32(1), 0x07060504u);
-    CHECK_EQ_HEX(view_u32(2), 0x0B0A0908u);
-    CHECK_EQ_HEX(view_u32(3), 0x0F0E0D0Cu);
+    /* TF's values are a little-endian host's; a big-endian one reads the bytes the other
+       way round */
+    int big = tc_big_endian();
+    CHECK_EQ_HEX(view_u32(0), big ? 0x00010203u : 0x03020100u);
+    CHECK_EQ_HEX(view_u32(1), big ? 0x04050607u : 0x07060504u);
+    CHECK_EQ_HEX(view_u32(2), big ? 0x08090A0Bu : 0x0B0A0908u);
+    CHECK_EQ_HEX(view_u32(3), big ? 0x0C0D0E0Fu : 0x0F0E0D0Cu);
   }
 
   /* float64 [3,4] -> int64 gives [3,4], each element the double's bit pattern */
@@ -371,7 +376,7 @@ static void test_tensorflow_cases(void) {
   if (BOTH("i32 scalar -> i8", &i32, 4, TCAST_DTYPE_INT32, NULL, 0, TCAST_DTYPE_INT8,
            TCAST_BITCAST_TF, TCAST_OK, s4, 1, NULL)) {
     for (size_t k = 0; k < 4; k++) {
-      CHECK_EQ_INT(view_byte(k), (int)k + 1);
+      CHECK_EQ_INT(view_byte(k), tc_elem_byte(0x04030201u, 4, k));
     }
   }
 
@@ -416,7 +421,7 @@ static void test_tensorflow_cases(void) {
   if (BOTH("u64 scalar 1 -> u8", &u64_one, 8, TCAST_DTYPE_UINT64, NULL, 0, TCAST_DTYPE_UINT8,
            TCAST_BITCAST_TF, TCAST_OK, s8, 1, NULL)) {
     for (size_t k = 0; k < 8; k++) {
-      CHECK_EQ_INT(view_byte(k), k == 0 ? 1 : 0);
+      CHECK_EQ_INT(view_byte(k), tc_elem_byte(1, 8, k));
     }
   }
 
@@ -432,7 +437,7 @@ static void test_tensorflow_cases(void) {
     for (size_t e = 0; e < 20; e++) {
       for (size_t k = 0; k < 16; k++) {
         size_t part = 2 * e + k / 8; /* real, then imaginary */
-        unsigned want = (unsigned)((DOUBLE_BITS[part % 12].bits >> (8 * (k % 8))) & 0xff);
+        unsigned want = tc_elem_byte(DOUBLE_BITS[part % 12].bits, 8, k % 8);
         all &= view_byte(e * 16 + k) == want;
       }
     }
@@ -713,9 +718,10 @@ static void test_numpy_view(void) {
   const int64_t s3[] = {3}, s12[] = {12};
   if (BOTH("NP i32[3] -> u8", i3, sizeof i3, TCAST_DTYPE_INT32, s3, 1, TCAST_DTYPE_UINT8,
            TCAST_BITCAST_NUMPY_VIEW, TCAST_OK, s12, 1, NULL)) {
+    /* numpy's answer on a little-endian host */
     static const unsigned char want[12] = {1, 2, 3, 4, 255, 255, 255, 255, 0xCD, 0, 0xAB, 0};
     for (size_t k = 0; k < 12; k++) {
-      CHECK_EQ_INT(view_byte(k), want[k]);
+      CHECK_EQ_INT(view_byte(k), want[tc_le_index(k, 4)]);
     }
   }
   int8_t i16[16];
@@ -726,8 +732,9 @@ static void test_numpy_view(void) {
   if (BOTH("NP i8[2,8] -> i32", i16, sizeof i16, TCAST_DTYPE_INT8, s28, 2, TCAST_DTYPE_INT32,
            TCAST_BITCAST_NUMPY_VIEW, TCAST_OK, s22, 2, NULL)) {
     for (size_t i = 0; i < 4; i++) {
-      uint32_t want = 0;
-      for (int k = 3; k >= 0; k--) {
+      uint32_t want = 0; /* the four bytes, most significant first */
+      for (int j = 0; j < 4; j++) {
+        int k = tc_big_endian() ? j : 3 - j;
         want = (want << 8) | (uint8_t)(int8_t)((4 * (int)i + k) * 17);
       }
       CHECK_EQ_HEX(view_u32(i), want);

@@ -5,7 +5,9 @@
  * tcast_np_min_scalar_type_*, tcast_can_cast and the casting option of tcast_cast.
  *
  * Every expected value below comes from the semantics page or from numpy's own docstrings
- * and tests as the page cites them; none was produced by running this library.
+ * and tests as the page cites them; none was produced by running this library. They are
+ * a little-endian host's: on a big-endian host every spec and answer goes through
+ * tc_np_host_order (tc_util.h), which trades '<' and '>'.
  *
  * - numpy's can_cast docstring examples (1.22 and 2.x);
  * - section 1: argument handling, the bad casting name messages of both rule sets;
@@ -98,6 +100,8 @@ static tcast_np_dtype *parse_at(int line, const char *spec) {
  * tcast_np_casting_level, tcast_np_can_cast at every casting and tcast_np_can_cast_str at
  * every casting name. */
 static void level_at(int line, const char *from, const char *to, int32_t rules, int expected) {
+  from = tc_np_host_order(from);
+  to = tc_np_host_order(to);
   tcast_np_dtype *a = parse_at(line, from);
   tcast_np_dtype *b = parse_at(line, to);
   if (a != NULL && b != NULL) {
@@ -144,6 +148,8 @@ static void level_at(int line, const char *from, const char *to, int32_t rules, 
 /* numpy.can_cast(from, to, casting) on spec strings. */
 static void can_at(int line, const char *from, const char *to, const char *casting, int32_t rules,
                    int expected) {
+  from = tc_np_host_order(from);
+  to = tc_np_host_order(to);
   int32_t result = -1;
   tc_reset_err();
   tcast_status status = tcast_np_can_cast_str(from, to, casting, rules, &result, TC_ERR);
@@ -163,6 +169,8 @@ static void can_at(int line, const char *from, const char *to, const char *casti
 /* str(numpy.dtype(spec)) is `expected`; also checks the exact-capacity and one-short
  * cases and that nothing past the capacity is written. */
 static void str_at(int line, const char *spec, const char *expected) {
+  spec = tc_np_host_order(spec);
+  expected = tc_np_host_order(expected);
   tcast_np_dtype *handle = parse_at(line, spec);
   if (handle == NULL) {
     return;
@@ -203,6 +211,8 @@ static void str_at(int line, const char *spec, const char *expected) {
 
 /* Parsing `spec` fails with `status` and a message containing `needle`; *out is NULL. */
 static void parse_fails_at(int line, const char *spec, tcast_status expected, const char *needle) {
+  spec = tc_np_host_order(spec);
+  needle = tc_np_host_order(needle);
   static int dummy;
   tcast_np_dtype *handle = (tcast_np_dtype *)&dummy;
   tc_reset_err();
@@ -221,6 +231,8 @@ static void parse_fails_at(int line, const char *spec, tcast_status expected, co
 /* `spec` parses, but the queries under `rules` refuse it (as `from` and as `to`, through
  * handles and strings) with TCAST_ERR_PARSE and `needle` in the message. */
 static void refused_at(int line, const char *spec, int32_t rules, const char *needle) {
+  spec = tc_np_host_order(spec);
+  needle = tc_np_host_order(needle);
   tcast_np_dtype *handle = parse_at(line, spec);
   tcast_np_dtype *other = parse_at(line, "i4");
   if (handle != NULL && other != NULL) {
@@ -318,6 +330,7 @@ static void py_text(py_value v, char *out, size_t cap) {
 
 /* numpy 1.22: can_cast(value, to, casting) is `expected`; numpy 2: TypeError. */
 static void py_at(int line, py_value v, const char *to, int32_t casting, int expected) {
+  to = tc_np_host_order(to);
   char text[96];
   py_text(v, text, sizeof text);
   int32_t result = -1;
@@ -364,6 +377,7 @@ static void scalar_at(int line, const char *dtype, const void *value, uint64_t b
 
 static void text_result_at(int line, const char *what, tcast_status status, const char *buf,
                            const char *expected) {
+  expected = tc_np_host_order(expected);
   if (status_at(line, what, status, TCAST_OK)) {
     CHECK_MSG(strcmp(buf, expected) == 0, "%s:%d: %s gave \"%s\", expected \"%s\"", __FILE__, line,
               what, buf, expected);
@@ -371,6 +385,8 @@ static void text_result_at(int line, const char *what, tcast_status status, cons
 }
 
 static void promote_at(int line, const char *a, const char *b, const char *expected) {
+  a = tc_np_host_order(a);
+  b = tc_np_host_order(b);
   char buf[128];
   char what[160];
   snprintf(what, sizeof what, "promote_types('%s', '%s')", a, b);
@@ -384,6 +400,8 @@ static void promote_at(int line, const char *a, const char *b, const char *expec
 }
 
 static void promote_fails_at(int line, const char *a, const char *b) {
+  a = tc_np_host_order(a);
+  b = tc_np_host_order(b);
   char buf[128];
   tc_reset_err();
   tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, TC_ERR);
@@ -1197,7 +1215,9 @@ static void test_value_based(void) {
     /* An x87 80-bit long double of 2^1328 (about 1.1e400), written byte by byte (no
        long double arithmetic: valgrind computes those at double precision): mantissa
        0x8000000000000000, biased exponent 16383 + 1328 = 0x452f, little-endian. */
-    const unsigned char bytes[16] = {0, 0, 0, 0, 0, 0, 0, 0x80, 0x2f, 0x45};
+    const unsigned char le[16] = {0, 0, 0, 0, 0, 0, 0, 0x80, 0x2f, 0x45};
+    unsigned char bytes[16]; /* a scalar's value is in the host's byte order */
+    tc_from_le(bytes, le, sizeof bytes);
     SCALAR("g", bytes, 16, 0, "f8", SAFE, NP1, 0);
     SCALAR("g", bytes, 16, 0, "g", SAFE, NP1, 1);
   }
@@ -1294,6 +1314,8 @@ static void test_value_based(void) {
 /* Section 6: the dtype string grammar. */
 /* Parsing `spec` fails with TCAST_ERR_PARSE and exactly numpy's message `expected`. */
 static void parse_fails_exactly_at(int line, const char *spec, const char *expected) {
+  spec = tc_np_host_order(spec);
+  expected = tc_np_host_order(expected);
   tcast_np_dtype *handle = NULL;
   tc_reset_err();
   tcast_status status = tcast_np_dtype_parse(spec, &handle, TC_ERR);

@@ -40,12 +40,6 @@ static tcast_string view_of(const char *bytes, size_t len) {
 
 static tcast_string view_str(const char *s) { return view_of(s, strlen(s)); }
 
-static uint64_t load_bits(const void *p, size_t size) {
-  uint64_t v = 0;
-  memcpy(&v, p, size); /* little-endian host */
-  return v;
-}
-
 /* A text for a failure message: printable ASCII as is, other bytes as \xNN. */
 static void printable(char *buf, size_t cap, const char *text, uint64_t len) {
   size_t o = 0;
@@ -368,7 +362,7 @@ static void test_parse_integer_targets(void) {
     memset(out, 0xEE, sizeof out);
     CHECK_STATUS(parse_views(views, (int64_t)n, targets[t].dtype, out), TCAST_OK);
     for (size_t i = 0; i < n; i++) {
-      uint64_t got = load_bits(out + i * size, size);
+      uint64_t got = tc_load_bits(out + i * size, size);
       uint64_t expected = saturate(&INT_ACCEPTED[i], targets[t].bits, targets[t].is_signed);
       CHECK_MSG(got == expected, "\"%s\" -> %s gave 0x%" PRIx64 ", expected 0x%" PRIx64,
                 INT_ACCEPTED[i].text, tcast_dtype_name(targets[t].dtype), got, expected);
@@ -878,7 +872,7 @@ static void expect_text(tcast_dtype dtype, const void *value, int32_t format,
       char shown[96];
       printable(shown, sizeof shown, b.views[0].data, b.views[0].len);
       tc_fail(__FILE__, line, "%s 0x%" PRIx64 " formatted (format %d) as \"%s\", expected \"%s\"",
-              tcast_dtype_name(dtype), load_bits(value, dtype_size(dtype)), (int)format, shown,
+              tcast_dtype_name(dtype), tc_load_bits(value, dtype_size(dtype)), (int)format, shown,
               expected);
     }
   }
@@ -1041,7 +1035,7 @@ static void compare_with_printf(tcast_dtype dtype, const void *data, int64_t n,
       char shown[96];
       printable(shown, sizeof shown, b.views[i].data, b.views[i].len);
       tc_fail(__FILE__, __LINE__, "%s: %s 0x%" PRIx64 ": ours \"%s\", printf(\"%%.%dg\") \"%s\"",
-              what, tcast_dtype_name(dtype), load_bits(element, size), shown, digits, expected);
+              what, tcast_dtype_name(dtype), tc_load_bits(element, size), shown, digits, expected);
     }
   }
   CHECK_MSG(bad == 0, "%s: %lld of %lld %s texts differ from printf", what, (long long)bad,
@@ -1151,8 +1145,8 @@ static void round_trip(tcast_dtype dtype, const void *data, int64_t n,
   CHECK_STATUS(parse_views(b.views, n, dtype, back), TCAST_OK);
   int64_t bad = 0;
   for (int64_t i = 0; tc_err.status == TCAST_OK && i < n; i++) {
-    uint64_t x = load_bits((const unsigned char *)data + (size_t)i * size, size);
-    uint64_t y = load_bits(back + (size_t)i * size, size);
+    uint64_t x = tc_load_bits((const unsigned char *)data + (size_t)i * size, size);
+    uint64_t y = tc_load_bits(back + (size_t)i * size, size);
     int ok = is_nan(x) ? is_nan(y) : x == y;
     if (!ok && ++bad <= 10) {
       char shown[96];

@@ -123,12 +123,12 @@ DEBIAN_RUST_VERSION=1.85.0+dfsg3-1~deb12u3
 
 #   install_debian_rust
 #       Installs Debian's rustc-web, cargo-web and rust-web-clippy at DEBIAN_RUST_VERSION
-#       (with the x86-64 standard library) unless /usr/bin/rustc is already that version.
+#       (with the host's standard library), those not installed at that version.
 install_debian_rust() {
-  if [ -x /usr/bin/rustc ] && /usr/bin/rustc --version | grep -q '^rustc 1\.85\.0 '; then
-    return 0
-  fi
-  local v=$DEBIAN_RUST_VERSION
-  apt_install "rustc-web=$v" "cargo-web=$v" "rust-web-clippy=$v" \
-    "libstd-rust-web-dev=$v" "libstd-rust-web-1.85=$v"
+  local v=$DEBIAN_RUST_VERSION package missing=()
+  for package in rustc-web cargo-web rust-web-clippy libstd-rust-web-dev libstd-rust-web-1.85; do
+    [ "$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || true)" = "$v" ] ||
+      missing+=("$package=$v")
+  done
+  apt_install ${missing[@]+"${missing[@]}"}
 }

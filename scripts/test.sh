@@ -87,6 +87,12 @@ portable_pass() (
 step "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all" \
   portable_pass
 
+step "aarch64 under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)" \
+  bash scripts/test-cross.sh aarch64-unknown-linux-gnu
+
+step "s390x, big-endian, under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)" \
+  bash scripts/test-cross.sh s390x-unknown-linux-gnu
+
 step "Go bindings (go vet, go test)" bash scripts/test-go.sh
 
 step "C# bindings (Mono)" bash scripts/test-csharp.sh

@@ -2,6 +2,15 @@
 //! the C compiler the `cc` crate finds, linked against the cdylib cargo built for this
 //! very test run, and run; a nonzero exit fails the test and shows the program's output.
 //! CMake runs the same programs through CTest (see CMakeLists.txt).
+//!
+//! Cross-compiled (`cargo test --target T` under an emulator), the programs are built by
+//! the C compiler for T, which the `cc` crate takes from `CC_<T>` (for instance
+//! `CC_s390x_unknown_linux_gnu=s390x-linux-gnu-gcc`), and run through the emulator cargo
+//! runs the tests with, `CARGO_TARGET_<T>_RUNNER` (for instance `qemu-s390x -L
+//! /usr/s390x-linux-gnu`), read from the environment. scripts/test-cross.sh sets both.
+//! A program run through it gets the emulator's command line in `TCAST_TEST_EMULATOR`;
+//! a part of it that cannot run emulated is reported on a "NOT RUN:" line, printed with
+//! the summary (and not allowed natively).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -214,10 +223,34 @@ fn native_static_libs() -> Vec<String> {
     flags
 }
 
+/// The emulator cargo runs this target's tests with, from `CARGO_TARGET_<T>_RUNNER` (T
+/// the triple in upper case, `-` as `_`), split on whitespace: the program and its
+/// arguments. None when the variable is unset (the programs run directly).
+fn runner() -> Option<Vec<String>> {
+    let name = format!(
+        "CARGO_TARGET_{}_RUNNER",
+        target_triple().to_uppercase().replace(['-', '.'], "_")
+    );
+    let value = std::env::var(&name).ok()?;
+    let words: Vec<String> = value.split_whitespace().map(str::to_string).collect();
+    assert!(!words.is_empty(), "{name} is set but empty");
+    Some(words)
+}
+
 fn run_c_test(name: &str) {
     let link = library();
     let exe = compile(name, &link);
-    let mut cmd = Command::new(&exe);
+    let runner = runner();
+    let mut cmd = match &runner {
+        Some(words) => {
+            let mut cmd = Command::new(&words[0]);
+            cmd.args(&words[1..])
+                .arg(&exe)
+                .env("TCAST_TEST_EMULATOR", words.join(" "));
+            cmd
+        }
+        None => Command::new(&exe),
+    };
     if let Link::Shared(dir) = &link {
         let mut paths = vec![dir.clone()];
         if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
@@ -228,9 +261,13 @@ fn run_c_test(name: &str) {
             std::env::join_paths(paths).expect("join LD_LIBRARY_PATH"),
         );
     }
-    let output = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("run {}: {e}", exe.display()));
+    let output = cmd.output().unwrap_or_else(|e| {
+        panic!(
+            "run {cmd:?}: {e} (a program built for {} may need its emulator in \
+             CARGO_TARGET_<TRIPLE>_RUNNER)",
+            target_triple()
+        )
+    });
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -248,5 +285,23 @@ fn run_c_test(name: &str) {
         Link::Shared(dir) => format!("the cdylib in {}", dir.display()),
         Link::Static(lib) => format!("the staticlib {}", lib.display()),
     };
-    println!("{name}: {summary} (linked against {library})");
+    // A part a program cannot run under the emulator (test_alloc's limited address
+    // space) is named on a "NOT RUN:" line; natively nothing may be left out.
+    let not_run: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with("NOT RUN:"))
+        .collect();
+    assert!(
+        runner.is_some() || not_run.is_empty(),
+        "c_tests/{name}.c left checks out natively:\n{}",
+        not_run.join("\n")
+    );
+    let through = match &runner {
+        Some(words) => format!(", run through {}", words.join(" ")),
+        None => String::new(),
+    };
+    println!("{name}: {summary} (linked against {library}{through})");
+    for line in not_run {
+        println!("{name}: {line}");
+    }
 }

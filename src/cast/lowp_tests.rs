@@ -1,7 +1,8 @@
 //! The low-precision kernels against the exact reference: every code of every format to
 //! every target, every f16 and bf16 value (and special and random f32/f64/integer
 //! values) to every format under every option, format to format, and the packed
-//! layouts through the public API.
+//! layouts through the public API. In quick mode (`testutil::quick`) the 16-bit values and
+//! the random ones are sampled.
 
 use super::kernel::Tier;
 use super::kernels::select_any;
@@ -130,7 +131,10 @@ fn every_code_decodes_exactly_to_every_target() {
 
 #[test]
 fn every_f16_and_bf16_value_encodes_to_every_format() {
-    let all: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_le_bytes).collect();
+    let all: Vec<u8> = patterns_u16()
+        .into_iter()
+        .flat_map(u16::to_ne_bytes)
+        .collect();
     check_encoding(Repr::Std(Scalar::F16), 2, &all);
     check_encoding(Repr::Std(Scalar::Bf16), 2, &all);
 }
@@ -142,7 +146,7 @@ fn every_code_converts_to_every_format() {
     }
 }
 
-use crate::testutil::Rng;
+use crate::testutil::{host_bytes, patterns_u16, samples, Rng};
 
 #[test]
 fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
@@ -184,7 +188,8 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
         1.5 * 2f32.powi(127),
         2f32.powi(-126),
     ]);
-    for _ in 0..200_000 {
+    let random = samples(200_000);
+    for _ in 0..random {
         let r = rng.next();
         let bits = if r & 1 == 0 {
             r as u32
@@ -195,19 +200,19 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
         };
         f32s.push(f32::from_bits(bits));
     }
-    let bytes: Vec<u8> = f32s.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let bytes: Vec<u8> = f32s.iter().flat_map(|x| x.to_ne_bytes()).collect();
     check_encoding(Repr::Std(Scalar::F32), 4, &bytes);
 
     // f64: the same points, values just off them by less than an f32 ulp (where rounding
     // through f32 would go wrong), and random values.
     let mut f64s: Vec<f64> = Vec::new();
-    for &x in &f32s[..f32s.len() - 200_000] {
+    for &x in &f32s[..f32s.len() - random] {
         let x = f64::from(x);
         for d in [-1i64, 0, 1] {
             f64s.push(f64::from_bits(x.to_bits().wrapping_add_signed(d)));
         }
     }
-    for _ in 0..200_000 {
+    for _ in 0..random {
         let r = rng.next();
         f64s.push(if r & 1 == 0 {
             f64::from_bits(rng.next())
@@ -215,7 +220,7 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
             f64::from_bits((r & 1 << 63) | (1023 - 140 + (r >> 8) % 280) << 52 | (rng.next() >> 12))
         });
     }
-    let bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
     check_encoding(Repr::Std(Scalar::F64), 8, &bytes);
 }
 
@@ -232,8 +237,9 @@ fn integer_bool_and_complex_sources_encode_exactly() {
             ]
         })
         .collect();
-    values.extend((0..50_000).map(|_| rng.next() >> (rng.next() % 64)));
-    values.extend((0..50_000).map(|_| (rng.next() >> (rng.next() % 64)).wrapping_neg()));
+    let random = samples(50_000);
+    values.extend((0..random).map(|_| rng.next() >> (rng.next() % 64)));
+    values.extend((0..random).map(|_| (rng.next() >> (rng.next() % 64)).wrapping_neg()));
     for (scalar, size) in [
         (Scalar::I64, 8),
         (Scalar::U64, 8),
@@ -243,17 +249,14 @@ fn integer_bool_and_complex_sources_encode_exactly() {
         (Scalar::U8, 1),
         (Scalar::I8, 1),
     ] {
-        let bytes: Vec<u8> = values
-            .iter()
-            .flat_map(|v| v.to_le_bytes()[..size].to_vec())
-            .collect();
+        let bytes: Vec<u8> = values.iter().flat_map(|&v| host_bytes(v, size)).collect();
         check_encoding(Repr::Std(scalar), size, &bytes);
     }
     check_encoding(Repr::Std(Scalar::Bool), 1, &(0..=255).collect::<Vec<u8>>());
-    let c128: Vec<u8> = (0..20_000)
+    let c128: Vec<u8> = (0..samples(20_000))
         .flat_map(|_| {
             let re = f64::from_bits((1023 - 20 + rng.next() % 40) << 52 | (rng.next() >> 12));
-            (u128::from(re.to_bits()) | u128::from(rng.next()) << 64).to_le_bytes()
+            [re.to_ne_bytes(), rng.next().to_ne_bytes()].concat()
         })
         .collect();
     check_encoding(Repr::Std(Scalar::C128), 16, &c128);
@@ -285,7 +288,7 @@ fn packed_tensors_through_the_public_api_match_the_reference() {
         let floats: Vec<f32> = (0..n)
             .map(|_| ((rng.next() % 4001) as f32 - 2000.0) / 64.0)
             .collect();
-        let src: Vec<u8> = floats.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let src: Vec<u8> = floats.iter().flat_map(|x| x.to_ne_bytes()).collect();
         for &to in &low {
             let format = format_of(to).unwrap();
             for (saturate, mode) in [(true, 0), (false, 2)] {
@@ -333,7 +336,7 @@ fn packed_casts_split_over_threads_match_one_thread() {
     let mut rng = Rng(9);
     let n = (1 << 18) + 3;
     let src: Vec<u8> = (0..n)
-        .flat_map(|_| (((rng.next() % 200) as f32 - 100.0) / 8.0).to_le_bytes())
+        .flat_map(|_| (((rng.next() % 200) as f32 - 100.0) / 8.0).to_ne_bytes())
         .collect();
     for to in [
         DType::Int4,
@@ -372,7 +375,12 @@ fn packed_casts_split_over_threads_match_one_thread() {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{b:02x}");
+        out
+    })
 }
 
 #[test]
@@ -394,7 +402,7 @@ fn test_vectors_of_the_semantics_page() {
         1e-7,
         -1e6,
     ];
-    let src: Vec<u8> = inputs.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let src: Vec<u8> = inputs.iter().flat_map(|x| x.to_ne_bytes()).collect();
     let n = inputs.len();
     let nosat = CastOptions {
         saturate: false,
@@ -440,7 +448,7 @@ fn test_vectors_of_the_semantics_page() {
     }
     let e8m0: Vec<u8> = [0.0f32, 0.124, 0.25, 0.5, 1.1, 2.0, 4.0, 8.0]
         .iter()
-        .flat_map(|x| x.to_le_bytes())
+        .flat_map(|x| x.to_ne_bytes())
         .collect();
     assert_eq!(
         hex(&run_cast(
@@ -470,7 +478,7 @@ fn test_vectors_of_the_semantics_page() {
         -0.0,
     ]
     .iter()
-    .flat_map(|x| x.to_le_bytes())
+    .flat_map(|x| x.to_ne_bytes())
     .collect();
     assert_eq!(
         hex(&run_cast(
@@ -483,7 +491,7 @@ fn test_vectors_of_the_semantics_page() {
         "01e27f0778f70e08"
     );
     let ints: Vec<u8> = (-9i32..=15)
-        .flat_map(|v| (v as f32).to_le_bytes())
+        .flat_map(|v| (v as f32).to_ne_bytes())
         .collect();
     for to in [DType::Int4, DType::Uint4] {
         assert_eq!(
@@ -498,7 +506,7 @@ fn test_vectors_of_the_semantics_page() {
             "{to}"
         );
     }
-    let small: Vec<u8> = (-3i32..=3).flat_map(|v| (v as f32).to_le_bytes()).collect();
+    let small: Vec<u8> = (-3i32..=3).flat_map(|v| (v as f32).to_ne_bytes()).collect();
     for to in [DType::Int2, DType::Uint2] {
         assert_eq!(
             hex(&run_cast(
@@ -637,15 +645,15 @@ fn expect_page_codes(
 }
 
 fn f32_bytes(xs: &[f32]) -> Vec<u8> {
-    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+    xs.iter().flat_map(|x| x.to_ne_bytes()).collect()
 }
 
 fn f64_bytes(xs: &[f64]) -> Vec<u8> {
-    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+    xs.iter().flat_map(|x| x.to_ne_bytes()).collect()
 }
 
 fn u16_bytes(xs: &[u16]) -> Vec<u8> {
-    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+    xs.iter().flat_map(|x| x.to_ne_bytes()).collect()
 }
 
 #[test]
@@ -683,7 +691,7 @@ fn e8m0_without_saturate_gives_nan_below_its_smallest_value() {
             );
             let c64: Vec<u8> = below_f32
                 .iter()
-                .flat_map(|x| [x.to_le_bytes(), 1f32.to_le_bytes()].concat())
+                .flat_map(|x| [x.to_ne_bytes(), 1f32.to_ne_bytes()].concat())
                 .collect();
             expect_page_codes(DType::Complex64, &c64, e8, opts, &[code; 5]);
             // 2^-127 exactly is the smallest code under both settings.
@@ -733,7 +741,7 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
         expect_page_codes(DType::Bfloat16, &u16_bytes(&bf16s), to, opts, &want);
         let c128: Vec<u8> = [-0.0f64, f64::NAN, -f64::NAN]
             .iter()
-            .flat_map(|x| [x.to_le_bytes(), 2f64.to_le_bytes()].concat())
+            .flat_map(|x| [x.to_ne_bytes(), 2f64.to_ne_bytes()].concat())
             .collect();
         expect_page_codes(DType::Complex128, &c128, to, opts, &[0x20, 0x20, 0x00]);
         // Low-precision sources: -0 (and a negative that rounds to 0) and NaN codes.

@@ -11,7 +11,7 @@ pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
             let full = codes.len() / 2;
             let mut pairs = codes.chunks_exact_mut(2);
             for (pair, &b) in (&mut pairs).zip(src) {
-                let word = u16::from(b & 0x0f) | u16::from(b >> 4) << 8;
+                let word = u16::from(b & 0x0f) | (u16::from(b >> 4) << 8);
                 pair.copy_from_slice(&word.to_le_bytes());
             }
             if let [last] = pairs.into_remainder() {
@@ -21,7 +21,7 @@ pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
         2 => {
             let full = codes.len() / 4;
             for (g, &b) in codes.chunks_exact_mut(4).zip(src) {
-                g.copy_from_slice(&[b & 3, b >> 2 & 3, b >> 4 & 3, b >> 6]);
+                g.copy_from_slice(&[b & 3, (b >> 2) & 3, (b >> 4) & 3, b >> 6]);
             }
             for (i, code) in codes[full * 4..].iter_mut().enumerate() {
                 *code = get(2, &src[full..], i);
@@ -30,11 +30,11 @@ pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
         6 => {
             let full = codes.len() / 4;
             for (g, b) in codes.chunks_exact_mut(4).zip(src.chunks_exact(3)) {
-                let stream = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16;
+                let stream = u32::from(b[0]) | (u32::from(b[1]) << 8) | (u32::from(b[2]) << 16);
                 g.copy_from_slice(&[
                     (stream & 0x3f) as u8,
-                    (stream >> 6 & 0x3f) as u8,
-                    (stream >> 12 & 0x3f) as u8,
+                    ((stream >> 6) & 0x3f) as u8,
+                    ((stream >> 12) & 0x3f) as u8,
                     (stream >> 18) as u8,
                 ]);
             }
@@ -56,7 +56,7 @@ pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
                 // As one 16-bit word the high code sits at bit 8; shifting it down by
                 // 4 puts it in the high nibble (a form the compiler vectorises).
                 let word = u16::from_le_bytes([pair[0], pair[1]]);
-                *b = (word | word >> 4) as u8;
+                *b = (word | (word >> 4)) as u8;
             }
             if let [last] = pairs.remainder() {
                 dst[codes.len() / 2] = *last;
@@ -65,7 +65,7 @@ pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
         2 => {
             let full = codes.len() / 4;
             for (b, g) in dst.iter_mut().zip(codes.chunks_exact(4)) {
-                *b = g[0] | g[1] << 2 | g[2] << 4 | g[3] << 6;
+                *b = g[0] | (g[1] << 2) | (g[2] << 4) | (g[3] << 6);
             }
             pack_tail(2, &codes[full * 4..], &mut dst[full..]);
         }
@@ -73,9 +73,9 @@ pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
             let full = codes.len() / 4;
             for (out, g) in dst.chunks_exact_mut(3).zip(codes.chunks_exact(4)) {
                 let stream = u32::from(g[0])
-                    | u32::from(g[1]) << 6
-                    | u32::from(g[2]) << 12
-                    | u32::from(g[3]) << 18;
+                    | (u32::from(g[1]) << 6)
+                    | (u32::from(g[2]) << 12)
+                    | (u32::from(g[3]) << 18);
                 out.copy_from_slice(&stream.to_le_bytes()[..3]);
             }
             pack_tail(6, &codes[full * 4..], &mut dst[full * 3..]);
@@ -97,7 +97,7 @@ pub fn get(bits: u32, bytes: &[u8], index: usize) -> u8 {
     let bit = index * bits as usize;
     let low = u16::from(bytes[bit / 8]);
     let high = u16::from(*bytes.get(bit / 8 + 1).unwrap_or(&0));
-    (((low | high << 8) >> (bit % 8)) & ((1 << bits) - 1)) as u8
+    (((low | (high << 8)) >> (bit % 8)) & ((1 << bits) - 1)) as u8
 }
 
 /// Sets code `index` of a packed stream (the other bits are kept).
@@ -108,7 +108,7 @@ pub fn set(bits: u32, bytes: &mut [u8], index: usize, code: u8) {
     let at = bit / 8;
     bytes[at] = (u16::from(bytes[at]) & !mask | value) as u8;
     if bit % 8 + bits as usize > 8 {
-        bytes[at + 1] = ((u16::from(bytes[at + 1]) << 8 & !mask | value) >> 8) as u8;
+        bytes[at + 1] = ((((u16::from(bytes[at + 1]) << 8) & !mask) | value) >> 8) as u8;
     }
 }
 

@@ -208,15 +208,46 @@ fn to_int(value: Exact, bits: u32, signed: bool) -> u64 {
     }
 }
 
-fn read(bytes: &[u8]) -> u128 {
-    let mut raw = [0u8; 16];
-    raw[..bytes.len()].copy_from_slice(bytes);
-    u128::from_le_bytes(raw)
+/// An element's bits as one number. Each part (the whole element, or a complex
+/// number's real and imaginary parts, real first) is `part` bytes in the host's byte
+/// order (docs/c-api.md section 4); part k lands in bits `[k * 8 * part, (k + 1) * 8 * part)`.
+fn read(bytes: &[u8], part: usize) -> u128 {
+    bytes
+        .chunks_exact(part)
+        .enumerate()
+        .fold(0, |bits, (k, chunk)| {
+            bits | read_part(chunk) << (8 * part * k)
+        })
 }
 
-fn write(value: u128, bytes: &mut [u8]) {
+/// [`read`]'s inverse: writes `value` as `bytes.len() / part` parts of `part` bytes.
+fn write(value: u128, bytes: &mut [u8], part: usize) {
+    for (k, chunk) in bytes.chunks_exact_mut(part).enumerate() {
+        write_part(value >> (8 * part * k), chunk);
+    }
+}
+
+/// One number of 1 to 16 bytes in the host's byte order.
+fn read_part(bytes: &[u8]) -> u128 {
     let n = bytes.len();
-    bytes.copy_from_slice(&value.to_le_bytes()[..n]);
+    let mut raw = [0u8; 16];
+    if cfg!(target_endian = "big") {
+        raw[16 - n..].copy_from_slice(bytes);
+    } else {
+        raw[..n].copy_from_slice(bytes);
+    }
+    u128::from_ne_bytes(raw)
+}
+
+/// The low `bytes.len()` bytes of `value` in the host's byte order.
+fn write_part(value: u128, bytes: &mut [u8]) {
+    let n = bytes.len();
+    let raw = value.to_ne_bytes();
+    if cfg!(target_endian = "big") {
+        bytes.copy_from_slice(&raw[16 - n..]);
+    } else {
+        bytes.copy_from_slice(&raw[..n]);
+    }
 }
 
 /// Sign-extends the low `bits` of `raw`.
@@ -227,7 +258,7 @@ fn signed(raw: u128, bits: u32) -> i128 {
 /// The exact value(s) of one source element: the real part, and the imaginary part of
 /// complex sources.
 pub fn decode(from: Scalar, bytes: &[u8]) -> (Exact, Option<Exact>) {
-    let raw = read(bytes);
+    let raw = read(bytes, part_of(from).size());
     let real = match from {
         Scalar::Bool => Exact::Int(i128::from(raw != 0)),
         Scalar::I8 => Exact::Int(signed(raw, 8)),
@@ -280,7 +311,7 @@ pub fn store_exact(value: Exact, to: Scalar, dst: &mut [u8]) {
         Scalar::C128 => encode_real(Scalar::F64, value) | encode_real(Scalar::F64, zero) << 64,
         _ => encode_real(to, value),
     };
-    write(out, dst);
+    write(out, dst, part_of(to).size());
 }
 
 /// The real format inside a complex type.
@@ -305,7 +336,7 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
     let same_part = part_of(from) == part_of(to);
     let real_part = |target: Scalar| {
         if same_part {
-            read(&src[..target.size()])
+            read(&src[..target.size()], target.size())
         } else {
             encode_real(target, re)
         }
@@ -316,7 +347,7 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
         Scalar::Bool => u128::from(is_nonzero(re) || im.is_some_and(is_nonzero)),
         _ => real_part(to),
     };
-    write(out, dst);
+    write(out, dst, part_of(to).size());
 }
 
 // ---- low-precision formats (docs/semantics-cast.md sections 4-7) ---------------------------

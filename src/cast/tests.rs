@@ -1,6 +1,7 @@
 //! The kernels against the exact reference: every 8- and 16-bit source value for every
 //! target on every CPU tier, special and random values for the wider sources, and the
-//! strided / threaded execution paths against contiguous single-threaded runs.
+//! strided / threaded execution paths against contiguous single-threaded runs. In quick
+//! mode (`testutil::quick`) the 16-bit values and the random ones are sampled.
 
 use super::kernel::Tier;
 use super::kernels::select;
@@ -8,6 +9,7 @@ use super::reference::cast_element;
 use super::{cast, CastOptions};
 use crate::dtype::{DType, Scalar};
 use crate::tensor::{Tensor, TensorMut};
+use crate::testutil::{patterns_u16, samples};
 
 /// xorshift64*: a small deterministic generator, so failures reproduce.
 struct Rng(u64);
@@ -21,8 +23,15 @@ impl Rng {
     }
 }
 
+/// An element's bytes, most significant first (the host's byte order decides which that
+/// is).
 fn hex(bytes: &[u8]) -> String {
-    bytes.iter().rev().map(|b| format!("{b:02x}")).collect()
+    let digits = |b: &u8| format!("{b:02x}");
+    if cfg!(target_endian = "big") {
+        bytes.iter().map(digits).collect()
+    } else {
+        bytes.iter().rev().map(digits).collect()
+    }
 }
 
 /// Runs every target's kernel on every tier over `inputs` and compares each element
@@ -61,7 +70,10 @@ fn every_8_bit_source_value_to_every_target() {
 
 #[test]
 fn every_16_bit_source_value_to_every_target() {
-    let all: Vec<u8> = (0..=u16::MAX).flat_map(u16::to_le_bytes).collect();
+    let all: Vec<u8> = patterns_u16()
+        .into_iter()
+        .flat_map(u16::to_ne_bytes)
+        .collect();
     for from in [Scalar::I16, Scalar::U16, Scalar::F16, Scalar::Bf16] {
         check_against_reference(from, &all);
     }
@@ -270,13 +282,13 @@ const RANDOM_SAMPLES: usize = 1 << 19;
 fn wide_float_sources_special_and_random() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut f32s = f32_specials();
-    f32s.extend((0..RANDOM_SAMPLES).map(|_| random_f32(&mut rng)));
-    let bytes: Vec<u8> = f32s.iter().flat_map(|b| b.to_le_bytes()).collect();
+    f32s.extend((0..samples(RANDOM_SAMPLES)).map(|_| random_f32(&mut rng)));
+    let bytes: Vec<u8> = f32s.iter().flat_map(|b| b.to_ne_bytes()).collect();
     check_against_reference(Scalar::F32, &bytes);
 
     let mut f64s = f64_specials();
-    f64s.extend((0..RANDOM_SAMPLES).map(|_| random_f64(&mut rng)));
-    let bytes: Vec<u8> = f64s.iter().flat_map(|b| b.to_le_bytes()).collect();
+    f64s.extend((0..samples(RANDOM_SAMPLES)).map(|_| random_f64(&mut rng)));
+    let bytes: Vec<u8> = f64s.iter().flat_map(|b| b.to_ne_bytes()).collect();
     check_against_reference(Scalar::F64, &bytes);
 
     // Complex: pair specials with random parts.
@@ -284,13 +296,13 @@ fn wide_float_sources_special_and_random() {
         .iter()
         .flat_map(|&re| {
             let im = random_f32(&mut rng);
-            (u64::from(re) | u64::from(im) << 32).to_le_bytes()
+            [re.to_ne_bytes(), im.to_ne_bytes()].concat()
         })
         .collect();
     check_against_reference(Scalar::C64, &c64);
     let c128: Vec<u8> = f64s
         .iter()
-        .flat_map(|&re| (u128::from(re) | u128::from(random_f64(&mut rng)) << 64).to_le_bytes())
+        .flat_map(|&re| [re.to_ne_bytes(), random_f64(&mut rng).to_ne_bytes()].concat())
         .collect();
     check_against_reference(Scalar::C128, &c128);
 }
@@ -299,11 +311,11 @@ fn wide_float_sources_special_and_random() {
 fn wide_integer_sources_special_and_random() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     let mut values = int_specials();
-    values.extend((0..RANDOM_SAMPLES).map(|_| random_int(&mut rng)));
-    let b64: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    values.extend((0..samples(RANDOM_SAMPLES)).map(|_| random_int(&mut rng)));
+    let b64: Vec<u8> = values.iter().flat_map(|v| v.to_ne_bytes()).collect();
     let b32: Vec<u8> = values
         .iter()
-        .flat_map(|&v| (v as u32).to_le_bytes())
+        .flat_map(|&v| (v as u32).to_ne_bytes())
         .collect();
     for from in [Scalar::I64, Scalar::U64] {
         check_against_reference(from, &b64);
@@ -324,14 +336,14 @@ fn cast_bytes(from: DType, to: DType, src: &[u8], n: usize) -> Vec<u8> {
 #[test]
 fn examples_of_the_semantics_page() {
     let f64_to_f16 = |x: f64| {
-        let out = cast_bytes(DType::Double, DType::Float16, &x.to_le_bytes(), 1);
-        u16::from_le_bytes([out[0], out[1]])
+        let out = cast_bytes(DType::Double, DType::Float16, &x.to_ne_bytes(), 1);
+        u16::from_ne_bytes([out[0], out[1]])
     };
     assert_eq!(f64_to_f16(1.00048828125 + 1e-12), 0x3c01);
     assert_eq!(f64_to_f16(65519.99999), 0x7bff);
     let f32_to = |bits: u32, to: DType| {
-        let out = cast_bytes(DType::Float, to, &bits.to_le_bytes(), 1);
-        u16::from_le_bytes([out[0], out[1]])
+        let out = cast_bytes(DType::Float, to, &bits.to_ne_bytes(), 1);
+        u16::from_ne_bytes([out[0], out[1]])
     };
     assert_eq!(f32_to(0x3f80_8000, DType::Bfloat16), 0x3f80);
     assert_eq!(f32_to(0x3f81_8000, DType::Bfloat16), 0x3f82);
@@ -344,13 +356,13 @@ fn examples_of_the_semantics_page() {
     let out = cast_bytes(
         DType::Int64,
         DType::Float,
-        &((1i64 << 24) + 1).to_le_bytes(),
+        &((1i64 << 24) + 1).to_ne_bytes(),
         1,
     );
-    assert_eq!(f32::from_le_bytes(out.try_into().unwrap()), 16777216.0);
-    let out = cast_bytes(DType::Int32, DType::Float16, &70000i32.to_le_bytes(), 1);
-    assert_eq!(out, [0x00, 0x7c]);
-    let out = cast_bytes(DType::Int16, DType::Int8, &200i16.to_le_bytes(), 1);
+    assert_eq!(f32::from_ne_bytes(out.try_into().unwrap()), 16777216.0);
+    let out = cast_bytes(DType::Int32, DType::Float16, &70000i32.to_ne_bytes(), 1);
+    assert_eq!(out, 0x7c00u16.to_ne_bytes());
+    let out = cast_bytes(DType::Int16, DType::Int8, &200i16.to_ne_bytes(), 1);
     assert_eq!(out, [(-56i8) as u8]);
 }
 

@@ -6,6 +6,7 @@ use super::dtype::{
 };
 use super::rules::NumpyRules;
 use crate::cast::options::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
+use std::cmp::Ordering;
 use std::collections::HashMap;
 
 /// The lowest level at which numpy casts `from` to `to` (NEVER when none does). An
@@ -168,7 +169,7 @@ fn plain(from: &NpDtype, to: &NpDtype) -> Casting {
         },
         (Str, Str) if to.itemsize == 0 => {
             // an unsized U target is U of the source's length in native order
-            if from.order == Order::Big {
+            if !from.order.is_native() {
                 Equiv
             } else {
                 No
@@ -269,16 +270,20 @@ fn divides(a: Unit, b: Unit, strict_nonlinear: bool) -> bool {
         } else if a.base == UNIT_M || b.base == UNIT_M {
             return !strict_nonlinear;
         }
-        if a.base > b.base {
-            n2 = n2.wrapping_mul(units_factor(b.base, a.base));
-            if n2 == 0 {
-                return false;
+        match a.base.cmp(&b.base) {
+            Ordering::Greater => {
+                n2 = n2.wrapping_mul(units_factor(b.base, a.base));
+                if n2 == 0 {
+                    return false;
+                }
             }
-        } else if a.base < b.base {
-            n1 = n1.wrapping_mul(units_factor(a.base, b.base));
-            if n1 == 0 {
-                return false;
+            Ordering::Less => {
+                n1 = n1.wrapping_mul(units_factor(a.base, b.base));
+                if n1 == 0 {
+                    return false;
+                }
             }
+            Ordering::Equal => {}
         }
     }
     if (n1 | n2) & 0xff00_0000_0000_0000 != 0 || n2 == 0 {

@@ -105,10 +105,11 @@ pub fn numpy_of(d: DType) -> Option<NpDtype> {
     NpDtype::from_code(c, Order::None)
 }
 
-/// The name numpy (with ml_dtypes) gives the dtype: `float64`, `bfloat16`, `<U0`.
+/// The name numpy (with ml_dtypes) gives the dtype: `float64`, `bfloat16`, `<U` (`>U` on
+/// a big-endian host).
 pub fn numpy_name(d: DType) -> String {
     match numpy_of(d) {
-        Some(_) if d == DType::String => "<U".to_string(),
+        Some(_) if d == DType::String => format!("{}U", Order::NATIVE.prefix()),
         Some(np) => np.to_str(),
         None => match d {
             DType::Float8E4M3Fn => "float8_e4m3fn",
@@ -225,7 +226,12 @@ mod tests {
         assert_eq!(tensor_level(DType::Bfloat16, DType::String), Never);
         assert_eq!(tensor_level(DType::Qint8, DType::Int16), Safe);
         assert_eq!(tensor_level(DType::Qint32, DType::Qint8), SameKind);
-        assert_eq!(numpy_name(DType::String), "<U");
+        let unsized_str = if cfg!(target_endian = "big") {
+            ">U"
+        } else {
+            "<U"
+        };
+        assert_eq!(numpy_name(DType::String), unsized_str);
         assert_eq!(numpy_name(DType::Double), "float64");
     }
 

@@ -4,6 +4,7 @@
 //! [`StringFormat`] asked for (`layout.rs`); a float format's text behaviour is one
 //! [`FloatText`] table entry.
 
+use super::super::elem::Elem;
 use super::super::lowp::{
     self, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4,
 };
@@ -68,18 +69,15 @@ fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch
     }
 }
 
-/// Reads a little-endian element of 1, 2, 4 or 8 bytes as raw bits.
+/// Reads an element of 1, 2, 4 or 8 bytes, in the host's byte order as every element
+/// is (docs/c-api.md section 4), as raw bits.
 #[inline]
 fn load_bits(bytes: &[u8]) -> u64 {
     match bytes.len() {
         1 => u64::from(bytes[0]),
-        2 => u64::from(u16::from_le_bytes([bytes[0], bytes[1]])),
-        4 => u64::from(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
-        _ => {
-            let mut raw = [0u8; 8];
-            raw.copy_from_slice(&bytes[..8]);
-            u64::from_le_bytes(raw)
-        }
+        2 => u64::from(u16::load(bytes)),
+        4 => u64::from(u32::load(bytes)),
+        _ => u64::load(&bytes[..8]),
     }
 }
 

@@ -3,6 +3,11 @@
 //! read into a [`Plain`] decimal, eight digits at a time without a branch per digit.
 //! Signs are read without branches (a random sign is a coin flip for the branch
 //! predictor). Anything else is left to the general parser (None).
+//!
+//! Eight text bytes are read as one `u64` with `u64::from_le_bytes`, which puts text
+//! byte 0 in the low byte on every host: the digit arithmetic below counts on that
+//! numbering, not on the host's byte order, so it is right on big-endian hosts too
+//! (these are text bytes, not elements, which are in host order).
 
 use super::decimal::Plain;
 use crate::simd::scan::{byte_classes, ByteClasses};
@@ -259,12 +264,14 @@ pub fn scan(s: &[u8]) -> Option<Plain> {
 
 /// The value of the `len` (0..=8) ASCII digits at `s[at..]`: '0's shifted in front of
 /// them, then the eight-digit arithmetic.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn short_run(s: &[u8], at: usize, len: usize) -> u64 {
     leading_value(if len == 0 { 0 } else { load8(s, at) }, len)
 }
 
 /// The value of the `len` (0..=19) ASCII digits at `s[at..]`.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn run_value(s: &[u8], at: usize, len: usize) -> u64 {
     if len <= 8 {
@@ -279,6 +286,7 @@ fn run_value(s: &[u8], at: usize, len: usize) -> u64 {
 }
 
 /// Bits `from..to` set.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn bit_range(from: usize, to: usize) -> u32 {
     let upto = |n: usize| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };

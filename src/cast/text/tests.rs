@@ -1,6 +1,7 @@
 //! Numbers -> text -> numbers: the layouts of the semantics page, C's %.8g, what
 //! parsing accepts and refuses, round trips of every 16-bit and low-precision value and
-//! of random f32/f64 values, and the length bounds.
+//! of random f32/f64 values, and the length bounds. In quick mode (`testutil::quick`) the
+//! 16-bit values and the random ones are sampled.
 
 use super::super::{convert, lowp, pack, CastOptions, StringFormat};
 use super::format::{format_element, low_formatter, max_text_bytes};
@@ -9,16 +10,12 @@ use super::scan::trim;
 use super::scratch::{Scratch, SCRATCH_BYTES};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
+use crate::testutil::{host_bits, host_bytes, patterns_u16, samples};
 
 fn fmt(source: Scalar, bits: u64, format: StringFormat) -> String {
     let mut space = [0u8; SCRATCH_BYTES];
     let mut out = Scratch::over(&mut space);
-    format_element(
-        source,
-        &bits.to_le_bytes()[..source.size()],
-        format,
-        &mut out,
-    );
+    format_element(source, &host_bytes(bits, source.size()), format, &mut out);
     String::from_utf8(out.bytes().to_vec()).unwrap()
 }
 
@@ -45,10 +42,9 @@ fn formatting_writes_nothing_past_its_text() {
     let check = |source: Scalar, bits: u64| {
         let mut space = [0xa5u8; SCRATCH_BYTES];
         let mut out = Scratch::over(&mut space);
-        let bytes = bits.to_le_bytes();
         format_element(
             source,
-            &bytes[..source.size()],
+            &host_bytes(bits, source.size()),
             StringFormat::Shortest,
             &mut out,
         );
@@ -59,7 +55,7 @@ fn formatting_writes_nothing_past_its_text() {
         );
     };
     let mut rng = crate::testutil::Rng(0x2545_f491_4f6c_dd1d);
-    for _ in 0..100_000 {
+    for _ in 0..samples(100_000) {
         check(Scalar::F32, rng.next() & 0xffff_ffff);
         check(Scalar::F64, rng.next());
     }
@@ -136,7 +132,7 @@ fn parse(text: &[u8], to: Scalar) -> Option<Vec<u8>> {
 #[test]
 fn parsing_accepts_and_rejects_as_the_page_says() {
     let f32_of = |t: &str| {
-        parse(t.as_bytes(), Scalar::F32).map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        parse(t.as_bytes(), Scalar::F32).map(|b| f32::from_ne_bytes(b.try_into().unwrap()))
     };
     for (text, value) in [
         ("3.25", 3.25f32),
@@ -166,27 +162,27 @@ fn parsing_accepts_and_rejects_as_the_page_says() {
     assert_eq!(parse(b"\xff1", Scalar::F32), None);
     assert_eq!(
         parse(b"100.5", Scalar::I32),
-        Some(100i32.to_le_bytes().to_vec())
+        Some(100i32.to_ne_bytes().to_vec())
     );
     assert_eq!(parse(b"-1", Scalar::U8), Some(vec![0]));
     assert_eq!(parse(b"300", Scalar::I8), Some(vec![127]));
     assert_eq!(parse(b"-300", Scalar::I8), Some(vec![128]));
     assert_eq!(
         parse(b"1e3", Scalar::I16),
-        Some(1000i16.to_le_bytes().to_vec())
+        Some(1000i16.to_ne_bytes().to_vec())
     );
     assert_eq!(parse(b"nan", Scalar::I32), Some(vec![0; 4]));
     assert_eq!(
         parse(b"-inf", Scalar::I64),
-        Some(i64::MIN.to_le_bytes().to_vec())
+        Some(i64::MIN.to_ne_bytes().to_vec())
     );
     assert_eq!(
         parse(b"99999999999999999999999999", Scalar::U64),
-        Some(u64::MAX.to_le_bytes().to_vec())
+        Some(u64::MAX.to_ne_bytes().to_vec())
     );
     assert_eq!(
         parse(b"-9223372036854775808", Scalar::I64),
-        Some(i64::MIN.to_le_bytes().to_vec())
+        Some(i64::MIN.to_ne_bytes().to_vec())
     );
     assert_eq!(parse(b"2.9", Scalar::U8), Some(vec![2]));
     assert_eq!(parse(b"12abc", Scalar::I32), None);
@@ -210,11 +206,70 @@ fn parsing_accepts_and_rejects_as_the_page_says() {
     // Narrow floats parse to f64, then round once: 1.00048828125 + 1e-12 -> 0x3c01.
     assert_eq!(
         parse(b"1.000488281251", Scalar::F16),
-        Some(0x3c01u16.to_le_bytes().to_vec())
+        Some(0x3c01u16.to_ne_bytes().to_vec())
     );
     assert_eq!(
         parse(b"65519.99999", Scalar::F16),
-        Some(0x7bffu16.to_le_bytes().to_vec())
+        Some(0x7bffu16.to_ne_bytes().to_vec())
+    );
+}
+
+#[test]
+fn texts_parse_into_and_format_from_host_byte_order() {
+    // On a big-endian host "3.25" once parsed to the little-endian bytes of 3.25 (read
+    // back there: 1.29643e-320) with status OK. Every multi-byte element is in the
+    // host's byte order (docs/c-api.md section 4); Rust's `to_ne_bytes` gives it.
+    let options = CastOptions::default();
+    let f16 = |x: f32| half::f16::from_f32(x).to_bits().to_ne_bytes().to_vec();
+    let bf16 = |x: f32| half::bf16::from_f32(x).to_bits().to_ne_bytes().to_vec();
+    let cases: [(&str, DType, Vec<u8>); 12] = [
+        ("3.25", DType::Float, 3.25f32.to_ne_bytes().to_vec()),
+        ("3.25", DType::Double, 3.25f64.to_ne_bytes().to_vec()),
+        ("3.25", DType::Float16, f16(3.25)),
+        ("3.25", DType::Bfloat16, bf16(3.25)),
+        (
+            "-1.5e300",
+            DType::Double,
+            (-1.5e300f64).to_ne_bytes().to_vec(),
+        ),
+        ("-300", DType::Int16, (-300i16).to_ne_bytes().to_vec()),
+        ("-300", DType::Int32, (-300i32).to_ne_bytes().to_vec()),
+        ("-300", DType::Int64, (-300i64).to_ne_bytes().to_vec()),
+        ("4660", DType::Uint16, 4660u16.to_ne_bytes().to_vec()),
+        (
+            "305419896",
+            DType::Uint32,
+            305_419_896u32.to_ne_bytes().to_vec(),
+        ),
+        ("1e3", DType::Uint64, 1000u64.to_ne_bytes().to_vec()),
+        ("2.75", DType::Int32, 2i32.to_ne_bytes().to_vec()),
+    ];
+    for (text, to, want) in &cases {
+        let got = parse_tensor(&[text.as_bytes()], *to, &options).unwrap();
+        assert_eq!(&got, want, "{text:?} -> {to}");
+    }
+    // The formatters read the same order back.
+    let text_of = |source: Scalar, bytes: &[u8]| {
+        let mut space = [0u8; SCRATCH_BYTES];
+        let mut out = Scratch::over(&mut space);
+        format_element(source, bytes, StringFormat::Shortest, &mut out);
+        String::from_utf8(out.bytes().to_vec()).unwrap()
+    };
+    assert_eq!(text_of(Scalar::F32, &3.25f32.to_ne_bytes()), "3.25");
+    assert_eq!(text_of(Scalar::F64, &3.25f64.to_ne_bytes()), "3.25");
+    assert_eq!(text_of(Scalar::F16, &f16(3.25)), "3.25");
+    assert_eq!(text_of(Scalar::Bf16, &bf16(3.25)), "3.25");
+    assert_eq!(text_of(Scalar::I16, &(-300i16).to_ne_bytes()), "-300");
+    assert_eq!(text_of(Scalar::I32, &(-300i32).to_ne_bytes()), "-300");
+    assert_eq!(text_of(Scalar::I64, &(-300i64).to_ne_bytes()), "-300");
+    assert_eq!(text_of(Scalar::U16, &4660u16.to_ne_bytes()), "4660");
+    assert_eq!(
+        text_of(Scalar::U32, &305_419_896u32.to_ne_bytes()),
+        "305419896"
+    );
+    assert_eq!(
+        text_of(Scalar::U64, &u64::MAX.to_ne_bytes()),
+        "18446744073709551615"
     );
 }
 
@@ -289,7 +344,7 @@ fn integer_texts_wrap_into_the_packed_integer_formats() {
     ];
     let as_i64: Vec<u8> = small
         .iter()
-        .flat_map(|t| t.parse::<i64>().unwrap().to_le_bytes())
+        .flat_map(|t| t.parse::<i64>().unwrap().to_ne_bytes())
         .collect();
     // Texts whose value an f64 holds exactly, some far beyond 64 bits, and texts with
     // a fraction or an exponent (read as f64): the same codes as DOUBLE -> the format,
@@ -316,7 +371,7 @@ fn integer_texts_wrap_into_the_packed_integer_formats() {
     ];
     let as_f64: Vec<u8> = exact_f64
         .iter()
-        .flat_map(|t| t.parse::<f64>().unwrap().to_le_bytes())
+        .flat_map(|t| t.parse::<f64>().unwrap().to_ne_bytes())
         .collect();
     for to in packed {
         let want = codes_of(
@@ -353,7 +408,7 @@ fn integer_texts_wrap_into_the_packed_integer_formats() {
     assert_eq!(parse(b"-5", Scalar::U8), Some(vec![0]));
     assert_eq!(
         parse(b"18446744073709551617", Scalar::U64),
-        Some(u64::MAX.to_le_bytes().to_vec())
+        Some(u64::MAX.to_ne_bytes().to_vec())
     );
 }
 
@@ -362,7 +417,7 @@ fn the_six_c_space_characters_are_trimmed() {
     // docs/semantics-cast.md 8: space, \t, \n, \v, \f and \r at either end, as C's isspace.
     assert_eq!(
         parse(b"\x0b1.5", Scalar::F64),
-        Some(1.5f64.to_le_bytes().to_vec())
+        Some(1.5f64.to_ne_bytes().to_vec())
     );
     let padded: [&[u8]; 5] = [
         b"\x0b2",
@@ -434,9 +489,7 @@ fn round_trip(source: Scalar, dtype: DType, bits: u64) {
         "{dtype} 0x{bits:x}: {printf:?} is longer than {bound}"
     );
     let back = parse(text.as_bytes(), source).unwrap_or_else(|| panic!("{text:?} does not parse"));
-    let mut raw = [0u8; 8];
-    raw[..back.len()].copy_from_slice(&back);
-    let back = u64::from_le_bytes(raw);
+    let back = host_bits(&back);
     let nan = |b: u64| match source {
         Scalar::F16 => f32::is_nan(convert::f16_bits_to_f32(b as u16)),
         Scalar::Bf16 => f32::is_nan(convert::bf16_bits_to_f32(b as u16)),
@@ -452,7 +505,7 @@ fn round_trip(source: Scalar, dtype: DType, bits: u64) {
 
 #[test]
 fn every_f16_and_bf16_value_round_trips() {
-    for bits in 0..=u16::MAX {
+    for bits in patterns_u16() {
         round_trip(Scalar::F16, DType::Float16, u64::from(bits));
         round_trip(Scalar::Bf16, DType::Bfloat16, u64::from(bits));
     }
@@ -487,7 +540,7 @@ fn random_f32_and_f64_values_round_trip() {
     for b in [1u32, 0x007f_ffff, 0x7f7f_ffff, 0x0080_0000] {
         round_trip(Scalar::F32, DType::Float, u64::from(b));
     }
-    for _ in 0..1_000_000 {
+    for _ in 0..samples(1_000_000) {
         let r = next();
         round_trip(Scalar::F32, DType::Float, r >> 32);
         round_trip(Scalar::F64, DType::Double, r);
@@ -564,10 +617,7 @@ fn integer_texts_fit_their_bounds() {
                 text.len() <= max_text_bytes(dtype) as usize,
                 "{dtype} {text}"
             );
-            assert_eq!(
-                parse(text.as_bytes(), s).unwrap(),
-                v.to_le_bytes()[..s.size()].to_vec()
-            );
+            assert_eq!(parse(text.as_bytes(), s).unwrap(), host_bytes(v, s.size()));
         }
     }
 }

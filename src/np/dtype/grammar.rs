@@ -439,8 +439,8 @@ fn divide_unit(unit: Unit, den: i64, meta: &str) -> Result<Unit, Error> {
 
 /// One item of the comma form: byte order, repeat count or shape, byte order, dtype.
 struct Item<'a> {
-    /// The dtype text, with the item's byte order when that is `>` (numpy drops the
-    /// native ones).
+    /// The dtype text, with the item's byte order when that is not the host's (numpy
+    /// drops `=`, `|` and the native one).
     dtype: Cow<'a, str>,
     repeats: Option<Repeat>,
 }
@@ -521,8 +521,10 @@ fn split_items(spec: &str) -> Result<(Vec<Item<'_>>, bool), Error> {
                 return Err(format_not_recognized(n, spec));
             }
         }
+        // `=` is the host's order, the one numpy leaves unwritten (`_nbo`).
+        let native = Order::NATIVE.prefix().as_bytes()[0];
         let canon = |o: Option<u8>| match o {
-            Some(b'=') => Some(b'<'),
+            Some(b'=') => Some(native),
             other => other,
         };
         let order = match (order1, order2) {
@@ -538,7 +540,7 @@ fn split_items(spec: &str) -> Result<(Vec<Item<'_>>, bool), Error> {
             }
         };
         let prefix = match order {
-            Some(b'>') => ">",
+            Some(o @ (b'<' | b'>')) if o != native => Order::SWAPPED.prefix(),
             _ => "",
         };
         let repeats = if repeats_text.is_empty() {

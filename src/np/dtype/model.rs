@@ -71,20 +71,40 @@ impl Kind {
     }
 }
 
-/// The byte order after canonicalisation: `|` (none), `<` (native here) or `>`.
+/// The byte order after canonicalisation: `|` (none), `<` or `>`. `=` and `|` on a type
+/// that has a byte order become the host's, [`Order::NATIVE`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Order {
     /// `|`: the kind has no byte order (or the item is one byte).
     None,
-    /// `<`: little-endian, the native order here.
+    /// `<`: little-endian (native on x86-64 and aarch64).
     Little,
-    /// `>`: big-endian.
+    /// `>`: big-endian (native on s390x).
     Big,
 }
 
 impl Order {
+    /// The host's byte order, numpy's native one: what `=` means.
+    pub const NATIVE: Order = if cfg!(target_endian = "big") {
+        Order::Big
+    } else {
+        Order::Little
+    };
+
+    /// The order the host does not use (numpy's "byte-swapped").
+    pub const SWAPPED: Order = if cfg!(target_endian = "big") {
+        Order::Little
+    } else {
+        Order::Big
+    };
+
+    /// True for the host's order and for none (numpy's `dtype.isnative`).
+    pub fn is_native(self) -> bool {
+        self != Order::SWAPPED
+    }
+
     /// The byte-order character numpy's `dtype.str` starts with.
-    pub(super) fn prefix(self) -> &'static str {
+    pub(crate) fn prefix(self) -> &'static str {
         match self {
             Order::None => "|",
             Order::Little => "<",
@@ -242,7 +262,7 @@ impl NpDtype {
     fn set_order(&mut self, order: Order) {
         self.order = if self.kind.has_byte_order(self.itemsize) {
             match order {
-                Order::None => Order::Little,
+                Order::None => Order::NATIVE,
                 o => o,
             }
         } else {
@@ -302,8 +322,8 @@ impl NpDtype {
                 Shape::Fields(copy)
             }
         };
-        let order = if native && self.order == Order::Big {
-            Order::Little
+        let order = if native && !self.order.is_native() {
+            Order::NATIVE
         } else {
             self.order
         };

@@ -122,7 +122,7 @@ impl NpDtype {
         match &self.shape {
             Shape::Plain => {
                 let flexible = matches!(self.kind, Kind::Bytes | Kind::Str | Kind::Void);
-                if flexible || self.order == Order::Big {
+                if flexible || !self.order.is_native() {
                     out.write_str(&self.typestr())
                 } else {
                     out.write_str(&self.name())
