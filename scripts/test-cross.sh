@@ -69,7 +69,6 @@ foreign_architecture() {
   fi
 }
 
-
 install_toolchain() {
   local missing=()
   have "$gnu-gcc" || missing+=("gcc-$gnu")

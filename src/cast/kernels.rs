@@ -14,7 +14,6 @@ use super::lowp::{
 use super::repr::Repr;
 use crate::dtype::Scalar;
 #[cfg(target_arch = "x86_64")]
-#[cfg(target_arch = "x86_64")]
 use crate::simd::{family::enable_features, x86_64::avx2_family};
 use half::{bf16, f16};
 

@@ -195,7 +195,7 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
             r as u32
         } else {
             ((r >> 32) as u32 & 0x8000_0000)
-                | ((100 + (r >> 8) % 60) as u32) << 23
+                | (((100 + (r >> 8) % 60) as u32) << 23)
                 | (r as u32 >> 9)
         };
         f32s.push(f32::from_bits(bits));
@@ -217,7 +217,9 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
         f64s.push(if r & 1 == 0 {
             f64::from_bits(rng.next())
         } else {
-            f64::from_bits((r & 1 << 63) | (1023 - 140 + (r >> 8) % 280) << 52 | (rng.next() >> 12))
+            f64::from_bits(
+                (r & (1 << 63)) | ((1023 - 140 + (r >> 8) % 280) << 52) | (rng.next() >> 12),
+            )
         });
     }
     let bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
@@ -255,7 +257,7 @@ fn integer_bool_and_complex_sources_encode_exactly() {
     check_encoding(Repr::Std(Scalar::Bool), 1, &(0..=255).collect::<Vec<u8>>());
     let c128: Vec<u8> = (0..samples(20_000))
         .flat_map(|_| {
-            let re = f64::from_bits((1023 - 20 + rng.next() % 40) << 52 | (rng.next() >> 12));
+            let re = f64::from_bits(((1023 - 20 + rng.next() % 40) << 52) | (rng.next() >> 12));
             [re.to_ne_bytes(), rng.next().to_ne_bytes()].concat()
         })
         .collect();

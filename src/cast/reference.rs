@@ -216,7 +216,7 @@ fn read(bytes: &[u8], part: usize) -> u128 {
         .chunks_exact(part)
         .enumerate()
         .fold(0, |bits, (k, chunk)| {
-            bits | read_part(chunk) << (8 * part * k)
+            bits | (read_part(chunk) << (8 * part * k))
         })
 }
 
@@ -307,8 +307,8 @@ fn encode_real(to: Scalar, value: Exact) -> u128 {
 pub fn store_exact(value: Exact, to: Scalar, dst: &mut [u8]) {
     let zero = Exact::Int(0);
     let out = match to {
-        Scalar::C64 => encode_real(Scalar::F32, value) | encode_real(Scalar::F32, zero) << 32,
-        Scalar::C128 => encode_real(Scalar::F64, value) | encode_real(Scalar::F64, zero) << 64,
+        Scalar::C64 => encode_real(Scalar::F32, value) | (encode_real(Scalar::F32, zero) << 32),
+        Scalar::C128 => encode_real(Scalar::F64, value) | (encode_real(Scalar::F64, zero) << 64),
         _ => encode_real(to, value),
     };
     write(out, dst, part_of(to).size());
@@ -342,8 +342,12 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
         }
     };
     let out = match to {
-        Scalar::C64 => real_part(Scalar::F32) | encode_real(Scalar::F32, im.unwrap_or(zero)) << 32,
-        Scalar::C128 => real_part(Scalar::F64) | encode_real(Scalar::F64, im.unwrap_or(zero)) << 64,
+        Scalar::C64 => {
+            real_part(Scalar::F32) | (encode_real(Scalar::F32, im.unwrap_or(zero)) << 32)
+        }
+        Scalar::C128 => {
+            real_part(Scalar::F64) | (encode_real(Scalar::F64, im.unwrap_or(zero)) << 64)
+        }
         Scalar::Bool => u128::from(is_nonzero(re) || im.is_some_and(is_nonzero)),
         _ => real_part(to),
     };
@@ -406,7 +410,7 @@ pub fn low_decode(format: u8, code: u8) -> Exact {
             } else {
                 Exact::Finite {
                     neg,
-                    mant: frac | 1 << m,
+                    mant: frac | (1 << m),
                     exp: field as i32 - f.bias - m as i32,
                 }
             }

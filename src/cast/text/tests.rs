@@ -535,7 +535,7 @@ fn random_f32_and_f64_values_round_trip() {
         0x0010_0000_0000_0000,
     ] {
         round_trip(Scalar::F64, DType::Double, b);
-        round_trip(Scalar::F64, DType::Double, b | 1 << 63);
+        round_trip(Scalar::F64, DType::Double, b | (1 << 63));
     }
     for b in [1u32, 0x007f_ffff, 0x7f7f_ffff, 0x0080_0000] {
         round_trip(Scalar::F32, DType::Float, u64::from(b));
