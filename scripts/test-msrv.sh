@@ -11,8 +11,11 @@ source scripts/lib.sh
 
 install_debian_rust
 
+# debian_cargo SUBCOMMAND [ARG...]: the target directory goes before any `--`.
 debian_cargo() {
-  PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc cargo "$@" --target-dir target/msrv
+  local subcommand=$1
+  shift
+  PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc cargo "$subcommand" --target-dir target/msrv "$@"
 }
 
 grep -q '^rust-version = "1.85"$' Cargo.toml
