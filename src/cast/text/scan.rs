@@ -264,14 +264,12 @@ pub fn scan(s: &[u8]) -> Option<Plain> {
 
 /// The value of the `len` (0..=8) ASCII digits at `s[at..]`: '0's shifted in front of
 /// them, then the eight-digit arithmetic.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn short_run(s: &[u8], at: usize, len: usize) -> u64 {
     leading_value(if len == 0 { 0 } else { load8(s, at) }, len)
 }
 
 /// The value of the `len` (0..=19) ASCII digits at `s[at..]`.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn run_value(s: &[u8], at: usize, len: usize) -> u64 {
     if len <= 8 {
@@ -286,7 +284,6 @@ fn run_value(s: &[u8], at: usize, len: usize) -> u64 {
 }
 
 /// Bits `from..to` set.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn bit_range(from: usize, to: usize) -> u32 {
     let upto = |n: usize| if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
