@@ -138,6 +138,10 @@ impl<'a> Disabled<'a> {
             .filter(|name| !name.is_empty())
     }
 
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     fn has(&self, feature: &str) -> bool {
         self.names().any(|name| name == "all" || name == feature)
     }

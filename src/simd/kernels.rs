@@ -9,6 +9,7 @@ use crate::dtype::Scalar;
 
 /// A hand-written kernel for this pair of standard types on this tier, if there is one.
 pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
+    let _ = (from, to); // used by the ISA arms only
     match tier {
         Tier::Portable => None,
         #[cfg(target_arch = "x86_64")]
@@ -21,14 +22,12 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
 /// A hand-written kernel for a pair involving a low-precision format (`opt`: the
 /// option bits the target is compiled for), if there is one.
 pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
+    let _ = (from, to, opt); // used by the ISA arms only
     match tier {
         Tier::Portable => None,
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2(token) => super::x86_64::cast::special_low(from, to, opt, token),
         #[cfg(target_arch = "aarch64")]
-        Tier::Neon(_) => {
-            let _ = (from, to, opt);
-            None
-        }
+        Tier::Neon(_) => None,
     }
 }

@@ -14,6 +14,7 @@
 //!   once.
 
 pub mod cpu;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod family;
 pub mod fill;
 pub mod kernels;
