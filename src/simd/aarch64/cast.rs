@@ -173,6 +173,7 @@ unsafe fn f64_to_f32(src: &[u8], dst: &mut [u8]) {
 mod tests {
     use super::*;
     use crate::cast::kernels::select;
+    use crate::testutil::Rng;
 
     /// The NEON token, whatever `TCAST_DISABLE_CPU_FEATURES` says: these tests are about
     /// the kernels themselves.
@@ -180,18 +181,6 @@ mod tests {
         super::super::detect(&|_| false)
             .neon
             .expect("every aarch64 CPU has NEON")
-    }
-
-    /// A small deterministic generator (xorshift64*), enough for sampling bit patterns.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
     }
 
     const RANDOM_SAMPLES: usize = 300_000;
