@@ -92,8 +92,9 @@ fn main() {
             let traffic = (src.len() + dst.len()) as f64;
             let options = CastOptions::default();
             let cast_time = best_of(|| {
-                let input = Tensor::new(black_box(&src), from, &[n]).unwrap();
-                let mut output = TensorMut::new(black_box(&mut dst), to, &[n]).unwrap();
+                let shape = [n];
+                let input = Tensor::new(black_box(&src), from, &shape).unwrap();
+                let mut output = TensorMut::new(black_box(&mut dst), to, &shape).unwrap();
                 cast(&input, &mut output, &options).unwrap();
             });
             let copy_src = vec![2u8; traffic as usize / 2];

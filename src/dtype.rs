@@ -260,9 +260,12 @@ impl DType {
     /// Like [`DType::from_code`], with an error naming the argument. `what` is formatted
     /// only on failure (pass `format_args!` for a composed name: nothing is allocated on
     /// success).
+    #[inline]
     pub fn from_code_arg(code: i32, what: impl core::fmt::Display) -> Result<DType, Error> {
-        DType::from_code(code)
-            .ok_or_else(|| Error::InvalidDtype(format!("{what}: unknown dtype code {code}")))
+        match DType::from_code(code) {
+            Some(dtype) => Ok(dtype),
+            None => Err(unknown_code(code, &what)),
+        }
     }
 
     /// The ONNX code.
@@ -320,6 +323,12 @@ impl DType {
         let since = self.info().onnx_cast_since;
         since != 0 && opset >= 1 && i64::from(opset) >= i64::from(since)
     }
+}
+
+#[cold]
+#[inline(never)]
+fn unknown_code(code: i32, what: &dyn core::fmt::Display) -> Error {
+    Error::InvalidDtype(format!("{what}: unknown dtype code {code}"))
 }
 
 impl core::fmt::Display for DType {

@@ -95,14 +95,18 @@ pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
 /// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
 pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
     check_shapes(input.layout(), output.layout())?;
+    expand_checked(input, output);
+    Ok(())
+}
+
+/// [`expand`] of operands [`check_shapes`] accepted (the C shell checks them in the
+/// order of docs/c-api.md section 8, once).
+pub(crate) fn expand_checked(input: &Tensor, output: &mut TensorMut) {
     let dtype = input.layout().dtype();
     let in_dims = input.layout().dims();
-    let mut out_shape = [0usize; MAX_NDIM];
-    let out_rank = output.layout().dims().len();
-    out_shape[..out_rank].copy_from_slice(output.layout().dims());
-    let out_dims = &out_shape[..out_rank];
+    let out_dims = output.layout().dims();
     if output.layout().count() == 0 {
-        return Ok(());
+        return;
     }
     if dtype.is_packed() {
         // Element by element through the packed streams (no allocation; packed
@@ -133,7 +137,7 @@ pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
                 index[axis] = 0;
             }
         }
-        return Ok(());
+        return;
     }
     let es = (dtype.bits() / 8) as usize;
     let strides = match input.layout().strides() {
@@ -147,7 +151,6 @@ pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
     let data = input.data();
     let (_, out) = output.parts();
     run(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
-    Ok(())
 }
 
 fn count_of(dims: &[usize]) -> usize {

@@ -4,23 +4,95 @@
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::string_view::{StringView, VIEWS_HAVE_NO_PADDING, VIEW_BYTES};
+use core::mem::MaybeUninit;
 
 /// The largest rank a tensor may have.
 pub const MAX_NDIM: usize = 64;
 
-/// The shape, strides and sizes of a tensor, checked for consistency and overflow.
-#[derive(Clone, Debug)]
-pub struct Layout {
+/// The shape, strides and sizes of a tensor, checked for consistency and overflow. It
+/// borrows its dims and strides (from the caller's arrays, or from a [`ShapeBuf`] the C
+/// shell read them into), so it is small and `Copy`: a call never copies or zeroes
+/// rank-64 arrays.
+#[derive(Copy, Clone, Debug)]
+pub struct Layout<'s> {
     dtype: DType,
-    ndim: usize,
-    dims: [usize; MAX_NDIM],
+    dims: &'s [usize],
     /// Strides in elements; None when the tensor is C-contiguous.
-    strides: Option<[usize; MAX_NDIM]>,
+    strides: Option<&'s [usize]>,
     count: usize,
     /// Bytes the elements span in memory.
     bytes: usize,
 }
 
+/// Room for a shape (or strides) of up to [`MAX_NDIM`] extents, of which only the ones
+/// read are written: the C shell converts a caller's `int64_t` array into it in one pass
+/// (checking each extent) and a [`Layout`] borrows the result. Nothing is zeroed (a
+/// length field would be, together with the array, by the compiler's store merging).
+pub(crate) struct ShapeBuf {
+    values: MaybeUninit<[usize; MAX_NDIM]>,
+}
+
+impl ShapeBuf {
+    /// An empty buffer (no extent written).
+    #[inline(always)]
+    pub(crate) fn new() -> ShapeBuf {
+        ShapeBuf {
+            values: MaybeUninit::uninit(),
+        }
+    }
+
+    /// Converts `values` (at most MAX_NDIM) into the buffer, refusing negative extents
+    /// with a message naming `role`, `what` and the index, and returns them.
+    #[inline]
+    pub(crate) fn fill_from_i64(
+        &mut self,
+        role: &str,
+        what: &str,
+        values: &[i64],
+    ) -> Result<&[usize], Error> {
+        if values.len() > MAX_NDIM {
+            return Err(rank_too_high(role, values.len()));
+        }
+        let slots = self.values.as_mut_ptr().cast::<usize>();
+        for (i, &v) in values.iter().enumerate() {
+            let Ok(extent) = usize::try_from(v) else {
+                return Err(negative_extent(role, what, values, i));
+            };
+            // SAFETY: i < values.len() <= MAX_NDIM (checked above): inside the array.
+            unsafe { slots.add(i).write(extent) };
+        }
+        // SAFETY: the loop wrote the first values.len() (<= MAX_NDIM) slots.
+        Ok(unsafe { core::slice::from_raw_parts(slots, values.len()) })
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn rank_too_high(role: &str, ndim: usize) -> Error {
+    Error::InvalidShape(format!("{role} ndim is {ndim}; the most is {MAX_NDIM}"))
+}
+
+#[cold]
+#[inline(never)]
+fn negative_extent(role: &str, what: &str, values: &[i64], i: usize) -> Error {
+    Error::InvalidShape(format!(
+        "{role} {what}[{i}] is {} in {}: it must be >= 0",
+        values[i],
+        shape_text(values)
+    ))
+}
+
+#[cold]
+#[inline(never)]
+fn unaddressable(role: &str, dtype: DType, dims: &[usize], bytes: u64) -> Error {
+    Error::InvalidShape(format!(
+        "{role} shape {} of {dtype} needs {bytes} bytes, more than this platform can address",
+        shape_text(dims)
+    ))
+}
+
+#[cold]
+#[inline(never)]
 fn too_big(role: &str, dtype: DType, dims: &[usize], what: &str) -> Error {
     Error::InvalidShape(format!(
         "{role} shape {} of {dtype}: {what} overflows 64 bits",
@@ -28,114 +100,83 @@ fn too_big(role: &str, dtype: DType, dims: &[usize], what: &str) -> Error {
     ))
 }
 
-impl Layout {
+impl<'s> Layout<'s> {
     /// Checks a shape (and optional strides in elements) for a tensor of `dtype`.
     /// `role` ("input", "output") starts every error message.
+    #[inline]
     pub fn new(
         role: &str,
         dtype: DType,
-        dims: &[usize],
-        strides: Option<&[usize]>,
-    ) -> Result<Layout, Error> {
+        dims: &'s [usize],
+        strides: Option<&'s [usize]>,
+    ) -> Result<Layout<'s>, Error> {
         if dims.len() > MAX_NDIM {
-            return Err(Error::InvalidShape(format!(
-                "{role} ndim is {}; the most is {MAX_NDIM}",
-                dims.len()
-            )));
+            return Err(rank_too_high(role, dims.len()));
         }
         let count = element_count(role, dtype, dims)?;
-        let packed_bytes = dtype
-            .bytes_for(count)
-            .ok_or_else(|| too_big(role, dtype, dims, "the byte count"))?;
+        let Some(packed_bytes) = dtype.bytes_for(count) else {
+            return Err(too_big(role, dtype, dims, "the byte count"));
+        };
+        let (strides, bytes) = match strides {
+            None => (None, packed_bytes),
+            Some(s) => Layout::strided(role, dtype, dims, s, count, packed_bytes)?,
+        };
+        let limit = isize::MAX as u64;
+        if count > limit || bytes > limit {
+            return Err(unaddressable(role, dtype, dims, bytes));
+        }
+        Ok(Layout {
+            dtype,
+            dims,
+            strides,
+            count: count as usize,
+            bytes: bytes as usize,
+        })
+    }
 
-        if let (Some(s), true) = (strides, dtype.is_packed()) {
+    /// The strides (None when they describe the contiguous layout) and byte span of a
+    /// strided tensor of `count` elements.
+    #[inline(never)]
+    fn strided(
+        role: &str,
+        dtype: DType,
+        dims: &'s [usize],
+        s: &'s [usize],
+        count: u64,
+        packed_bytes: u64,
+    ) -> Result<(Option<&'s [usize]>, u64), Error> {
+        if dtype.is_packed() {
             return Err(Error::InvalidShape(format!(
                 "{role} strides {} are not allowed for the packed dtype {dtype}: pass NULL strides",
                 shape_text(s)
             )));
         }
-        let strides = match strides {
-            Some(s) if s.len() != dims.len() => {
-                return Err(Error::InvalidShape(format!(
-                    "{role} has {} strides for {} dimensions",
-                    s.len(),
-                    dims.len()
-                )))
-            }
-            Some(s) if !is_contiguous(dims, s) => Some(s),
-            _ => None,
-        };
-        let bytes = match strides {
-            None => packed_bytes,
-            Some(s) => {
-                if count == 0 {
-                    0
-                } else {
-                    let mut last: u128 = 0;
-                    for (&d, &st) in dims.iter().zip(s) {
-                        last += (d as u128 - 1) * st as u128;
-                    }
-                    let bytes = (last + 1) * u128::from(dtype.bits() / 8);
-                    u64::try_from(bytes).map_err(|_| {
-                        Error::InvalidShape(format!(
-                            "{role} shape {} with strides {} of {dtype}: the byte span overflows 64 bits",
-                            shape_text(dims),
-                            shape_text(s)
-                        ))
-                    })?
-                }
-            }
-        };
-        let addressable = |n: u64| -> Result<usize, Error> {
-            usize::try_from(n)
-                .ok()
-                .filter(|&n| n <= isize::MAX as usize)
-                .ok_or_else(|| {
-                    Error::InvalidShape(format!(
-                        "{role} shape {} of {dtype} needs {bytes} bytes, more than this platform can address",
-                        shape_text(dims)
-                    ))
-                })
-        };
-        let mut layout = Layout {
-            dtype,
-            ndim: dims.len(),
-            dims: [0; MAX_NDIM],
-            strides: None,
-            count: addressable(count)?,
-            bytes: addressable(bytes)?,
-        };
-        layout.dims[..dims.len()].copy_from_slice(dims);
-        if let Some(s) = strides {
-            let mut own = [0; MAX_NDIM];
-            own[..s.len()].copy_from_slice(s);
-            layout.strides = Some(own);
-        }
-        Ok(layout)
-    }
-
-    /// Converts a C shape (`int64_t` dims) into `buf`, refusing negative dimensions.
-    pub fn dims_from_i64<'b>(
-        role: &str,
-        what: &str,
-        values: &[i64],
-        buf: &'b mut [usize; MAX_NDIM],
-    ) -> Result<&'b [usize], Error> {
-        if values.len() > MAX_NDIM {
+        if s.len() != dims.len() {
             return Err(Error::InvalidShape(format!(
-                "{role} ndim is {}; the most is {MAX_NDIM}",
-                values.len()
+                "{role} has {} strides for {} dimensions",
+                s.len(),
+                dims.len()
             )));
         }
-        for (i, &v) in values.iter().enumerate() {
-            buf[i] = usize::try_from(v).map_err(|_| {
-                Error::InvalidShape(format!(
-                    "{role} {what}[{i}] is {v} in {}: it must be >= 0",
-                    shape_text(values)
-                ))
-            })?;
+        if is_contiguous(dims, s) {
+            return Ok((None, packed_bytes));
         }
-        Ok(&buf[..values.len()])
+        if count == 0 {
+            return Ok((Some(s), 0));
+        }
+        let mut last: u128 = 0;
+        for (&d, &st) in dims.iter().zip(s) {
+            last += (d as u128 - 1) * st as u128;
+        }
+        let bytes = (last + 1) * u128::from(dtype.bits() / 8);
+        let bytes = u64::try_from(bytes).map_err(|_| {
+            Error::InvalidShape(format!(
+                "{role} shape {} with strides {} of {dtype}: the byte span overflows 64 bits",
+                shape_text(dims),
+                shape_text(s)
+            ))
+        })?;
+        Ok((Some(s), bytes))
     }
 
     /// The element type.
@@ -144,13 +185,13 @@ impl Layout {
     }
 
     /// The shape (empty for a scalar).
-    pub fn dims(&self) -> &[usize] {
-        &self.dims[..self.ndim]
+    pub fn dims(&self) -> &'s [usize] {
+        self.dims
     }
 
     /// Strides in elements when the tensor is not C-contiguous.
-    pub fn strides(&self) -> Option<&[usize]> {
-        self.strides.as_ref().map(|s| &s[..self.ndim])
+    pub fn strides(&self) -> Option<&'s [usize]> {
+        self.strides
     }
 
     /// Number of elements.
@@ -164,9 +205,9 @@ impl Layout {
     }
 
     /// Byte offsets of the elements in row-major order (byte-sized dtypes).
-    pub fn offsets(&self) -> Offsets<'_> {
+    pub fn offsets(&self) -> Offsets<'s> {
         Offsets {
-            layout: self,
+            layout: *self,
             index: [0; MAX_NDIM],
             offset: 0,
             remaining: self.count,
@@ -175,28 +216,42 @@ impl Layout {
     }
 
     /// Fails unless the tensor is C-contiguous (outputs must be).
+    #[inline]
     pub fn require_contiguous(&self, role: &str) -> Result<(), Error> {
-        match self.strides() {
-            Some(s) => Err(Error::InvalidShape(format!(
-                "{role} strides {} for shape {} are not C-contiguous; outputs must be contiguous",
-                shape_text(s),
-                shape_text(self.dims())
-            ))),
+        match self.strides {
+            Some(s) => Err(self.not_contiguous(role, s)),
             None => Ok(()),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn not_contiguous(&self, role: &str, strides: &[usize]) -> Error {
+        Error::InvalidShape(format!(
+            "{role} strides {} for shape {} are not C-contiguous; outputs must be contiguous",
+            shape_text(strides),
+            shape_text(self.dims)
+        ))
+    }
+
     /// Checks that a caller's buffer of `available` bytes holds the tensor.
+    #[inline]
     pub fn check_buffer(&self, role: &str, available: u64) -> Result<(), Error> {
         if (self.bytes as u64) > available {
-            return Err(Error::BufferTooSmall(format!(
-                "{role} data_bytes is {available} but shape {} of {} needs {} bytes",
-                shape_text(self.dims()),
-                self.dtype,
-                self.bytes
-            )));
+            return Err(self.too_small(role, available));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_small(&self, role: &str, available: u64) -> Error {
+        Error::BufferTooSmall(format!(
+            "{role} data_bytes is {available} but shape {} of {} needs {} bytes",
+            shape_text(self.dims),
+            self.dtype,
+            self.bytes
+        ))
     }
 }
 
@@ -213,23 +268,28 @@ pub fn contiguous_bytes(dtype: DType, dims: &[usize]) -> Result<u64, Error> {
 }
 
 /// The number of elements of a shape, refusing counts that overflow 64 bits.
+#[inline]
 pub fn element_count(role: &str, dtype: DType, dims: &[usize]) -> Result<u64, Error> {
-    if dims.contains(&0) {
-        return Ok(0);
-    }
+    // One pass: a zero extent makes the count 0 whatever overflowed before it.
     let mut count: u64 = 1;
+    let mut overflow = false;
     for &d in dims {
-        count = u64::try_from(d)
-            .ok()
-            .and_then(|d| count.checked_mul(d))
-            .ok_or_else(|| too_big(role, dtype, dims, "the element count"))?;
+        if d == 0 {
+            return Ok(0);
+        }
+        let (product, o) = count.overflowing_mul(d as u64);
+        count = product;
+        overflow |= o;
+    }
+    if overflow {
+        return Err(too_big(role, dtype, dims, "the element count"));
     }
     Ok(count)
 }
 
 /// Iterator over element byte offsets in row-major order; see [`Layout::offsets`].
-pub struct Offsets<'l> {
-    layout: &'l Layout,
+pub struct Offsets<'s> {
+    layout: Layout<'s>,
     index: [usize; MAX_NDIM],
     offset: usize,
     remaining: usize,
@@ -251,7 +311,7 @@ impl Iterator for Offsets<'_> {
         };
         if self.remaining > 0 {
             // Odometer step: bump the last axis, carrying into earlier ones.
-            for axis in (0..self.layout.ndim).rev() {
+            for axis in (0..self.layout.dims.len()).rev() {
                 self.index[axis] += 1;
                 self.offset += strides[axis] * self.size;
                 if self.index[axis] < self.layout.dims[axis] {
@@ -288,14 +348,14 @@ fn is_contiguous(dims: &[usize], strides: &[usize]) -> bool {
 /// A validated, read-only tensor: its layout and exactly the bytes it spans.
 #[derive(Clone, Debug)]
 pub struct Tensor<'a> {
-    layout: Layout,
+    layout: Layout<'a>,
     data: &'a [u8],
 }
 
 impl<'a> Tensor<'a> {
     /// A C-contiguous tensor over `data`. STRING tensors are made with
     /// [`Tensor::strings`]: their bytes are views, which arbitrary bytes are not.
-    pub fn new(data: &'a [u8], dtype: DType, dims: &[usize]) -> Result<Tensor<'a>, Error> {
+    pub fn new(data: &'a [u8], dtype: DType, dims: &'a [usize]) -> Result<Tensor<'a>, Error> {
         Tensor::from_layout(Layout::new("input", dtype, dims, None)?, data)
     }
 
@@ -303,14 +363,14 @@ impl<'a> Tensor<'a> {
     pub fn strided(
         data: &'a [u8],
         dtype: DType,
-        dims: &[usize],
-        strides: &[usize],
+        dims: &'a [usize],
+        strides: &'a [usize],
     ) -> Result<Tensor<'a>, Error> {
         Tensor::from_layout(Layout::new("input", dtype, dims, Some(strides))?, data)
     }
 
     /// A C-contiguous STRING tensor of `views`.
-    pub fn strings(views: &'a [StringView<'a>], dims: &[usize]) -> Result<Tensor<'a>, Error> {
+    pub fn strings(views: &'a [StringView<'a>], dims: &'a [usize]) -> Result<Tensor<'a>, Error> {
         let layout = Layout::new("input", DType::String, dims, None)?;
         if !VIEWS_HAVE_NO_PADDING {
             return Err(Error::Unsupported(
@@ -328,7 +388,7 @@ impl<'a> Tensor<'a> {
 
     /// Pairs a checked layout with its buffer, which must hold `layout.bytes()` bytes;
     /// not for STRING (see [`Tensor::strings`]).
-    pub fn from_layout(layout: Layout, data: &'a [u8]) -> Result<Tensor<'a>, Error> {
+    pub fn from_layout(layout: Layout<'a>, data: &'a [u8]) -> Result<Tensor<'a>, Error> {
         refuse_string_bytes(&layout)?;
         // SAFETY: not a STRING layout, so the bytes are plain values.
         unsafe { Tensor::from_raw_layout(layout, data) }
@@ -340,7 +400,7 @@ impl<'a> Tensor<'a> {
     /// For a STRING layout, every element of `data` is a view whose non-NULL `data`
     /// points to `len` bytes readable and unchanged for `'a`.
     pub(crate) unsafe fn from_raw_layout(
-        layout: Layout,
+        layout: Layout<'a>,
         data: &'a [u8],
     ) -> Result<Tensor<'a>, Error> {
         layout.check_buffer("input", data.len() as u64)?;
@@ -349,7 +409,7 @@ impl<'a> Tensor<'a> {
     }
 
     /// The checked shape, strides and dtype.
-    pub fn layout(&self) -> &Layout {
+    pub fn layout(&self) -> &Layout<'a> {
         &self.layout
     }
 
@@ -377,7 +437,7 @@ fn refuse_string_bytes(layout: &Layout) -> Result<(), Error> {
 /// A validated, writable, C-contiguous tensor.
 #[derive(Debug)]
 pub struct TensorMut<'a> {
-    layout: Layout,
+    layout: Layout<'a>,
     data: &'a mut [u8],
 }
 
@@ -385,12 +445,16 @@ impl<'a> TensorMut<'a> {
     /// A C-contiguous output tensor over `data`; not for STRING (a STRING output is
     /// filled with views, which the C API's callers own; Rust formats numbers with
     /// [`crate::cast::format_strings`]).
-    pub fn new(data: &'a mut [u8], dtype: DType, dims: &[usize]) -> Result<TensorMut<'a>, Error> {
+    pub fn new(
+        data: &'a mut [u8],
+        dtype: DType,
+        dims: &'a [usize],
+    ) -> Result<TensorMut<'a>, Error> {
         TensorMut::from_layout(Layout::new("output", dtype, dims, None)?, data)
     }
 
     /// Pairs a checked layout with its buffer; outputs must be contiguous; not for STRING.
-    pub fn from_layout(layout: Layout, data: &'a mut [u8]) -> Result<TensorMut<'a>, Error> {
+    pub fn from_layout(layout: Layout<'a>, data: &'a mut [u8]) -> Result<TensorMut<'a>, Error> {
         refuse_string_bytes(&layout)?;
         // SAFETY: not a STRING layout.
         unsafe { TensorMut::from_raw_layout(layout, data) }
@@ -402,7 +466,7 @@ impl<'a> TensorMut<'a> {
     /// For a STRING layout, the views written into `data` are read by whoever owns it
     /// as views of the input's bytes, which the caller keeps alive as long as it needs.
     pub(crate) unsafe fn from_raw_layout(
-        layout: Layout,
+        layout: Layout<'a>,
         data: &'a mut [u8],
     ) -> Result<TensorMut<'a>, Error> {
         layout.require_contiguous("output")?;
@@ -412,7 +476,7 @@ impl<'a> TensorMut<'a> {
     }
 
     /// The checked shape and dtype.
-    pub fn layout(&self) -> &Layout {
+    pub fn layout(&self) -> &Layout<'a> {
         &self.layout
     }
 
@@ -422,7 +486,7 @@ impl<'a> TensorMut<'a> {
     }
 
     /// The layout and the bytes at once, for kernels that read one and write the other.
-    pub fn parts(&mut self) -> (&Layout, &mut [u8]) {
+    pub fn parts(&mut self) -> (&Layout<'a>, &mut [u8]) {
         (&self.layout, self.data)
     }
 }
@@ -482,8 +546,12 @@ mod tests {
 
     #[test]
     fn negative_dims_name_the_index() {
-        let mut buf = [0; MAX_NDIM];
-        let e = Layout::dims_from_i64("input", "shape", &[2, -3], &mut buf).unwrap_err();
+        let mut buf = ShapeBuf::new();
+        assert_eq!(
+            buf.fill_from_i64("input", "shape", &[2, 3]).unwrap(),
+            [2, 3]
+        );
+        let e = buf.fill_from_i64("input", "shape", &[2, -3]).unwrap_err();
         assert_eq!(
             e.to_string(),
             "input shape[1] is -3 in [2,-3]: it must be >= 0"

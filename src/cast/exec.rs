@@ -33,7 +33,7 @@ pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], threads: usize) {
     let count = input.layout().count();
     let parts = threads.min(count / MIN_ELEMENTS_PER_THREAD).max(1);
     if parts == 1 {
-        run_range(plan, input, 0, out);
+        run_range(plan, input, 0, count, out);
         return;
     }
     // Shares are handed out from one queue: a thread that cannot be started just
@@ -55,7 +55,10 @@ pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], threads: usize) {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .next();
         match next {
-            Some((first, piece)) => run_range(plan, input, first, piece),
+            Some((first, piece)) => {
+                let n = share.min(count - first);
+                run_range(plan, input, first, n, piece)
+            }
             None => break,
         }
     };
@@ -161,16 +164,14 @@ fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
     fill::stream_fence(tier);
 }
 
-/// Converts the input elements `[first, first + out.len() / dst_size)` in row-major
-/// order into `out`.
-fn run_range(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
+/// Converts the input elements `[first, first + n)` in row-major order into `out`.
+fn run_range(plan: Plan, input: &Tensor, first: usize, n: usize, out: &mut [u8]) {
     if plan.src_packed.is_some() || plan.dst_packed.is_some() {
         run_packed(plan, input, first, out);
         return;
     }
     let kernel = plan.kernel;
     let (es, ds) = (kernel.src_size, kernel.dst_size);
-    let n = out.len() / ds;
     let data = input.data();
     let Some(strides) = input.layout().strides() else {
         run_contiguous(kernel, &data[first * es..(first + n) * es], out);

@@ -51,13 +51,22 @@ impl Kernel {
     }
 
     /// Converts every element of `src` into `dst`; both hold the same element count.
+    #[inline]
     pub fn run(&self, src: &[u8], dst: &mut [u8]) {
-        let n = src.len() / self.src_size;
-        if self.packs_nibbles {
-            assert_eq!(n.div_ceil(2), dst.len());
+        // Element sizes are powers of two (1 to 16 bytes): shifts, not divisions, which
+        // would cost more than a small call's conversions.
+        debug_assert!(self.src_size.is_power_of_two() && self.dst_size.is_power_of_two());
+        let n = src.len() >> self.src_size.trailing_zeros();
+        let expected = if self.packs_nibbles {
+            n.div_ceil(2)
         } else {
-            assert_eq!(n, dst.len() / self.dst_size);
-        }
+            n << self.dst_size.trailing_zeros()
+        };
+        assert!(
+            dst.len() == expected,
+            "kernel output of {} bytes for {n} elements",
+            dst.len()
+        );
         // SAFETY: `Kernel::new`'s contract: `run` runs on a CPU with `tier`, and a tier
         // other than Portable holds the token that detection made on this CPU.
         unsafe { (self.run)(src, dst) }

@@ -266,8 +266,9 @@ fn integer_bool_and_complex_sources_encode_exactly() {
 
 fn run_cast(from: DType, to: DType, src: &[u8], n: usize, options: &CastOptions) -> Vec<u8> {
     let mut out = vec![0xa5u8; to.bytes_for(n as u64).unwrap() as usize];
-    let input = Tensor::new(src, from, &[n]).unwrap();
-    let mut output = TensorMut::new(&mut out, to, &[n]).unwrap();
+    let shape = [n];
+    let input = Tensor::new(src, from, &shape).unwrap();
+    let mut output = TensorMut::new(&mut out, to, &shape).unwrap();
     cast(&input, &mut output, options).unwrap();
     out
 }
@@ -634,8 +635,9 @@ fn expect_page_codes(
             .collect();
         let count = n * REPLICAS;
         let mut out = vec![0u8; to.bytes_for(count as u64).unwrap() as usize];
-        let input = Tensor::strided(&spread, from, &[count], &[2]).unwrap();
-        let mut output = TensorMut::new(&mut out, to, &[count]).unwrap();
+        let shape = [count];
+        let input = Tensor::strided(&spread, from, &shape, &[2]).unwrap();
+        let mut output = TensorMut::new(&mut out, to, &shape).unwrap();
         cast(&input, &mut output, &options).unwrap();
         compare("public API, strided", &unpack_output(&out, count));
     }

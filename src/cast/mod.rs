@@ -37,6 +37,18 @@ pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Re
     check_casting(from, to, options)?;
     strings::check_pair(from, to)?;
     check_same_shape(input.layout(), output.layout())?;
+    cast_checked(input, output, options)
+}
+
+/// [`cast`] of operands whose dtype pair, casting level and shapes were checked already
+/// (by [`cast`], or by the C shell in the order of docs/c-api.md section 8): the checks
+/// are made once per call.
+pub(crate) fn cast_checked(
+    input: &Tensor,
+    output: &mut TensorMut,
+    options: &CastOptions,
+) -> Result<(), Error> {
+    let (from, to) = (input.layout().dtype(), output.layout().dtype());
     if from == DType::String && to != DType::String {
         return strings::parse_strings(input, output, options);
     }

@@ -327,8 +327,9 @@ fn wide_integer_sources_special_and_random() {
 
 fn cast_bytes(from: DType, to: DType, src: &[u8], n: usize) -> Vec<u8> {
     let mut out = vec![0u8; n * (to.bits() as usize / 8)];
-    let input = Tensor::new(src, from, &[n]).unwrap();
-    let mut output = TensorMut::new(&mut out, to, &[n]).unwrap();
+    let shape = [n];
+    let input = Tensor::new(src, from, &shape).unwrap();
+    let mut output = TensorMut::new(&mut out, to, &shape).unwrap();
     cast(&input, &mut output, &CastOptions::default()).unwrap();
     out
 }
@@ -444,15 +445,17 @@ fn threads_give_bit_identical_results() {
     for to in [DType::Float16, DType::Int8, DType::Double] {
         let single = {
             let mut out = vec![0u8; n * (to.bits() as usize / 8)];
-            let input = Tensor::new(&src, DType::Float, &[n]).unwrap();
-            let mut output = TensorMut::new(&mut out, to, &[n]).unwrap();
+            let shape = [n];
+            let input = Tensor::new(&src, DType::Float, &shape).unwrap();
+            let mut output = TensorMut::new(&mut out, to, &shape).unwrap();
             cast(&input, &mut output, &CastOptions::default()).unwrap();
             out
         };
         for threads in [2, 3, 8, 1000] {
             let mut out = vec![0u8; single.len()];
-            let input = Tensor::new(&src, DType::Float, &[n]).unwrap();
-            let mut output = TensorMut::new(&mut out, to, &[n]).unwrap();
+            let shape = [n];
+            let input = Tensor::new(&src, DType::Float, &shape).unwrap();
+            let mut output = TensorMut::new(&mut out, to, &shape).unwrap();
             let options = CastOptions {
                 threads,
                 ..CastOptions::default()
@@ -486,8 +489,9 @@ fn large_widening_casts_through_streaming_stores_match_the_reference() {
         let ts = to.bits() as usize / 8;
         let mut storage = vec![0u8; n * ts + 1];
         let out = &mut storage[1..];
-        let input = Tensor::new(&src, from, &[n]).unwrap();
-        let mut output = TensorMut::new(out, to, &[n]).unwrap();
+        let shape = [n];
+        let input = Tensor::new(&src, from, &shape).unwrap();
+        let mut output = TensorMut::new(out, to, &shape).unwrap();
         cast(&input, &mut output, &CastOptions::default()).unwrap();
         let (sf, st) = (from.info().scalar.unwrap(), to.info().scalar.unwrap());
         let mut expected = vec![0u8; ts];

@@ -13,7 +13,7 @@ use crate::cast::{check_casting, check_same_shape, CastOptions, Casting, RoundMo
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::np;
-use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
+use crate::tensor::{Layout, ShapeBuf, Tensor, TensorMut, MAX_NDIM};
 use core::marker::PhantomData;
 use std::ffi::{c_char, CStr};
 use std::ops::Range;
@@ -96,32 +96,57 @@ fn null_shape(what: &str, ndim: i32) -> Error {
 ///
 /// # Safety
 /// `values` is NULL or points to `ndim` readable int64_t.
+#[inline(always)]
 pub(crate) unsafe fn read_dims<'b>(
     role: &str,
     what: &str,
     values: *const i64,
     ndim: i32,
-    buf: &'b mut [usize; MAX_NDIM],
+    buf: &'b mut ShapeBuf,
 ) -> Result<&'b [usize], Error> {
-    let rank = usize::try_from(ndim)
-        .ok()
-        .filter(|&n| n <= MAX_NDIM)
-        .ok_or_else(|| {
-            Error::InvalidShape(format!(
-                "{role} ndim is {ndim}; it must be 0 ..= {TCAST_MAX_NDIM}"
-            ))
-        })?;
+    let Some(rank) = usize::try_from(ndim).ok().filter(|&n| n <= MAX_NDIM) else {
+        return Err(bad_rank(role, ndim));
+    };
     if rank == 0 {
-        return Ok(&buf[..0]);
+        return buf.fill_from_i64(role, what, &[]);
     }
     if values.is_null() {
-        return Err(Error::NullArgument(format!(
-            "{role} {what} is NULL but ndim is {ndim}"
-        )));
+        return Err(null_values(role, what, ndim));
     }
     // SAFETY: the caller guarantees `rank` readable int64_t at a non-NULL `values`.
     let raw = unsafe { std::slice::from_raw_parts(values, rank) };
-    Layout::dims_from_i64(role, what, raw, buf)
+    buf.fill_from_i64(role, what, raw)
+}
+
+#[cold]
+#[inline(never)]
+fn bad_rank(role: &str, ndim: i32) -> Error {
+    Error::InvalidShape(format!(
+        "{role} ndim is {ndim}; it must be 0 ..= {TCAST_MAX_NDIM}"
+    ))
+}
+
+#[cold]
+#[inline(never)]
+fn null_values(role: &str, what: &str, ndim: i32) -> Error {
+    Error::NullArgument(format!("{role} {what} is NULL but ndim is {ndim}"))
+}
+
+/// Room for one tensor's dims and strides, read from the caller's arrays; the
+/// [`Layout`] made from them borrows it.
+pub(crate) struct LayoutBuf {
+    dims: ShapeBuf,
+    strides: ShapeBuf,
+}
+
+impl LayoutBuf {
+    #[inline(always)]
+    pub(crate) fn new() -> LayoutBuf {
+        LayoutBuf {
+            dims: ShapeBuf::new(),
+            strides: ShapeBuf::new(),
+        }
+    }
 }
 
 /// Reads a caller's descriptor: NULL_ARGUMENT when the pointer is NULL, or when its
@@ -138,10 +163,7 @@ pub(crate) unsafe fn read_descriptor(
     // SAFETY: non-NULL and readable per this function's contract.
     let desc = unsafe { ptr.read() };
     if desc.ndim > 0 && desc.shape.is_null() {
-        return Err(Error::NullArgument(format!(
-            "{role} shape is NULL but ndim is {}",
-            desc.ndim
-        )));
+        return Err(null_values(role, "shape", desc.ndim));
     }
     Ok(desc)
 }
@@ -157,20 +179,19 @@ pub(crate) fn dtype_of(role: &str, desc: &tcast_tensor) -> Result<DType, Error> 
 /// # Safety
 /// `desc.shape` / `desc.strides` are NULL or point to `desc.ndim` readable int64_t.
 #[inline(always)]
-pub(crate) unsafe fn read_layout(
+pub(crate) unsafe fn read_layout<'s>(
     role: &str,
     desc: &tcast_tensor,
     dtype: DType,
-) -> Result<Layout, Error> {
-    let mut dims = [0usize; MAX_NDIM];
-    let mut strides = [0usize; MAX_NDIM];
+    buf: &'s mut LayoutBuf,
+) -> Result<Layout<'s>, Error> {
     // SAFETY: forwarded from this function's contract.
-    let dims = unsafe { read_dims(role, "shape", desc.shape, desc.ndim, &mut dims) }?;
+    let dims = unsafe { read_dims(role, "shape", desc.shape, desc.ndim, &mut buf.dims) }?;
     let strides = if desc.strides.is_null() {
         None
     } else {
         // SAFETY: forwarded from this function's contract.
-        Some(unsafe { read_dims(role, "strides", desc.strides, desc.ndim, &mut strides) }?)
+        Some(unsafe { read_dims(role, "strides", desc.strides, desc.ndim, &mut buf.strides) }?)
     };
     Layout::new(role, dtype, dims, strides)
 }
@@ -255,6 +276,7 @@ pub(crate) unsafe fn read_bytes<'a>(
 /// INVALID_ARGUMENT when two byte ranges share a byte (empty ranges share none). The one
 /// overlap check of the library: inputs, outputs and arenas are judged on the byte
 /// ranges their shapes (or capacities) describe.
+#[inline]
 pub(crate) fn require_disjoint(
     first: &str,
     a: &Range<usize>,
@@ -264,11 +286,17 @@ pub(crate) fn require_disjoint(
     if a.is_empty() || b.is_empty() || a.end <= b.start || b.end <= a.start {
         return Ok(());
     }
-    Err(Error::InvalidArgument(format!(
+    Err(overlap(first, a, second, b))
+}
+
+#[cold]
+#[inline(never)]
+fn overlap(first: &str, a: &Range<usize>, second: &str, b: &Range<usize>) -> Error {
+    Error::InvalidArgument(format!(
         "{second} overlaps {first} ({first} bytes {:#x}..{:#x}, {second} bytes {:#x}..{:#x}); \
          the operation does not work in place",
         a.start, a.end, b.start, b.end
-    )))
+    ))
 }
 
 /// The byte range a checked tensor occupies.
@@ -278,15 +306,22 @@ fn byte_range(desc: &tcast_tensor, layout: &Layout) -> Range<usize> {
 }
 
 /// NULL data with elements, then `data_bytes` below what the shape needs.
+#[inline]
 pub(crate) fn check_data(role: &str, desc: &tcast_tensor, layout: &Layout) -> Result<(), Error> {
     if layout.count() > 0 && desc.data.is_null() {
-        return Err(Error::NullArgument(format!(
-            "{role} data is NULL but shape {} has {} elements",
-            shape_text(layout.dims()),
-            layout.count()
-        )));
+        return Err(null_data(role, layout));
     }
     layout.check_buffer(role, desc.data_bytes)
+}
+
+#[cold]
+#[inline(never)]
+fn null_data(role: &str, layout: &Layout) -> Error {
+    Error::NullArgument(format!(
+        "{role} data is NULL but shape {} has {} elements",
+        shape_text(layout.dims()),
+        layout.count()
+    ))
 }
 
 /// The input view of a checked descriptor (its size checked here).
@@ -298,7 +333,7 @@ pub(crate) fn check_data(role: &str, desc: &tcast_tensor, layout: &Layout) -> Re
 #[inline(always)]
 pub(crate) unsafe fn input_view<'a>(
     desc: &tcast_tensor,
-    layout: Layout,
+    layout: Layout<'a>,
 ) -> Result<Tensor<'a>, Error> {
     check_data("input", desc, &layout)?;
     let data: &'a [u8] = if layout.bytes() == 0 {
@@ -318,7 +353,7 @@ pub(crate) unsafe fn input_view<'a>(
 /// `desc.data` points to `desc.data_bytes` writable bytes that nothing else reads or
 /// writes for `'a`.
 #[inline(always)]
-unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout) -> Result<TensorMut<'a>, Error> {
+unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout<'a>) -> Result<TensorMut<'a>, Error> {
     let data: &'a mut [u8] = if layout.bytes() == 0 {
         &mut []
     } else {
@@ -342,9 +377,9 @@ unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout) -> Result<TensorM
 #[inline(always)]
 pub(crate) unsafe fn input_output_views<'a>(
     input: &tcast_tensor,
-    in_layout: Layout,
+    in_layout: Layout<'a>,
     output: &tcast_tensor,
-    out_layout: Layout,
+    out_layout: Layout<'a>,
     mut arena: Option<&mut ArenaArg>,
 ) -> Result<(Tensor<'a>, TensorMut<'a>), Error> {
     out_layout.require_contiguous("output")?;
@@ -387,6 +422,7 @@ pub(crate) unsafe fn cast_operands<'a>(
     options: *const tcast_cast_options,
     check_pair: fn(DType, DType) -> Result<(), Error>,
     arena: Option<&mut ArenaArg>,
+    (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
 ) -> Result<(Tensor<'a>, TensorMut<'a>, CastOptions), Error> {
     // SAFETY: forwarded from this function's contract.
     let (input, output) = unsafe {
@@ -403,8 +439,8 @@ pub(crate) unsafe fn cast_operands<'a>(
     // SAFETY: as above.
     let (in_layout, out_layout) = unsafe {
         (
-            read_layout("input", &input, from)?,
-            read_layout("output", &output, to)?,
+            read_layout("input", &input, from, in_buf)?,
+            read_layout("output", &output, to, out_buf)?,
         )
     };
     check_same_shape(&in_layout, &out_layout)?;

@@ -2,14 +2,14 @@
 
 use super::args::{
     check_data, dtype_of, out_arg, read_descriptor, read_dims, read_layout, require_shape,
-    shape_out, shape_result, Out, ShapeOut,
+    shape_out, shape_result, LayoutBuf, Out, ShapeOut,
 };
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
 use crate::bitcast::{bitcast_shape, check_dtypes, view_shape, BitcastRules, LastAxis, ViewShape};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::tensor::{Layout, MAX_NDIM};
+use crate::tensor::{Layout, ShapeBuf};
 
 /// The shape of a contiguous tensor of `from` and `shape` viewed as `to` under `rules`
 /// (TCAST_BITCAST_*). Writes the rank to `*out_ndim` and the extents to `out_shape`.
@@ -31,7 +31,7 @@ pub extern "C" fn tcast_bitcast_shape(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let mut buf = [0; MAX_NDIM];
+        let mut buf = ShapeBuf::new();
         // SAFETY: `shape` is NULL or holds `ndim` int64_t, and the out-pointers are NULL
         // or writable (docs/c-api.md section 6).
         let (from, dims, to, rules, mut out) = unsafe {
@@ -65,7 +65,7 @@ unsafe fn bitcast_shape_args<'a>(
     from: tcast_dtype,
     shape: *const i64,
     ndim: i32,
-    buf: &mut [usize; MAX_NDIM],
+    buf: &mut ShapeBuf,
     to: tcast_dtype,
     rules: i32,
     out_shape: *mut i64,
@@ -170,7 +170,9 @@ unsafe fn bitcast_args<'a>(
     storage.check_capacity()?;
     check_dtypes(from, to, rules)?;
     // SAFETY: as above.
-    let layout = unsafe { read_layout("input", &desc, from) }?;
+    let mut buf = LayoutBuf::new();
+    // SAFETY: as above.
+    let layout = unsafe { read_layout("input", &desc, from, &mut buf) }?;
     let shape = view_shape(&layout, to, rules)?;
     // The bytes are checked against the shape, never read: no view is made of them.
     check_data("input", &desc, &layout)?;

@@ -5,7 +5,7 @@ use super::guard::{guard, guard_value};
 use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::tensor::{contiguous_bytes, MAX_NDIM};
+use crate::tensor::{contiguous_bytes, ShapeBuf};
 use std::ffi::c_char;
 
 /// The dtype's name ("FLOAT", "QINT8"), a static string; NULL for an unknown code
@@ -58,7 +58,7 @@ pub extern "C" fn tcast_tensor_bytes(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let mut buf = [0usize; MAX_NDIM];
+        let mut buf = ShapeBuf::new();
         let (mut out, dtype, dims) =
             // SAFETY: `out_bytes` is NULL or writable and `shape` NULL or holding `ndim`
             // int64_t (docs/c-api.md section 4).
@@ -79,7 +79,7 @@ unsafe fn tensor_bytes_args<'a>(
     dtype: tcast_dtype,
     shape: *const i64,
     ndim: i32,
-    buf: &mut [usize; MAX_NDIM],
+    buf: &mut ShapeBuf,
 ) -> Result<(Out<'a, u64>, DType, &[usize]), Error> {
     // SAFETY: forwarded from this function's contract.
     let out = unsafe { out_arg(out_bytes, "out_bytes") }?;

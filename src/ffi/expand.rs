@@ -2,13 +2,13 @@
 
 use super::args::{
     dtype_of, input_output_views, read_descriptor, read_dims, read_layout, require_shape,
-    shape_result, ShapeOut,
+    shape_result, LayoutBuf, ShapeOut,
 };
 use super::guard::guard;
 use super::types::{tcast_error, tcast_status, tcast_tensor};
 use crate::error::Error;
-use crate::expand::{broadcast_shape, check_same_dtype, check_shapes, expand};
-use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
+use crate::expand::{broadcast_shape, check_same_dtype, check_shapes, expand_checked};
+use crate::tensor::{ShapeBuf, Tensor, TensorMut, MAX_NDIM};
 
 /// The shape Expand produces: the numpy broadcast of `input_shape` with `shape`,
 /// aligned on the right (equal extents stay, a 1 takes the other extent, 0 included).
@@ -30,7 +30,7 @@ pub extern "C" fn tcast_expand_shape(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (mut a, mut b, mut result) = ([0; MAX_NDIM], [0; MAX_NDIM], [0; MAX_NDIM]);
+        let (mut a, mut b, mut result) = (ShapeBuf::new(), ShapeBuf::new(), [0; MAX_NDIM]);
         // SAFETY: each array is NULL or holds its length of int64_t and the out-pointers
         // are NULL or writable (docs/c-api.md section 6).
         let (input, target, mut out) = unsafe {
@@ -48,7 +48,7 @@ pub extern "C" fn tcast_expand_shape(
 }
 
 /// A shape argument: the array, its length and the buffer its dims are read into.
-type ShapeArg<'b> = (*const i64, i32, &'b mut [usize; MAX_NDIM]);
+type ShapeArg<'b> = (*const i64, i32, &'b mut ShapeBuf);
 
 /// The arguments of `tcast_expand_shape`, checked in the order of docs/c-api.md section
 /// 8: NULL pointers, the capacity's sign, shapes (the capacity itself is checked when
@@ -95,10 +95,12 @@ pub extern "C" fn tcast_expand(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 6).
-        let (src, mut dst) = unsafe { expand_args(input, output) }?;
-        expand(&src, &mut dst)
+        let (src, mut dst) = unsafe { expand_args(input, output, (&mut in_buf, &mut out_buf)) }?;
+        expand_checked(&src, &mut dst);
+        Ok(())
     })
 }
 
@@ -111,6 +113,7 @@ pub extern "C" fn tcast_expand(
 unsafe fn expand_args<'a>(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
+    (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
 ) -> Result<(Tensor<'a>, TensorMut<'a>), Error> {
     // SAFETY: forwarded from this function's contract.
     let (input, output) = unsafe {
@@ -124,8 +127,8 @@ unsafe fn expand_args<'a>(
     // SAFETY: as above.
     let (in_layout, out_layout) = unsafe {
         (
-            read_layout("input", &input, dtype)?,
-            read_layout("output", &output, out_dtype)?,
+            read_layout("input", &input, dtype, in_buf)?,
+            read_layout("output", &output, out_dtype, out_buf)?,
         )
     };
     check_shapes(&in_layout, &out_layout)?;

@@ -1,7 +1,7 @@
 //! STRING output: formatting numbers into a caller's arena (`tcast_cast_to_strings`).
 //! Parsing STRING inputs is part of `tcast_cast`.
 
-use super::args::{cast_operands, read_arena};
+use super::args::{cast_operands, read_arena, LayoutBuf};
 use super::guard::{guard, guard_value};
 use super::types::{
     tcast_cast_options, tcast_dtype, tcast_error, tcast_status, tcast_string_arena, tcast_tensor,
@@ -39,9 +39,19 @@ pub extern "C" fn tcast_cast_to_strings(
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 5).
         let mut arena = unsafe { read_arena(arena) }?;
+        let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
         let (src, mut dst, options) =
             // SAFETY: as above; the arena is checked and found disjoint from both tensors.
-            unsafe { cast_operands(input, output, options, check_format_pair, Some(&mut arena)) }?;
+            unsafe {
+                cast_operands(
+                    input,
+                    output,
+                    options,
+                    check_format_pair,
+                    Some(&mut arena),
+                    (&mut in_buf, &mut out_buf),
+                )
+            }?;
         let (bytes, used, mut new_used) = arena.into_parts();
         let end = format_to_views(&src, &mut dst, options.string_format, bytes, used)?;
         new_used.write(end as u64);

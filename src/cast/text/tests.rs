@@ -278,7 +278,8 @@ fn texts_parse_into_and_format_from_host_byte_order() {
 fn parse_tensor(texts: &[&[u8]], to: DType, options: &CastOptions) -> Result<Vec<u8>, Error> {
     let n = texts.len();
     let mut out = vec![0u8; to.bytes_for(n as u64).unwrap() as usize];
-    let mut output = crate::tensor::TensorMut::new(&mut out, to, &[n]).unwrap();
+    let shape = [n];
+    let mut output = crate::tensor::TensorMut::new(&mut out, to, &shape).unwrap();
     parse_each(texts.iter().map(|&t| Ok(t)), &mut output, options)?;
     Ok(out)
 }
@@ -297,8 +298,9 @@ fn codes_of(data: &[u8], dtype: DType, n: usize) -> Vec<u8> {
 /// Casts `src` (elements of `from`) to `to` with the numeric kernels.
 fn numeric_cast(from: DType, src: &[u8], n: usize, to: DType) -> Vec<u8> {
     let mut out = vec![0u8; to.bytes_for(n as u64).unwrap() as usize];
-    let input = crate::tensor::Tensor::new(src, from, &[n]).unwrap();
-    let mut output = crate::tensor::TensorMut::new(&mut out, to, &[n]).unwrap();
+    let shape = [n];
+    let input = crate::tensor::Tensor::new(src, from, &shape).unwrap();
+    let mut output = crate::tensor::TensorMut::new(&mut out, to, &shape).unwrap();
     crate::cast::cast(&input, &mut output, &CastOptions::default()).unwrap();
     out
 }
