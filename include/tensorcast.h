@@ -336,6 +336,29 @@ tcast_status tcast_tensor_bytes(tcast_dtype dtype,
 #define TCAST_CASTING_NEVER 5
 
 /**
+ * One task of a call: the executor calls it with the `task_ctx` it was given and each
+ * task index in `[0, n_tasks)`.
+ */
+typedef void (*tcast_task_fn)(void *task_ctx, uint64_t task_index);
+
+/**
+ * A host's thread pool (docs/c-api.md section 9).
+ */
+typedef struct tcast_executor {
+  /**
+   * Passed back to `parallel_for` as is.
+   */
+  void *ctx;
+  /**
+   * Must run `task(task_ctx, i)` exactly once for every i in [0, n_tasks), on any
+   * threads in any order, and return only when all have finished. Tasks do not
+   * block on each other: running them one after another on the calling thread is a
+   * valid executor.
+   */
+  void (*parallel_for)(void *ctx, uint64_t n_tasks, tcast_task_fn task, void *task_ctx);
+} tcast_executor;
+
+/**
  * Options of a cast. Start from `tcast_cast_options_default()` and change fields.
  */
 typedef struct tcast_cast_options {
@@ -365,10 +388,17 @@ typedef struct tcast_cast_options {
    */
   int32_t casting;
   /**
-   * 0 or 1: the calling thread only (default); n > 1: up to n threads, results
-   * bit-identical to one thread.
+   * 0 or 1: the calling thread only (default); n > 1: up to n tasks, results
+   * bit-identical to one thread. Without an executor the library starts threads of
+   * its own, only when each has enough work to repay its start.
    */
   int32_t threads;
+  /**
+   * NULL (default): the library's own threads when `threads` > 1. Otherwise the
+   * host's executor: the call splits its work into at most `threads` tasks, calls
+   * `parallel_for` once and starts no thread (docs/c-api.md section 9).
+   */
+  const struct tcast_executor *executor;
 } tcast_cast_options;
 
 /**
@@ -519,6 +549,17 @@ tcast_status tcast_expand_shape(const int64_t *input_shape,
 tcast_status tcast_expand(const struct tcast_tensor *input,
                           const struct tcast_tensor *output,
                           struct tcast_error *err);
+
+/**
+ * tcast_expand with options: `threads` and `executor` split a large expansion into
+ * tasks (docs/c-api.md section 9); the other fields are checked and otherwise
+ * ignored. `options` may be NULL (the calling thread only).
+ * Errors: as tcast_expand, and INVALID_ARGUMENT for a bad option.
+ */
+tcast_status tcast_expand_ex(const struct tcast_tensor *input,
+                             const struct tcast_tensor *output,
+                             const struct tcast_cast_options *options,
+                             struct tcast_error *err);
 
 /* =======================================================================================
  * Bitcast

@@ -11,6 +11,7 @@
 use crate::cast::pack;
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
+use crate::parallel::{shares, Pieces, Workers};
 use crate::simd::cpu::Tier;
 use crate::simd::fill;
 use crate::tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
@@ -95,13 +96,90 @@ pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
 /// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
 pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
     check_shapes(input.layout(), output.layout())?;
-    expand_checked(input, output);
-    Ok(())
+    expand_checked(input, output, Workers::own(0))
 }
 
 /// [`expand`] of operands [`check_shapes`] accepted (the C shell checks them in the
-/// order of docs/c-api.md section 8, once).
-pub(crate) fn expand_checked(input: &Tensor, output: &mut TensorMut) {
+/// order of docs/c-api.md section 8, once), split into tasks on `workers` when the
+/// output is large enough: each task writes a range of the first output axis longer
+/// than 1.
+pub(crate) fn expand_checked(
+    input: &Tensor,
+    output: &mut TensorMut,
+    workers: Workers,
+) -> Result<(), Error> {
+    let dtype = input.layout().dtype();
+    let out_dims = output.layout().dims();
+    let count = output.layout().count();
+    let es = (dtype.bits() / 8) as usize;
+    let tasks = if dtype.is_packed() {
+        1
+    } else {
+        // Write-bound: ~0.1 ns per output byte.
+        workers.tasks(count, es * 100)
+    };
+    let axis = out_dims.iter().position(|&d| d > 1);
+    let (Some(axis), true) = (axis, tasks > 1) else {
+        expand_serial(input, output);
+        return Ok(());
+    };
+    let extent = out_dims[axis];
+    let tasks = tasks.min(extent);
+    let row_bytes = count / extent * es;
+    let in_dims = input.layout().dims();
+    let strides = input_strides(input);
+    // The input axis aligned with `axis` (none when the input has fewer dims), and
+    // whether it advances (extent > 1) or is broadcast.
+    let in_axis = (axis + in_dims.len())
+        .checked_sub(out_dims.len())
+        .filter(|&a| in_dims[a] != 1);
+    let share = shares(extent, tasks, 1);
+    let (_, out) = output.parts();
+    let pieces = Pieces::new(out, tasks, |i| {
+        let r = share(i);
+        r.start * row_bytes..r.end * row_bytes
+    });
+    let data = input.data();
+    workers.run(tasks, &|i| {
+        let Some(piece) = pieces.take(i) else {
+            return;
+        };
+        let r = share(i);
+        let mut sub_out = [0usize; MAX_NDIM];
+        sub_out[..out_dims.len()].copy_from_slice(out_dims);
+        sub_out[axis] = r.len();
+        let mut sub_in = [0usize; MAX_NDIM];
+        sub_in[..in_dims.len()].copy_from_slice(in_dims);
+        let mut at = 0;
+        if let Some(a) = in_axis {
+            sub_in[a] = r.len();
+            at = r.start * strides[a] * es;
+        }
+        run(
+            &data[at..],
+            es,
+            &sub_in[..in_dims.len()],
+            &strides[..in_dims.len()],
+            &sub_out[..out_dims.len()],
+            piece,
+        );
+    })
+}
+
+/// The input's strides in elements (its own, or the contiguous ones).
+fn input_strides(input: &Tensor) -> [usize; MAX_NDIM] {
+    match input.layout().strides() {
+        Some(s) => {
+            let mut own = [0usize; MAX_NDIM];
+            own[..s.len()].copy_from_slice(s);
+            own
+        }
+        None => contiguous_strides(input.layout().dims()),
+    }
+}
+
+/// Expand on the calling thread.
+fn expand_serial(input: &Tensor, output: &mut TensorMut) {
     let dtype = input.layout().dtype();
     let in_dims = input.layout().dims();
     let out_dims = output.layout().dims();
@@ -140,14 +218,7 @@ pub(crate) fn expand_checked(input: &Tensor, output: &mut TensorMut) {
         return;
     }
     let es = (dtype.bits() / 8) as usize;
-    let strides = match input.layout().strides() {
-        Some(s) => {
-            let mut own = [0usize; MAX_NDIM];
-            own[..s.len()].copy_from_slice(s);
-            own
-        }
-        None => contiguous_strides(in_dims),
-    };
+    let strides = input_strides(input);
     let data = input.data();
     let (_, out) = output.parts();
     run(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);

@@ -39,6 +39,7 @@ mod expand;
 pub mod ffi;
 mod mem;
 pub mod np;
+mod parallel;
 mod registry;
 mod simd;
 mod string_view;

@@ -56,6 +56,11 @@ impl<'a> StringView<'a> {
         }
     }
 
+    /// The address the view points at (never read through here).
+    pub(crate) fn as_ptr(&self) -> *const u8 {
+        self.data
+    }
+
     /// The view's length in bytes, as the view states it.
     pub fn len(&self) -> u64 {
         self.len

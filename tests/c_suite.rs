@@ -48,7 +48,8 @@ c_tests!(
     test_np_can_cast,
     test_alloc,
     test_check_order,
-    test_np_linear
+    test_np_linear,
+    test_threads
 );
 
 #[test]

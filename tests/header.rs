@@ -82,6 +82,8 @@ const SECTIONS: &[Section] = &[
             Table("RoundMode"),
             Table("StringFormat"),
             Table("Casting"),
+            Item("tcast_task_fn"),
+            Item("tcast_executor"),
             Item("tcast_cast_options"),
             Item("tcast_cast_options_default"),
             Item("tcast_cast"),
@@ -101,7 +103,11 @@ const SECTIONS: &[Section] = &[
     Section {
         heading: "Expand",
         about: "ONNX Expand: numpy broadcasting of a tensor to a shape.",
-        entries: &[Item("tcast_expand_shape"), Item("tcast_expand")],
+        entries: &[
+            Item("tcast_expand_shape"),
+            Item("tcast_expand"),
+            Item("tcast_expand_ex"),
+        ],
     },
     Section {
         heading: "Bitcast",
@@ -218,6 +224,12 @@ fn item_name(item: &str) -> String {
     };
     if let Some(rest) = decl.strip_prefix("#define ") {
         return ident(rest.split_whitespace().next().unwrap());
+    }
+    let typedef = decl.starts_with("typedef ");
+    if let (true, false, Some(start)) = (typedef, decl.contains('{'), decl.find("(*")) {
+        // A function pointer: `typedef void (*tcast_task_fn)(void *task_ctx, ...);`
+        let rest = &decl[start + 2..];
+        return ident(&rest[..rest.find(')').expect("(*name)")]);
     }
     if decl.starts_with("typedef ") {
         // `typedef int32_t tcast_status;`, `typedef struct X X;`, `typedef struct X {..} X;`

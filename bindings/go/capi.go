@@ -280,13 +280,18 @@ func stringMaxBytes(d DType) uint64 {
 	return uint64(C.tcast_string_max_bytes(C.tcast_dtype(d)))
 }
 
-// cOptions converts CastOptions (nil = defaults) into the C struct, starting from the
-// library's own defaults so that fields added to it later keep their defaults.
+// defaultOptions is the library's tcast_cast_options_default(), fetched once: a cast
+// then makes a single cgo call.
+var defaultOptions = C.tcast_cast_options_default()
+
+// cOptions converts CastOptions into the C struct, starting from the library's own
+// defaults so that fields added to it later keep their defaults. nil options are passed
+// as NULL (the library's defaults) and cost nothing.
 func cOptions(o *CastOptions) (*C.tcast_cast_options, error) {
-	opts := C.tcast_cast_options_default()
 	if o == nil {
-		return &opts, nil
+		return nil, nil
 	}
+	opts := defaultOptions
 	if o.NoSaturate {
 		opts.saturate = 0
 	}

@@ -7,13 +7,13 @@ use super::options::CastOptions;
 use super::pack::{pack, packed_bytes, unpack};
 use super::repr::Repr;
 use crate::dtype::DType;
+use crate::error::Error;
+use crate::parallel::{shares, Pieces, Workers};
 use crate::simd::fill;
 use crate::tensor::{Tensor, MAX_NDIM};
-use std::sync::Mutex;
 
-/// Work below this many elements per thread is not worth a thread start.
-const MIN_ELEMENTS_PER_THREAD: usize = 1 << 16;
-/// Thread shares start on multiples of this many elements (whole cache lines of output).
+/// Task shares start on multiples of this many elements (whole cache lines of output,
+/// whole packed bytes).
 const SPLIT_ALIGN: usize = 64;
 /// Gather buffer for rows whose elements are not adjacent.
 const GATHER_BYTES: usize = 4096;
@@ -26,53 +26,50 @@ pub struct Plan {
     pub src_packed: Option<u32>,
     /// Bits per element of a packed output (the kernel's codes are packed into it).
     pub dst_packed: Option<u32>,
+    /// Either side is a low-precision format (float8, float6, float4, e8m0).
+    pub low: bool,
 }
 
-/// Converts all of `input` into the contiguous `out`, on up to `threads` threads.
-pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], threads: usize) {
+/// Converts all of `input` into the contiguous `out`: on the calling thread, or split
+/// into tasks of whole cache lines of output when `workers` allow several and the
+/// tensor is large enough to repay them.
+pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Result<(), Error> {
     let count = input.layout().count();
-    let parts = threads.min(count / MIN_ELEMENTS_PER_THREAD).max(1);
-    if parts == 1 {
+    let tasks = workers.tasks(count, plan.ns_per_1k());
+    if tasks == 1 {
         run_range(plan, input, 0, count, out);
-        return;
+        return Ok(());
     }
-    // Shares are handed out from one queue: a thread that cannot be started just
-    // leaves more shares to the others, the calling thread always among them. Shares
-    // start on multiples of 64 elements: whole cache lines, whole packed groups.
-    let share = count.div_ceil(parts).next_multiple_of(SPLIT_ALIGN);
-    let share_bytes = match plan.dst_packed {
-        Some(bits) => packed_bytes(bits, share),
-        None => share * plan.kernel.dst_size,
-    };
-    let mut jobs = Vec::with_capacity(parts);
-    for (i, piece) in out.chunks_mut(share_bytes).enumerate() {
-        jobs.push((i * share, piece));
-    }
-    let queue = Mutex::new(jobs.into_iter());
-    let work = || loop {
-        let next = queue
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .next();
-        match next {
-            Some((first, piece)) => {
-                let n = share.min(count - first);
-                run_range(plan, input, first, n, piece)
-            }
-            None => break,
+    let share = shares(count, tasks, SPLIT_ALIGN);
+    let bytes = |i: usize| {
+        let r = share(i);
+        match plan.dst_packed {
+            Some(bits) => packed_bytes(bits, r.start)..packed_bytes(bits, r.end),
+            None => r.start * plan.kernel.dst_size..r.end * plan.kernel.dst_size,
         }
     };
-    std::thread::scope(|scope| {
-        for _ in 1..parts {
-            if std::thread::Builder::new()
-                .spawn_scoped(scope, work)
-                .is_err()
-            {
-                break;
-            }
+    let pieces = Pieces::new(out, tasks, bytes);
+    workers.run(tasks, &|i| {
+        if let Some(piece) = pieces.take(i) {
+            let r = share(i);
+            run_range(plan, input, r.start, r.len(), piece);
         }
-        work();
-    });
+    })
+}
+
+impl Plan {
+    /// A rough cost per thousand elements, for deciding how many tasks pay: ~0.1 ns
+    /// per byte moved, four times that for the low-precision formats, whose kernels
+    /// compute more than they move.
+    fn ns_per_1k(&self) -> usize {
+        let bytes = self.kernel.src_size + self.kernel.dst_size;
+        let compute = if self.src_packed.is_some() || self.dst_packed.is_some() || self.low {
+            4
+        } else {
+            1
+        };
+        bytes * 100 * compute
+    }
 }
 
 /// Elements converted per block when either side is packed (a multiple of 4: whole
@@ -262,5 +259,7 @@ pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
         kernel,
         src_packed: packed_bits(from),
         dst_packed: packed_bits(to),
+        low: matches!(Repr::of(from), Some(Repr::Low(_)))
+            || matches!(Repr::of(to), Some(Repr::Low(_))),
     }
 }

@@ -22,6 +22,7 @@ pub(crate) mod text;
 
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::parallel::Workers;
 use crate::tensor::{Tensor, TensorMut};
 pub(crate) use checks::{check_casting, check_same_shape};
 pub use options::{CastOptions, Casting, RoundMode, StringFormat};
@@ -37,7 +38,7 @@ pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Re
     check_casting(from, to, options)?;
     strings::check_pair(from, to)?;
     check_same_shape(input.layout(), output.layout())?;
-    cast_checked(input, output, options)
+    cast_checked(input, output, options, Workers::own(options.threads))
 }
 
 /// [`cast`] of operands whose dtype pair, casting level and shapes were checked already
@@ -47,15 +48,15 @@ pub(crate) fn cast_checked(
     input: &Tensor,
     output: &mut TensorMut,
     options: &CastOptions,
+    workers: Workers,
 ) -> Result<(), Error> {
     let (from, to) = (input.layout().dtype(), output.layout().dtype());
     if from == DType::String && to != DType::String {
-        return strings::parse_strings(input, output, options);
+        return strings::parse_strings(input, output, options, workers);
     }
     let plan = exec::plan(from, to, options);
     let (_, out) = output.parts();
-    exec::run(plan, input, out, options.threads);
-    Ok(())
+    exec::run(plan, input, out, workers)
 }
 
 #[cfg(test)]

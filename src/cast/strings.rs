@@ -6,8 +6,11 @@ use super::options::{CastOptions, StringFormat};
 use super::text;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::parallel::{shares, FirstError, Pieces, Workers, MAX_TASKS};
 use crate::string_view::{StringView, VIEW_BYTES};
-use crate::tensor::{Tensor, TensorMut};
+use crate::tensor::{Layout, Tensor, TensorMut};
+use core::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// UNSUPPORTED for the pairs a cast into a plain output cannot make: numeric -> STRING
 /// (the texts need an arena) and STRING <-> complex.
@@ -39,39 +42,98 @@ pub(crate) fn check_format_pair(from: DType, to: DType) -> Result<(), Error> {
     text::require_text_form(from, format_args!("cast from {from} to STRING"))
 }
 
-/// STRING -> numeric: parses each view of `src` into `dst` (row-major order).
+/// Parsing costs about this many ns per thousand elements (for choosing task counts).
+const PARSE_NS_PER_1K: usize = 25_000;
+/// Formatting costs about this many ns per thousand elements.
+const FORMAT_NS_PER_1K: usize = 40_000;
+/// Task shares start on multiples of this many elements (whole packed bytes).
+const SPLIT_ALIGN: usize = 64;
+
+/// STRING -> numeric: parses each view of `src` into `dst` (row-major order). A
+/// contiguous input large enough is split into tasks on `workers`; the error reported
+/// is the one at the lowest element index, whichever task found it.
 pub(crate) fn parse_strings(
     src: &Tensor,
     dst: &mut TensorMut,
     options: &CastOptions,
+    workers: Workers,
 ) -> Result<(), Error> {
     let layout = src.layout();
-    if layout.strides().is_none() {
-        let texts = src
-            .data()
-            .chunks_exact(VIEW_BYTES)
-            .enumerate()
-            .map(|(i, slot)| StringView::read_from(slot).bytes(i));
-        text::parse_each(texts, dst, options)
-    } else {
+    if layout.strides().is_some() {
         let texts = layout
             .offsets()
             .enumerate()
-            .map(|(i, at)| src.string_at(at).bytes(i));
-        text::parse_each(texts, dst, options)
+            .map(|(i, at)| (i, src.string_at(at).bytes(i)));
+        return text::parse_each(texts, dst, options);
     }
+    let count = layout.count();
+    let tasks = workers.tasks(count, PARSE_NS_PER_1K);
+    let views = |range: Range<usize>| {
+        let first = range.start;
+        src.data()[range.start * VIEW_BYTES..range.end * VIEW_BYTES]
+            .chunks_exact(VIEW_BYTES)
+            .enumerate()
+            .map(move |(k, slot)| (first + k, StringView::read_from(slot).bytes(first + k)))
+    };
+    if tasks == 1 {
+        return text::parse_each(views(0..count), dst, options);
+    }
+    let to = dst.layout().dtype();
+    let share = shares(count, tasks, SPLIT_ALIGN);
+    let (_, out) = dst.parts();
+    let pieces = Pieces::new(out, tasks, |i| element_bytes(to, share(i)));
+    let first_error = FirstError::new();
+    workers.run(tasks, &|i| {
+        let Some(piece) = pieces.take(i) else {
+            return;
+        };
+        let range = share(i);
+        let dims = [range.len()];
+        let parsed = Layout::new("output", to, &dims, None)
+            .and_then(|layout| TensorMut::from_layout(layout, piece))
+            .and_then(|mut part| text::parse_each(views(range), &mut part, options));
+        if let Err(e) = parsed {
+            first_error.offer(e);
+        }
+    })?;
+    first_error.into_result()
+}
+
+/// The bytes elements `range` of a contiguous tensor of `dtype` occupy (`range.start` a
+/// multiple of 8 for packed dtypes).
+fn element_bytes(dtype: DType, range: Range<usize>) -> Range<usize> {
+    let at = |n: usize| dtype.bytes_for(n as u64).map_or(usize::MAX, |b| b as usize);
+    at(range.start)..at(range.end)
 }
 
 /// Numeric -> STRING into a STRING output: formats every element of `input` into
 /// `arena` from byte `used` on and stores in `output` a view of each text. Returns the
 /// arena's new `used`; when the arena runs out, BUFFER_TOO_SMALL with the bytes needed.
+///
+/// A contiguous input large enough is split into tasks on `workers`: each formats its
+/// share into its own region of the free arena (proportional to its element count),
+/// then the regions are moved together and the views moved with them, so the arena
+/// holds exactly what one thread writes. A region that runs out sends the whole call
+/// back to one thread (the arena may still hold every text).
 pub(crate) fn format_to_views(
     input: &Tensor,
     output: &mut TensorMut,
     format: StringFormat,
     arena: &mut [u8],
     used: usize,
+    workers: Workers,
 ) -> Result<usize, Error> {
+    let count = input.layout().count();
+    let tasks = if input.layout().strides().is_none() {
+        workers.tasks(count, FORMAT_NS_PER_1K)
+    } else {
+        1
+    };
+    if tasks > 1 {
+        if let Some(end) = format_in_tasks(input, output, format, arena, used, workers, tasks)? {
+            return Ok(end);
+        }
+    }
     let base = arena.as_ptr();
     let views = output.data();
     text::format_into(input, format, arena, used, |i, offset, len| {
@@ -80,6 +142,99 @@ pub(crate) fn format_to_views(
         let view = unsafe { StringView::from_raw(base.wrapping_add(offset), len) };
         view.write_to(&mut views[i * VIEW_BYTES..(i + 1) * VIEW_BYTES]);
     })
+}
+
+/// [`format_to_views`] in `tasks` tasks; None when a task's region ran out.
+fn format_in_tasks(
+    input: &Tensor,
+    output: &mut TensorMut,
+    format: StringFormat,
+    arena: &mut [u8],
+    used: usize,
+    workers: Workers,
+    tasks: usize,
+) -> Result<Option<usize>, Error> {
+    let (count, from) = (input.layout().count(), input.layout().dtype());
+    let free = arena.len() - used;
+    let share = shares(count, tasks, SPLIT_ALIGN);
+    // Task i's region of the arena: its elements' proportion of the free bytes.
+    let region = |i: usize| {
+        let r = share(i);
+        let at = |n: usize| used + (free as u128 * n as u128 / count as u128) as usize;
+        at(r.start)..at(r.end)
+    };
+    let base = arena.as_ptr() as usize;
+    let lengths = [const { AtomicUsize::new(0) }; MAX_TASKS];
+    let out_of_room = AtomicBool::new(false);
+    let first_error = FirstError::new();
+    {
+        let regions = Pieces::new(arena, tasks, region);
+        let views = Pieces::new(output.data(), tasks, |i| {
+            let r = share(i);
+            r.start * VIEW_BYTES..r.end * VIEW_BYTES
+        });
+        let data = input.data();
+        workers.run(tasks, &|i| {
+            let (Some(text), Some(views)) = (regions.take(i), views.take(i)) else {
+                return;
+            };
+            let range = share(i);
+            let dims = [range.len()];
+            let part = Layout::new("input", from, &dims, None).and_then(|layout| {
+                Tensor::from_layout(layout, &data[element_bytes(from, range.clone())])
+            });
+            let start = text.as_ptr() as usize - base;
+            let written = part.and_then(|part| {
+                text::format_into(&part, format, text, 0, |k, offset, len| {
+                    // A placeholder: the arena offset, made a pointer once the regions
+                    // are in place.
+                    // SAFETY: never read as a view before it is rewritten below.
+                    let view = unsafe {
+                        StringView::from_raw(
+                            core::ptr::null::<u8>().wrapping_add(start + offset),
+                            len,
+                        )
+                    };
+                    view.write_to(&mut views[k * VIEW_BYTES..(k + 1) * VIEW_BYTES]);
+                })
+            });
+            match written {
+                Ok(end) => lengths[i].store(end, Ordering::Relaxed),
+                Err(Error::BufferTooSmall(_)) => out_of_room.store(true, Ordering::Relaxed),
+                Err(e) => first_error.offer(e),
+            }
+        })?;
+    }
+    first_error.into_result()?;
+    if out_of_room.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
+    // Move each region's text down to where the previous one ended, and its views with
+    // it, in order (a region only ever moves towards the start).
+    let views = output.data();
+    let mut end = used;
+    for (i, length) in lengths.iter().enumerate().take(tasks) {
+        let (from_at, len) = (region(i).start, length.load(Ordering::Relaxed));
+        arena.copy_within(from_at..from_at + len, end);
+        let shift = from_at - end;
+        let r = share(i);
+        for slot in views[r.start * VIEW_BYTES..r.end * VIEW_BYTES].chunks_exact_mut(VIEW_BYTES) {
+            let placeholder = StringView::read_from(slot);
+            let offset = placeholder.as_ptr() as usize - shift;
+            // SAFETY: `offset .. offset + len` holds the element's text inside the arena,
+            // which its owner keeps alive and unchanged while it reads the views
+            // (docs/c-api.md section 5).
+            let view = unsafe {
+                StringView::from_raw(
+                    arena.as_ptr().wrapping_add(offset),
+                    placeholder.len() as usize,
+                )
+            };
+            view.write_to(slot);
+        }
+        end += len;
+    }
+    Ok(Some(end))
 }
 
 /// Formats every element of the numeric `input` (row-major order) as text appended to

@@ -5,14 +5,16 @@
 //! name the argument; the exports call the readers in the order of docs/c-api.md
 //! section 8.
 
+use super::executor::HostExecutor;
 use super::types::{
-    tcast_cast_options, tcast_np_dtype, tcast_string_arena, tcast_tensor, FIRST_OPTIONS_SIZE,
-    TCAST_MAX_NDIM,
+    tcast_cast_options, tcast_np_dtype, tcast_string_arena, tcast_tensor, EXECUTOR_OPTIONS_SIZE,
+    FIRST_OPTIONS_SIZE, TCAST_MAX_NDIM,
 };
 use crate::cast::{check_casting, check_same_shape, CastOptions, Casting, RoundMode, StringFormat};
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::np;
+use crate::parallel::Workers;
 use crate::tensor::{Layout, ShapeBuf, Tensor, TensorMut, MAX_NDIM};
 use core::marker::PhantomData;
 use std::ffi::{c_char, CStr};
@@ -196,13 +198,35 @@ pub(crate) unsafe fn read_layout<'s>(
     Layout::new(role, dtype, dims, strides)
 }
 
-/// Validates a caller's cast options (NULL means the defaults).
+/// A caller's options, checked: the core's [`CastOptions`] and the host's executor.
+pub(crate) struct OptionsArg {
+    pub(crate) options: CastOptions,
+    executor: Option<HostExecutor>,
+}
+
+impl OptionsArg {
+    /// Where the call's tasks run: the host's executor or the library's own threads.
+    pub(crate) fn workers(&self) -> Workers<'_> {
+        let threads = self.options.threads;
+        match &self.executor {
+            Some(executor) => Workers::Host { executor, threads },
+            None => Workers::own(threads),
+        }
+    }
+}
+
+/// Validates a caller's cast options (NULL means the defaults). Fields past
+/// `struct_size` take their defaults and are not read.
 ///
 /// # Safety
-/// `ptr` is NULL or points to at least `struct_size` readable bytes of options.
-pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<CastOptions, Error> {
+/// `ptr` is NULL or points to at least `struct_size` readable bytes of options; a
+/// non-NULL `executor` among them points to a readable tcast_executor.
+pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<OptionsArg, Error> {
     if ptr.is_null() {
-        return Ok(CastOptions::default());
+        return Ok(OptionsArg {
+            options: CastOptions::default(),
+            executor: None,
+        });
     }
     // SAFETY: non-NULL; struct_size is the first field of every layout.
     let size = unsafe { std::ptr::addr_of!((*ptr).struct_size).read() };
@@ -211,8 +235,46 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Cast
             "options.struct_size is {size}; it must be at least {FIRST_OPTIONS_SIZE} (use tcast_cast_options_default())"
         )));
     }
-    // SAFETY: struct_size >= the size of every field this version reads.
-    let raw = unsafe { ptr.read() };
+    // SAFETY: struct_size >= FIRST_OPTIONS_SIZE, which holds every field read here
+    // (the first layout), each read on its own so nothing past it is touched.
+    let raw = unsafe {
+        FirstOptions {
+            saturate: std::ptr::addr_of!((*ptr).saturate).read(),
+            round_mode: std::ptr::addr_of!((*ptr).round_mode).read(),
+            string_format: std::ptr::addr_of!((*ptr).string_format).read(),
+            casting: std::ptr::addr_of!((*ptr).casting).read(),
+            threads: std::ptr::addr_of!((*ptr).threads).read(),
+        }
+    };
+    let options = check_options(raw)?;
+    let executor = if size >= EXECUTOR_OPTIONS_SIZE {
+        // SAFETY: the layout the caller compiled has the field.
+        unsafe { std::ptr::addr_of!((*ptr).executor).read() }
+    } else {
+        std::ptr::null()
+    };
+    let executor = if executor.is_null() {
+        None
+    } else {
+        // SAFETY: a non-NULL executor is readable (this function's contract).
+        let raw = unsafe { executor.read() };
+        Some(HostExecutor::new(raw).ok_or_else(|| {
+            Error::InvalidArgument("options.executor->parallel_for is NULL".into())
+        })?)
+    };
+    Ok(OptionsArg { options, executor })
+}
+
+/// The fields of the first layout of tcast_cast_options.
+struct FirstOptions {
+    saturate: i32,
+    round_mode: i32,
+    string_format: i32,
+    casting: i32,
+    threads: i32,
+}
+
+fn check_options(raw: FirstOptions) -> Result<CastOptions, Error> {
     let saturate = match raw.saturate {
         0 => false,
         1 => true,
@@ -423,7 +485,7 @@ pub(crate) unsafe fn cast_operands<'a>(
     check_pair: fn(DType, DType) -> Result<(), Error>,
     arena: Option<&mut ArenaArg>,
     (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
-) -> Result<(Tensor<'a>, TensorMut<'a>, CastOptions), Error> {
+) -> Result<(Tensor<'a>, TensorMut<'a>, OptionsArg), Error> {
     // SAFETY: forwarded from this function's contract.
     let (input, output) = unsafe {
         (
@@ -435,7 +497,7 @@ pub(crate) unsafe fn cast_operands<'a>(
     check_pair(from, to)?;
     // SAFETY: as above.
     let options = unsafe { read_options(options)? };
-    check_casting(from, to, &options)?;
+    check_casting(from, to, &options.options)?;
     // SAFETY: as above.
     let (in_layout, out_layout) = unsafe {
         (

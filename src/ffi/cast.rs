@@ -16,6 +16,7 @@ pub extern "C" fn tcast_cast_options_default() -> tcast_cast_options {
         string_format: d.string_format as i32,
         casting: d.casting as i32,
         threads: d.threads as i32,
+        executor: std::ptr::null(),
     }
 }
 
@@ -54,6 +55,6 @@ pub extern "C" fn tcast_cast(
             // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
             // sections 1, 4 and 5).
             unsafe { cast_operands(input, output, options, check_pair, None, (&mut in_buf, &mut out_buf)) }?;
-        cast_checked(&src, &mut dst, &options)
+        cast_checked(&src, &mut dst, &options.options, options.workers())
     })
 }

@@ -1,11 +1,11 @@
 //! Expand: the broadcast shape and the broadcast copy.
 
 use super::args::{
-    dtype_of, input_output_views, read_descriptor, read_dims, read_layout, require_shape,
-    shape_result, LayoutBuf, ShapeOut,
+    dtype_of, input_output_views, read_descriptor, read_dims, read_layout, read_options,
+    require_shape, shape_result, LayoutBuf, OptionsArg, ShapeOut,
 };
 use super::guard::guard;
-use super::types::{tcast_error, tcast_status, tcast_tensor};
+use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
 use crate::error::Error;
 use crate::expand::{broadcast_shape, check_same_dtype, check_shapes, expand_checked};
 use crate::tensor::{ShapeBuf, Tensor, TensorMut, MAX_NDIM};
@@ -94,13 +94,27 @@ pub extern "C" fn tcast_expand(
     output: *const tcast_tensor,
     err: *mut tcast_error,
 ) -> tcast_status {
+    tcast_expand_ex(input, output, std::ptr::null(), err)
+}
+
+/// tcast_expand with options: `threads` and `executor` split a large expansion into
+/// tasks (docs/c-api.md section 9); the other fields are checked and otherwise
+/// ignored. `options` may be NULL (the calling thread only).
+/// Errors: as tcast_expand, and INVALID_ARGUMENT for a bad option.
+#[no_mangle]
+pub extern "C" fn tcast_expand_ex(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+    err: *mut tcast_error,
+) -> tcast_status {
     guard(err, || {
         let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
-        // sections 1, 4 and 6).
-        let (src, mut dst) = unsafe { expand_args(input, output, (&mut in_buf, &mut out_buf)) }?;
-        expand_checked(&src, &mut dst);
-        Ok(())
+        // sections 1, 4, 5 and 6).
+        let (src, mut dst, options) =
+            unsafe { expand_args(input, output, options, (&mut in_buf, &mut out_buf)) }?;
+        expand_checked(&src, &mut dst, options.workers())
     })
 }
 
@@ -113,8 +127,9 @@ pub extern "C" fn tcast_expand(
 unsafe fn expand_args<'a>(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
+    options: *const tcast_cast_options,
     (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
-) -> Result<(Tensor<'a>, TensorMut<'a>), Error> {
+) -> Result<(Tensor<'a>, TensorMut<'a>, OptionsArg), Error> {
     // SAFETY: forwarded from this function's contract.
     let (input, output) = unsafe {
         (
@@ -125,6 +140,8 @@ unsafe fn expand_args<'a>(
     let (dtype, out_dtype) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
     check_same_dtype(dtype, out_dtype)?;
     // SAFETY: as above.
+    let options = unsafe { read_options(options) }?;
+    // SAFETY: as above.
     let (in_layout, out_layout) = unsafe {
         (
             read_layout("input", &input, dtype, in_buf)?,
@@ -133,5 +150,6 @@ unsafe fn expand_args<'a>(
     };
     check_shapes(&in_layout, &out_layout)?;
     // SAFETY: as above.
-    unsafe { input_output_views(&input, in_layout, &output, out_layout, None) }
+    let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, None) }?;
+    Ok((src, dst, options))
 }

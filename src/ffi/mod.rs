@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod args;
+mod executor;
 mod guard;
 pub mod types;
 

@@ -53,7 +53,8 @@ pub extern "C" fn tcast_cast_to_strings(
                 )
             }?;
         let (bytes, used, mut new_used) = arena.into_parts();
-        let end = format_to_views(&src, &mut dst, options.string_format, bytes, used)?;
+        let format = options.options.string_format;
+        let end = format_to_views(&src, &mut dst, format, bytes, used, options.workers())?;
         new_used.write(end as u64);
         Ok(())
     })

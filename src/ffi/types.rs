@@ -76,13 +76,46 @@ pub struct tcast_cast_options {
     /// not allow at this level, as `tcast_can_cast` answers; UNSAFE (the default) checks
     /// nothing, so even pairs numpy has no cast for (STRING -> INT4) work.
     pub casting: i32,
-    /// 0 or 1: the calling thread only (default); n > 1: up to n threads, results
-    /// bit-identical to one thread.
+    /// 0 or 1: the calling thread only (default); n > 1: up to n tasks, results
+    /// bit-identical to one thread. Without an executor the library starts threads of
+    /// its own, only when each has enough work to repay its start.
     pub threads: i32,
+    /// NULL (default): the library's own threads when `threads` > 1. Otherwise the
+    /// host's executor: the call splits its work into at most `threads` tasks, calls
+    /// `parallel_for` once and starts no thread (docs/c-api.md section 9).
+    pub executor: *const tcast_executor,
 }
 
 /// The size of the first layout of `tcast_cast_options`: every later one starts with it.
 pub(crate) const FIRST_OPTIONS_SIZE: u32 = 24;
+/// The size of the layout that added `executor` (32 on 64-bit targets).
+pub(crate) const EXECUTOR_OPTIONS_SIZE: u32 = (core::mem::offset_of!(tcast_cast_options, executor)
+    + core::mem::size_of::<*const tcast_executor>())
+    as u32;
+
+/// One task of a call: the executor calls it with the `task_ctx` it was given and each
+/// task index in `[0, n_tasks)`.
+pub type tcast_task_fn = unsafe extern "C" fn(task_ctx: *mut c_void, task_index: u64);
+
+/// A host's thread pool (docs/c-api.md section 9).
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_executor {
+    /// Passed back to `parallel_for` as is.
+    pub ctx: *mut c_void,
+    /// Must run `task(task_ctx, i)` exactly once for every i in [0, n_tasks), on any
+    /// threads in any order, and return only when all have finished. Tasks do not
+    /// block on each other: running them one after another on the calling thread is a
+    /// valid executor.
+    pub parallel_for: Option<
+        unsafe extern "C" fn(
+            ctx: *mut c_void,
+            n_tasks: u64,
+            task: tcast_task_fn,
+            task_ctx: *mut c_void,
+        ),
+    >,
+}
 
 /// Caller-owned memory that formatted text is appended to.
 #[repr(C)]

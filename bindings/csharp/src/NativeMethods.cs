@@ -34,7 +34,8 @@ namespace TensorcastSharp.Interop
         public int DType;
     }
 
-    /// <summary>Mirror of <c>tcast_cast_options</c> (the first layout, 24 bytes).</summary>
+    /// <summary>Mirror of <c>tcast_cast_options</c> (with <c>executor</c>, 32 bytes on
+    /// 64-bit targets).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct TcastCastOptions
     {
@@ -44,6 +45,8 @@ namespace TensorcastSharp.Interop
         public int StringFormat;
         public int Casting;
         public int Threads;
+        /// <summary><c>const tcast_executor *</c>: IntPtr.Zero for the library's own threads.</summary>
+        public IntPtr Executor;
     }
 
     /// <summary>Mirror of <c>tcast_string</c>: bytes, not NUL-terminated.</summary>

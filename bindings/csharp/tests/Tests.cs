@@ -105,7 +105,7 @@ namespace TensorcastSharp.Tests
                 { "struct_size", "StructSize" }, { "saturate", "Saturate" },
                 { "round_mode", "RoundMode" }, { "string_format", "StringFormat" },
                 { "casting", "Casting" }, { "threads", "Threads" }, { "len", "Len" },
-                { "capacity", "Capacity" }, { "used", "Used" },
+                { "capacity", "Capacity" }, { "used", "Used" }, { "executor", "Executor" },
             };
             int checkedFields = 0;
             foreach (var entry in c)
@@ -122,7 +122,7 @@ namespace TensorcastSharp.Tests
                 checkedFields++;
             }
             Assert.Equal(5, c.Keys.Count(k => !k.Contains(".")), "structs in layout.txt");
-            Assert.Equal(20, checkedFields, "fields in layout.txt");
+            Assert.Equal(21, checkedFields, "fields in layout.txt");
             // Every field of every mirror was listed by the C program, no extra ones.
             int csFields = structs.Values.Sum(t => t.GetFields(BindingFlags.Public | BindingFlags.Instance).Length);
             Assert.Equal(csFields, checkedFields, "C# mirror fields vs C fields");

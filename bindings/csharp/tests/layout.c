@@ -30,6 +30,7 @@ int main(void) {
   FIELD(tcast_cast_options, string_format);
   FIELD(tcast_cast_options, casting);
   FIELD(tcast_cast_options, threads);
+  FIELD(tcast_cast_options, executor);
 
   SIZE(tcast_string);
   FIELD(tcast_string, data);

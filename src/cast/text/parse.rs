@@ -182,10 +182,11 @@ pub(super) fn parse_low(text: &[u8], format: u8, opt: u8) -> Option<u8> {
 }
 
 /// Parses every text into the numeric `output`, in row-major order. `texts` yields each
-/// element's bytes (or an error about the element itself, e.g. a NULL view).
+/// element's index (in the whole tensor, which errors report) and bytes (or an error
+/// about the element itself, e.g. a NULL view).
 /// `options` supplies `saturate` and `round_mode` for the low-precision targets.
 pub fn parse_each<'t>(
-    texts: impl Iterator<Item = Result<&'t [u8], Error>>,
+    texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
     output: &mut crate::tensor::TensorMut,
     options: &CastOptions,
 ) -> Result<(), Error> {
@@ -200,7 +201,7 @@ pub fn parse_each<'t>(
         Repr::Std(scalar) => parse_all(texts, out, scalar.size(), to, parser(scalar))?,
         Repr::Low(format) => {
             let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
-            let mut texts = texts.enumerate();
+            let mut texts = texts;
             let mut codes = |slots: &mut [u8]| -> Result<(), Error> {
                 for (slot, (i, text)) in slots.iter_mut().zip(&mut texts) {
                     let text = text?;
@@ -232,13 +233,13 @@ pub fn parse_each<'t>(
 
 /// Parses each text into the next `size` bytes of `out` with `read`.
 fn parse_all<'t>(
-    texts: impl Iterator<Item = Result<&'t [u8], Error>>,
+    texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
     out: &mut [u8],
     size: usize,
     to: DType,
     read: impl Fn(&[u8], &mut [u8]) -> Option<()>,
 ) -> Result<(), Error> {
-    for (i, (text, slot)) in texts.zip(out.chunks_exact_mut(size)).enumerate() {
+    for ((i, text), slot) in texts.zip(out.chunks_exact_mut(size)) {
         let text = text?;
         if read(trim(text), slot).is_none() {
             return Err(parse_error(i, text, to));

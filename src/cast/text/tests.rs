@@ -280,7 +280,11 @@ fn parse_tensor(texts: &[&[u8]], to: DType, options: &CastOptions) -> Result<Vec
     let mut out = vec![0u8; to.bytes_for(n as u64).unwrap() as usize];
     let shape = [n];
     let mut output = crate::tensor::TensorMut::new(&mut out, to, &shape).unwrap();
-    parse_each(texts.iter().map(|&t| Ok(t)), &mut output, options)?;
+    parse_each(
+        texts.iter().map(|&t| Ok(t)).enumerate(),
+        &mut output,
+        options,
+    )?;
     Ok(out)
 }
 
