@@ -41,7 +41,7 @@ const OWN_MIN_WORK_NS: usize = 1_000_000;
 /// Work per task on a host's executor, whose dispatch costs a few microseconds.
 const HOST_MIN_WORK_NS: usize = 50_000;
 
-impl<'e> Workers<'e> {
+impl Workers<'_> {
     /// The library's own threads, at most `threads` (0 and 1: the calling thread only).
     pub fn own(threads: usize) -> Workers<'static> {
         Workers::Own { threads }

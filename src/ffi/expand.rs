@@ -110,10 +110,10 @@ pub extern "C" fn tcast_expand_ex(
 ) -> tcast_status {
     guard(err, || {
         let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
+        let bufs = (&mut in_buf, &mut out_buf);
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4, 5 and 6).
-        let (src, mut dst, options) =
-            unsafe { expand_args(input, output, options, (&mut in_buf, &mut out_buf)) }?;
+        let (src, mut dst, options) = unsafe { expand_args(input, output, options, bufs) }?;
         expand_checked(&src, &mut dst, options.workers())
     })
 }
