@@ -10,7 +10,7 @@ use core::mem::MaybeUninit;
 pub const MAX_NDIM: usize = 64;
 
 /// The shape, strides and sizes of a tensor, checked for consistency and overflow. It
-/// borrows its dims and strides (from the caller's arrays, or from a [`ShapeBuf`] the C
+/// borrows its dims and strides (from the caller's arrays, or from a `ShapeBuf` the C
 /// shell read them into), so it is small and `Copy`: a call never copies or zeroes
 /// rank-64 arrays.
 #[derive(Copy, Clone, Debug)]
