@@ -58,15 +58,6 @@ impl ViewShape {
     pub fn dims(&self) -> &[usize] {
         &self.dims[..self.rank]
     }
-
-    fn from(dims: &[usize]) -> ViewShape {
-        let mut shape = ViewShape {
-            dims: [0; MAX_NDIM + 1],
-            rank: dims.len(),
-        };
-        shape.dims[..dims.len()].copy_from_slice(dims);
-        shape
-    }
 }
 
 /// How the input's last axis is laid out (numpy's view checks it).
@@ -76,15 +67,33 @@ pub enum LastAxis {
     Strided,
 }
 
+/// [`TF_DTYPES`] by dtype code (codes are below 128): one load instead of a search.
+const TF_TAKES: [bool; 128] = {
+    let mut takes = [false; 128];
+    let mut i = 0;
+    while i < TF_DTYPES.len() {
+        takes[TF_DTYPES[i] as usize] = true;
+        i += 1;
+    }
+    takes
+};
+
+#[inline]
 fn tf_bytes(dtype: DType) -> Result<usize, Error> {
-    if TF_DTYPES.contains(&dtype) {
+    if TF_TAKES[dtype as usize & 127] {
         return Ok((dtype.bits() / 8) as usize);
     }
+    Err(tf_refuses(dtype))
+}
+
+#[cold]
+#[inline(never)]
+fn tf_refuses(dtype: DType) -> Error {
     let allowed: Vec<&str> = TF_DTYPES.iter().map(|d| d.name()).collect();
-    Err(Error::Unsupported(format!(
+    Error::Unsupported(format!(
         "TCAST_BITCAST_TF does not take {dtype}: tf.bitcast takes {}",
         allowed.join(", ")
-    )))
+    ))
 }
 
 /// UNSUPPORTED when `rules` do not take the dtype pair, whatever the shape: a dtype
@@ -140,11 +149,66 @@ pub fn bitcast_shape(
     rules: BitcastRules,
 ) -> Result<ViewShape, Error> {
     check_dtypes(from, to, rules)?;
+    let change = view_change(from, dims, last_axis, to, rules)?;
+    let mut shape = ViewShape {
+        dims: [0; MAX_NDIM + 1],
+        rank: change.rank(dims.len()),
+    };
+    for (i, slot) in shape.dims[..shape.rank].iter_mut().enumerate() {
+        *slot = change.dim(dims, i);
+    }
+    Ok(shape)
+}
+
+/// How a view's shape differs from its input's: only the last axis ever changes. The C
+/// shell writes a view's shape from this and the input's dims, without building a
+/// rank-65 array.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LastDim {
+    /// The same shape.
+    Keep,
+    /// A dimension of this extent appended.
+    Append(usize),
+    /// The last dimension removed.
+    Drop,
+    /// The last dimension's extent replaced.
+    Set(usize),
+}
+
+impl LastDim {
+    /// The view's rank for an input of rank `rank`.
+    pub(crate) fn rank(self, rank: usize) -> usize {
+        match self {
+            LastDim::Keep | LastDim::Set(_) => rank,
+            LastDim::Append(_) => rank + 1,
+            LastDim::Drop => rank - 1,
+        }
+    }
+
+    /// The view's extent `i` (below its rank) for input dims `dims`.
+    pub(crate) fn dim(self, dims: &[usize], i: usize) -> usize {
+        match self {
+            LastDim::Append(d) if i == dims.len() => d,
+            LastDim::Set(d) if i + 1 == dims.len() => d,
+            _ => dims[i],
+        }
+    }
+}
+
+/// The shape rules of [`bitcast_shape`] for dtypes `check_dtypes` accepted.
+#[inline]
+pub(crate) fn view_change(
+    from: DType,
+    dims: &[usize],
+    last_axis: LastAxis,
+    to: DType,
+    rules: BitcastRules,
+) -> Result<LastDim, Error> {
     match rules {
         BitcastRules::Tf => {
             let (a, b) = (tf_bytes(from)?, tf_bytes(to)?);
             if a == b {
-                return Ok(ViewShape::from(dims));
+                return Ok(LastDim::Keep);
             }
             if a > b {
                 if dims.len() == MAX_NDIM {
@@ -153,24 +217,21 @@ pub fn bitcast_shape(
                         shape_text(dims)
                     )));
                 }
-                let mut shape = ViewShape::from(dims);
-                shape.dims[dims.len()] = a / b;
-                shape.rank += 1;
-                return Ok(shape);
+                return Ok(LastDim::Append(a / b));
             }
             match dims.last() {
-                Some(&last) if last == b / a => Ok(ViewShape::from(&dims[..dims.len() - 1])),
+                Some(&last) if last == b / a => Ok(LastDim::Drop),
                 _ => Err(Error::IncompatibleShapes(format!(
                     "Cannot bitcast from {from} to {to}: shape {}",
                     shape_text(dims)
                 ))),
             }
         }
-        BitcastRules::Onnx => Ok(ViewShape::from(dims)),
+        BitcastRules::Onnx => Ok(LastDim::Keep),
         BitcastRules::NumpyView => {
             let (a, b) = ((from.bits() / 8) as usize, (to.bits() / 8) as usize);
             if a == b {
-                return Ok(ViewShape::from(dims));
+                return Ok(LastDim::Keep);
             }
             let Some(&last) = dims.last() else {
                 return Err(Error::IncompatibleShapes(format!(
@@ -190,31 +251,34 @@ pub fn bitcast_shape(
                     shape_text(dims)
                 )));
             }
-            let mut shape = ViewShape::from(dims);
-            shape.dims[dims.len() - 1] = bytes / b;
-            Ok(shape)
+            Ok(LastDim::Set(bytes / b))
         }
     }
 }
 
-/// The view shape of a tensor with `layout` seen as `to`: the rules' shape checks, then
-/// UNSUPPORTED for a strided input (a view carries no strides), in that order.
+/// The view shape change of a tensor with `layout` seen as `to` (dtypes checked): the
+/// rules' shape checks, then UNSUPPORTED for a strided input (a view carries no
+/// strides), in that order.
 #[inline(always)]
-pub fn view_shape(layout: &Layout, to: DType, rules: BitcastRules) -> Result<ViewShape, Error> {
+pub(crate) fn view_shape(
+    layout: &Layout,
+    to: DType,
+    rules: BitcastRules,
+) -> Result<LastDim, Error> {
     let last_axis = match layout.strides() {
         Some(s) if layout.dims().last().is_some_and(|&d| d != 1) && s[s.len() - 1] != 1 => {
             LastAxis::Strided
         }
         _ => LastAxis::Contiguous,
     };
-    let shape = bitcast_shape(layout.dtype(), layout.dims(), last_axis, to, rules)?;
+    let change = view_change(layout.dtype(), layout.dims(), last_axis, to, rules)?;
     if let Some(strides) = layout.strides() {
         return Err(Error::Unsupported(format!(
             "the input is not C-contiguous (strides {}): a bitcast view carries no strides",
             shape_text(strides)
         )));
     }
-    Ok(shape)
+    Ok(change)
 }
 
 #[cfg(test)]

@@ -58,6 +58,11 @@ impl Scalar {
         Scalar::C128,
     ];
 
+    /// The position in [`Scalar::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// Bytes per element.
     pub const fn size(self) -> usize {
         match self {

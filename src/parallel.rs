@@ -50,6 +50,7 @@ impl Workers<'_> {
     /// How many tasks `count` elements costing about `ns_per_1k` nanoseconds per
     /// thousand elements are split into: at most `threads` (and MAX_TASKS), and only as
     /// many as have enough work each to repay their start-up.
+    #[inline]
     pub fn tasks(&self, count: usize, ns_per_1k: usize) -> usize {
         let (threads, min_ns) = match *self {
             Workers::Own { threads } => (threads, OWN_MIN_WORK_NS),

@@ -33,9 +33,16 @@ pub struct Plan {
 /// Converts all of `input` into the contiguous `out`: on the calling thread, or split
 /// into tasks of whole cache lines of output when `workers` allow several and the
 /// tensor is large enough to repay them.
+#[inline]
 pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Result<(), Error> {
     let count = input.layout().count();
     let tasks = workers.tasks(count, plan.ns_per_1k());
+    let plain = plan.src_packed.is_none() && plan.dst_packed.is_none();
+    if tasks == 1 && plain && input.layout().strides().is_none() {
+        // The common small call: one contiguous kernel run.
+        run_contiguous(plan.kernel, input.data(), out);
+        return Ok(());
+    }
     if tasks == 1 {
         run_range(plan, input, 0, count, out);
         return Ok(());
@@ -142,6 +149,7 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
 const STREAM_MIN_BYTES: usize = 16 << 20;
 const STREAM_BLOCK_BYTES: usize = 8192;
 
+#[inline]
 fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
     let tier = kernel.tier;
     if out.len() < STREAM_MIN_BYTES || kernel.dst_size <= kernel.src_size || !fill::can_stream(tier)
@@ -237,6 +245,7 @@ fn packed_bits(dtype: DType) -> Option<u32> {
 /// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
 /// the detected CPU tier: a pair `strings::check_pair` accepted, other than STRING ->
 /// numeric (parsed by [`super::strings`], not a kernel).
+#[inline]
 pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
     let kernel = match (from, to) {
         (DType::String, DType::String) => {
@@ -246,13 +255,7 @@ pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
             let (Some(source), Some(target)) = (Repr::of(from), Repr::of(to)) else {
                 unreachable!("cast() plans numeric pairs and STRING -> STRING only")
             };
-            kernels::select_any(
-                source,
-                target,
-                options.saturate,
-                options.round_mode as u8,
-                Tier::detect(),
-            )
+            kernels::select_detected(source, target, options.saturate, options.round_mode as u8)
         }
     };
     Plan {

@@ -6,7 +6,7 @@ use super::args::{
 };
 use super::guard::guard;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
-use crate::bitcast::{bitcast_shape, check_dtypes, view_shape, BitcastRules, LastAxis, ViewShape};
+use crate::bitcast::{check_dtypes, view_change, view_shape, BitcastRules, LastAxis, LastDim};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::tensor::{Layout, ShapeBuf};
@@ -47,8 +47,8 @@ pub extern "C" fn tcast_bitcast_shape(
                 out_ndim,
             )
         }?;
-        let view = bitcast_shape(from, dims, LastAxis::Contiguous, to, rules)?;
-        out.store("view shape", view.dims())
+        let change = view_change(from, dims, LastAxis::Contiguous, to, rules)?;
+        out.store_view("view shape", dims, change)
     })
 }
 
@@ -106,20 +106,21 @@ pub extern "C" fn tcast_bitcast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
+        let mut buf = LayoutBuf::new();
         let mut args =
             // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
             // sections 1, 4 and 6).
-            unsafe { bitcast_args(input, to, rules, view, shape_storage, shape_capacity) }?;
-        let dims = args.shape.dims();
+            unsafe { bitcast_args(input, to, rules, view, shape_storage, shape_capacity, &mut buf) }?;
         let result = tcast_tensor {
             data: args.input.data,
             data_bytes: args.input.data_bytes,
             shape: args.storage.as_ptr(),
             strides: std::ptr::null(),
-            ndim: dims.len() as i32,
+            ndim: args.change.rank(args.dims.len()) as i32,
             dtype: args.to.code(),
         };
-        args.storage.store("view shape", dims)?;
+        args.storage
+            .store_view("view shape", args.dims, args.change)?;
         args.view.write(result);
         Ok(())
     })
@@ -129,7 +130,8 @@ pub extern "C" fn tcast_bitcast(
 struct BitcastArgs<'a> {
     input: tcast_tensor,
     to: DType,
-    shape: ViewShape,
+    dims: &'a [usize],
+    change: LastDim,
     view: Out<'a, tcast_tensor>,
     storage: ShapeOut<'a>,
 }
@@ -149,6 +151,7 @@ unsafe fn bitcast_args<'a>(
     view: *mut tcast_tensor,
     shape_storage: *mut i64,
     shape_capacity: i32,
+    buf: &'a mut LayoutBuf,
 ) -> Result<BitcastArgs<'a>, Error> {
     // SAFETY: forwarded from this function's contract.
     let view = unsafe { out_arg(view, "view") }?;
@@ -170,16 +173,16 @@ unsafe fn bitcast_args<'a>(
     storage.check_capacity()?;
     check_dtypes(from, to, rules)?;
     // SAFETY: as above.
-    let mut buf = LayoutBuf::new();
     // SAFETY: as above.
-    let layout = unsafe { read_layout("input", &desc, from, &mut buf) }?;
-    let shape = view_shape(&layout, to, rules)?;
+    let layout = unsafe { read_layout("input", &desc, from, buf) }?;
+    let change = view_shape(&layout, to, rules)?;
     // The bytes are checked against the shape, never read: no view is made of them.
     check_data("input", &desc, &layout)?;
     Ok(BitcastArgs {
         input: desc,
         to,
-        shape,
+        dims: layout.dims(),
+        change,
         view,
         storage,
     })

@@ -1,6 +1,6 @@
 //! Cast: the default options and `tcast_cast`.
 
-use super::args::{cast_operands, LayoutBuf};
+use super::args::with_cast_operands;
 use super::guard::guard;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
 use crate::cast::{cast_checked, check_pair, CastOptions};
@@ -50,11 +50,12 @@ pub extern "C" fn tcast_cast(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
-        let (src, mut dst, options) =
-            // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
-            // sections 1, 4 and 5).
-            unsafe { cast_operands(input, output, options, check_pair, None, (&mut in_buf, &mut out_buf)) }?;
-        cast_checked(&src, &mut dst, &options.options, options.workers())
+        // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
+        // sections 1, 4 and 5).
+        unsafe {
+            with_cast_operands(input, output, options, check_pair, |src, dst, options| {
+                cast_checked(src, dst, &options.options, options.workers())
+            })
+        }
     })
 }
