@@ -80,17 +80,33 @@ pub fn check_same_dtype(dtype: DType, out_dtype: DType) -> Result<(), Error> {
 pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
     check_same_dtype(input.dtype(), output.dtype())?;
     let (in_dims, out_dims) = (input.dims(), output.dims());
+    // The output must be the broadcast: its rank at least the input's, and each of its
+    // extents the broadcast of the aligned pair (compared in place, no work array).
+    let is_broadcast = out_dims.len() >= in_dims.len()
+        && out_dims
+            .iter()
+            .rev()
+            .zip(in_dims.iter().rev())
+            .all(|(&o, &i)| i == o || i == 1);
+    if !is_broadcast {
+        return Err(not_the_broadcast(in_dims, out_dims));
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn not_the_broadcast(in_dims: &[usize], out_dims: &[usize]) -> Error {
     let mut expected = [0usize; MAX_NDIM];
-    let rank = broadcast_shape(in_dims, out_dims, &mut expected)?;
-    if expected[..rank] != *out_dims {
-        return Err(Error::InvalidShape(format!(
+    match broadcast_shape(in_dims, out_dims, &mut expected) {
+        Err(e) => e,
+        Ok(rank) => Error::InvalidShape(format!(
             "output shape {} is not the broadcast of input shape {} with it (that is {})",
             shape_text(out_dims),
             shape_text(in_dims),
             shape_text(&expected[..rank])
-        )));
+        )),
     }
-    Ok(())
 }
 
 /// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
@@ -127,7 +143,7 @@ pub(crate) fn expand_checked(
     let tasks = tasks.min(extent);
     let row_bytes = count / extent * es;
     let in_dims = input.layout().dims();
-    let strides = input_strides(input);
+    let strides = input_strides::<MAX_NDIM>(input);
     // The input axis aligned with `axis` (none when the input has fewer dims), and
     // whether it advances (extent > 1) or is broadcast.
     let in_axis = (axis + in_dims.len())
@@ -155,7 +171,7 @@ pub(crate) fn expand_checked(
             sub_in[a] = r.len();
             at = r.start * strides[a] * es;
         }
-        run(
+        run::<MAX_NDIM>(
             &data[at..],
             es,
             &sub_in[..in_dims.len()],
@@ -166,17 +182,22 @@ pub(crate) fn expand_checked(
     })
 }
 
-/// The input's strides in elements (its own, or the contiguous ones).
-fn input_strides(input: &Tensor) -> [usize; MAX_NDIM] {
+/// The input's strides in elements (its own, or the contiguous ones), in an array of
+/// N >= its rank.
+fn input_strides<const N: usize>(input: &Tensor) -> [usize; N] {
     match input.layout().strides() {
         Some(s) => {
-            let mut own = [0usize; MAX_NDIM];
+            let mut own = [0usize; N];
             own[..s.len()].copy_from_slice(s);
             own
         }
-        None => contiguous_strides(input.layout().dims()),
+        None => contiguous_strides_in(input.layout().dims()),
     }
 }
+
+/// The rank up to which Expand's work arrays are small ones: a small call then does not
+/// zero the rank-64 arrays (1.5 KB).
+const SMALL_RANK: usize = 8;
 
 /// Expand on the calling thread.
 fn expand_serial(input: &Tensor, output: &mut TensorMut) {
@@ -218,10 +239,15 @@ fn expand_serial(input: &Tensor, output: &mut TensorMut) {
         return;
     }
     let es = (dtype.bits() / 8) as usize;
-    let strides = input_strides(input);
     let data = input.data();
     let (_, out) = output.parts();
-    run(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
+    if out_dims.len() <= SMALL_RANK {
+        let strides = input_strides::<SMALL_RANK>(input);
+        run::<SMALL_RANK>(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
+    } else {
+        let strides = input_strides::<MAX_NDIM>(input);
+        run::<MAX_NDIM>(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
+    }
 }
 
 fn count_of(dims: &[usize]) -> usize {
@@ -229,7 +255,12 @@ fn count_of(dims: &[usize]) -> usize {
 }
 
 fn contiguous_strides(dims: &[usize]) -> [usize; MAX_NDIM] {
-    let mut strides = [0usize; MAX_NDIM];
+    contiguous_strides_in(dims)
+}
+
+/// The contiguous strides of `dims` in an array of N >= its rank.
+fn contiguous_strides_in<const N: usize>(dims: &[usize]) -> [usize; N] {
+    let mut strides = [0usize; N];
     let mut step = 1;
     for (s, &d) in strides[..dims.len()].iter_mut().zip(dims).rev() {
         *s = step;
@@ -239,7 +270,7 @@ fn contiguous_strides(dims: &[usize]) -> [usize; MAX_NDIM] {
 }
 
 /// Merges the loop nest and runs it. `in_strides` are in elements of `es` bytes.
-fn run(
+fn run<const N: usize>(
     data: &[u8],
     es: usize,
     in_dims: &[usize],
@@ -249,8 +280,9 @@ fn run(
 ) {
     let rank = out_dims.len();
     let offset = rank - in_dims.len();
-    // Per output axis: its extent and the input's byte stride (0 where broadcast).
-    let mut levels = [Level { len: 1, stride: 0 }; MAX_NDIM];
+    // Per output axis (N >= rank): its extent and the input's byte stride (0 where
+    // broadcast).
+    let mut levels = [Level { len: 1, stride: 0 }; N];
     let mut count = 0;
     for axis in 0..rank {
         let len = out_dims[axis];
