@@ -19,6 +19,10 @@ use tensorcast::ffi::{
 };
 use tensorcast::ffi::{tcast_cast, tcast_cast_options, tcast_cast_options_default};
 use tensorcast::ffi::{
+    tcast_cast_to_strings, tcast_executor, tcast_expand_ex, tcast_string, tcast_string_arena,
+    tcast_task_fn,
+};
+use tensorcast::ffi::{
     tcast_dtype_bits, tcast_dtype_from_name, tcast_dtype_name, tcast_onnx_cast_supported,
     tcast_tensor_bytes,
 };
@@ -442,5 +446,131 @@ fn numpy_handle_queries_allocate_nothing() {
     }
     for h in handles {
         tcast_np_dtype_free(h);
+    }
+}
+
+/// Runs every task on the calling thread, where the counter sees their allocations.
+unsafe extern "C" fn inline_for(
+    _ctx: *mut std::ffi::c_void,
+    n: u64,
+    task: tcast_task_fn,
+    task_ctx: *mut std::ffi::c_void,
+) {
+    for i in 0..n {
+        // SAFETY: each index once, as the executor contract says.
+        unsafe { task(task_ctx, i) };
+    }
+}
+
+/// Sizes far above the task thresholds and the streaming-store threshold, on one thread
+/// and split into tasks on a host executor (run inline so the counter sees the tasks):
+/// numeric casts, Expand, and the string casts both ways.
+#[test]
+fn large_calls_and_executor_tasks_allocate_nothing() {
+    let executor = tcast_executor {
+        ctx: ptr::null_mut(),
+        parallel_for: Some(inline_for),
+    };
+    let mut with_executor = tcast_cast_options_default();
+    with_executor.threads = 4;
+    with_executor.executor = &executor;
+    let option_sets: [*const tcast_cast_options; 2] = [ptr::null(), &with_executor];
+    let n = 1usize << 22;
+    let src: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.25 - 100.0).collect();
+    let shape = [n as i64];
+    for to in [
+        DType::Float16,
+        DType::Double,
+        DType::Float8E4M3Fn,
+        DType::Int4,
+    ] {
+        let mut dst = vec![0u8; bytes_of(to, n)];
+        let input = tensor(
+            src.as_ptr() as *mut u8,
+            n * 4,
+            &shape,
+            ptr::null(),
+            DType::Float,
+        );
+        let output = tensor(dst.as_mut_ptr(), dst.len(), &shape, ptr::null(), to);
+        for options in option_sets {
+            let mut err = blank_error();
+            let (status, count) = counted(|| tcast_cast(&input, &output, options, &mut err));
+            assert_eq!(status, 0, "FLOAT -> {to}: {}", message(&err));
+            assert_eq!(count, 0, "FLOAT -> {to} of {n} allocated {count} times");
+        }
+    }
+
+    let (in_shape, out_shape) = ([1i64, 4099], [3i64, 400, 4099]);
+    let mut grid = vec![0f32; 3 * 400 * 4099];
+    let input = tensor(
+        src.as_ptr() as *mut u8,
+        4099 * 4,
+        &in_shape,
+        ptr::null(),
+        DType::Float,
+    );
+    let output = tensor(
+        grid.as_mut_ptr().cast(),
+        grid.len() * 4,
+        &out_shape,
+        ptr::null(),
+        DType::Float,
+    );
+    for options in option_sets {
+        let mut err = blank_error();
+        let (status, count) = counted(|| tcast_expand_ex(&input, &output, options, &mut err));
+        assert_eq!(status, 0, "expand: {}", message(&err));
+        assert_eq!(count, 0, "expand allocated {count} times");
+    }
+
+    let m = 40_000usize;
+    let values: Vec<f64> = (0..m).map(|i| i as f64 * 1.37 - 9000.0).collect();
+    let text_shape = [m as i64];
+    let mut arena = vec![0u8; m * tcast_string_max_bytes(DType::Double.code()) as usize];
+    let mut views = vec![
+        tcast_string {
+            data: ptr::null(),
+            len: 0
+        };
+        m
+    ];
+    let mut back = vec![0f64; m];
+    for options in option_sets {
+        let mut a = tcast_string_arena {
+            data: arena.as_mut_ptr().cast(),
+            capacity: arena.len() as u64,
+            used: 0,
+        };
+        let numbers = tensor(
+            values.as_ptr() as *mut u8,
+            m * 8,
+            &text_shape,
+            ptr::null(),
+            DType::Double,
+        );
+        let texts = tensor(
+            views.as_mut_ptr().cast(),
+            m * 16,
+            &text_shape,
+            ptr::null(),
+            DType::String,
+        );
+        let mut err = blank_error();
+        let (status, count) =
+            counted(|| tcast_cast_to_strings(&numbers, &texts, &mut a, options, &mut err));
+        assert_eq!(status, 0, "DOUBLE -> STRING: {}", message(&err));
+        assert_eq!(count, 0, "DOUBLE -> STRING allocated {count} times");
+        let parsed = tensor(
+            back.as_mut_ptr().cast(),
+            m * 8,
+            &text_shape,
+            ptr::null(),
+            DType::Double,
+        );
+        let (status, count) = counted(|| tcast_cast(&texts, &parsed, options, &mut err));
+        assert_eq!(status, 0, "STRING -> DOUBLE: {}", message(&err));
+        assert_eq!(count, 0, "STRING -> DOUBLE allocated {count} times");
+        assert_eq!(back, values);
     }
 }
