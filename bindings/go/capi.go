@@ -141,6 +141,7 @@ import (
 	"bytes"
 	"math"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -181,10 +182,11 @@ func rank(shape []int64, what string) (C.int32_t, error) {
 }
 
 func describe(t Tensor, what string) (cTensor, error) {
-	ndim, err := rank(t.Shape, what+" shape")
-	if err != nil {
-		return cTensor{}, err
+	if len(t.Shape) > MaxNDim {
+		// The label is built only here: a successful call formats nothing.
+		return cTensor{}, newError(ErrInvalidShape, "%s shape has rank %d, above MaxNDim (%d)", what, len(t.Shape), MaxNDim)
 	}
+	ndim := C.int32_t(len(t.Shape))
 	if t.Strides != nil && len(t.Strides) != len(t.Shape) {
 		return cTensor{}, newError(ErrInvalidShape, "%s has %d strides for a shape of rank %d", what, len(t.Strides), len(t.Shape))
 	}
@@ -196,6 +198,35 @@ func describe(t Tensor, what string) (cTensor, error) {
 		ndim:    ndim,
 		dtype:   C.int32_t(t.DType),
 	}, nil
+}
+
+// callState is what a cast hands the library by pointer: the error struct, the options
+// and 1-D shapes. Pointers passed through cgo make their target escape to the heap, so
+// these live in pooled objects instead of on each call's stack: a cast allocates
+// nothing on success. (They hold no Go pointers, as cgo's rules ask.)
+type callState struct {
+	e      C.tcast_error
+	opts   C.tcast_cast_options
+	shapes [2]C.int64_t
+}
+
+var callStates = sync.Pool{New: func() any { return new(callState) }}
+
+func getState() *callState {
+	s := callStates.Get().(*callState)
+	s.e.index = -1
+	return s
+}
+
+// setOptions fills s.opts from o and returns the pointer to pass: nil for nil options.
+func (s *callState) setOptions(o *CastOptions) (*C.tcast_cast_options, error) {
+	if o == nil {
+		return nil, nil
+	}
+	if err := fillOptions(&s.opts, o); err != nil {
+		return nil, err
+	}
+	return &s.opts, nil
 }
 
 func newCError() C.tcast_error {
@@ -284,14 +315,23 @@ func stringMaxBytes(d DType) uint64 {
 // then makes a single cgo call.
 var defaultOptions = C.tcast_cast_options_default()
 
-// cOptions converts CastOptions into the C struct, starting from the library's own
-// defaults so that fields added to it later keep their defaults. nil options are passed
-// as NULL (the library's defaults) and cost nothing.
+// cOptions converts CastOptions into a new C struct (nil options: NULL, the library's
+// defaults, at no cost).
 func cOptions(o *CastOptions) (*C.tcast_cast_options, error) {
 	if o == nil {
 		return nil, nil
 	}
-	opts := defaultOptions
+	opts := new(C.tcast_cast_options)
+	if err := fillOptions(opts, o); err != nil {
+		return nil, err
+	}
+	return opts, nil
+}
+
+// fillOptions writes o into opts, starting from the library's own defaults so that
+// fields added to the struct later keep their defaults.
+func fillOptions(opts *C.tcast_cast_options, o *CastOptions) error {
+	*opts = defaultOptions
 	if o.NoSaturate {
 		opts.saturate = 0
 	}
@@ -301,10 +341,10 @@ func cOptions(o *CastOptions) (*C.tcast_cast_options, error) {
 		opts.casting = C.int32_t(o.Casting - 1)
 	}
 	if o.Threads > math.MaxInt32 || o.Threads < math.MinInt32 {
-		return nil, newError(ErrInvalidArgument, "Threads = %d does not fit in an int32", o.Threads)
+		return newError(ErrInvalidArgument, "Threads = %d does not fit in an int32", o.Threads)
 	}
 	opts.threads = C.int32_t(o.Threads)
-	return &opts, nil
+	return nil
 }
 
 func castTensor(src, dst Tensor, opts *CastOptions) error {
@@ -316,14 +356,30 @@ func castTensor(src, dst Tensor, opts *CastOptions) error {
 	if err != nil {
 		return err
 	}
-	copts, err := cOptions(opts)
+	s := getState()
+	defer callStates.Put(s)
+	copts, err := s.setOptions(opts)
 	if err != nil {
 		return err
 	}
-	e := newCError()
 	status := C.gotc_cast(in.data, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
-		out.data, out.bytes, out.shape, out.strides, out.ndim, out.dtype, copts, &e)
-	return toError(status, &e)
+		out.data, out.bytes, out.shape, out.strides, out.ndim, out.dtype, copts, &s.e)
+	return toError(status, &s.e)
+}
+
+// castFlat casts n contiguous elements of srcType into m of dstType (1-D; the library
+// refuses n != m), with the shapes in the pooled state: no allocation.
+func castFlat(src []byte, srcType DType, n int, dst []byte, dstType DType, m int, opts *CastOptions) error {
+	s := getState()
+	defer callStates.Put(s)
+	copts, err := s.setOptions(opts)
+	if err != nil {
+		return err
+	}
+	s.shapes[0], s.shapes[1] = C.int64_t(n), C.int64_t(m)
+	status := C.gotc_cast(bytesPtr(src), C.uint64_t(len(src)), &s.shapes[0], nil, 1, C.int32_t(srcType),
+		bytesPtr(dst), C.uint64_t(len(dst)), &s.shapes[1], nil, 1, C.int32_t(dstType), copts, &s.e)
+	return toError(status, &s.e)
 }
 
 func expandTensor(src, dst Tensor) error {

@@ -140,10 +140,7 @@ func CastBytes(src []byte, srcType DType, shape []int64, dst []byte, dstType DTy
 // CastSlice converts src into dst, which must have the same length (else
 // ErrInvalidShape). The dtypes follow from the element types (DTypeOf).
 func CastSlice[T, U Native](src []T, dst []U, opts *CastOptions) error {
-	return castTensor(
-		Tensor{Data: AsBytes(src), DType: DTypeOf[T](), Shape: []int64{int64(len(src))}},
-		Tensor{Data: AsBytes(dst), DType: DTypeOf[U](), Shape: []int64{int64(len(dst))}},
-		opts)
+	return castFlat(AsBytes(src), DTypeOf[T](), len(src), AsBytes(dst), DTypeOf[U](), len(dst), opts)
 }
 
 // CastToBytes converts src into a new byte slice of dtype to (1-D, len(src) elements,

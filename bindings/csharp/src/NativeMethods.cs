@@ -49,6 +49,15 @@ namespace TensorcastSharp.Interop
         public IntPtr Executor;
     }
 
+    /// <summary>Mirror of <c>tcast_executor</c>: a host thread pool (docs/c-api.md section 9).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct TcastExecutor
+    {
+        public IntPtr Ctx;
+        /// <summary><c>void (*)(void *ctx, uint64_t n_tasks, tcast_task_fn task, void *task_ctx)</c>.</summary>
+        public IntPtr ParallelFor;
+    }
+
     /// <summary>Mirror of <c>tcast_string</c>: bytes, not NUL-terminated.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct TcastString

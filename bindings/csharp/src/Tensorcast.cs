@@ -148,8 +148,14 @@ namespace TensorcastSharp
         /// default, checks nothing; Never is Status.InvalidArgument.</summary>
         public CastingLevel Casting { get; set; } = CastingLevel.Unsafe;
 
-        /// <summary>0 or 1: the calling thread only (default); n &gt; 1: up to n threads.</summary>
+        /// <summary>0 or 1: the calling thread only (default); n &gt; 1: up to n tasks, run
+        /// on the library's own threads, or on <see cref="Executor"/> when set.</summary>
         public int Threads { get; set; }
+
+        /// <summary>Where the tasks of a call with Threads &gt; 1 run: null for threads the
+        /// library starts itself, or <see cref="ParallelForExecutor.Shared"/> for .NET's
+        /// thread pool (Parallel.For).</summary>
+        public ParallelForExecutor Executor { get; set; }
 
         /// <summary>The native struct for these options (for code that uses NativeMethods).
         /// Filled here rather than by tcast_cast_options_default(), which returns the struct by
@@ -164,7 +170,48 @@ namespace TensorcastSharp
                 StringFormat = (int)StringFormat,
                 Casting = (int)Casting,
                 Threads = Threads,
+                Executor = Executor != null ? Executor.Native : IntPtr.Zero,
             };
+        }
+    }
+
+    /// <summary>A tcast_executor that runs a call's tasks with Parallel.For on .NET's thread
+    /// pool, so that the library starts no thread of its own (docs/c-api.md section 9).
+    /// One shared instance serves every call; its native struct lives as long as the
+    /// process.</summary>
+    public sealed class ParallelForExecutor
+    {
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        delegate void ParallelForFn(IntPtr ctx, ulong nTasks, IntPtr task, IntPtr taskCtx);
+
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        delegate void TaskFn(IntPtr taskCtx, ulong taskIndex);
+
+        // Kept reachable for as long as native code may call it (initialized before Shared,
+        // whose constructor takes its address: static fields initialize in text order).
+        static readonly ParallelForFn Entry = Run;
+
+        /// <summary>The executor every CastOptions may share.</summary>
+        public static readonly ParallelForExecutor Shared = new ParallelForExecutor();
+
+        internal IntPtr Native { get; }
+
+        ParallelForExecutor()
+        {
+            Native = Marshal.AllocHGlobal(Marshal.SizeOf(typeof(TcastExecutor)));
+            Marshal.StructureToPtr(new TcastExecutor
+            {
+                Ctx = IntPtr.Zero,
+                ParallelFor = Marshal.GetFunctionPointerForDelegate(Entry),
+            }, Native, false);
+        }
+
+        // Runs task(taskCtx, i) for every i on the thread pool and returns when all are done;
+        // the tasks do not throw (the library catches its own failures).
+        static void Run(IntPtr ctx, ulong nTasks, IntPtr task, IntPtr taskCtx)
+        {
+            var run = (TaskFn)Marshal.GetDelegateForFunctionPointer(task, typeof(TaskFn));
+            System.Threading.Tasks.Parallel.For(0L, (long)nTasks, i => run(taskCtx, (ulong)i));
         }
     }
 
@@ -181,7 +228,22 @@ namespace TensorcastSharp
         /// <summary>Bits per element (4 for INT4, 8 for BOOL, 128 for STRING's views); 0 if unknown.</summary>
         public static int Bits(DType dtype)
         {
-            return (int)NativeMethods.tcast_dtype_bits((int)dtype);
+            int code = (int)dtype;
+            return code >= 0 && code < BitsByCode.Length
+                ? BitsByCode[code]
+                : (int)NativeMethods.tcast_dtype_bits(code);
+        }
+
+        // The library's widths, asked once per code: the typed overloads check element sizes
+        // on every call, and a P/Invoke per check cost more than the cast.
+        static readonly int[] BitsByCode = AskBits(128);
+
+        static int[] AskBits(int codes)
+        {
+            var bits = new int[codes];
+            for (int code = 0; code < codes; code++)
+                bits[code] = (int)NativeMethods.tcast_dtype_bits(code);
+            return bits;
         }
 
         /// <summary>Looks a dtype up by ONNX name or alias ("FLOAT", "float32", "half"),
@@ -329,7 +391,9 @@ namespace TensorcastSharp
             DTypeInfo.CheckShape(shape, nameof(shape));
             RefuseString(srcType, "srcType", "ParseStrings");
             RefuseString(dstType, "dstType", "ToStrings");
-            TcastCastOptions native = (options ?? new CastOptions()).ToNative();
+            // null options are passed as NULL (the library's defaults): nothing to build.
+            TcastCastOptions native = options != null ? options.ToNative() : default(TcastCastOptions);
+            TcastCastOptions* nativeOptions = options != null ? &native : null;
             TcastError err;
             fixed (byte* s = &MemoryMarshal.GetReference(src))
             fixed (byte* d = &MemoryMarshal.GetReference(dst))
@@ -337,7 +401,7 @@ namespace TensorcastSharp
             {
                 TcastTensor input = Describe(s, src.Length, dims, shape.Length, srcType);
                 TcastTensor output = Describe(d, dst.Length, dims, shape.Length, dstType);
-                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, &native, &err), &err);
+                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, nativeOptions, &err), &err);
             }
         }
 

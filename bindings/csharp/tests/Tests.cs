@@ -382,6 +382,15 @@ namespace TensorcastSharp.Tests
             Tensorcast.Cast<float, ushort>(src, DType.Float, Shape(src.Length), two, DType.Float16,
                                            new CastOptions { Threads = 2 });
             Assert.Sequence(one, two, "threads = 2 is bit-identical");
+
+            // On .NET's thread pool (Parallel.For), large enough to be split into tasks.
+            float[] big = Enumerable.Range(0, 1 << 20).Select(i => (float)(i % 10007) * 0.37f - 1000f).ToArray();
+            ushort[] alone = new ushort[big.Length];
+            ushort[] pooled = new ushort[big.Length];
+            Tensorcast.Cast<float, ushort>(big, DType.Float, Shape(big.Length), alone, DType.Float16);
+            Tensorcast.Cast<float, ushort>(big, DType.Float, Shape(big.Length), pooled, DType.Float16,
+                                           new CastOptions { Threads = 4, Executor = ParallelForExecutor.Shared });
+            Assert.Sequence(alone, pooled, "threads = 4 on Parallel.For is bit-identical");
             Assert.Fails(Status.InvalidArgument, -1,
                          () => Tensorcast.Cast<float, ushort>(src, DType.Float, Shape(src.Length), two,
                                                               DType.Float16, new CastOptions { Threads = -1 }),

@@ -1,0 +1,42 @@
+// Per-call cost of small casts through the C# binding, beside a bare P/Invoke call (one
+// that does no work in C) in the same run. Built and run by scripts/bench-bindings.sh.
+using System;
+using System.Diagnostics;
+using TensorcastSharp;
+using TensorcastSharp.Interop;
+
+static class Bench
+{
+    const int Calls = 2000000;
+
+    static double NsPerCall(Action call)
+    {
+        for (int i = 0; i < 10000; i++)
+            call();
+        double best = double.MaxValue;
+        for (int run = 0; run < 5; run++)
+        {
+            var watch = Stopwatch.StartNew();
+            for (int i = 0; i < Calls; i++)
+                call();
+            best = Math.Min(best, watch.Elapsed.TotalMilliseconds * 1e6 / Calls);
+        }
+        return best;
+    }
+
+    static void Main()
+    {
+        float[] src = new float[16];
+        ushort[] halves = new ushort[16];
+        byte[] srcBytes = new byte[64];
+        byte[] dstBytes = new byte[32];
+        long[] shape = { 16 };
+        double bare = NsPerCall(() => NativeMethods.tcast_dtype_bits((int)DType.Float));
+        double bytes = NsPerCall(() => Tensorcast.Cast(srcBytes, DType.Float, shape, dstBytes, DType.Float16));
+        double typed = NsPerCall(() => Tensorcast.Cast<float, ushort>(src, DType.Float, shape, halves, DType.Float16));
+        Console.WriteLine("ns per call (best of 5 runs of {0} calls)", Calls);
+        Console.WriteLine("bare P/Invoke (tcast_dtype_bits)        {0,8:F1}", bare);
+        Console.WriteLine("Cast(bytes) 16 FLOAT -> FLOAT16          {0,8:F1}", bytes);
+        Console.WriteLine("Cast<float, ushort> 16 FLOAT -> FLOAT16  {0,8:F1}", typed);
+    }
+}

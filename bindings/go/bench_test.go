@@ -1,0 +1,51 @@
+package tensorcast
+
+import "testing"
+
+// The per-call cost of a small cast through the binding, beside a bare cgo call (one
+// that does no work in C), in the same run: `go test -bench . -benchmem -run '^$'`.
+
+func BenchmarkBareCgoCall(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_ = dtypeBits(Float)
+	}
+}
+
+func BenchmarkCastBytes16Float32ToFloat16(b *testing.B) {
+	src := AsBytes(make([]float32, 16))
+	dst := make([]byte, 32)
+	shape := []int64{16}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := CastBytes(src, Float, shape, dst, Float16, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCastSlice16Float32ToInt32(b *testing.B) {
+	src := make([]float32, 16)
+	dst := make([]int32, 16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := CastSlice(src, dst, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCastSlice16WithOptions(b *testing.B) {
+	src := make([]float32, 16)
+	dst := make([]int32, 16)
+	opts := &CastOptions{Threads: 2}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := CastSlice(src, dst, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
