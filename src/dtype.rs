@@ -115,6 +115,14 @@ macro_rules! dtypes {
             table
         };
 
+        /// Each code's bits per element (0 for codes without a dtype): one load, where
+        /// every call asks for them several times.
+        const BITS_BY_CODE: [u32; MAX_CODE + 1] = {
+            let mut table = [0u32; MAX_CODE + 1];
+            $(table[$code] = $bits;)*
+            table
+        };
+
         /// The registry, in code order.
         pub static DTYPES: [DTypeInfo; [$($name),*].len()] = [$(
             DTypeInfo {
@@ -295,11 +303,15 @@ impl DType {
     }
 
     /// Bits per element.
+    #[inline]
     pub fn bits(self) -> u32 {
-        self.info().bits
+        // Codes are at most MAX_CODE by construction; `min` lets the compiler drop the
+        // bounds check.
+        BITS_BY_CODE[(self as usize).min(MAX_CODE)]
     }
 
     /// True for the dtypes stored more than one element per byte.
+    #[inline]
     pub fn is_packed(self) -> bool {
         self.bits() < 8
     }
@@ -317,8 +329,13 @@ impl DType {
 
     /// Bytes a contiguous tensor of `count` elements occupies (sub-byte types packed),
     /// or None when that does not fit in a u64.
+    #[inline]
     pub fn bytes_for(self, count: u64) -> Option<u64> {
-        let bits = u128::from(count) * u128::from(self.bits());
+        let bits = self.bits();
+        if bits % 8 == 0 {
+            return count.checked_mul(u64::from(bits / 8));
+        }
+        let bits = u128::from(count) * u128::from(bits);
         u64::try_from(bits.div_ceil(8)).ok()
     }
 

@@ -247,22 +247,27 @@ fn packed_bits(dtype: DType) -> Option<u32> {
 /// numeric (parsed by [`super::strings`], not a kernel).
 #[inline]
 pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
-    let kernel = match (from, to) {
-        (DType::String, DType::String) => {
-            kernels::copy(DType::String.bits() as usize / 8, Tier::detect())
-        }
+    let (kernel, low) = match (from, to) {
+        (DType::String, DType::String) => (
+            kernels::copy(DType::String.bits() as usize / 8, Tier::detect()),
+            false,
+        ),
         _ => {
             let (Some(source), Some(target)) = (Repr::of(from), Repr::of(to)) else {
                 unreachable!("cast() plans numeric pairs and STRING -> STRING only")
             };
-            kernels::select_detected(source, target, options.saturate, options.round_mode as u8)
+            let low = matches!(source, Repr::Low(_)) || matches!(target, Repr::Low(_));
+            let round = options.round_mode as u8;
+            (
+                kernels::select_detected(source, target, options.saturate, round),
+                low,
+            )
         }
     };
     Plan {
         kernel,
         src_packed: packed_bits(from),
         dst_packed: packed_bits(to),
-        low: matches!(Repr::of(from), Some(Repr::Low(_)))
-            || matches!(Repr::of(to), Some(Repr::Low(_))),
+        low,
     }
 }

@@ -142,17 +142,18 @@ struct BitcastArgs<'a> {
 /// core), buffer size (the capacity is checked when the shape is stored).
 ///
 /// # Safety
-/// The pointers are NULL or valid as docs/c-api.md sections 4 and 6 describe, for `'a`.
+/// The pointers are NULL or valid as docs/c-api.md sections 4 and 6 describe, for as
+/// long as `buf` is borrowed.
 #[inline(always)]
-unsafe fn bitcast_args<'a>(
+unsafe fn bitcast_args(
     input: *const tcast_tensor,
     to: tcast_dtype,
     rules: i32,
     view: *mut tcast_tensor,
     shape_storage: *mut i64,
     shape_capacity: i32,
-    buf: &'a mut LayoutBuf,
-) -> Result<BitcastArgs<'a>, Error> {
+    buf: &mut LayoutBuf,
+) -> Result<BitcastArgs<'_>, Error> {
     // SAFETY: forwarded from this function's contract.
     let view = unsafe { out_arg(view, "view") }?;
     // SAFETY: as above.
