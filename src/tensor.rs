@@ -134,6 +134,27 @@ impl<'s> Layout<'s> {
         })
     }
 
+    /// The C-contiguous layout of this layout's dims for `dtype`: what [`Layout::new`]
+    /// gives for them without strides, without walking the dims again (the count is
+    /// known; only the byte count changes with the dtype).
+    #[inline]
+    pub(crate) fn retyped(&self, role: &str, dtype: DType) -> Result<Layout<'s>, Error> {
+        let count = self.count as u64;
+        let Some(bytes) = dtype.bytes_for(count) else {
+            return Err(too_big(role, dtype, self.dims, "the byte count"));
+        };
+        if bytes > isize::MAX as u64 {
+            return Err(unaddressable(role, dtype, self.dims, bytes));
+        }
+        Ok(Layout {
+            dtype,
+            dims: self.dims,
+            strides: None,
+            count: self.count,
+            bytes: bytes as usize,
+        })
+    }
+
     /// The strides (None when they describe the contiguous layout) and byte span of a
     /// strided tensor of `count` elements.
     #[inline(never)]
