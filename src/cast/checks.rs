@@ -8,7 +8,7 @@ use crate::tensor::Layout;
 
 /// Refuses a cast that numpy (with ml_dtypes) would not make at `options.casting`
 /// (TCAST_ERR_CASTING, numpy's message).
-#[inline]
+#[inline(always)]
 pub fn check_casting(from: DType, to: DType, options: &CastOptions) -> Result<(), Error> {
     if options.casting == Casting::Unsafe {
         return Ok(()); // the default: every cast is allowed

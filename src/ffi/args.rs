@@ -222,6 +222,7 @@ impl OptionsArg {
 /// # Safety
 /// `ptr` is NULL or points to at least `struct_size` readable bytes of options; a
 /// non-NULL `executor` among them points to a readable tcast_executor.
+#[inline(always)]
 pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<OptionsArg, Error> {
     if ptr.is_null() {
         return Ok(OptionsArg {
@@ -229,6 +230,16 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Opti
             executor: None,
         });
     }
+    // SAFETY: forwarded from this function's contract.
+    unsafe { read_given_options(ptr) }
+}
+
+/// [`read_options`] of non-NULL options, out of line.
+///
+/// # Safety
+/// As [`read_options`], with `ptr` not NULL.
+#[inline(never)]
+unsafe fn read_given_options(ptr: *const tcast_cast_options) -> Result<OptionsArg, Error> {
     // SAFETY: non-NULL; struct_size is the first field of every layout.
     let size = unsafe { std::ptr::addr_of!((*ptr).struct_size).read() };
     if size < FIRST_OPTIONS_SIZE {
