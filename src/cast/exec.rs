@@ -150,7 +150,7 @@ const STREAM_MIN_BYTES: usize = 16 << 20;
 const STREAM_BLOCK_BYTES: usize = 8192;
 
 #[inline]
-fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
+pub(crate) fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
     let tier = kernel.tier;
     if out.len() < STREAM_MIN_BYTES || kernel.dst_size <= kernel.src_size || !fill::can_stream(tier)
     {
@@ -245,6 +245,19 @@ fn packed_bits(dtype: DType) -> Option<u32> {
 /// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
 /// the detected CPU tier: a pair `strings::check_pair` accepted, other than STRING ->
 /// numeric (parsed by [`super::strings`], not a kernel).
+/// The kernel of a pair of standard scalar dtypes (every numeric dtype but the packed
+/// and low-precision ones), which converts contiguous memory with no plan around it;
+/// None for other pairs.
+#[inline]
+pub(crate) fn plain_kernel(from: DType, to: DType) -> Option<Kernel> {
+    match (Repr::of(from), Repr::of(to)) {
+        (Some(source @ Repr::Std(_)), Some(target @ Repr::Std(_))) => {
+            Some(kernels::select_detected(source, target, true, 0))
+        }
+        _ => None,
+    }
+}
+
 #[inline]
 pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
     let (kernel, low) = match (from, to) {

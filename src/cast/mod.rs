@@ -25,6 +25,8 @@ use crate::error::Error;
 use crate::parallel::Workers;
 use crate::tensor::{Tensor, TensorMut};
 pub(crate) use checks::{check_casting, check_same_shape};
+pub(crate) use exec::{plain_kernel, run_contiguous};
+pub(crate) use kernel::Kernel;
 pub use options::{CastOptions, Casting, RoundMode, StringFormat};
 pub use strings::format_strings;
 pub(crate) use strings::{check_format_pair, check_pair, format_to_views};
