@@ -303,7 +303,9 @@ class TcastTensor(ctypes.Structure):
 class TcastCastOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_uint32), ("saturate", ctypes.c_int32),
                 ("round_mode", ctypes.c_int32), ("string_format", ctypes.c_int32),
-                ("casting", ctypes.c_int32), ("threads", ctypes.c_int32)]
+                ("casting", ctypes.c_int32), ("threads", ctypes.c_int32),
+                # The header's whole struct: tcast_cast_options_default() fills it all.
+                ("executor", ctypes.c_void_p)]
 
 
 class TcastString(ctypes.Structure):
@@ -317,7 +319,7 @@ class TcastStringArena(ctypes.Structure):
 
 assert ctypes.sizeof(TcastError) == 272
 assert ctypes.sizeof(TcastTensor) == 40
-assert ctypes.sizeof(TcastCastOptions) == 24
+assert ctypes.sizeof(TcastCastOptions) == 32
 assert ctypes.sizeof(TcastString) == 16
 assert ctypes.sizeof(TcastStringArena) == 24
 

@@ -141,6 +141,9 @@ class tcast_cast_options(ctypes.Structure):
         ("string_format", ctypes.c_int32),
         ("casting", ctypes.c_int32),
         ("threads", ctypes.c_int32),
+        # const tcast_executor *: the struct must be the header's whole size, since
+        # tcast_cast_options_default() returns (and fills) all of it.
+        ("executor", ctypes.c_void_p),
     ]
 
 
