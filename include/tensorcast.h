@@ -423,7 +423,7 @@ struct tcast_cast_options tcast_cast_options_default(void);
  * Numeric -> STRING needs an arena: use tcast_cast_to_strings. Sub-byte dtypes are
  * packed (docs/c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
  * FLOAT8E8M0. Thread-safe; allocates nothing on success, STRING parsing included
- * (threads > 1 start threads).
+ * (threads > 1 without an executor may start threads: docs/c-api.md section 9).
  * `options->casting` below UNSAFE refuses the casts that `tcast_can_cast` refuses at
  * that level (numpy's rules, with ml_dtypes' for the ML types).
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
