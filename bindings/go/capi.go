@@ -41,6 +41,37 @@ static tcast_status gotc_cast(void *in_data, uint64_t in_bytes, const int64_t *i
   return tcast_cast(&in, &out, options, err);
 }
 
+// Everything a cast passes by pointer besides its buffers and strides, in one block the
+// Go side takes from a pool and fills. It holds no pointer at all (the options are plain
+// fields; the struct is built here), and the buffers arrive as unsigned char pointers:
+// cgo checks pointer arguments only where the pointed-to type can hold pointers, so a
+// cast pays for no check.
+typedef struct gotc_call {
+  tcast_error err;
+  int32_t with_options, saturate, round_mode, string_format, casting, threads;
+  int64_t shapes[2 * TCAST_MAX_NDIM]; // the input's shape, then the output's at TCAST_MAX_NDIM
+} gotc_call;
+
+static tcast_status gotc_cast_call(unsigned char *in_data, uint64_t in_bytes,
+                                   const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
+                                   unsigned char *out_data, uint64_t out_bytes,
+                                   const int64_t *out_strides, int32_t out_ndim,
+                                   int32_t out_dtype, gotc_call *call) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, call->shapes, in_strides, in_ndim, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, call->shapes + TCAST_MAX_NDIM, out_strides,
+                                 out_ndim, out_dtype);
+  if (!call->with_options) {
+    return tcast_cast(&in, &out, NULL, &call->err);
+  }
+  tcast_cast_options options = tcast_cast_options_default();
+  options.saturate = call->saturate;
+  options.round_mode = call->round_mode;
+  options.string_format = call->string_format;
+  options.casting = call->casting;
+  options.threads = call->threads;
+  return tcast_cast(&in, &out, &options, &call->err);
+}
+
 static tcast_status gotc_expand(void *in_data, uint64_t in_bytes, const int64_t *in_shape,
                                 const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
                                 void *out_data, uint64_t out_bytes, const int64_t *out_shape,
@@ -200,33 +231,40 @@ func describe(t Tensor, what string) (cTensor, error) {
 	}, nil
 }
 
-// callState is what a cast hands the library by pointer: the error struct, the options
-// and 1-D shapes. Pointers passed through cgo make their target escape to the heap, so
-// these live in pooled objects instead of on each call's stack: a cast allocates
-// nothing on success. (They hold no Go pointers, as cgo's rules ask.)
-type callState struct {
-	e      C.tcast_error
-	opts   C.tcast_cast_options
-	shapes [2]C.int64_t
-}
+// A cast's gotc_call block comes from a pool: a pointer handed to cgo makes its target
+// escape to the heap, so a block per call would be an allocation per call.
+var callStates = sync.Pool{New: func() any { return new(C.gotc_call) }}
 
-var callStates = sync.Pool{New: func() any { return new(callState) }}
-
-func getState() *callState {
-	s := callStates.Get().(*callState)
-	s.e.index = -1
+func getState() *C.gotc_call {
+	s := callStates.Get().(*C.gotc_call)
+	s.err.index = -1
 	return s
 }
 
-// setOptions fills s.opts from o and returns the pointer to pass: nil for nil options.
-func (s *callState) setOptions(o *CastOptions) (*C.tcast_cast_options, error) {
+// setOptions fills the block's options from o (nil: the library's defaults, passed as
+// NULL).
+func setOptions(s *C.gotc_call, o *CastOptions) error {
+	s.with_options = 0
 	if o == nil {
-		return nil, nil
+		return nil
 	}
-	if err := fillOptions(&s.opts, o); err != nil {
-		return nil, err
+	var opts C.tcast_cast_options
+	if err := fillOptions(&opts, o); err != nil {
+		return err
 	}
-	return &s.opts, nil
+	s.with_options = 1
+	s.saturate, s.round_mode, s.string_format = opts.saturate, opts.round_mode, opts.string_format
+	s.casting, s.threads = opts.casting, opts.threads
+	return nil
+}
+
+// bytePtr is a buffer's first byte as a pointer cgo does not need to check (bytes hold
+// no pointers); nil for an empty buffer.
+func bytePtr(b []byte) *C.uchar {
+	if len(b) == 0 {
+		return nil
+	}
+	return (*C.uchar)(unsafe.Pointer(&b[0]))
 }
 
 func newCError() C.tcast_error {
@@ -358,28 +396,32 @@ func castTensor(src, dst Tensor, opts *CastOptions) error {
 	}
 	s := getState()
 	defer callStates.Put(s)
-	copts, err := s.setOptions(opts)
-	if err != nil {
+	if err := setOptions(s, opts); err != nil {
 		return err
 	}
-	status := C.gotc_cast(in.data, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
-		out.data, out.bytes, out.shape, out.strides, out.ndim, out.dtype, copts, &s.e)
-	return toError(status, &s.e)
+	for i, d := range src.Shape {
+		s.shapes[i] = C.int64_t(d)
+	}
+	for i, d := range dst.Shape {
+		s.shapes[C.TCAST_MAX_NDIM+i] = C.int64_t(d)
+	}
+	status := C.gotc_cast_call(bytePtr(src.Data), in.bytes, in.strides, in.ndim, in.dtype,
+		bytePtr(dst.Data), out.bytes, out.strides, out.ndim, out.dtype, s)
+	return toError(status, &s.err)
 }
 
 // castFlat casts n contiguous elements of srcType into m of dstType (1-D; the library
-// refuses n != m), with the shapes in the pooled state: no allocation.
+// refuses n != m), with no allocation.
 func castFlat(src []byte, srcType DType, n int, dst []byte, dstType DType, m int, opts *CastOptions) error {
 	s := getState()
 	defer callStates.Put(s)
-	copts, err := s.setOptions(opts)
-	if err != nil {
+	if err := setOptions(s, opts); err != nil {
 		return err
 	}
-	s.shapes[0], s.shapes[1] = C.int64_t(n), C.int64_t(m)
-	status := C.gotc_cast(bytesPtr(src), C.uint64_t(len(src)), &s.shapes[0], nil, 1, C.int32_t(srcType),
-		bytesPtr(dst), C.uint64_t(len(dst)), &s.shapes[1], nil, 1, C.int32_t(dstType), copts, &s.e)
-	return toError(status, &s.e)
+	s.shapes[0], s.shapes[C.TCAST_MAX_NDIM] = C.int64_t(n), C.int64_t(m)
+	status := C.gotc_cast_call(bytePtr(src), C.uint64_t(len(src)), nil, 1, C.int32_t(srcType),
+		bytePtr(dst), C.uint64_t(len(dst)), nil, 1, C.int32_t(dstType), s)
+	return toError(status, &s.err)
 }
 
 func expandTensor(src, dst Tensor) error {
