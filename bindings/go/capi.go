@@ -41,35 +41,49 @@ static tcast_status gotc_cast(void *in_data, uint64_t in_bytes, const int64_t *i
   return tcast_cast(&in, &out, options, err);
 }
 
-// Everything a cast passes by pointer besides its buffers and strides, in one block the
-// Go side takes from a pool and fills. It holds no pointer at all (the options are plain
-// fields; the struct is built here), and the buffers arrive as unsigned char pointers:
-// cgo checks pointer arguments only where the pointed-to type can hold pointers, so a
-// cast pays for no check.
-typedef struct gotc_call {
-  tcast_error err;
+// A cast's options as plain values (with_options 0: NULL, the library's defaults); the
+// struct is built here, on the C stack.
+typedef struct gotc_opts {
   int32_t with_options, saturate, round_mode, string_format, casting, threads;
-  int64_t shapes[2 * TCAST_MAX_NDIM]; // the input's shape, then the output's at TCAST_MAX_NDIM
-} gotc_call;
+} gotc_opts;
 
-static tcast_status gotc_cast_call(unsigned char *in_data, uint64_t in_bytes,
-                                   const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
-                                   unsigned char *out_data, uint64_t out_bytes,
-                                   const int64_t *out_strides, int32_t out_ndim,
-                                   int32_t out_dtype, gotc_call *call) {
-  tcast_tensor in = gotc_tensor(in_data, in_bytes, call->shapes, in_strides, in_ndim, in_dtype);
-  tcast_tensor out = gotc_tensor(out_data, out_bytes, call->shapes + TCAST_MAX_NDIM, out_strides,
-                                 out_ndim, out_dtype);
-  if (!call->with_options) {
-    return tcast_cast(&in, &out, NULL, &call->err);
+static tcast_status gotc_cast_with(tcast_tensor *in, tcast_tensor *out, gotc_opts o,
+                                   tcast_error *err) {
+  if (!o.with_options) {
+    return tcast_cast(in, out, NULL, err);
   }
   tcast_cast_options options = tcast_cast_options_default();
-  options.saturate = call->saturate;
-  options.round_mode = call->round_mode;
-  options.string_format = call->string_format;
-  options.casting = call->casting;
-  options.threads = call->threads;
-  return tcast_cast(&in, &out, &options, &call->err);
+  options.saturate = o.saturate;
+  options.round_mode = o.round_mode;
+  options.string_format = o.string_format;
+  options.casting = o.casting;
+  options.threads = o.threads;
+  return tcast_cast(in, out, &options, err);
+}
+
+// A cast whose arguments are all values or pointers to pointer-free memory (bytes,
+// int64 shapes, the error struct), so that cgo checks none of them. `err` may be NULL:
+// the Go side passes NULL first and calls again with an error struct only when the cast
+// failed (a failed cast fails the same way again), so a successful cast needs no memory
+// from Go at all.
+static tcast_status gotc_cast2(unsigned char *in_data, uint64_t in_bytes, const int64_t *in_shape,
+                               const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
+                               unsigned char *out_data, uint64_t out_bytes,
+                               const int64_t *out_shape, const int64_t *out_strides,
+                               int32_t out_ndim, int32_t out_dtype, gotc_opts o,
+                               tcast_error *err) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, in_shape, in_strides, in_ndim, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, out_shape, out_strides, out_ndim, out_dtype);
+  return gotc_cast_with(&in, &out, o, err);
+}
+
+// gotc_cast2 of n and m contiguous elements (1-D), the shapes made here.
+static tcast_status gotc_cast_flat(unsigned char *in_data, uint64_t in_bytes, int64_t n,
+                                   int32_t in_dtype, unsigned char *out_data, uint64_t out_bytes,
+                                   int64_t m, int32_t out_dtype, gotc_opts o, tcast_error *err) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, &n, NULL, 1, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, &m, NULL, 1, out_dtype);
+  return gotc_cast_with(&in, &out, o, err);
 }
 
 static tcast_status gotc_expand(void *in_data, uint64_t in_bytes, const int64_t *in_shape,
@@ -172,7 +186,6 @@ import (
 	"bytes"
 	"math"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -231,31 +244,32 @@ func describe(t Tensor, what string) (cTensor, error) {
 	}, nil
 }
 
-// A cast's gotc_call block comes from a pool: a pointer handed to cgo makes its target
-// escape to the heap, so a block per call would be an allocation per call.
-var callStates = sync.Pool{New: func() any { return new(C.gotc_call) }}
-
-func getState() *C.gotc_call {
-	s := callStates.Get().(*C.gotc_call)
-	s.err.index = -1
-	return s
-}
-
-// setOptions fills the block's options from o (nil: the library's defaults, passed as
-// NULL).
-func setOptions(s *C.gotc_call, o *CastOptions) error {
-	s.with_options = 0
+// castOptions converts CastOptions (nil: the library's defaults) into the values the
+// shims take.
+func castOptions(o *CastOptions) (C.gotc_opts, error) {
+	var v C.gotc_opts
 	if o == nil {
-		return nil
+		return v, nil
 	}
 	var opts C.tcast_cast_options
 	if err := fillOptions(&opts, o); err != nil {
-		return err
+		return v, err
 	}
-	s.with_options = 1
-	s.saturate, s.round_mode, s.string_format = opts.saturate, opts.round_mode, opts.string_format
-	s.casting, s.threads = opts.casting, opts.threads
-	return nil
+	v.with_options = 1
+	v.saturate, v.round_mode, v.string_format = opts.saturate, opts.round_mode, opts.string_format
+	v.casting, v.threads = opts.casting, opts.threads
+	return v, nil
+}
+
+// castError calls `cast` with a NULL error struct, and only if that failed calls it again
+// with one to get the details: a successful cast hands cgo no Go memory to keep (which
+// would be an allocation per call), and a failed cast fails the same way again.
+func castError(cast func(err *C.tcast_error) C.tcast_status) error {
+	if status := cast(nil); status == C.TCAST_OK {
+		return nil
+	}
+	e := newCError()
+	return toError(cast(&e), &e)
 }
 
 // bytePtr is a buffer's first byte as a pointer cgo does not need to check (bytes hold
@@ -394,34 +408,29 @@ func castTensor(src, dst Tensor, opts *CastOptions) error {
 	if err != nil {
 		return err
 	}
-	s := getState()
-	defer callStates.Put(s)
-	if err := setOptions(s, opts); err != nil {
+	o, err := castOptions(opts)
+	if err != nil {
 		return err
 	}
-	for i, d := range src.Shape {
-		s.shapes[i] = C.int64_t(d)
-	}
-	for i, d := range dst.Shape {
-		s.shapes[C.TCAST_MAX_NDIM+i] = C.int64_t(d)
-	}
-	status := C.gotc_cast_call(bytePtr(src.Data), in.bytes, in.strides, in.ndim, in.dtype,
-		bytePtr(dst.Data), out.bytes, out.strides, out.ndim, out.dtype, s)
-	return toError(status, &s.err)
+	inData, outData := bytePtr(src.Data), bytePtr(dst.Data)
+	return castError(func(e *C.tcast_error) C.tcast_status {
+		return C.gotc_cast2(inData, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
+			outData, out.bytes, out.shape, out.strides, out.ndim, out.dtype, o, e)
+	})
 }
 
 // castFlat casts n contiguous elements of srcType into m of dstType (1-D; the library
-// refuses n != m), with no allocation.
+// refuses n != m), with no allocation on success.
 func castFlat(src []byte, srcType DType, n int, dst []byte, dstType DType, m int, opts *CastOptions) error {
-	s := getState()
-	defer callStates.Put(s)
-	if err := setOptions(s, opts); err != nil {
+	o, err := castOptions(opts)
+	if err != nil {
 		return err
 	}
-	s.shapes[0], s.shapes[C.TCAST_MAX_NDIM] = C.int64_t(n), C.int64_t(m)
-	status := C.gotc_cast_call(bytePtr(src), C.uint64_t(len(src)), nil, 1, C.int32_t(srcType),
-		bytePtr(dst), C.uint64_t(len(dst)), nil, 1, C.int32_t(dstType), s)
-	return toError(status, &s.err)
+	inData, outData := bytePtr(src), bytePtr(dst)
+	return castError(func(e *C.tcast_error) C.tcast_status {
+		return C.gotc_cast_flat(inData, C.uint64_t(len(src)), C.int64_t(n), C.int32_t(srcType),
+			outData, C.uint64_t(len(dst)), C.int64_t(m), C.int32_t(dstType), o, e)
+	})
 }
 
 func expandTensor(src, dst Tensor) error {
