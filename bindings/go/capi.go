@@ -421,7 +421,7 @@ func castTensor(src, dst Tensor, opts *CastOptions) error {
 
 // castFlat casts n contiguous elements of srcType into m of dstType (1-D; the library
 // refuses n != m), with no allocation on success.
-func castFlat(src []byte, srcType DType, n int, dst []byte, dstType DType, m int, opts *CastOptions) error {
+func castFlat(src []byte, srcType DType, n int64, dst []byte, dstType DType, m int64, opts *CastOptions) error {
 	o, err := castOptions(opts)
 	if err != nil {
 		return err

@@ -133,6 +133,13 @@ func CastTensor(src, dst Tensor, opts *CastOptions) error {
 // CastBytes converts the contiguous tensor src of srcType and shape into dst as
 // dstType. dst must hold at least TensorBytes(dstType, shape) bytes. opts may be nil.
 func CastBytes(src []byte, srcType DType, shape []int64, dst []byte, dstType DType, opts *CastOptions) error {
+	if len(shape) == 1 {
+		// The common 1-D case, without building two Tensor descriptors.
+		if err := refuseString("CastTensor", srcType, dstType); err != nil {
+			return err
+		}
+		return castFlat(src, srcType, shape[0], dst, dstType, shape[0], opts)
+	}
 	return CastTensor(Tensor{Data: src, DType: srcType, Shape: shape},
 		Tensor{Data: dst, DType: dstType, Shape: shape}, opts)
 }
@@ -140,7 +147,7 @@ func CastBytes(src []byte, srcType DType, shape []int64, dst []byte, dstType DTy
 // CastSlice converts src into dst, which must have the same length (else
 // ErrInvalidShape). The dtypes follow from the element types (DTypeOf).
 func CastSlice[T, U Native](src []T, dst []U, opts *CastOptions) error {
-	return castFlat(AsBytes(src), DTypeOf[T](), len(src), AsBytes(dst), DTypeOf[U](), len(dst), opts)
+	return castFlat(AsBytes(src), DTypeOf[T](), int64(len(src)), AsBytes(dst), DTypeOf[U](), int64(len(dst)), opts)
 }
 
 // CastToBytes converts src into a new byte slice of dtype to (1-D, len(src) elements,
