@@ -514,78 +514,25 @@ pub(crate) unsafe fn cast_operands<'a>(
     let options = unsafe { read_options(options)? };
     check_casting(from, to, &options.options)?;
     // SAFETY: as above.
-    let (in_layout, out_layout) = unsafe {
-        (
-            read_layout("input", &input, from, in_buf)?,
-            read_layout("output", &output, to, out_buf)?,
-        )
-    };
-    check_same_shape(&in_layout, &out_layout)?;
-    // SAFETY: as above.
-    let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, arena)? };
-    Ok((src, dst, options))
-}
-
-/// `tcast_cast`'s operands, checked as [`cast_operands`] checks them, handed to `body`
-/// where they were made: a small call then does not move them through every layer of
-/// `?` (about a tenth of its instructions).
-///
-/// # Safety
-/// As [`cast_operands`], for the call.
-#[inline(always)]
-pub(crate) unsafe fn with_cast_operands(
-    input: *const tcast_tensor,
-    output: *const tcast_tensor,
-    options: *const tcast_cast_options,
-    check_pair: fn(DType, DType) -> Result<(), Error>,
-    body: impl FnOnce(&Tensor, &mut TensorMut, &OptionsArg) -> Result<(), Error>,
-) -> Result<(), Error> {
-    // SAFETY: forwarded from this function's contract.
-    let (input, output) = unsafe {
-        (
-            read_descriptor(input, "input")?,
-            read_descriptor(output, "output")?,
-        )
-    };
-    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
-    check_pair(from, to)?;
-    // SAFETY: as above.
-    let options = unsafe { read_options(options)? };
-    check_casting(from, to, &options.options)?;
-    let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
-    // SAFETY: as above.
-    let in_layout = unsafe { read_layout("input", &input, from, &mut in_buf)? };
+    let in_layout = unsafe { read_layout("input", &input, from, in_buf)? };
     let out_layout = if same_contiguous_shape(&input, &output) {
         // The output's shape is the input's, already checked: only its bytes differ.
         in_layout.retyped("output", to)?
     } else {
         // SAFETY: as above.
-        let out_layout = unsafe { read_layout("output", &output, to, &mut out_buf)? };
+        let out_layout = unsafe { read_layout("output", &output, to, out_buf)? };
         check_same_shape(&in_layout, &out_layout)?;
         out_layout
     };
-    out_layout.require_contiguous("output")?;
-    check_data("input", &input, &in_layout)?;
-    check_data("output", &output, &out_layout)?;
-    let (a, b) = (
-        byte_range(&input, &in_layout),
-        byte_range(&output, &out_layout),
-    );
-    require_disjoint("the input buffer", &a, "the output buffer", &b)?;
-    // SAFETY: as above; the buffers are disjoint.
-    let (src, mut dst) = unsafe {
-        (
-            input_view(&input, in_layout)?,
-            output_view(&output, out_layout)?,
-        )
-    };
-    body(&src, &mut dst, &options)
+    // SAFETY: as above.
+    let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, arena)? };
+    Ok((src, dst, options))
 }
 
 /// The operands of the plainest cast, which is also the most common one: NULL options,
 /// two tensors without strides whose shape arrays hold the same extents, a pair of
 /// standard scalar dtypes (no packed, low-precision or STRING dtype). Every check of
-/// [`with_cast_operands`] is made on them, in one straight pass: NULL pointers, dtype
+/// [`cast_operands`] is made on them, in one straight pass: NULL pointers, dtype
 /// codes, rank, extents (>= 0), element and byte counts (overflow, addressable), buffer
 /// sizes, NULL data with elements, overlap. None when the call is not of this kind or a
 /// check fails: the general path then reads the arguments again and reports the first
@@ -593,7 +540,7 @@ pub(crate) unsafe fn with_cast_operands(
 /// only the cost of the common one (tests: `plain_and_general_paths_agree`).
 ///
 /// # Safety
-/// As [`with_cast_operands`], for `'a`.
+/// As [`cast_operands`], for `'a`.
 #[inline(always)]
 pub(crate) unsafe fn plain_cast_operands<'a>(
     input: *const tcast_tensor,

@@ -1,6 +1,6 @@
 //! Cast: the default options and `tcast_cast`.
 
-use super::args::{plain_cast_operands, with_cast_operands};
+use super::args::{cast_operands, plain_cast_operands, LayoutBuf};
 use super::guard::guard;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
 use crate::cast::{cast_checked, check_pair, run_contiguous, CastOptions};
@@ -62,7 +62,7 @@ pub extern "C" fn tcast_cast(
 }
 
 /// tcast_cast without its plain path: every call reads its arguments as
-/// [`with_cast_operands`] does.
+/// [`cast_operands`] does.
 ///
 /// # Safety
 /// Each pointer is NULL or valid per the C API contract (docs/c-api.md sections 1, 4 and 5).
@@ -71,12 +71,12 @@ unsafe fn cast_in_general(
     output: *const tcast_tensor,
     options: *const tcast_cast_options,
 ) -> Result<(), crate::error::Error> {
-    // SAFETY: forwarded from this function's contract.
-    unsafe {
-        with_cast_operands(input, output, options, check_pair, |src, dst, options| {
-            cast_checked(src, dst, &options.options, options.workers())
-        })
-    }
+    let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
+    let bufs = (&mut in_buf, &mut out_buf);
+    let (src, mut dst, options) =
+        // SAFETY: forwarded from this function's contract.
+        unsafe { cast_operands(input, output, options, check_pair, None, bufs) }?;
+    cast_checked(&src, &mut dst, &options.options, options.workers())
 }
 
 #[cfg(test)]
