@@ -83,6 +83,29 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// Times `call` with one task, two own threads and two tasks on the executor, and prints
+/// the row (with memcpy's time when given).
+fn row(
+    name: &str,
+    executor: &tcast_executor,
+    copy: Option<Duration>,
+    call: impl Fn(&tcast_cast_options),
+) {
+    let time = |o: tcast_cast_options| common::best_of(RUNS, || call(&o));
+    let one = time(options(1, None));
+    let own = time(options(2, None));
+    let host = time(options(2, Some(executor)));
+    let copy = copy.map_or("-".to_string(), |c| format!("{:.2}", ms(c)));
+    println!(
+        "{name:<26} {:>9.2} {:>12.2} {:>7.2}x {:>14.2} {:>7.2}x {copy:>9}",
+        ms(one),
+        ms(own),
+        one.as_secs_f64() / own.as_secs_f64(),
+        ms(host),
+        one.as_secs_f64() / host.as_secs_f64(),
+    );
+}
+
 fn main() {
     let n: usize = std::env::args()
         .skip(1)
@@ -116,26 +139,12 @@ fn main() {
         let mut dst = vec![0u8; n * ds];
         let input = tensor(f32s.as_ptr() as *mut u8, n * es, &shape, DType::Float);
         let output = tensor(dst.as_mut_ptr(), n * ds, &shape, to);
-        let run = |o: tcast_cast_options| {
-            common::best_of(RUNS, || {
-                assert_eq!(tcast_cast(black_box(&input), &output, &o, e), OK);
-            })
-        };
-        let one = run(options(1, None));
-        let own = run(options(2, None));
-        let host = run(options(2, Some(&executor)));
         let bytes = n * (es + ds) / 2;
         let (a, mut b) = (vec![1u8; bytes], vec![0u8; bytes]);
         let copy = common::best_of(RUNS, || b.copy_from_slice(black_box(&a)));
-        println!(
-            "{name:<26} {:>9.2} {:>12.2} {:>7.2}x {:>14.2} {:>7.2}x {:>9.2}",
-            ms(one),
-            ms(own),
-            one.as_secs_f64() / own.as_secs_f64(),
-            ms(host),
-            one.as_secs_f64() / host.as_secs_f64(),
-            ms(copy)
-        );
+        row(name, &executor, Some(copy), |o| {
+            assert_eq!(tcast_cast(black_box(&input), &output, o, e), OK);
+        });
     }
 
     // f64 -> string, then string -> f64 from those texts.
@@ -151,49 +160,19 @@ fn main() {
     let arena_ptr = arena.as_mut_ptr();
     let input = tensor(f64s.as_ptr() as *mut u8, n * 8, &shape, DType::Double);
     let output = tensor(views.as_mut_ptr().cast(), n * 16, &shape, DType::String);
-    let format = |o: tcast_cast_options| {
-        common::best_of(RUNS, || {
-            let mut a = tcast_string_arena {
-                data: arena_ptr.cast(),
-                capacity: cap as u64,
-                used: 0,
-            };
-            assert_eq!(tcast_cast_to_strings(&input, &output, &mut a, &o, e), OK);
-        })
-    };
-    let one = format(options(1, None));
-    let own = format(options(2, None));
-    let host = format(options(2, Some(&executor)));
-    println!(
-        "{:<26} {:>9.2} {:>12.2} {:>7.2}x {:>14.2} {:>7.2}x {:>9}",
-        "f64 -> string",
-        ms(one),
-        ms(own),
-        one.as_secs_f64() / own.as_secs_f64(),
-        ms(host),
-        one.as_secs_f64() / host.as_secs_f64(),
-        "-"
-    );
+    row("f64 -> string", &executor, None, |o| {
+        let mut a = tcast_string_arena {
+            data: arena_ptr.cast(),
+            capacity: cap as u64,
+            used: 0,
+        };
+        assert_eq!(tcast_cast_to_strings(&input, &output, &mut a, o, e), OK);
+    });
     let mut back = vec![0f64; n];
     let texts = tensor(views.as_mut_ptr().cast(), n * 16, &shape, DType::String);
     let nums = tensor(back.as_mut_ptr().cast(), n * 8, &shape, DType::Double);
-    let parse = |o: tcast_cast_options| {
-        common::best_of(RUNS, || {
-            assert_eq!(tcast_cast(&texts, &nums, &o, e), OK);
-        })
-    };
-    let one = parse(options(1, None));
-    let own = parse(options(2, None));
-    let host = parse(options(2, Some(&executor)));
-    println!(
-        "{:<26} {:>9.2} {:>12.2} {:>7.2}x {:>14.2} {:>7.2}x {:>9}",
-        "string -> f64",
-        ms(one),
-        ms(own),
-        one.as_secs_f64() / own.as_secs_f64(),
-        ms(host),
-        one.as_secs_f64() / host.as_secs_f64(),
-        "-"
-    );
+    row("string -> f64", &executor, None, |o| {
+        assert_eq!(tcast_cast(&texts, &nums, o, e), OK);
+    });
     assert!(back == f64s, "the texts read back to the numbers");
 }
