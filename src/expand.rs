@@ -62,6 +62,9 @@ struct Level {
 const CHUNK_BYTES: usize = 64 << 10;
 /// Blocks up to half this size are repeated from a pattern buffer when streaming.
 const PATTERN_BYTES: usize = 4096;
+/// Outputs up to this size that repeat one element (or a block of up to 16 bytes) are
+/// filled with typed stores.
+const SMALL_FILL_BYTES: usize = 512;
 /// Outputs at least this large are written with streaming stores.
 const STREAM_MIN_BYTES: usize = 16 << 20;
 
@@ -197,7 +200,24 @@ fn input_strides<const N: usize>(input: &Tensor) -> [usize; N] {
 
 /// The rank up to which Expand's work arrays are small ones: a small call then does not
 /// zero the rank-64 arrays (1.5 KB).
-const SMALL_RANK: usize = 8;
+pub(crate) const SMALL_RANK: usize = 8;
+
+/// Expand of operands the C shell checked on its plain path: a contiguous input of
+/// `in_dims` (at most [`SMALL_RANK`] of them) of `es`-byte elements (not packed), an
+/// output of `out_dims`, their broadcast, on the calling thread.
+pub(crate) fn expand_contiguous(
+    data: &[u8],
+    es: usize,
+    in_dims: &[usize],
+    out_dims: &[usize],
+    out: &mut [u8],
+) {
+    if out.is_empty() {
+        return;
+    }
+    let strides = contiguous_strides_in::<SMALL_RANK>(in_dims);
+    run::<SMALL_RANK>(data, es, in_dims, &strides[..in_dims.len()], out_dims, out);
+}
 
 /// Expand on the calling thread.
 fn expand_serial(input: &Tensor, output: &mut TensorMut) {
@@ -418,6 +438,13 @@ impl Filler<'_> {
     /// `out[..filled]` holds a block; repeats it over all of `out`.
     fn repeat(&self, out: &mut [u8], filled: usize) {
         let total = out.len();
+        if total <= SMALL_FILL_BYTES && matches!(filled, 1 | 2 | 4 | 8 | 16) {
+            // A small output of one small element (or block): typed stores, without
+            // the doubling and the vector loop's set-up.
+            let (block, rest) = out.split_at_mut(filled);
+            fill_pattern(block, rest);
+            return;
+        }
         if self.stream && matches!(filled, 1 | 2 | 4 | 8 | 16 | 32) && total > filled {
             // One small element (or block) repeated: a streaming fill.
             let mut block = [0u8; 32];

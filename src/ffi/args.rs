@@ -578,32 +578,79 @@ pub(crate) unsafe fn plain_cast_operands<'a>(
     }
     let in_bytes = count.checked_mul(kernel.src_size as u64)?;
     let out_bytes = count.checked_mul(kernel.dst_size as u64)?;
+    // SAFETY: forwarded from this function's contract.
+    let (src, dst) = unsafe { plain_views(&i, in_bytes, &o, out_bytes) }?;
+    Some((kernel, src, dst))
+}
+
+/// The input and output bytes of a plain call (no strides, sizes computed by the
+/// caller from the shapes, without overflow): None when a buffer is smaller than its
+/// `data_bytes` says, too large to address, NULL with bytes to hold, or when the two
+/// overlap. Empty views need no data pointer.
+///
+/// # Safety
+/// As [`cast_operands`]: each `data` points to its `data_bytes` bytes, the input's
+/// unchanged and the output's used by nothing else, for `'a`.
+#[inline(always)]
+pub(crate) unsafe fn plain_views<'a>(
+    i: &tcast_tensor,
+    in_bytes: u64,
+    o: &tcast_tensor,
+    out_bytes: u64,
+) -> Option<(&'a [u8], &'a mut [u8])> {
     let limit = isize::MAX as u64;
     if in_bytes > i.data_bytes || out_bytes > o.data_bytes || in_bytes > limit || out_bytes > limit
     {
         return None;
     }
     let (in_bytes, out_bytes) = (in_bytes as usize, out_bytes as usize);
-    if count == 0 {
-        return Some((kernel, &[], &mut []));
-    }
-    if i.data.is_null() || o.data.is_null() {
+    if (in_bytes > 0 && i.data.is_null()) || (out_bytes > 0 && o.data.is_null()) {
         return None;
     }
     let (a, b) = (i.data as usize, o.data as usize);
-    if a < b.saturating_add(out_bytes) && b < a.saturating_add(in_bytes) {
+    if in_bytes > 0
+        && out_bytes > 0
+        && a < b.saturating_add(out_bytes)
+        && b < a.saturating_add(in_bytes)
+    {
         return None; // overlapping buffers
     }
-    // SAFETY: non-NULL, with at least these many bytes (data_bytes, checked above, is the
-    // caller's promise), disjoint; the input is not written and the output is used by
-    // nothing else during the call (docs/c-api.md sections 1 and 4).
+    // SAFETY: each view is empty or its pointer is non-NULL with at least that many
+    // bytes (data_bytes, checked above, is the caller's promise); the two are disjoint;
+    // the input is not written and the output is used by nothing else during the call
+    // (docs/c-api.md sections 1 and 4).
     unsafe {
         Some((
-            kernel,
-            std::slice::from_raw_parts(i.data.cast::<u8>(), in_bytes),
-            std::slice::from_raw_parts_mut(o.data.cast::<u8>(), out_bytes),
+            bytes_at(i.data.cast(), in_bytes),
+            bytes_at_mut(o.data.cast(), out_bytes),
         ))
     }
+}
+
+/// `len` bytes at `ptr` (which may be NULL or dangling when `len` is 0).
+///
+/// # Safety
+/// When `len > 0`, `ptr` points to `len` readable bytes unchanged for `'a`.
+#[inline(always)]
+unsafe fn bytes_at<'a>(ptr: *const u8, len: usize) -> &'a [u8] {
+    if len == 0 {
+        return &[];
+    }
+    // SAFETY: this function's contract.
+    unsafe { std::slice::from_raw_parts(ptr, len) }
+}
+
+/// `len` writable bytes at `ptr` (which may be NULL or dangling when `len` is 0).
+///
+/// # Safety
+/// When `len > 0`, `ptr` points to `len` writable bytes used by nothing else for `'a`.
+#[inline(always)]
+unsafe fn bytes_at_mut<'a>(ptr: *mut u8, len: usize) -> &'a mut [u8] {
+    if len == 0 {
+        return &mut [];
+    }
+    // SAFETY: this function's contract.
+    unsafe { std::slice::from_raw_parts_mut(ptr, len) }
 }
 
 /// Whether an output descriptor (without strides) has the same shape array contents as

@@ -1,13 +1,16 @@
 //! Expand: the broadcast shape and the broadcast copy.
 
 use super::args::{
-    dtype_of, input_output_views, read_descriptor, read_dims, read_layout, read_options,
-    require_shape, shape_result, LayoutBuf, OptionsArg, ShapeOut,
+    dtype_of, input_output_views, plain_views, read_descriptor, read_dims, read_layout,
+    read_options, require_shape, shape_result, LayoutBuf, OptionsArg, ShapeOut,
 };
 use super::guard::guard;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
+use crate::dtype::DType;
 use crate::error::Error;
-use crate::expand::{broadcast_shape, check_same_dtype, check_shapes, expand_checked};
+use crate::expand::{
+    broadcast_shape, check_same_dtype, check_shapes, expand_checked, expand_contiguous, SMALL_RANK,
+};
 use crate::tensor::{ShapeBuf, Tensor, TensorMut, MAX_NDIM};
 
 /// The shape Expand produces: the numpy broadcast of `input_shape` with `shape`,
@@ -109,13 +112,112 @@ pub extern "C" fn tcast_expand_ex(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
-        let bufs = (&mut in_buf, &mut out_buf);
+        let mut dims = [[0; SMALL_RANK]; 2];
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
-        // sections 1, 4, 5 and 6).
-        let (src, mut dst, options) = unsafe { expand_args(input, output, options, bufs) }?;
-        expand_checked(&src, &mut dst, options.workers())
+        // sections 1, 4 and 5).
+        if let Some(plain) = unsafe { plain_expand_operands(input, output, options, &mut dims) } {
+            let (es, in_dims, out_dims, src, dst) = plain;
+            expand_contiguous(src, es, in_dims, out_dims, dst);
+            return Ok(());
+        }
+        // SAFETY: as above.
+        unsafe { expand_in_general(input, output, options) }
     })
+}
+
+/// tcast_expand_ex without its plain path: every call reads its arguments as
+/// [`expand_args`] does.
+///
+/// # Safety
+/// Each pointer is NULL or valid per the C API contract (docs/c-api.md sections 1, 4, 5
+/// and 6).
+unsafe fn expand_in_general(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+) -> Result<(), Error> {
+    let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
+    let bufs = (&mut in_buf, &mut out_buf);
+    // SAFETY: forwarded from this function's contract.
+    let (src, mut dst, options) = unsafe { expand_args(input, output, options, bufs) }?;
+    expand_checked(&src, &mut dst, options.workers())
+}
+
+/// The plain path's operands: element size, input dims, output dims, input and output
+/// bytes.
+type PlainExpand<'a> = (usize, &'a [usize], &'a [usize], &'a [u8], &'a mut [u8]);
+
+/// The operands of the plainest Expand, the common one of small shape tensors: NULL
+/// options, two tensors without strides of one unpacked dtype, ranks up to
+/// [`SMALL_RANK`]. Every check of [`expand_args`] is made on them in one pass: NULL
+/// pointers, the dtype code and agreement, ranks, extents (>= 0), the output shape being
+/// the broadcast, element and byte counts (overflow, addressable), buffer sizes, NULL
+/// data with elements, overlap. None when the call is not of this kind or a check fails:
+/// the general path then reads the arguments again and reports the first failure in the
+/// order of docs/c-api.md section 8, so this path changes no outcome, only the cost of
+/// the common one (tests: `plain_and_general_paths_agree`).
+///
+/// # Safety
+/// As [`expand_args`], for the lifetime of `dims`.
+#[inline(always)]
+unsafe fn plain_expand_operands(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+    [in_dims, out_dims]: &mut [[usize; SMALL_RANK]; 2],
+) -> Option<PlainExpand<'_>> {
+    if input.is_null() || output.is_null() || !options.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL descriptors are readable (this function's contract).
+    let (i, o) = unsafe { (input.read(), output.read()) };
+    if !i.strides.is_null() || !o.strides.is_null() || i.dtype != o.dtype {
+        return None;
+    }
+    let dtype = DType::from_code(i.dtype).filter(|d| !d.is_packed())?;
+    let in_rank = usize::try_from(i.ndim).ok()?;
+    let out_rank = usize::try_from(o.ndim).ok().filter(|&r| r <= SMALL_RANK)?;
+    let offset = out_rank.checked_sub(in_rank)?;
+    let es = (dtype.bits() / 8) as u64;
+    let (mut in_bytes, mut out_bytes) = (es, es);
+    // SAFETY: a shape of ndim > 0 is non-NULL (checked in extents) and holds ndim
+    // readable int64_t (docs/c-api.md section 4).
+    let (a, b) = unsafe { (extents(i.shape, in_rank)?, extents(o.shape, out_rank)?) };
+    for (slot, &y) in out_dims.iter_mut().zip(b) {
+        *slot = usize::try_from(y).ok()?;
+        out_bytes = out_bytes.checked_mul(*slot as u64)?;
+    }
+    // Aligned on the right: each input extent equals the output's or is 1.
+    for ((slot, &x), &y) in in_dims.iter_mut().zip(a).zip(&out_dims[offset..out_rank]) {
+        *slot = usize::try_from(x).ok().filter(|&x| x == y || x == 1)?;
+        in_bytes = in_bytes.checked_mul(*slot as u64)?;
+    }
+    // SAFETY: forwarded from this function's contract.
+    let (src, dst) = unsafe { plain_views(&i, in_bytes, &o, out_bytes) }?;
+    Some((
+        es as usize,
+        &in_dims[..in_rank],
+        &out_dims[..out_rank],
+        src,
+        dst,
+    ))
+}
+
+/// A shape array of `rank` extents (empty for rank 0), or None when it is NULL with a
+/// positive rank.
+///
+/// # Safety
+/// A non-NULL `shape` holds `rank` readable int64_t.
+#[inline(always)]
+unsafe fn extents<'a>(shape: *const i64, rank: usize) -> Option<&'a [i64]> {
+    if rank == 0 {
+        return Some(&[]);
+    }
+    if shape.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL with `rank` readable int64_t (this function's contract).
+    Some(unsafe { std::slice::from_raw_parts(shape, rank) })
 }
 
 /// The arguments of `tcast_expand`, checked in the order of docs/c-api.md section 8:
@@ -152,4 +254,28 @@ unsafe fn expand_args<'a>(
     // SAFETY: as above.
     let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, None) }?;
     Ok((src, dst, options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::plain_paths::{check_paths_agree, Kind};
+
+    /// The plain path of tcast_expand changes no outcome: on random calls (valid and
+    /// not), the export and the general path alone give the same status, index, message
+    /// and output bytes, and leave the input alone.
+    #[test]
+    fn plain_and_general_paths_agree() {
+        check_paths_agree(
+            Kind::Expand,
+            tcast_expand_ex,
+            // SAFETY: the descriptors point at live buffers of their stated sizes.
+            |i, o, opt| unsafe { expand_in_general(i, o, opt) },
+            |i, o| {
+                let mut dims = [[0; SMALL_RANK]; 2];
+                // SAFETY: as above.
+                unsafe { plain_expand_operands(i, o, std::ptr::null(), &mut dims) }.is_some()
+            },
+        );
+    }
 }

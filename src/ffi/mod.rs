@@ -15,6 +15,8 @@
 mod args;
 mod executor;
 mod guard;
+#[cfg(test)]
+mod plain_paths;
 pub mod types;
 
 // The exports: safe `extern "C"` functions whose pointer arguments are the C caller's

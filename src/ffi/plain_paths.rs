@@ -1,0 +1,210 @@
+//! The differential test of the exports' plain paths (tcast_cast, tcast_expand_ex):
+//! random calls, valid and not, through the export and through its general path alone
+//! give the same status, index, message and output bytes.
+
+use super::guard::test_support::{blank_error, message};
+use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
+use crate::error::Error;
+use crate::testutil::{samples, Rng};
+
+/// Which operation the random calls are shaped for.
+#[derive(Copy, Clone, PartialEq)]
+pub(crate) enum Kind {
+    /// Equal shapes, mostly: a cast.
+    Cast,
+    /// An input shape that broadcasts to the output's, mostly, and one dtype.
+    Expand,
+}
+
+/// One random call: descriptors over `input` and `output` (or NULL, or overlapping),
+/// with shapes, strides, byte counts, dtype codes and options chosen to hit both the
+/// plain path and every way out of it.
+struct Case {
+    shapes: [[i64; 3]; 2],
+    strides: [i64; 3],
+    ranks: [i32; 2],
+    dtypes: [i32; 2],
+    bytes: [u64; 2],
+    null: u64,
+    strided: bool,
+    overlap: bool,
+    with_options: bool,
+}
+
+fn random_case(rng: &mut Rng, kind: Kind) -> Case {
+    // Numeric, packed, low-precision and bad codes; STRING only for Expand, which
+    // copies the views without reading them (random bytes are not views).
+    const CODES: [i32; 14] = [1, 10, 11, 6, 7, 9, 16, 14, 2, 22, 17, 0, 100, 8];
+    const EXTENTS: [i64; 8] = [-1, 0, 1, 2, 3, 5, 8, 1 << 62];
+    let pick = |rng: &mut Rng, n: usize| rng.below(n as u64) as usize;
+    let mut shape = [0i64; 3];
+    for d in &mut shape {
+        let index = if rng.below(20) == 0 {
+            pick(rng, 8)
+        } else {
+            1 + pick(rng, 5)
+        };
+        *d = EXTENTS[index];
+    }
+    let rank = rng.below(4) as i32 - i32::from(rng.below(30) == 0);
+    let (mut input, mut in_rank) = (shape, rank);
+    if kind == Kind::Expand && rank > 0 {
+        // Drop leading dims now and then, and broadcast some of the others.
+        let drop = if rng.below(3) == 0 {
+            pick(rng, rank as usize + 1)
+        } else {
+            0
+        };
+        in_rank = rank - drop as i32;
+        input = [1; 3];
+        for (k, d) in input[..in_rank as usize].iter_mut().enumerate() {
+            *d = if rng.below(3) == 0 {
+                1
+            } else {
+                shape[k + drop]
+            };
+        }
+    }
+    if rng.below(8) == 0 {
+        input[pick(rng, 3)] = EXTENTS[pick(rng, 7)];
+    }
+    if rng.below(10) == 0 {
+        in_rank = rng.below(4) as i32;
+    }
+    let bytes = |rng: &mut Rng| match rng.below(4) {
+        0 => rng.below(512),
+        _ => 512,
+    };
+    let codes = if kind == Kind::Cast { 13 } else { 14 };
+    let from = CODES[pick(rng, codes)];
+    let to = if kind == Kind::Expand && rng.below(8) != 0 {
+        from
+    } else {
+        CODES[pick(rng, codes)]
+    };
+    Case {
+        shapes: [input, shape],
+        strides: [1, 1, 1],
+        ranks: [in_rank, rank],
+        dtypes: [from, to],
+        bytes: [bytes(rng), bytes(rng)],
+        null: if rng.below(16) == 0 {
+            1 + rng.below(4)
+        } else {
+            0
+        },
+        strided: rng.below(10) == 0,
+        overlap: rng.below(12) == 0,
+        with_options: rng.below(6) == 0,
+    }
+}
+
+/// The case's descriptors over `input` and `out` (NULLs, strides and overlap as the case
+/// says).
+fn descriptors(case: &Case, input: &[u8], out: &mut [u8]) -> [tcast_tensor; 2] {
+    let out_ptr = if case.overlap {
+        input.as_ptr() as *mut u8
+    } else {
+        out.as_mut_ptr()
+    };
+    let descriptor = |k: usize, data: *mut u8| tcast_tensor {
+        data: if case.null == 3 + k as u64 {
+            std::ptr::null_mut()
+        } else {
+            data.cast()
+        },
+        data_bytes: case.bytes[k],
+        shape: if case.null == 4 && k == 0 {
+            std::ptr::null()
+        } else {
+            case.shapes[k].as_ptr()
+        },
+        strides: if case.strided && k == 0 {
+            case.strides.as_ptr()
+        } else {
+            std::ptr::null()
+        },
+        ndim: case.ranks[k],
+        dtype: case.dtypes[k],
+    };
+    [
+        descriptor(0, input.as_ptr() as *mut u8),
+        descriptor(1, out_ptr),
+    ]
+}
+
+/// Runs `call` on the case with its output in `out`; returns the status, the error
+/// and the output bytes.
+fn run(
+    case: &Case,
+    input: &[u8],
+    out: &mut [u8],
+    call: &dyn Fn(
+        *const tcast_tensor,
+        *const tcast_tensor,
+        *const tcast_cast_options,
+        *mut tcast_error,
+    ) -> tcast_status,
+) -> (tcast_status, i64, String, Vec<u8>) {
+    let options = super::tcast_cast_options_default();
+    let [a, b] = descriptors(case, input, out);
+    let mut err = blank_error();
+    let status = call(
+        if case.null == 1 { std::ptr::null() } else { &a },
+        if case.null == 2 { std::ptr::null() } else { &b },
+        if case.with_options {
+            &options
+        } else {
+            std::ptr::null()
+        },
+        &mut err,
+    );
+    (status, err.index, message(&err), out.to_vec())
+}
+
+/// Random calls of `kind` through `export` and through `general` (the export's path
+/// without its plain shortcut) agree in status, index, message and output bytes, and
+/// leave the input alone; more than 100 of them took the plain path (`is_plain` of
+/// the descriptors of a call without NULLs, strides, overlap or options).
+pub(crate) fn check_paths_agree(
+    kind: Kind,
+    export: extern "C" fn(
+        *const tcast_tensor,
+        *const tcast_tensor,
+        *const tcast_cast_options,
+        *mut tcast_error,
+    ) -> tcast_status,
+    general: impl Fn(
+        *const tcast_tensor,
+        *const tcast_tensor,
+        *const tcast_cast_options,
+    ) -> Result<(), Error>,
+    is_plain: impl Fn(*const tcast_tensor, *const tcast_tensor) -> bool,
+) {
+    let mut rng = Rng(0x5eed_cafe_f00d_1234);
+    let mut plain_calls = 0;
+    for _ in 0..samples(100_000) {
+        let case = random_case(&mut rng, kind);
+        let input: Vec<u8> = (0..512).map(|_| rng.below(256) as u8).collect();
+        let before = input.clone();
+        let (mut a, mut b) = (vec![0x5Au8; 512], vec![0x5Au8; 512]);
+        let fast = run(&case, &input, &mut a, &|i, o, opt, e| export(i, o, opt, e));
+        let general = run(&case, &input, &mut b, &|i, o, opt, e| {
+            super::guard::guard(e, || general(i, o, opt))
+        });
+        assert_eq!(fast, general, "shapes {:?} ranks {:?} dtypes {:?} bytes {:?} null {} strided {} overlap {} options {}",
+            case.shapes, case.ranks, case.dtypes, case.bytes, case.null, case.strided, case.overlap, case.with_options);
+        assert_eq!(input, before, "the input was written");
+        let simple = case.null == 0 && !case.overlap && !case.strided && !case.with_options;
+        if fast.0 == 0 && simple {
+            let [i, o] = descriptors(&case, &input, &mut a);
+            if is_plain(&i, &o) {
+                plain_calls += 1;
+            }
+        }
+    }
+    assert!(
+        plain_calls > 100,
+        "only {plain_calls} calls took the plain path"
+    );
+}
