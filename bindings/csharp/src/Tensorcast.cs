@@ -394,15 +394,24 @@ namespace TensorcastSharp
             // null options are passed as NULL (the library's defaults): nothing to build.
             TcastCastOptions native = options != null ? options.ToNative() : default(TcastCastOptions);
             TcastCastOptions* nativeOptions = options != null ? &native : null;
-            TcastError err;
             fixed (byte* s = &MemoryMarshal.GetReference(src))
             fixed (byte* d = &MemoryMarshal.GetReference(dst))
             fixed (long* dims = shape)
             {
                 TcastTensor input = Describe(s, src.Length, dims, shape.Length, srcType);
                 TcastTensor output = Describe(d, dst.Length, dims, shape.Length, dstType);
-                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, nativeOptions, &err), &err);
+                // No error struct on the way that succeeds (its 272 bytes would be zeroed
+                // on every call): a failure is reported by the same call made again.
+                if (NativeMethods.tcast_cast(&input, &output, nativeOptions, null) != 0)
+                    CastFailed(&input, &output, nativeOptions);
             }
+        }
+
+        // Makes a cast that failed again, with an error struct, and throws what it reports.
+        static unsafe void CastFailed(TcastTensor* input, TcastTensor* output, TcastCastOptions* options)
+        {
+            TcastError err;
+            TensorcastException.Check(NativeMethods.tcast_cast(input, output, options, &err), &err);
         }
 
         /// <summary>Typed form of Cast with explicit dtypes, e.g. float to FLOAT16 held as
@@ -727,17 +736,15 @@ namespace TensorcastSharp
         static int CheckElementType<T>(DType dtype, string what) where T : struct
         {
             int size = ElementSize<T>.Value;
-            if (size == 1)
-                return size; // raw bytes fit every dtype
-            int bits = DTypeInfo.Bits(dtype);
-            bool fits = bits == 8 * size
-                || (dtype == DType.Complex64 && typeof(T) == typeof(float))
-                || (dtype == DType.Complex128 && typeof(T) == typeof(double));
-            if (!fits)
-                throw new ArgumentException(
-                    "element type " + typeof(T).Name + " (" + size + " bytes) does not fit dtype " +
-                    (DTypeInfo.Name(dtype) ?? ((int)dtype).ToString()) + " (" + bits + " bits)", what);
-            return size;
+            if (size == 1 || DTypeInfo.Bits(dtype) == 8 * size)
+                return size; // raw bytes fit every dtype; else one element per T
+            if ((dtype == DType.Complex64 && typeof(T) == typeof(float))
+                || (dtype == DType.Complex128 && typeof(T) == typeof(double)))
+                return size; // the parts of a complex number
+            throw new ArgumentException(
+                "element type " + typeof(T).Name + " (" + size + " bytes) does not fit dtype " +
+                (DTypeInfo.Name(dtype) ?? ((int)dtype).ToString()) + " (" + DTypeInfo.Bits(dtype) +
+                " bits)", what);
         }
 
         static class ElementSize<T> where T : struct

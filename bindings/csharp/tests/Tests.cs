@@ -415,8 +415,12 @@ namespace TensorcastSharp.Tests
             double[] dst = new double[6];
             Assert.Fails(Status.BufferTooSmall, null,
                          () => Tensorcast.Cast<float, double>(src, Shape(2, 4), dst), "source shorter than its shape");
-            Assert.Fails(Status.BufferTooSmall, null,
+            var tooShort = Assert.Fails(Status.BufferTooSmall, -1,
                          () => Tensorcast.Cast<float, double>(src, Shape(6), new double[5]), "destination too short");
+            // Cast calls the library without an error struct first, then again with one
+            // to report a failure: the report is the library's own, in full.
+            Assert.True(tooShort.Message.Contains("output") && tooShort.Message.Contains("48"),
+                        "the message names the output and the bytes it needs: " + tooShort.Message);
             Assert.Fails(Status.InvalidShape, null,
                          () => Tensorcast.Cast<float, double>(src, Shape(-6), dst), "negative extent");
             Assert.Fails(Status.InvalidDType, null,
