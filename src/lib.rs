@@ -5,6 +5,8 @@
 //! Cast-28, CastLike) with the decisions documented in the README: float -> integer
 //! truncates and saturates with NaN -> 0, integer -> integer wraps, and every float
 //! conversion rounds once, to nearest even, from the exact source value.
+//! Results do not depend on the caller's floating-point environment (rounding mode,
+//! FTZ/DAZ): each call computes in the default one (docs/c-api.md section 8).
 //!
 //! The Rust API is what this page lists, and nothing else:
 //! - [`cast`] with its [`CastOptions`] ([`RoundMode`], [`StringFormat`], [`Casting`]);

@@ -7,6 +7,7 @@
 //! them. Nothing here allocates; only starting an own thread does (inside std).
 
 use crate::error::Error;
+use crate::simd::fpenv::DefaultFpEnv;
 use core::marker::PhantomData;
 use core::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -88,12 +89,16 @@ impl Workers<'_> {
 /// counter; a thread that cannot be started leaves its tasks to the others.
 fn run_on_own_threads(n: usize, task: &(dyn Fn(usize) + Sync)) {
     let next = AtomicUsize::new(0);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= n {
-            break;
+    let work = || {
+        // A started thread computes in the default environment too.
+        let _env = DefaultFpEnv::enter();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            task(i);
         }
-        task(i);
     };
     std::thread::scope(|scope| {
         for _ in 1..n {
@@ -122,6 +127,9 @@ fn run_on_executor(
             misuse.store(true, Ordering::Relaxed);
             return;
         }
+        // Whatever environment the executor's thread holds, the task computes in the
+        // default one and leaves the thread's as it found it.
+        let _env = DefaultFpEnv::enter();
         task(i);
         done.fetch_add(1, Ordering::Release);
     });

@@ -49,7 +49,8 @@ c_tests!(
     test_alloc,
     test_check_order,
     test_np_linear,
-    test_threads
+    test_threads,
+    test_fpenv
 );
 
 #[test]
@@ -195,6 +196,8 @@ fn compile(name: &str, link: &Link) -> PathBuf {
             cmd.arg(lib).args(native_static_libs());
         }
     }
+    // test_fpenv sets the rounding mode through <fenv.h>.
+    cmd.arg("-lm");
     let output = cmd
         .output()
         .unwrap_or_else(|e| panic!("run the C compiler {cmd:?}: {e}"));

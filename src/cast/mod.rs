@@ -23,6 +23,7 @@ pub(crate) mod text;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::parallel::Workers;
+use crate::simd::fpenv::DefaultFpEnv;
 use crate::tensor::{Tensor, TensorMut};
 pub(crate) use checks::{check_casting, check_same_shape};
 pub(crate) use exec::{plain_kernel, run_contiguous};
@@ -36,6 +37,7 @@ pub(crate) use text::max_text_bytes;
 /// target). A STRING input is parsed (docs/semantics-cast.md section 8); a numeric ->
 /// STRING cast needs an arena: [`format_strings`].
 pub fn cast(input: &Tensor, output: &mut TensorMut, options: &CastOptions) -> Result<(), Error> {
+    let _env = DefaultFpEnv::enter();
     let (from, to) = (input.layout().dtype(), output.layout().dtype());
     check_casting(from, to, options)?;
     strings::check_pair(from, to)?;

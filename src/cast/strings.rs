@@ -7,6 +7,7 @@ use super::text;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::parallel::{shares, FirstError, Pieces, Workers, MAX_TASKS};
+use crate::simd::fpenv::DefaultFpEnv;
 use crate::string_view::{StringView, VIEW_BYTES};
 use crate::tensor::{Layout, Tensor, TensorMut};
 use core::ops::Range;
@@ -260,6 +261,7 @@ pub fn format_strings<'a>(
     used: usize,
     views: &mut [StringView<'a>],
 ) -> Result<usize, Error> {
+    let _env = DefaultFpEnv::enter();
     let count = input.layout().count();
     if views.len() != count {
         return Err(Error::InvalidShape(format!(

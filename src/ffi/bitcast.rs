@@ -4,7 +4,7 @@ use super::args::{
     check_data, dtype_of, out_arg, read_descriptor, read_dims, read_layout, require_shape,
     shape_out, shape_result, LayoutBuf, Out, ShapeOut,
 };
-use super::guard::guard;
+use super::guard::guard_integer;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
 use crate::bitcast::{check_dtypes, view_change, view_shape, BitcastRules, LastAxis, LastDim};
 use crate::dtype::DType;
@@ -30,7 +30,7 @@ pub extern "C" fn tcast_bitcast_shape(
     out_ndim: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         let mut buf = ShapeBuf::new();
         // SAFETY: `shape` is NULL or holds `ndim` int64_t, and the out-pointers are NULL
         // or writable (docs/c-api.md section 6).
@@ -105,7 +105,7 @@ pub extern "C" fn tcast_bitcast(
     shape_capacity: i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         let mut buf = LayoutBuf::new();
         let mut args =
             // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md

@@ -3,7 +3,7 @@
 //! are repeated as `TCAST_DLPACK_*` so that both headers can be included together.
 
 use super::args::out_arg;
-use super::guard::guard;
+use super::guard::guard_integer;
 use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dlpack::{from_dlpack, to_dlpack, DlpackDtype};
 use crate::dtype::DType;
@@ -23,7 +23,7 @@ pub extern "C" fn tcast_dtype_from_dlpack(
     out: *mut tcast_dtype,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         // SAFETY: `out` is NULL or writable (docs/c-api.md section 1).
         let mut out = unsafe { out_arg(out, "out") }?;
         out.write(from_dlpack(DlpackDtype { code, bits, lanes })?.code());
@@ -43,7 +43,7 @@ pub extern "C" fn tcast_dtype_to_dlpack(
     lanes: *mut u16,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         // SAFETY: each out-pointer is NULL or writable (docs/c-api.md section 1).
         let (mut code, mut bits, mut lanes) = unsafe {
             (

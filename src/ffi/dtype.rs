@@ -1,7 +1,7 @@
 //! Dtype codes, names and widths, and the ONNX Cast schema table.
 
 use super::args::{c_static, dtype_named, out_arg, read_dims, read_text, require_shape, Out};
-use super::guard::{guard, guard_value};
+use super::guard::{guard_integer, guard_value};
 use super::types::{tcast_dtype, tcast_error, tcast_status};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -36,7 +36,7 @@ pub extern "C" fn tcast_dtype_from_name(
     out: *mut tcast_dtype,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         // SAFETY: `name` is NULL or NUL-terminated and `out` NULL or writable
         // (docs/c-api.md section 1).
         let (mut out, text) = unsafe { (out_arg(out, "out")?, read_text(name, "name")?) };
@@ -57,7 +57,7 @@ pub extern "C" fn tcast_tensor_bytes(
     out_bytes: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         let mut buf = ShapeBuf::new();
         let (mut out, dtype, dims) =
             // SAFETY: `out_bytes` is NULL or writable and `shape` NULL or holding `ndim`

@@ -4,7 +4,7 @@ use super::args::{
     dtype_of, input_output_views, plain_views, read_descriptor, read_dims, read_layout,
     read_options, require_shape, shape_result, LayoutBuf, OptionsArg, ShapeOut,
 };
-use super::guard::guard;
+use super::guard::guard_integer;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
 use crate::dtype::DType;
 use crate::error::Error;
@@ -32,7 +32,7 @@ pub extern "C" fn tcast_expand_shape(
     out_ndim: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         let (mut a, mut b, mut result) = (ShapeBuf::new(), ShapeBuf::new(), [0; MAX_NDIM]);
         // SAFETY: each array is NULL or holds its length of int64_t and the out-pointers
         // are NULL or writable (docs/c-api.md section 6).
@@ -111,7 +111,7 @@ pub extern "C" fn tcast_expand_ex(
     options: *const tcast_cast_options,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         let mut dims = [[0; SMALL_RANK]; 2];
         // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
         // sections 1, 4 and 5).

@@ -1,9 +1,11 @@
 //! The boundary's guard: every export runs its body through [`guard`] (or
 //! [`guard_value`]), so no panic crosses into C, and the outcome is written into the
-//! caller's `tcast_error` without allocating.
+//! caller's `tcast_error` without allocating. The body runs in the default
+//! floating-point environment ([`DefaultFpEnv`]).
 
 use super::types::{tcast_error, tcast_status, TCAST_ERROR_MESSAGE_BYTES};
 use crate::error::{Error, Status};
+use crate::simd::fpenv::DefaultFpEnv;
 use core::fmt::Write;
 use std::ffi::c_char;
 use std::panic::{self, AssertUnwindSafe};
@@ -76,7 +78,20 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> &str {
 }
 
 /// Runs the body of a fallible export: catches panics, fills `err`, returns the status.
+/// The body computes in the default floating-point environment, whatever the caller's
+/// thread holds; the caller's modes come back on return.
 pub(crate) fn guard(
+    err: *mut tcast_error,
+    body: impl FnOnce() -> Result<(), Error>,
+) -> tcast_status {
+    let _env = DefaultFpEnv::enter();
+    guard_integer(err, body)
+}
+
+/// [`guard`] for an export whose own work has no float instruction (shapes, byte copies,
+/// dtype lookups): the floating-point environment is not read. Tasks it splits its work
+/// into set the default environment themselves (`parallel.rs`).
+pub(crate) fn guard_integer(
     err: *mut tcast_error,
     body: impl FnOnce() -> Result<(), Error>,
 ) -> tcast_status {
@@ -89,7 +104,8 @@ pub(crate) fn guard(
     report(err, outcome)
 }
 
-/// Runs the body of an infallible export, returning `fallback` if it panics.
+/// Runs the body of an infallible export, returning `fallback` if it panics. Those are
+/// lookups with no float instruction: the floating-point environment is not read.
 pub(crate) fn guard_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
     panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
 }

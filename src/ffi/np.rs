@@ -1,7 +1,7 @@
 //! numpy's casting rules: `tcast_np_*` and `tcast_can_cast` (docs/c-api.md section 7).
 
 use super::args::{out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
-use super::guard::guard;
+use super::guard::{guard, guard_integer};
 use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
 use crate::cast::options::Casting;
 use crate::dtype::DType;
@@ -432,7 +432,7 @@ pub extern "C" fn tcast_can_cast(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
+    guard_integer(err, || {
         // SAFETY: `result` is NULL or writable.
         let mut out = unsafe { out_arg(result, "result") }?;
         let (from, to) = (

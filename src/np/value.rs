@@ -6,6 +6,7 @@ use super::level::level;
 use super::rules::NumpyRules;
 use crate::cast::options::Casting;
 use crate::error::Error;
+use crate::simd::fpenv::DefaultFpEnv;
 
 /// numpy 2's TypeError for Python scalars in `can_cast`.
 pub const PYTHON_SCALAR_REFUSED: &str = "can_cast() does not support Python ints, floats, and \
@@ -77,6 +78,7 @@ pub fn py_int(text: &str) -> Result<(NpDtype, Value), Error> {
 
 /// Reads a numpy scalar of `dtype` from its bytes.
 pub fn read_value(dtype: &NpDtype, bytes: &[u8]) -> Value {
+    let _env = DefaultFpEnv::enter();
     if dtype.shape != Shape::Plain {
         return Value::Opaque;
     }
@@ -169,6 +171,7 @@ fn extended_to_f64(b: &[u8]) -> f64 {
 /// whether the value also fits the signed type of that size (OUT_OF_MEMORY only when a
 /// dtype that is not numeric, a struct say, cannot be copied).
 pub fn min_scalar_type(dtype: &NpDtype, value: Value) -> Result<(NpDtype, bool), Error> {
+    let _env = DefaultFpEnv::enter();
     let code = |c: u8| NpDtype::from_code(c, Order::None).expect("valid code");
     let within = |v: f64, limit: f64| -limit < v && v < limit;
     Ok(match (dtype.kind, value) {
@@ -250,6 +253,7 @@ pub fn can_cast_value(
     casting: Casting,
     rules: NumpyRules,
 ) -> bool {
+    let _env = DefaultFpEnv::enter();
     let plain = level(dtype, to, rules) <= casting;
     if rules == NumpyRules::Numpy2 || to.is_unsized() || dtype.is_structured() {
         return plain;

@@ -10,6 +10,7 @@
 //! - `kernels.rs`: the hand-written cast kernels of a tier.
 //! - `fill.rs`: Expand's fills and the cast's streaming copy, with portable fallbacks.
 //! - `scan.rs`: the text scanner's byte classification.
+//! - `fpenv.rs`: the default floating-point environment for each call and task.
 //! - `x86_64/`, `aarch64/`: the kernels of each ISA, with each family's features listed
 //!   once.
 
@@ -17,6 +18,7 @@ pub mod cpu;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod family;
 pub mod fill;
+pub mod fpenv;
 pub mod kernels;
 pub mod scan;
 
