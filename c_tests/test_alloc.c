@@ -479,13 +479,13 @@ static tcast_status spec_call(void *ctx) {
       return tcast_np_can_cast_str(job->spec, job->spec, "safe", TCAST_NUMPY_1, &result, TC_ERR);
     case 2: {
       /* The promoted struct's text does not fit in buf either. */
-      tcast_status status = tcast_np_promote_types(job->spec, job->spec, buf, sizeof buf, TC_ERR);
+      tcast_status status = tcast_np_promote_types(job->spec, job->spec, buf, sizeof buf, NULL, TC_ERR);
       return status == TCAST_ERR_BUFFER_TOO_SMALL ? TCAST_OK : status;
     }
     default: {
       /* str() of a million-field dtype is megabytes long: it must not fit in buf, and
        * building it under the limit must not abort. */
-      tcast_status status = tcast_np_dtype_str(job->handle, buf, sizeof buf, TC_ERR);
+      tcast_status status = tcast_np_dtype_str(job->handle, buf, sizeof buf, NULL, TC_ERR);
       return status == TCAST_ERR_BUFFER_TOO_SMALL ? TCAST_OK : status;
     }
   }

@@ -316,7 +316,7 @@ static void test_non_utf8_text_is_a_parse_error(void) {
   CHECK_STATUS(tcast_np_casting_from_name("s\xc3\xa4" "fe", &casting, TC_ERR),
                TCAST_ERR_INVALID_ARGUMENT);
   char buf[64];
-  CHECK_STATUS(tcast_np_promote_types(bad, "f8", buf, sizeof buf, TC_ERR), TCAST_ERR_PARSE);
+  CHECK_STATUS(tcast_np_promote_types(bad, "f8", buf, sizeof buf, NULL, TC_ERR), TCAST_ERR_PARSE);
 }
 
 int main(void) {

@@ -178,17 +178,25 @@ static void str_at(int line, const char *spec, const char *expected) {
   char buf[256];
   memset(buf, 'X', sizeof buf);
   tc_reset_err();
-  tcast_status status = tcast_np_dtype_str(handle, buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_dtype_str(handle, buf, sizeof buf, NULL, TC_ERR);
   if (status_at(line, "tcast_np_dtype_str", status, TCAST_OK)) {
     CHECK_MSG(memchr(buf, '\0', sizeof buf) != NULL && strcmp(buf, expected) == 0,
               "%s:%d: str(dtype('%s')) is \"%.60s\", expected \"%s\"", __FILE__, line, spec, buf,
               expected);
   }
   size_t need = strlen(expected) + 1;
+  /* The sizing query: (NULL, 0) answers the bytes with the NUL, writing nothing. */
+  uint64_t needed = 0;
+  tc_reset_err();
+  status = tcast_np_dtype_str(handle, NULL, 0, &needed, TC_ERR);
+  if (status_at(line, "tcast_np_dtype_str (NULL, 0, &needed)", status, TCAST_OK)) {
+    CHECK_MSG(needed == need, "%s:%d: str of '%s' needs %zu bytes, the query said %llu",
+              __FILE__, line, spec, need, (unsigned long long)needed);
+  }
   if (need < sizeof buf) {
     memset(buf, 'X', sizeof buf);
     tc_reset_err();
-    status = tcast_np_dtype_str(handle, buf, need, TC_ERR);
+    status = tcast_np_dtype_str(handle, buf, need, NULL, TC_ERR);
     if (status_at(line, "tcast_np_dtype_str (exact capacity)", status, TCAST_OK)) {
       CHECK_MSG(strcmp(buf, expected) == 0 && buf[need] == 'X',
                 "%s:%d: exact-capacity str of '%s' wrong or wrote past the capacity", __FILE__,
@@ -196,8 +204,11 @@ static void str_at(int line, const char *spec, const char *expected) {
     }
     memset(buf, 'X', sizeof buf);
     tc_reset_err();
-    status = tcast_np_dtype_str(handle, buf, need - 1, TC_ERR);
+    needed = 0;
+    status = tcast_np_dtype_str(handle, buf, need - 1, &needed, TC_ERR);
     status_at(line, "tcast_np_dtype_str (one byte short)", status, TCAST_ERR_BUFFER_TOO_SMALL);
+    CHECK_MSG(needed == need, "%s:%d: a short str of '%s' reported %llu bytes needed, not %zu",
+              __FILE__, line, spec, (unsigned long long)needed, need);
     int clean = 1;
     for (size_t i = need - 1; i < sizeof buf; i++) {
       clean &= buf[i] == 'X';
@@ -391,11 +402,11 @@ static void promote_at(int line, const char *a, const char *b, const char *expec
   char what[160];
   snprintf(what, sizeof what, "promote_types('%s', '%s')", a, b);
   tc_reset_err();
-  tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, NULL, TC_ERR);
   text_result_at(line, what, status, buf, expected);
   snprintf(what, sizeof what, "promote_types('%s', '%s')", b, a);
   tc_reset_err();
-  status = tcast_np_promote_types(b, a, buf, sizeof buf, TC_ERR);
+  status = tcast_np_promote_types(b, a, buf, sizeof buf, NULL, TC_ERR);
   text_result_at(line, what, status, buf, expected);
 }
 
@@ -404,11 +415,11 @@ static void promote_fails_at(int line, const char *a, const char *b) {
   b = tc_np_host_order(b);
   char buf[128];
   tc_reset_err();
-  tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, NULL, TC_ERR);
   status_at(line, "tcast_np_promote_types (no common dtype)", status, TCAST_ERR_UNSUPPORTED);
   tc_reset_err();
-  status = tcast_np_promote_types(b, a, buf, sizeof buf, TC_ERR);
-  status_at(line, "tcast_np_promote_types (no common dtype, swapped)", status,
+  status = tcast_np_promote_types(b, a, buf, sizeof buf, NULL, TC_ERR);
+  status_at(line, "tcast_np_promote_types (no common dtype, NULL, swapped)", status,
             TCAST_ERR_UNSUPPORTED);
 }
 
@@ -420,7 +431,7 @@ static void min_int_at(int line, const char *decimal, const char *expected) {
   char what[96];
   snprintf(what, sizeof what, "min_scalar_type(%s)", decimal);
   tc_reset_err();
-  tcast_status status = tcast_np_min_scalar_type_pyint(decimal, buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_min_scalar_type_pyint(decimal, buf, sizeof buf, NULL, TC_ERR);
   text_result_at(line, what, status, buf, expected);
 }
 
@@ -429,7 +440,7 @@ static void min_float_at(int line, double x, const char *expected) {
   char what[96];
   snprintf(what, sizeof what, "min_scalar_type(%.17g)", x);
   tc_reset_err();
-  tcast_status status = tcast_np_min_scalar_type_pyfloat(x, buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_min_scalar_type_pyfloat(x, buf, sizeof buf, NULL, TC_ERR);
   text_result_at(line, what, status, buf, expected);
 }
 
@@ -438,7 +449,7 @@ static void min_complex_at(int line, double re, double im, const char *expected)
   char what[96];
   snprintf(what, sizeof what, "min_scalar_type(complex(%.17g, %.17g))", re, im);
   tc_reset_err();
-  tcast_status status = tcast_np_min_scalar_type_pycomplex(re, im, buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_min_scalar_type_pycomplex(re, im, buf, sizeof buf, NULL, TC_ERR);
   text_result_at(line, what, status, buf, expected);
 }
 
@@ -1677,7 +1688,7 @@ static void test_promote(void) {
       char what[64];
       snprintf(what, sizeof what, "promote_types('%s', '%s')", a, b);
       tc_reset_err();
-      tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, TC_ERR);
+      tcast_status status = tcast_np_promote_types(a, b, buf, sizeof buf, NULL, TC_ERR);
       text_result_at(__LINE__, what, status, buf, code_str(PROMOTE_ROWS[i][j + 1]));
     }
   }
@@ -1734,7 +1745,7 @@ static void test_promote(void) {
   /* A bad spec. */
   char buf[64];
   tc_reset_err();
-  tcast_status status = tcast_np_promote_types("abc", "i4", buf, sizeof buf, TC_ERR);
+  tcast_status status = tcast_np_promote_types("abc", "i4", buf, sizeof buf, NULL, TC_ERR);
   if (status_at(__LINE__, "promote_types('abc', 'i4')", status, TCAST_ERR_PARSE)) {
     message_has_at(__LINE__, "data type 'abc' not understood");
   }
@@ -1788,7 +1799,7 @@ static void test_min_scalar_type(void) {
   static const char *const bad[] = {"", "12a", "1.5", "-", "0x10", " 1 1"};
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     tc_reset_err();
-    tcast_status status = tcast_np_min_scalar_type_pyint(bad[k], buf, sizeof buf, TC_ERR);
+    tcast_status status = tcast_np_min_scalar_type_pyint(bad[k], buf, sizeof buf, NULL, TC_ERR);
     status_at(__LINE__, "min_scalar_type_pyint (bad decimal)", status, TCAST_ERR_PARSE);
     int32_t result = -1;
     tc_reset_err();
@@ -2053,8 +2064,15 @@ static void test_errors(void) {
   CHECK_STATUS(tcast_np_dtype_parse(NULL, &handle, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
   CHECK(handle == NULL);
   CHECK_STATUS(tcast_np_dtype_parse("i4", NULL, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_dtype_str(NULL, buf, sizeof buf, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_dtype_str(i4, NULL, sizeof buf, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+  CHECK_STATUS(tcast_np_dtype_str(NULL, buf, sizeof buf, NULL, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+  CHECK_STATUS(tcast_np_dtype_str(i4, NULL, sizeof buf, NULL, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+  {
+    /* NULL with capacity 0 is a sizing query only when `needed` can receive the answer. */
+    uint64_t needed = 0;
+    CHECK_STATUS(tcast_np_dtype_str(i4, NULL, 0, NULL, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+    CHECK_STATUS(tcast_np_dtype_str(i4, NULL, 1, &needed, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+    CHECK(needed == 0);
+  }
   CHECK_STATUS(tcast_np_casting_from_name(NULL, &out, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
   CHECK_STATUS(tcast_np_casting_from_name("safe", NULL, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
   CHECK_STATUS(tcast_np_casting_level(NULL, f8, NP1, &out, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
@@ -2099,19 +2117,19 @@ static void test_errors(void) {
     CHECK_STATUS(tcast_np_can_cast_scalar("i8", &value, 8, 0, "i8", SAFE, rules, NULL, TC_ERR),
                  TCAST_ERR_NULL_ARGUMENT);
   }
-  CHECK_STATUS(tcast_np_promote_types(NULL, "i4", buf, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_promote_types(NULL, "i4", buf, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_promote_types("i4", NULL, buf, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_promote_types("i4", NULL, buf, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_promote_types("i4", "f8", NULL, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_promote_types("i4", "f8", NULL, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_min_scalar_type_pyint(NULL, buf, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pyint(NULL, buf, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_min_scalar_type_pyint("1", NULL, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pyint("1", NULL, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1.0, NULL, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1.0, NULL, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
-  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, NULL, sizeof buf, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, NULL, sizeof buf, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
   CHECK_STATUS(tcast_can_cast(TCAST_DTYPE_INT8, TCAST_DTYPE_INT16, SAFE, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
@@ -2121,7 +2139,7 @@ static void test_errors(void) {
   CHECK(tcast_np_can_cast(i4, f8, 9, NP1, &out, NULL) == TCAST_ERR_INVALID_ARGUMENT);
   handle = (tcast_np_dtype *)&dummy;
   CHECK(tcast_np_dtype_parse("abc", &handle, NULL) == TCAST_ERR_PARSE && handle == NULL);
-  CHECK(tcast_np_promote_types("M8", "i4", buf, sizeof buf, NULL) == TCAST_ERR_UNSUPPORTED);
+  CHECK(tcast_np_promote_types("M8", "i4", buf, sizeof buf, NULL, NULL) == TCAST_ERR_UNSUPPORTED);
   CHECK(tcast_can_cast(TCAST_DTYPE_INT8, TCAST_DTYPE_INT16, SAFE, &out, NULL) == TCAST_OK &&
         out == 1);
 
@@ -2211,21 +2229,21 @@ static void test_errors(void) {
     CHECK_MSG(clean_, "line %d: a refused call wrote past capacity %d", __LINE__, (int)cap); \
   } while (0)
     memset(big, 'Z', sizeof big);
-    CHECK_STATUS(tcast_np_dtype_str(i4, big, cap, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL); /* "int32" */
+    CHECK_STATUS(tcast_np_dtype_str(i4, big, cap, NULL, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL); /* "int32" */
     CHECK_UNTOUCHED();
     memset(big, 'Z', sizeof big);
-    CHECK_STATUS(tcast_np_promote_types("i4", "f8", big, cap, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL);
+    CHECK_STATUS(tcast_np_promote_types("i4", "f8", big, cap, NULL, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL);
     CHECK_UNTOUCHED();
     memset(big, 'Z', sizeof big);
-    CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", big, cap, TC_ERR),
+    CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", big, cap, NULL, TC_ERR),
                  TCAST_ERR_BUFFER_TOO_SMALL);
     CHECK_UNTOUCHED();
     memset(big, 'Z', sizeof big);
-    CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1e300, big, cap, TC_ERR),
+    CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1e300, big, cap, NULL, TC_ERR),
                  TCAST_ERR_BUFFER_TOO_SMALL);
     CHECK_UNTOUCHED();
     memset(big, 'Z', sizeof big);
-    CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 2.0, big, cap, TC_ERR),
+    CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 2.0, big, cap, NULL, TC_ERR),
                  TCAST_ERR_BUFFER_TOO_SMALL);
     CHECK_UNTOUCHED();
 #undef CHECK_UNTOUCHED
@@ -2233,29 +2251,50 @@ static void test_errors(void) {
   /* One byte short and exactly enough. */
   char exact[16];
   memset(exact, 'Z', sizeof exact);
-  CHECK_STATUS(tcast_np_promote_types("i4", "f8", exact, 7, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL);
+  CHECK_STATUS(tcast_np_promote_types("i4", "f8", exact, 7, NULL, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL);
   CHECK(exact[7] == 'Z');
-  CHECK_STATUS(tcast_np_promote_types("i4", "f8", exact, 8, TC_ERR), TCAST_OK);
+  CHECK_STATUS(tcast_np_promote_types("i4", "f8", exact, 8, NULL, TC_ERR), TCAST_OK);
   CHECK_EQ_STR(exact, "float64");
   CHECK(exact[8] == 'Z');
   memset(exact, 'Z', sizeof exact);
-  CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", exact, 6, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", exact, 6, NULL, TC_ERR),
                TCAST_ERR_BUFFER_TOO_SMALL);
   CHECK(exact[6] == 'Z');
-  CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", exact, 7, TC_ERR), TCAST_OK);
+  CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", exact, 7, NULL, TC_ERR), TCAST_OK);
   CHECK_EQ_STR(exact, "uint16");
   memset(exact, 'Z', sizeof exact);
-  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1.0, exact, 7, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1.0, exact, 7, NULL, TC_ERR),
                TCAST_ERR_BUFFER_TOO_SMALL);
   CHECK(exact[7] == 'Z');
-  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1.0, exact, 8, TC_ERR), TCAST_OK);
+  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1.0, exact, 8, NULL, TC_ERR), TCAST_OK);
   CHECK_EQ_STR(exact, "float16");
   memset(exact, 'Z', sizeof exact);
-  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, exact, 9, TC_ERR),
+  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, exact, 9, NULL, TC_ERR),
                TCAST_ERR_BUFFER_TOO_SMALL);
   CHECK(exact[9] == 'Z');
-  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, exact, 10, TC_ERR), TCAST_OK);
+  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, exact, 10, NULL, TC_ERR), TCAST_OK);
   CHECK_EQ_STR(exact, "complex64");
+  /* Sizing queries, and `needed` beside a buffer that holds the text. */
+  uint64_t needed = 0;
+  CHECK_STATUS(tcast_np_promote_types("i4", "f8", NULL, 0, &needed, TC_ERR), TCAST_OK);
+  CHECK(needed == 8);
+  needed = 0;
+  CHECK_STATUS(tcast_np_promote_types("i4", "f8", exact, sizeof exact, &needed, TC_ERR), TCAST_OK);
+  CHECK(needed == 8);
+  needed = 0;
+  CHECK_STATUS(tcast_np_min_scalar_type_pyint("300", NULL, 0, &needed, TC_ERR), TCAST_OK);
+  CHECK(needed == 7);
+  needed = 0;
+  CHECK_STATUS(tcast_np_min_scalar_type_pyfloat(1e300, NULL, 0, &needed, TC_ERR), TCAST_OK);
+  CHECK(needed == 8); /* "float64" */
+  needed = 0;
+  CHECK_STATUS(tcast_np_min_scalar_type_pycomplex(1.0, 0.0, NULL, 0, &needed, TC_ERR), TCAST_OK);
+  CHECK(needed == 10);
+  /* A failure before the text exists leaves `needed` alone. */
+  needed = 12345;
+  CHECK_STATUS(tcast_np_promote_types("M8", "i4", NULL, 0, &needed, TC_ERR),
+               TCAST_ERR_UNSUPPORTED);
+  CHECK(needed == 12345);
 
   /* Freeing NULL is a no-op. */
   tcast_np_dtype_free(NULL);

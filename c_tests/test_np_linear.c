@@ -117,7 +117,7 @@ static void run_spec(const long_spec *c) {
   }
   if (h != NULL) {
     start("tcast_np_dtype_str", c->name, 0);
-    status = tcast_np_dtype_str(h, big, BIG, TC_ERR);
+    status = tcast_np_dtype_str(h, big, BIG, NULL, TC_ERR);
     stop();
     if (ok_or(status, TCAST_OK, __LINE__, "tcast_np_dtype_str", c->name)) {
       /* The prefixes are a little-endian host's; none reaches a field with an explicit
@@ -187,7 +187,7 @@ static void run_spec(const long_spec *c) {
     not_internal(status, __LINE__, "tcast_np_can_cast_pybool", c->name);
   }
   start("tcast_np_promote_types", c->name, 0);
-  status = tcast_np_promote_types(c->spec, c->spec, big, BIG, TC_ERR);
+  status = tcast_np_promote_types(c->spec, c->spec, big, BIG, NULL, TC_ERR);
   stop();
   not_internal(status, __LINE__, "tcast_np_promote_types", c->name);
   free(value);
@@ -246,7 +246,7 @@ static void run_struct_pair(void) {
     }
   }
   start("tcast_np_promote_types", "a pair of 100,000-field structs", 0);
-  tcast_status status = tcast_np_promote_types(f8, i4, big, BIG, TC_ERR);
+  tcast_status status = tcast_np_promote_types(f8, i4, big, BIG, NULL, TC_ERR);
   stop();
   if (ok_or(status, TCAST_OK, __LINE__, "tcast_np_promote_types", "a struct pair")) {
     const char *head = tc_np_host_order("[('f0', '<f8'), ('f1', '<f8'), ");
@@ -323,7 +323,7 @@ static void run_long_decimal(void) {
       }
     }
     start("tcast_np_min_scalar_type_pyint", "a decimal of 1e6 digits", 0);
-    tcast_status status = tcast_np_min_scalar_type_pyint(decimals[k], big, BIG, TC_ERR);
+    tcast_status status = tcast_np_min_scalar_type_pyint(decimals[k], big, BIG, NULL, TC_ERR);
     stop();
     if (ok_or(status, TCAST_OK, __LINE__, "tcast_np_min_scalar_type_pyint", "1e6 digits")) {
       CHECK(strcmp(big, "object") == 0);

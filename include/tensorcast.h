@@ -669,12 +669,15 @@ void tcast_np_dtype_free(struct tcast_np_dtype *dtype);
  * Writes Python's `str(numpy.dtype(spec))` for the handle (numpy 2's reading where the
  * versions differ, e.g. `'f8,'`): `"int32"`, `">i4"`, `"|S5"`, `"<U3"`, `"datetime64[ns]"`,
  * `"[('f0', '<i4'), ('f1', '<f8')]"`, `"('<i4', (2,))"`, written straight into `buf`
- * (nothing is allocated). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed,
- * NUL included, in the message).
+ * (nothing is allocated). Text outputs: see docs/c-api.md section 7 (`needed`, when not
+ * NULL, gets the bytes the text takes with its NUL; `buf` NULL with `capacity` 0 only
+ * asks for that). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed, NUL
+ * included, in the message and in `*needed`).
  */
 tcast_status tcast_np_dtype_str(const struct tcast_np_dtype *dtype,
                                 char *buf,
                                 uint64_t capacity,
+                                uint64_t *needed,
                                 struct tcast_error *err);
 
 /**
@@ -789,40 +792,45 @@ tcast_status tcast_np_can_cast_scalar(const char *dtype,
  * Writes `str(numpy.promote_types(a, b))` into `buf` (native byte order, numpy 2's
  * reading of the specs). Errors: NULL_ARGUMENT, PARSE, UNSUPPORTED (no common dtype,
  * e.g. datetime64 and int32), BUFFER_TOO_SMALL, OUT_OF_MEMORY (the specs' or the
- * result's dtype cannot be allocated).
+ * result's dtype cannot be allocated). `needed` as in tcast_np_dtype_str.
  */
 tcast_status tcast_np_promote_types(const char *a,
                                     const char *b,
                                     char *buf,
                                     uint64_t capacity,
+                                    uint64_t *needed,
                                     struct tcast_error *err);
 
 /**
  * Writes `str(numpy.min_scalar_type(int(decimal)))`: `"uint8"` for 128, `"int16"` for
- * -129, `"object"` beyond 64 bits. Errors: NULL_ARGUMENT, PARSE, BUFFER_TOO_SMALL.
+ * -129, `"object"` beyond 64 bits. `needed` as in tcast_np_dtype_str. Errors:
+ * NULL_ARGUMENT, PARSE, BUFFER_TOO_SMALL.
  */
 tcast_status tcast_np_min_scalar_type_pyint(const char *decimal,
                                             char *buf,
                                             uint64_t capacity,
+                                            uint64_t *needed,
                                             struct tcast_error *err);
 
 /**
  * Writes `str(numpy.min_scalar_type(float(value)))`: float16, float32 or float64.
- * Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
+ * `needed` as in tcast_np_dtype_str. Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
  */
 tcast_status tcast_np_min_scalar_type_pyfloat(double value,
                                               char *buf,
                                               uint64_t capacity,
+                                              uint64_t *needed,
                                               struct tcast_error *err);
 
 /**
  * Writes `str(numpy.min_scalar_type(complex(re, im)))`: complex64 or complex128.
- * Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
+ * `needed` as in tcast_np_dtype_str. Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
  */
 tcast_status tcast_np_min_scalar_type_pycomplex(double re,
                                                 double im,
                                                 char *buf,
                                                 uint64_t capacity,
+                                                uint64_t *needed,
                                                 struct tcast_error *err);
 
 /* =======================================================================================

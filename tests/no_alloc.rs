@@ -439,8 +439,15 @@ fn numpy_handle_queries_allocate_nothing() {
             }
         }
         let mut buf = [0 as c_char; 128];
-        let (status, allocations) =
-            counted(|| tcast_np_dtype_str(a, buf.as_mut_ptr(), buf.len() as u64, &mut err));
+        let (status, allocations) = counted(|| {
+            tcast_np_dtype_str(
+                a,
+                buf.as_mut_ptr(),
+                buf.len() as u64,
+                std::ptr::null_mut(),
+                &mut err,
+            )
+        });
         assert_eq!(status, Status::Ok.code(), "{}", message(&err));
         let _ = allocations; // str() of a struct may format; not a promise of the API
     }

@@ -605,22 +605,27 @@ func charPtr(b []byte) *C.char { return (*C.char)(unsafe.Pointer(&b[0])) }
 
 // textResult runs call with growing buffers until the text fits (BUFFER_TOO_SMALL means
 // "try again with more room") and returns the text without its NUL.
-func textResult(call func(buf *C.char, capacity C.uint64_t, e *C.tcast_error) C.tcast_status) (string, error) {
-	const limit = 1 << 30
-	for size := 64; ; size *= 2 {
+// textResult runs a call that writes text: a first try with 64 bytes, and if the text
+// needs more, a second with exactly the bytes the library reported.
+func textResult(call func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status) (string, error) {
+	size := C.uint64_t(64)
+	for attempt := 0; ; attempt++ {
 		buf := make([]byte, size)
 		e := newCError()
-		status := call(charPtr(buf), C.uint64_t(size), &e)
-		if status == C.TCAST_ERR_BUFFER_TOO_SMALL && size < limit {
+		var needed C.uint64_t
+		status := call(charPtr(buf), size, &needed, &e)
+		if status == C.TCAST_ERR_BUFFER_TOO_SMALL && attempt == 0 && needed > size && needed <= 1<<30 {
+			size = needed
 			continue
 		}
 		if err := toError(status, &e); err != nil {
 			return "", err
 		}
-		if i := bytes.IndexByte(buf, 0); i >= 0 {
-			return string(buf[:i]), nil
+		i := bytes.IndexByte(buf, 0)
+		if i < 0 || C.uint64_t(i)+1 != needed {
+			return "", newError(ErrInternal, "the library wrote text that does not match the %d bytes it reported", uint64(needed))
 		}
-		return "", newError(ErrInternal, "the library wrote %d bytes of text with no NUL", size)
+		return string(buf[:i]), nil
 	}
 }
 
@@ -643,8 +648,8 @@ func npDTypeParse(spec string) (*C.tcast_np_dtype, error) {
 func npDTypeFree(h *C.tcast_np_dtype) { C.tcast_np_dtype_free(h) }
 
 func npDTypeStr(h *C.tcast_np_dtype) (string, error) {
-	return textResult(func(buf *C.char, capacity C.uint64_t, e *C.tcast_error) C.tcast_status {
-		return C.tcast_np_dtype_str(h, buf, capacity, e)
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_np_dtype_str(h, buf, capacity, needed, e)
 	})
 }
 
@@ -780,8 +785,8 @@ func npPromoteTypes(a, b string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return textResult(func(buf *C.char, capacity C.uint64_t, e *C.tcast_error) C.tcast_status {
-		return C.tcast_np_promote_types(charPtr(ca), charPtr(cb), buf, capacity, e)
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_np_promote_types(charPtr(ca), charPtr(cb), buf, capacity, needed, e)
 	})
 }
 
@@ -790,20 +795,20 @@ func npMinScalarTypePyInt(decimal string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return textResult(func(buf *C.char, capacity C.uint64_t, e *C.tcast_error) C.tcast_status {
-		return C.tcast_np_min_scalar_type_pyint(charPtr(cdec), buf, capacity, e)
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_np_min_scalar_type_pyint(charPtr(cdec), buf, capacity, needed, e)
 	})
 }
 
 func npMinScalarTypePyFloat(value float64) (string, error) {
-	return textResult(func(buf *C.char, capacity C.uint64_t, e *C.tcast_error) C.tcast_status {
-		return C.tcast_np_min_scalar_type_pyfloat(C.double(value), buf, capacity, e)
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_np_min_scalar_type_pyfloat(C.double(value), buf, capacity, needed, e)
 	})
 }
 
 func npMinScalarTypePyComplex(value complex128) (string, error) {
-	return textResult(func(buf *C.char, capacity C.uint64_t, e *C.tcast_error) C.tcast_status {
-		return C.tcast_np_min_scalar_type_pycomplex(C.double(real(value)), C.double(imag(value)), buf, capacity, e)
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_np_min_scalar_type_pycomplex(C.double(real(value)), C.double(imag(value)), buf, capacity, needed, e)
 	})
 }
 

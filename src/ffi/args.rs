@@ -838,35 +838,55 @@ impl ShapeOut<'_> {
     }
 }
 
-/// A text output: `capacity` bytes at a non-NULL `buf`.
+/// A text output: `capacity` bytes at `buf`, and where to report the bytes the text needs.
+/// `buf` may be NULL with `capacity` 0 when `needed` is not: a sizing query.
 pub(crate) struct TextOut<'a> {
     bytes: &'a mut [u8],
     capacity: u64,
+    needed: Option<&'a mut u64>,
 }
 
-/// Checks a text output.
+/// Checks a text output: NULL_ARGUMENT naming `what` for a NULL `buf`, unless the call is
+/// a sizing query (`buf` NULL, `capacity` 0, `needed` not NULL).
 ///
 /// # Safety
-/// `buf` is NULL or points to `capacity` writable bytes used by nothing else for `'a`.
+/// `buf` is NULL or points to `capacity` writable bytes used by nothing else for `'a`;
+/// `needed` is NULL or writable for `'a`.
 pub(crate) unsafe fn text_out<'a>(
     buf: *mut c_char,
     capacity: u64,
+    needed: *mut u64,
     what: &str,
 ) -> Result<TextOut<'a>, Error> {
+    // SAFETY: NULL or writable, per this function's contract.
+    let needed = unsafe { needed.as_mut() };
+    if buf.is_null() && capacity == 0 && needed.is_some() {
+        return Ok(TextOut {
+            bytes: &mut [],
+            capacity,
+            needed,
+        });
+    }
     require(buf, what)?;
     let room =
         usize::try_from(capacity).map_or(isize::MAX as usize, |c| c.min(isize::MAX as usize));
     // SAFETY: `buf` holds `capacity` (>= room) writable bytes per this function's contract.
     let bytes = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), room) };
-    Ok(TextOut { bytes, capacity })
+    Ok(TextOut {
+        bytes,
+        capacity,
+        needed,
+    })
 }
 
 impl TextOut<'_> {
-    /// Writes `str(dtype)` and a NUL, or BUFFER_TOO_SMALL with the bytes needed. The text
-    /// goes straight into the buffer (nothing is allocated) and is measured if it does
-    /// not fit.
+    /// Writes `str(dtype)` and a NUL, or BUFFER_TOO_SMALL with the bytes needed; reports
+    /// the bytes needed (NUL included) through `needed` either way. The text goes
+    /// straight into the buffer (nothing is allocated) and is measured if it does not
+    /// fit. A sizing query only reports.
     pub(crate) fn put(self, dtype: &np::NpDtype) -> Result<(), Error> {
         let capacity = self.capacity;
+        let query = self.bytes.is_empty() && capacity == 0 && self.needed.is_some();
         let mut out = CText {
             bytes: self.bytes,
             len: 0,
@@ -874,6 +894,12 @@ impl TextOut<'_> {
         // CText never fails.
         let _ = dtype.write_str_to(&mut out);
         let needed = out.len as u64 + 1;
+        if let Some(slot) = self.needed {
+            *slot = needed;
+        }
+        if query {
+            return Ok(());
+        }
         if capacity < needed {
             return Err(Error::BufferTooSmall(format!(
                 "buf holds {capacity} bytes; {:?} needs {needed} (with its NUL)",

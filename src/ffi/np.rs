@@ -54,22 +54,25 @@ pub extern "C" fn tcast_np_dtype_free(dtype: *mut tcast_np_dtype) {
 /// Writes Python's `str(numpy.dtype(spec))` for the handle (numpy 2's reading where the
 /// versions differ, e.g. `'f8,'`): `"int32"`, `">i4"`, `"|S5"`, `"<U3"`, `"datetime64[ns]"`,
 /// `"[('f0', '<i4'), ('f1', '<f8')]"`, `"('<i4', (2,))"`, written straight into `buf`
-/// (nothing is allocated). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed,
-/// NUL included, in the message).
+/// (nothing is allocated). Text outputs: see docs/c-api.md section 7 (`needed`, when not
+/// NULL, gets the bytes the text takes with its NUL; `buf` NULL with `capacity` 0 only
+/// asks for that). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed, NUL
+/// included, in the message and in `*needed`).
 #[no_mangle]
 pub extern "C" fn tcast_np_dtype_str(
     dtype: *const tcast_np_dtype,
     buf: *mut c_char,
     capacity: u64,
+    needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: the handle is NULL or live, `buf` NULL or `capacity` writable bytes
-        // (docs/c-api.md section 7).
+        // SAFETY: the handle is NULL or live, `buf` NULL or `capacity` writable bytes,
+        // `needed` NULL or writable (docs/c-api.md section 7).
         let (parsed, buf) = unsafe {
             (
                 read_handle(dtype, "dtype")?,
-                text_out(buf, capacity, "buf")?,
+                text_out(buf, capacity, needed, "buf")?,
             )
         };
         buf.put(&parsed.dtype)
@@ -336,23 +339,24 @@ pub extern "C" fn tcast_np_can_cast_scalar(
 /// Writes `str(numpy.promote_types(a, b))` into `buf` (native byte order, numpy 2's
 /// reading of the specs). Errors: NULL_ARGUMENT, PARSE, UNSUPPORTED (no common dtype,
 /// e.g. datetime64 and int32), BUFFER_TOO_SMALL, OUT_OF_MEMORY (the specs' or the
-/// result's dtype cannot be allocated).
+/// result's dtype cannot be allocated). `needed` as in tcast_np_dtype_str.
 #[no_mangle]
 pub extern "C" fn tcast_np_promote_types(
     a: *const c_char,
     b: *const c_char,
     buf: *mut c_char,
     capacity: u64,
+    needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
         // SAFETY: the texts are NULL or NUL-terminated, `buf` NULL or `capacity` writable
-        // bytes (docs/c-api.md section 7).
+        // bytes, `needed` NULL or writable (docs/c-api.md section 7).
         let (a, b, buf) = unsafe {
             (
                 read_text(a, "a")?,
                 read_text(b, "b")?,
-                text_out(buf, capacity, "buf")?,
+                text_out(buf, capacity, needed, "buf")?,
             )
         };
         buf.put(&query::promote_specs(a, b)?)
@@ -365,21 +369,23 @@ fn answer_min_scalar_type(scalar: PyScalar, buf: TextOut) -> Result<(), Error> {
 }
 
 /// Writes `str(numpy.min_scalar_type(int(decimal)))`: `"uint8"` for 128, `"int16"` for
-/// -129, `"object"` beyond 64 bits. Errors: NULL_ARGUMENT, PARSE, BUFFER_TOO_SMALL.
+/// -129, `"object"` beyond 64 bits. `needed` as in tcast_np_dtype_str. Errors:
+/// NULL_ARGUMENT, PARSE, BUFFER_TOO_SMALL.
 #[no_mangle]
 pub extern "C" fn tcast_np_min_scalar_type_pyint(
     decimal: *const c_char,
     buf: *mut c_char,
     capacity: u64,
+    needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
         // SAFETY: `decimal` is NULL or NUL-terminated, `buf` NULL or `capacity` writable
-        // bytes.
+        // bytes, `needed` NULL or writable.
         let (decimal, buf) = unsafe {
             (
                 read_text(decimal, "decimal")?,
-                text_out(buf, capacity, "buf")?,
+                text_out(buf, capacity, needed, "buf")?,
             )
         };
         answer_min_scalar_type(PyScalar::Int(decimal), buf)
@@ -387,34 +393,36 @@ pub extern "C" fn tcast_np_min_scalar_type_pyint(
 }
 
 /// Writes `str(numpy.min_scalar_type(float(value)))`: float16, float32 or float64.
-/// Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
+/// `needed` as in tcast_np_dtype_str. Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
 #[no_mangle]
 pub extern "C" fn tcast_np_min_scalar_type_pyfloat(
     value: f64,
     buf: *mut c_char,
     capacity: u64,
+    needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: `buf` is NULL or `capacity` writable bytes.
-        let buf = unsafe { text_out(buf, capacity, "buf") }?;
+        // SAFETY: `buf` is NULL or `capacity` writable bytes, `needed` NULL or writable.
+        let buf = unsafe { text_out(buf, capacity, needed, "buf") }?;
         answer_min_scalar_type(PyScalar::Float(value), buf)
     })
 }
 
 /// Writes `str(numpy.min_scalar_type(complex(re, im)))`: complex64 or complex128.
-/// Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
+/// `needed` as in tcast_np_dtype_str. Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL.
 #[no_mangle]
 pub extern "C" fn tcast_np_min_scalar_type_pycomplex(
     re: f64,
     im: f64,
     buf: *mut c_char,
     capacity: u64,
+    needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: `buf` is NULL or `capacity` writable bytes.
-        let buf = unsafe { text_out(buf, capacity, "buf") }?;
+        // SAFETY: `buf` is NULL or `capacity` writable bytes, `needed` NULL or writable.
+        let buf = unsafe { text_out(buf, capacity, needed, "buf") }?;
         answer_min_scalar_type(PyScalar::Complex(re, im), buf)
     })
 }

@@ -82,6 +82,7 @@ _P_I32 = _c.POINTER(_c.c_int32)
 _STR = _c.c_char_p
 _I32 = _c.c_int32
 _U64 = _c.c_uint64
+_P_U64 = _c.POINTER(_c.c_uint64)
 _DBL = _c.c_double
 _VP = _c.c_void_p
 
@@ -103,7 +104,7 @@ _H = _Handle
 # name -> argtypes (every one returns tcast_status except tcast_np_dtype_free)
 _SIGNATURES = {
     "tcast_np_dtype_parse": [_STR, _c.POINTER(_VP), _P_ERR],
-    "tcast_np_dtype_str": [_H, _c.c_char_p, _U64, _P_ERR],
+    "tcast_np_dtype_str": [_H, _c.c_char_p, _U64, _P_U64, _P_ERR],
     "tcast_np_casting_from_name": [_STR, _P_I32, _P_ERR],
     "tcast_np_casting_level": [_H, _H, _I32, _P_I32, _P_ERR],
     "tcast_np_can_cast": [_H, _H, _I32, _I32, _P_I32, _P_ERR],
@@ -113,10 +114,10 @@ _SIGNATURES = {
     "tcast_np_can_cast_pycomplex": [_DBL, _DBL, _STR, _I32, _I32, _P_I32, _P_ERR],
     "tcast_np_can_cast_pybool": [_I32, _STR, _I32, _I32, _P_I32, _P_ERR],
     "tcast_np_can_cast_scalar": [_STR, _VP, _U64, _I32, _STR, _I32, _I32, _P_I32, _P_ERR],
-    "tcast_np_promote_types": [_STR, _STR, _c.c_char_p, _U64, _P_ERR],
-    "tcast_np_min_scalar_type_pyint": [_STR, _c.c_char_p, _U64, _P_ERR],
-    "tcast_np_min_scalar_type_pyfloat": [_DBL, _c.c_char_p, _U64, _P_ERR],
-    "tcast_np_min_scalar_type_pycomplex": [_DBL, _DBL, _c.c_char_p, _U64, _P_ERR],
+    "tcast_np_promote_types": [_STR, _STR, _c.c_char_p, _U64, _P_U64, _P_ERR],
+    "tcast_np_min_scalar_type_pyint": [_STR, _c.c_char_p, _U64, _P_U64, _P_ERR],
+    "tcast_np_min_scalar_type_pyfloat": [_DBL, _c.c_char_p, _U64, _P_U64, _P_ERR],
+    "tcast_np_min_scalar_type_pycomplex": [_DBL, _DBL, _c.c_char_p, _U64, _P_U64, _P_ERR],
     "tcast_can_cast": [_I32, _I32, _I32, _P_I32, _P_ERR],
 }
 
@@ -182,9 +183,14 @@ STR_CAPACITY = 1024
 def _str_call(name, *args, capacity=STR_CAPACITY):
     buf = ctypes.create_string_buffer(max(capacity, 1))
     err = tcast_error()
-    status = getattr(lib(), name)(*args, buf, capacity, ctypes.byref(err))
+    needed = ctypes.c_uint64(0)
+    status = getattr(lib(), name)(*args, buf, capacity, ctypes.byref(needed), ctypes.byref(err))
     _check(name, status, err)
-    return buf.value.decode("utf-8")
+    text = buf.value
+    if needed.value != len(text) + 1:
+        raise AssertionError(f"{name}: wrote {len(text)} bytes of text but reported "
+                             f"{needed.value} needed (with the NUL)")
+    return text.decode("utf-8")
 
 
 # ---------------------------------------------------------------------------- dtype handles

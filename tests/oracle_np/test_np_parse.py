@@ -329,8 +329,8 @@ def test_null_pointers():
         ("parse spec NULL", lambda: lib.tcast_np_dtype_parse(None, ctypes.byref(out),
                                                               ctypes.byref(err))),
         ("parse out NULL", lambda: lib.tcast_np_dtype_parse(b"i4", None, ctypes.byref(err))),
-        ("str dtype NULL", lambda: lib.tcast_np_dtype_str(None, buf, 64, ctypes.byref(err))),
-        ("str buf NULL", lambda: lib.tcast_np_dtype_str(h, None, 64, ctypes.byref(err))),
+        ("str dtype NULL", lambda: lib.tcast_np_dtype_str(None, buf, 64, None, ctypes.byref(err))),
+        ("str buf NULL", lambda: lib.tcast_np_dtype_str(h, None, 64, None, ctypes.byref(err))),
         ("level from NULL", lambda: lib.tcast_np_casting_level(None, h, ns.RULES,
                                                                 ctypes.byref(res),
                                                                 ctypes.byref(err))),
@@ -346,10 +346,10 @@ def test_null_pointers():
             None, b"i8", 2, ns.RULES, ctypes.byref(res), ctypes.byref(err))),
         ("scalar value NULL", lambda: lib.tcast_np_can_cast_scalar(
             b"i4", None, 4, 1, b"i8", 2, ns.RULES, ctypes.byref(res), ctypes.byref(err))),
-        ("promote a NULL", lambda: lib.tcast_np_promote_types(None, b"i4", buf, 64,
+        ("promote a NULL", lambda: lib.tcast_np_promote_types(None, b"i4", buf, 64, None,
                                                                ctypes.byref(err))),
         ("min_scalar_type buf NULL", lambda: lib.tcast_np_min_scalar_type_pyint(
-            b"1", None, 64, ctypes.byref(err))),
+            b"1", None, 64, None, ctypes.byref(err))),
     ]
     bad = []
     for label, call in calls:

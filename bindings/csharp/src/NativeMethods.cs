@@ -157,7 +157,7 @@ namespace TensorcastSharp.Interop
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_np_dtype_str(IntPtr dtype, byte* buf, ulong capacity,
-                                                    TcastError* err);
+                                                    ulong* needed, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_np_casting_from_name(byte* name, int* casting, TcastError* err);
@@ -198,19 +198,19 @@ namespace TensorcastSharp.Interop
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_np_promote_types(byte* a, byte* b, byte* buf, ulong capacity,
-                                                        TcastError* err);
+                                                        ulong* needed, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_np_min_scalar_type_pyint(byte* decimalText, byte* buf,
-                                                                ulong capacity, TcastError* err);
+                                                                ulong capacity, ulong* needed, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_np_min_scalar_type_pyfloat(double value, byte* buf,
-                                                                  ulong capacity, TcastError* err);
+                                                                  ulong capacity, ulong* needed, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_np_min_scalar_type_pycomplex(double re, double im, byte* buf,
-                                                                    ulong capacity, TcastError* err);
+                                                                    ulong capacity, ulong* needed, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_can_cast(int from, int to, int casting, int* result,

@@ -78,8 +78,8 @@ namespace TensorcastSharp
                     return "NumpyDType(disposed)";
                 }
                 IntPtr h = DangerousGetHandle();
-                return TextResult((byte* buf, ulong capacity, TcastError* err) =>
-                    NativeMethods.tcast_np_dtype_str(h, buf, capacity, err));
+                return TextResult((byte* buf, ulong capacity, ulong* needed, TcastError* err) =>
+                    NativeMethods.tcast_np_dtype_str(h, buf, capacity, needed, err));
             }
             finally
             {
@@ -248,12 +248,12 @@ namespace TensorcastSharp
         {
             byte[] ta = Utf8(a, nameof(a));
             byte[] tb = Utf8(b, nameof(b));
-            return TextResult((buf, capacity, err) =>
+            return TextResult((buf, capacity, needed, err) =>
             {
                 fixed (byte* pa = ta)
                 fixed (byte* pb = tb)
                 {
-                    return NativeMethods.tcast_np_promote_types(pa, pb, buf, capacity, err);
+                    return NativeMethods.tcast_np_promote_types(pa, pb, buf, capacity, needed, err);
                 }
             });
         }
@@ -263,11 +263,11 @@ namespace TensorcastSharp
         public static unsafe string MinScalarTypePyInt(string decimalText)
         {
             byte[] d = Utf8(decimalText, nameof(decimalText));
-            return TextResult((buf, capacity, err) =>
+            return TextResult((buf, capacity, needed, err) =>
             {
                 fixed (byte* pd = d)
                 {
-                    return NativeMethods.tcast_np_min_scalar_type_pyint(pd, buf, capacity, err);
+                    return NativeMethods.tcast_np_min_scalar_type_pyint(pd, buf, capacity, needed, err);
                 }
             });
         }
@@ -281,22 +281,22 @@ namespace TensorcastSharp
         /// <summary>str(numpy.min_scalar_type(float(value))): float16, float32 or float64.</summary>
         public static unsafe string MinScalarTypePyFloat(double value)
         {
-            return TextResult((buf, capacity, err) =>
-                NativeMethods.tcast_np_min_scalar_type_pyfloat(value, buf, capacity, err));
+            return TextResult((buf, capacity, needed, err) =>
+                NativeMethods.tcast_np_min_scalar_type_pyfloat(value, buf, capacity, needed, err));
         }
 
         /// <summary>str(numpy.min_scalar_type(complex(re, im))): complex64 or complex128.</summary>
         public static unsafe string MinScalarTypePyComplex(double re, double im)
         {
-            return TextResult((buf, capacity, err) =>
-                NativeMethods.tcast_np_min_scalar_type_pycomplex(re, im, buf, capacity, err));
+            return TextResult((buf, capacity, needed, err) =>
+                NativeMethods.tcast_np_min_scalar_type_pycomplex(re, im, buf, capacity, needed, err));
         }
 
         // ---- helpers -----------------------------------------------------------------------
 
         unsafe delegate int HandleCall(IntPtr from, IntPtr to, TcastError* err);
         unsafe delegate int ValueCall(byte* to, int* result, TcastError* err);
-        unsafe delegate int TextCall(byte* buf, ulong capacity, TcastError* err);
+        unsafe delegate int TextCall(byte* buf, ulong capacity, ulong* needed, TcastError* err);
 
         // Keeps both handles alive (SafeHandle reference counts) for the call, and throws for
         // a failed status.
@@ -337,23 +337,32 @@ namespace TensorcastSharp
         }
 
         // Calls with a growing buffer until the text fits; returns it without its NUL.
+        // A text output: a first try with 64 bytes, and if the text needs more, a second
+        // with exactly the bytes the library reported.
         static unsafe string TextResult(TextCall call)
         {
-            for (int size = 64; ; size *= 2)
+            ulong size = 64;
+            for (int attempt = 0; ; attempt++)
             {
                 byte[] buf = new byte[size];
                 TcastError err;
+                ulong needed = 0;
                 int status;
                 fixed (byte* p = buf)
                 {
-                    status = call(p, (ulong)buf.Length, &err);
+                    status = call(p, (ulong)buf.Length, &needed, &err);
                 }
-                if (status == (int)Status.BufferTooSmall && size < (1 << 30))
+                if (status == (int)Status.BufferTooSmall && attempt == 0 && needed > size
+                    && needed <= int.MaxValue)
+                {
+                    size = needed;
                     continue;
+                }
                 TensorcastException.Check(status, &err);
                 int length = Array.IndexOf(buf, (byte)0);
-                if (length < 0)
-                    throw new TensorcastException(Status.Internal, -1, "the library wrote text with no NUL");
+                if (length < 0 || (ulong)length + 1 != needed)
+                    throw new TensorcastException(Status.Internal, -1,
+                        "the library wrote text that does not match the size it reported");
                 return Encoding.UTF8.GetString(buf, 0, length);
             }
         }
