@@ -2,7 +2,8 @@
 # Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
 # oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the
-# install and consumer checks, and the Go and C# bindings' tests. Installs what it needs
+# install and consumer checks, the Go and C# bindings' tests, and 60 s of fuzzing per
+# target (scripts/fuzz.sh --ci, nightly toolchain). Installs what it needs
 # first (cmake, make, a C compiler, valgrind, python3-venv, pkg-config, golang-go, mono-mcs
 # from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
 # pinned Python packages in build/venv*). Stops at the first failing step and names it.
@@ -96,5 +97,15 @@ step "s390x, big-endian, under qemu-user: clippy, cargo test incl. the C suite (
 step "Go bindings (go vet, go test)" bash scripts/test-go.sh
 
 step "C# bindings (Mono)" bash scripts/test-csharp.sh
+
+fuzz_lint() (
+  cd fuzz
+  cargo +nightly fmt --check
+  cargo +nightly clippy --bins -- -D warnings
+)
+step "fuzz targets: rustfmt and clippy (nightly)" fuzz_lint
+
+step "fuzzing: every target for 60 s from fuzz/corpus, AddressSanitizer (scripts/fuzz.sh)" \
+  bash scripts/fuzz.sh --ci
 
 step "all tests passed"
