@@ -66,6 +66,15 @@ fn status_of(code: i32) -> Status {
     .unwrap_or_else(|| panic!("status {code} is not one the shape functions return"))
 }
 
+/// What a shape function answered: the shape it wrote, or its status.
+fn outcome(status: i32, out: &[i64], ndim: i32) -> Outcome {
+    if status == 0 {
+        Ok(out[..ndim as usize].to_vec())
+    } else {
+        Err(status_of(status))
+    }
+}
+
 fn expand_reference(a: &[i64], b: &[i64]) -> Outcome {
     if a.iter().chain(b).any(|&d| d < 0) {
         return Err(Status::InvalidShape);
@@ -163,11 +172,7 @@ fuzz_target!(|data: &[u8]| {
             &mut ndim,
             &mut err,
         );
-        let got: Outcome = if status == 0 {
-            Ok(out[..ndim as usize].to_vec())
-        } else {
-            Err(status_of(status))
-        };
+        let got = outcome(status, &out, ndim);
         assert_eq!(
             got,
             expand_reference(&a, &b),
@@ -193,11 +198,7 @@ fuzz_target!(|data: &[u8]| {
             &mut ndim,
             &mut err,
         );
-        let got: Outcome = if status == 0 {
-            Ok(out[..ndim as usize].to_vec())
-        } else {
-            Err(status_of(status))
-        };
+        let got = outcome(status, &out, ndim);
         assert_eq!(
             got,
             bitcast_reference(from, &dims, to, rules),
