@@ -1,0 +1,4 @@
+/* expect: tensorcast.hpp is C\+\+ */
+/* A C program that includes the C++ header is told which header is its own. */
+#include "tensorcast.hpp"
+int main(void) { return 0; }
