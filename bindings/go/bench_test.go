@@ -40,11 +40,23 @@ func BenchmarkCastSlice16Float32ToInt32(b *testing.B) {
 func BenchmarkCastSlice16WithOptions(b *testing.B) {
 	src := make([]float32, 16)
 	dst := make([]int32, 16)
-	opts := &CastOptions{Threads: 2}
+	opts := &CastOptions{Threads: 2, Casting: CastingUnsafe.Ptr()}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := CastSlice(src, dst, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCastSlice16Float32ToFloat16Bits(b *testing.B) {
+	src := make([]float32, 16)
+	dst := make([]Float16Bits, 16)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := CastSlice(src, dst, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

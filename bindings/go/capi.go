@@ -389,8 +389,8 @@ func fillOptions(opts *C.tcast_cast_options, o *CastOptions) error {
 	}
 	opts.round_mode = C.int32_t(o.RoundMode)
 	opts.string_format = C.int32_t(o.StringFormat)
-	if o.Casting != CastingDefault {
-		opts.casting = C.int32_t(o.Casting - 1)
+	if o.Casting != nil {
+		opts.casting = C.int32_t(*o.Casting)
 	}
 	if o.Threads > math.MaxInt32 || o.Threads < math.MinInt32 {
 		return newError(ErrInvalidArgument, "Threads = %d does not fit in an int32", o.Threads)

@@ -27,34 +27,33 @@ const (
 	FormatPrintf8G StringFormat = C.TCAST_FORMAT_PRINTF_8G
 )
 
-// Casting is a numpy casting level: the CastOptions.Casting field
-// (tcast_cast_options.casting), the level argument of the can_cast functions (CanCast,
-// CanCastDType, ...) and the result of CastingLevel. Unlike the other enums its Go
-// values are not the C ones: the zero value, CastingDefault, means "the library's
-// default" (UNSAFE, which allows every cast), so that a CastOptions literal that does
-// not mention Casting keeps the default; CastingNo .. CastingUnsafe are
-// TCAST_CASTING_NO .. TCAST_CASTING_UNSAFE plus one, and CastingNever (a result only)
-// is TCAST_CASTING_NEVER plus one. The order of the C levels is kept, so
-// `level <= CastingSafe` means "allowed at safe". The can_cast functions take no
-// default: CastingDefault is ErrInvalidArgument there (see the package documentation).
+// Casting is a numpy casting level, with the values of the header's TCAST_CASTING_*
+// macros: the level argument of the can_cast functions (CanCast, CanCastDType, ...),
+// the result of CastingLevel, and (through a pointer) CastOptions.Casting. The order is
+// numpy's, strictest first, so `level <= CastingSafe` means "allowed at safe".
 type Casting int32
 
 // The casting levels, strictest first.
 const (
-	CastingDefault  Casting = 0 // the library's default, UNSAFE
-	CastingNo       Casting = C.TCAST_CASTING_NO + 1
-	CastingEquiv    Casting = C.TCAST_CASTING_EQUIV + 1
-	CastingSafe     Casting = C.TCAST_CASTING_SAFE + 1
-	CastingSameKind Casting = C.TCAST_CASTING_SAME_KIND + 1
-	CastingUnsafe   Casting = C.TCAST_CASTING_UNSAFE + 1
+	CastingNo       Casting = C.TCAST_CASTING_NO        // numpy's "no": identical dtypes only
+	CastingEquiv    Casting = C.TCAST_CASTING_EQUIV     // "equiv": byte order may differ
+	CastingSafe     Casting = C.TCAST_CASTING_SAFE      // "safe": every value is kept
+	CastingSameKind Casting = C.TCAST_CASTING_SAME_KIND // "same_kind": safe, or within a kind
+	CastingUnsafe   Casting = C.TCAST_CASTING_UNSAFE    // "unsafe": any cast (the cast's default)
+	// CastingNever is what CastingLevel returns when numpy allows the cast at no level,
+	// not even "unsafe" (for example a two-field struct to a plain int32); it sorts after
+	// CastingUnsafe. It is a result only: as an argument it is ErrInvalidArgument.
+	CastingNever Casting = C.TCAST_CASTING_NEVER
 )
 
-// String returns "no", "equiv", "safe", "same_kind" or "unsafe" (numpy's spellings),
-// "never" for CastingNever and "default" for CastingDefault.
+// Ptr returns a pointer to a copy of c, for CastOptions.Casting:
+// &CastOptions{Casting: CastingSafe.Ptr()}.
+func (c Casting) Ptr() *Casting { return &c }
+
+// String returns "no", "equiv", "safe", "same_kind" or "unsafe" (numpy's spellings), or
+// "never" for CastingNever.
 func (c Casting) String() string {
 	switch c {
-	case CastingDefault:
-		return "default"
 	case CastingNo:
 		return "no"
 	case CastingEquiv:
@@ -72,8 +71,9 @@ func (c Casting) String() string {
 }
 
 // CastOptions mirrors tcast_cast_options. The zero value, like a nil *CastOptions,
-// gives the library's defaults. Values outside the documented sets (an unknown round
-// mode, a negative Threads, ...) fail with ErrInvalidArgument.
+// gives the library's defaults: a literal sets only the fields it names
+// (&CastOptions{Threads: 2} still allows every cast). Values outside the documented
+// sets (an unknown round mode, a negative Threads, ...) fail with ErrInvalidArgument.
 type CastOptions struct {
 	// NoSaturate sets ONNX's saturate=0: float8 targets then turn overflow and
 	// infinities into NaN or infinity instead of the largest finite value
@@ -84,14 +84,22 @@ type CastOptions struct {
 	RoundMode RoundMode
 	// StringFormat applies to number -> text conversions.
 	StringFormat StringFormat
-	// Casting refuses, with ErrCasting and numpy's message, every cast CanCastDType
-	// refuses at this level (float64 -> int32 under CastingSafe). The zero value is the
-	// library's default, UNSAFE, which refuses nothing; CastingNever is
-	// ErrInvalidArgument.
-	Casting Casting
+	// Casting, when set, refuses with ErrCasting and numpy's message every cast
+	// CanCastDType refuses at that level (float64 -> int32 under CastingSafe):
+	// Casting: CastingSafe.Ptr(). nil is the library's default, CastingUnsafe, which
+	// refuses nothing. CastingNever and unknown levels are ErrInvalidArgument.
+	Casting *Casting
 	// Threads: 0 or 1 run on the calling goroutine's thread only; n > 1 lets the
 	// library use up to n threads, with results bit-identical to one thread.
 	Threads int
+}
+
+// DefaultCastOptions returns the library's defaults (tcast_cast_options_default) with
+// every field spelled out: saturating, RoundUp, FormatShortest, Casting CastingUnsafe,
+// Threads 0. Casting with it is casting with a nil *CastOptions; it is a starting point
+// for options that change one field of a complete set.
+func DefaultCastOptions() CastOptions {
+	return CastOptions{RoundMode: RoundUp, StringFormat: FormatShortest, Casting: CastingUnsafe.Ptr()}
 }
 
 // Tensor describes a tensor's memory for the lower-level functions (CastTensor,
@@ -187,7 +195,8 @@ func CastFromBytes[U Native](src []byte, from DType, n int, opts *CastOptions) (
 }
 
 // Float32ToFloat16 rounds each value to IEEE binary16 (nearest, ties to even) and
-// returns the bit patterns.
+// returns the bit patterns as a []uint16, for code that stores them so. The typed
+// path is CastSlice into a []Float16Bits.
 func Float32ToFloat16(src []float32) ([]uint16, error) { return castToUint16s(src, Float16) }
 
 // Float16ToFloat32 widens IEEE binary16 bit patterns to float32 (exact).

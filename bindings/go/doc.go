@@ -7,12 +7,14 @@
 // Tensors are Go slices. The typed functions (CastSlice, ParseSlice, FormatSlice,
 // ExpandSlice) take the Go types that have a tensorcast dtype of the same layout
 // (Native: float32 is Float, float64 is Double, int8 ... uint64, bool, complex64,
-// complex128). The dtypes Go has no type for (Float16, BFloat16, the float8, float6 and
-// float4 types, the packed Int4/Uint4/Int2/Uint2) travel as bytes: host byte order,
-// sub-byte types packed with element 0 in the low bits, as in the C API. The byte-level
-// functions (CastBytes, CastToBytes, CastFromBytes, Expand, Bitcast) and the Tensor
-// struct (which also takes strides) handle every dtype; AsBytes views a typed slice as
-// bytes without copying. A nil or empty shape is a scalar of one element.
+// complex128), and the package's storage types for the floats Go lacks: Float16Bits,
+// BFloat16Bits and the five float8 types (Float8E4M3FNBits ... Float8E8M0Bits) hold an
+// element's raw bits, and a []Float16Bits is a FLOAT16 tensor where a []uint16 is
+// UINT16. The packed dtypes (the float6 and float4 types, Int4/Uint4/Int2/Uint2)
+// travel as bytes: sub-byte types packed with element 0 in the low bits, as in the
+// C API. The byte-level functions (CastBytes, CastToBytes, CastFromBytes, Expand,
+// Bitcast) and the Tensor struct (which also takes strides) handle every dtype;
+// AsBytes views a typed slice as bytes without copying. A nil or empty shape is a scalar of one element.
 //
 // Every call converts a whole slice in one cgo call; nothing is done per element across
 // the boundary. Inputs are never written. Outputs are allocated by the function, or by
@@ -51,12 +53,13 @@
 // scalars) or Numpy2 (NEP 50). CanCastDType answers the same question for tensorcast's
 // own DType values; it is the check CastOptions.Casting makes before a cast.
 //
-// Levels are Casting values, the C level plus one: CastingNo (TCAST_CASTING_NO + 1) ..
-// CastingUnsafe (TCAST_CASTING_UNSAFE + 1), and CastingNever (TCAST_CASTING_NEVER + 1),
-// which only CastingLevel returns. Their order is numpy's, so
+// Levels are Casting values, equal to the C ones: CastingNo (TCAST_CASTING_NO, 0) ..
+// CastingUnsafe (TCAST_CASTING_UNSAFE, 4), and CastingNever (TCAST_CASTING_NEVER, 5),
+// which only CastingLevel returns (and any failing CastingLevel or ParseCasting, so an
+// ignored error never reads as a permissive level). Their order is numpy's, so
 // `level, _ := CastingLevel(a, b, Numpy2); level <= CastingSafe` is CanCast at
-// CastingSafe. The zero value CastingDefault belongs to CastOptions (the cast's default,
-// UNSAFE); the can_cast functions have no default level and refuse it with
-// ErrInvalidArgument instead of choosing between numpy.can_cast's "safe" and the cast's
-// "unsafe". ParseCasting reads numpy's names ("same_kind").
+// CastingSafe. The can_cast functions take a level and have no default.
+// CastOptions.Casting is a *Casting whose nil means the cast's default, UNSAFE, so that
+// a CastOptions literal that does not mention it refuses nothing; set it with
+// CastingSafe.Ptr(). ParseCasting reads numpy's names ("same_kind").
 package tensorcast

@@ -96,19 +96,57 @@ func OnnxCastSupported(from, to DType, opset int) bool { return onnxCastSupporte
 // Version returns the version of the loaded C library, "MAJOR.MINOR.PATCH".
 func Version() string { return libraryVersion() }
 
+// Storage types for the floating-point dtypes Go has no type for. Each holds the raw
+// bits of one element in the dtype's own layout (IEEE 754 binary16 for Float16Bits;
+// bfloat16, the top half of a binary32; the OCP 8-bit float formats and ONNX's FNUZ
+// variants for the float8 types), in host byte order. They are distinct types, so that
+// the typed functions (CastSlice, CastToBytes, CastFromBytes, ParseSlice, FormatSlice,
+// ExpandSlice) see their dtype: a []Float16Bits is a FLOAT16 tensor, while a []uint16
+// stays UINT16 and a []uint8 UINT8. The library does all arithmetic on them; Go only
+// stores and copies the bits (Float16Bits(0x3C00) is 1.0).
+type (
+	Float16Bits        uint16 // FLOAT16: IEEE binary16
+	BFloat16Bits       uint16 // BFLOAT16: the top 16 bits of an IEEE binary32
+	Float8E4M3FNBits   uint8  // FLOAT8E4M3FN: OCP E4M3, NaN only, no infinities
+	Float8E4M3FNUZBits uint8  // FLOAT8E4M3FNUZ: E4M3, one NaN (0x80), no negative zero
+	Float8E5M2Bits     uint8  // FLOAT8E5M2: OCP E5M2, with infinities
+	Float8E5M2FNUZBits uint8  // FLOAT8E5M2FNUZ: E5M2, one NaN (0x80), no negative zero
+	Float8E8M0Bits     uint8  // FLOAT8E8M0: OCP E8M0 scale, a power of two, 0xFF is NaN
+)
+
 // Native is the set of Go element types that have a tensorcast dtype of the same
-// memory layout; DTypeOf gives it. Go has no 16-bit or 8-bit float types: hold FLOAT16,
-// BFLOAT16, float8 and the packed types in []uint16 or []byte and use the byte-level
-// functions (CastBytes, CastToBytes, CastFromBytes) or the Float16/BFloat16 helpers.
+// memory layout; DTypeOf gives it. Besides Go's numeric types and bool it includes the
+// storage types above (Float16Bits, BFloat16Bits, Float8E4M3FNBits, ...). The packed
+// dtypes (Int4, Float4E2M1, Float6E2M3, ...) have no element type: use the byte-level
+// functions (CastBytes, CastToBytes, CastFromBytes) for them.
 type Native interface {
 	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 |
 		~float32 | ~float64 | ~complex64 | ~complex128 | ~bool
 }
 
 // DTypeOf returns the dtype whose elements have T's layout: Float for float32, Double
-// for float64, Int8 ... Uint64, Complex64, Complex128 and Bool.
+// for float64, Int8 ... Uint64, Complex64, Complex128 and Bool; Float16 for
+// Float16Bits, BFloat16 for BFloat16Bits, Float8E4M3FN for Float8E4M3FNBits and so on.
+// Any other type is judged by its underlying type: a `type celsius float32` is Float,
+// a plain uint16 is Uint16.
 func DTypeOf[T Native]() DType {
 	var zero T
+	switch any(zero).(type) {
+	case Float16Bits:
+		return Float16
+	case BFloat16Bits:
+		return BFloat16
+	case Float8E4M3FNBits:
+		return Float8E4M3FN
+	case Float8E4M3FNUZBits:
+		return Float8E4M3FNUZ
+	case Float8E5M2Bits:
+		return Float8E5M2
+	case Float8E5M2FNUZBits:
+		return Float8E5M2FNUZ
+	case Float8E8M0Bits:
+		return Float8E8M0
+	}
 	switch reflect.TypeOf(zero).Kind() {
 	case reflect.Int8:
 		return Int8
@@ -142,7 +180,8 @@ func DTypeOf[T Native]() DType {
 
 // AsBytes returns the memory of s as bytes, without copying: writes through either
 // slice are seen through the other. Use it to hand typed Go slices to the byte-level
-// functions, for example a []uint16 of FLOAT16 bit patterns to CastBytes.
+// functions, for example a []uint16 of FLOAT16 bit patterns read from a file to
+// CastBytes (a []Float16Bits goes to CastSlice directly).
 func AsBytes[T Native](s []T) []byte {
 	if len(s) == 0 {
 		return nil

@@ -11,12 +11,13 @@ import (
 func Example() {
 	weights := []float32{1, 0.1, -2.5, 65504, 1e-8, 3.14159}
 
-	half, err := tc.Float32ToFloat16(weights)
-	if err != nil {
+	// float16 storage: Float16Bits holds the raw binary16 bits; a []uint16 would be UINT16.
+	half := make([]tc.Float16Bits, len(weights))
+	if err := tc.CastSlice(weights, half, nil); err != nil {
 		panic(err)
 	}
-	back, err := tc.Float16ToFloat32(half)
-	if err != nil {
+	back := make([]float32, len(half))
+	if err := tc.CastSlice(half, back, nil); err != nil {
 		panic(err)
 	}
 	for i := range weights {
@@ -29,6 +30,31 @@ func Example() {
 	// 65504     -> 0x7bff -> 65504
 	// 1e-08     -> 0x0000 -> 0
 	// 3.14159   -> 0x4248 -> 3.140625
+}
+
+func ExampleFloat8E4M3FNBits() {
+	// Float8 with and without ONNX's saturation, into typed storage.
+	in := []float32{1, 1e6}
+	sat := make([]tc.Float8E4M3FNBits, len(in))
+	nosat := make([]tc.Float8E4M3FNBits, len(in))
+	_ = tc.CastSlice(in, sat, nil)
+	_ = tc.CastSlice(in, nosat, &tc.CastOptions{NoSaturate: true})
+	fmt.Printf("% #x | % #x\n", sat, nosat)
+	// Output: 0x38 0x7e | 0x38 0x7f
+}
+
+func ExampleCastOptions() {
+	// Casting is a *Casting: nil (as in this literal) keeps the default, UNSAFE.
+	dst := make([]int32, 1)
+	err := tc.CastSlice([]float64{2.7}, dst, &tc.CastOptions{Threads: 2})
+	fmt.Println(dst, err)
+	err = tc.CastSlice([]float64{2.7}, dst, &tc.CastOptions{Casting: tc.CastingSameKind.Ptr()})
+	fmt.Println(tc.IsStatus(err, tc.ErrCasting))
+	fmt.Println(*tc.DefaultCastOptions().Casting, int(tc.CastingUnsafe))
+	// Output:
+	// [2] <nil>
+	// true
+	// unsafe 4
 }
 
 func ExampleCastSlice() {
@@ -149,7 +175,7 @@ func ExamplePromoteTypes() {
 func ExampleCanCastDType() {
 	ok, _ := tc.CanCastDType(tc.Double, tc.Int32, tc.CastingSafe)
 	fmt.Println(ok)
-	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
+	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
 	fmt.Println(err)
 	// Output:
 	// false

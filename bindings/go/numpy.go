@@ -36,33 +36,24 @@ func (r NumpyRules) String() string {
 	return "NumpyRules(" + strconv.Itoa(int(r)) + ")"
 }
 
-// CastingNever is what CastingLevel returns when numpy allows the cast at no level, not
-// even "unsafe" (for example a two-field struct to a plain int32). It is
-// TCAST_CASTING_NEVER plus one, like the other Casting values, so it sorts after
-// CastingUnsafe. It is a result only: as an argument it is ErrInvalidArgument.
-const CastingNever Casting = C.TCAST_CASTING_NEVER + 1
-
 // cLevel converts a level argument of the can_cast functions to its C value.
 func (c Casting) cLevel() (C.int32_t, error) {
 	if c < CastingNo || c > CastingUnsafe {
-		if c == CastingDefault {
-			return 0, newError(ErrInvalidArgument, "casting is CastingDefault, which only CastOptions accepts; "+
-				"the can_cast functions need a level, CastingNo .. CastingUnsafe")
-		}
 		return 0, newError(ErrInvalidArgument, "casting is %v: expected CastingNo .. CastingUnsafe", c)
 	}
-	return C.int32_t(c - 1), nil
+	return C.int32_t(c), nil
 }
 
 // ParseCasting returns the level numpy spells name: exactly "no", "equiv", "safe",
 // "same_kind" or "unsafe" (tcast_np_casting_from_name). Anything else, other case
-// included, is ErrInvalidArgument with numpy 2's message.
+// included, is ErrInvalidArgument with numpy 2's message (and CastingNever, which no
+// function takes as an argument).
 func ParseCasting(name string) (Casting, error) {
 	level, err := npCastingFromName(name)
 	if err != nil {
-		return CastingDefault, err
+		return CastingNever, err
 	}
-	return Casting(level + 1), nil
+	return Casting(level), nil
 }
 
 // NumpyDType is a parsed numpy dtype spec (a tcast_np_dtype handle): "<i4", "S5",
@@ -184,14 +175,14 @@ func lockHandles(what string, ds ...*NumpyDType) ([]*C.tcast_np_dtype, func(), e
 func CastingLevel(from, to *NumpyDType, rules NumpyRules) (Casting, error) {
 	h, unlock, err := lockHandles("", from, to)
 	if err != nil {
-		return CastingDefault, err
+		return CastingNever, err
 	}
 	defer unlock()
 	level, err := npCastingLevel(h[0], h[1], rules)
 	if err != nil {
-		return CastingDefault, err
+		return CastingNever, err
 	}
-	return Casting(level + 1), nil
+	return Casting(level), nil
 }
 
 // CanCast is numpy.can_cast(from, to, casting) on parsed dtypes (tcast_np_can_cast):

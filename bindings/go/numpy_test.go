@@ -184,7 +184,7 @@ func TestCastingLevelRulesDiffer(t *testing.T) {
 
 func TestCanCastArgumentErrors(t *testing.T) {
 	i4, f8 := mustParse(t, "i4"), mustParse(t, "f8")
-	_, err := tc.CanCast(i4, f8, tc.CastingDefault, tc.Numpy2)
+	_, err := tc.CanCast(i4, f8, tc.Casting(-1), tc.Numpy2)
 	wantStatus(t, err, tc.ErrInvalidArgument)
 	_, err = tc.CanCast(i4, f8, tc.CastingNever, tc.Numpy2)
 	wantStatus(t, err, tc.ErrInvalidArgument)
@@ -373,7 +373,7 @@ func TestCanCastPythonScalarErrors(t *testing.T) {
 	}
 	_, err := tc.CanCastPyInt("1", "abc", tc.CastingSafe, tc.Numpy1)
 	wantStatus(t, err, tc.ErrParse)
-	_, err = tc.CanCastPyFloat(1, "f8", tc.CastingDefault, tc.Numpy1)
+	_, err = tc.CanCastPyFloat(1, "f8", tc.Casting(-1), tc.Numpy1)
 	wantStatus(t, err, tc.ErrInvalidArgument)
 	_, err = tc.CanCastPyBool(true, "?", tc.CastingSafe, tc.NumpyRules(0))
 	wantStatus(t, err, tc.ErrInvalidArgument)
@@ -550,7 +550,7 @@ func TestCanCastDTypeMatrix(t *testing.T) {
 	mismatches := 0
 	for i, from := range order {
 		for j, to := range order {
-			level := tc.Casting(rows[i][j]-'0') + 1 // the C level plus one, as Casting counts
+			level := tc.Casting(rows[i][j] - '0') // the C level, which Casting is
 			for _, c := range allLevels {
 				got, err := tc.CanCastDType(from, to, c)
 				if err != nil || got != (level <= c) {
@@ -594,28 +594,28 @@ func TestCanCastDType(t *testing.T) {
 	}
 	_, err := tc.CanCastDType(tc.Undefined, tc.Int32, tc.CastingSafe)
 	wantStatus(t, err, tc.ErrInvalidDType)
-	_, err = tc.CanCastDType(tc.Double, tc.Int32, tc.CastingDefault)
+	_, err = tc.CanCastDType(tc.Double, tc.Int32, tc.CastingNever)
 	wantStatus(t, err, tc.ErrInvalidArgument)
 }
 
 // CastOptions.Casting refuses what CanCastDType refuses, with ErrCasting.
 func TestCastOptionsCastingLevel(t *testing.T) {
-	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
+	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
 	e := wantStatus(t, err, tc.ErrCasting)
 	if !strings.Contains(e.Message, "float64") || !strings.Contains(e.Message, "int32") {
 		t.Errorf("message %q", e.Message)
 	}
-	err = tc.CastSlice([]float64{1.5}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
+	err = tc.CastSlice([]float64{1.5}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
 	wantStatus(t, err, tc.ErrCasting)
 	dst := make([]float32, 1)
-	if err := tc.CastSlice([]float64{1.5}, dst, &tc.CastOptions{Casting: tc.CastingSameKind}); err != nil || dst[0] != 1.5 {
+	if err := tc.CastSlice([]float64{1.5}, dst, &tc.CastOptions{Casting: tc.CastingSameKind.Ptr()}); err != nil || dst[0] != 1.5 {
 		t.Errorf("same_kind float64 -> float32: %v, %v", dst, err)
 	}
 	wide := make([]float64, 1)
-	if err := tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingSafe}); err != nil || wide[0] != 7 {
+	if err := tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingSafe.Ptr()}); err != nil || wide[0] != 7 {
 		t.Errorf("safe int32 -> float64: %v, %v", wide, err)
 	}
-	err = tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingNever})
+	err = tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingNever.Ptr()})
 	wantStatus(t, err, tc.ErrInvalidArgument)
 }
 
