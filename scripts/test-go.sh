@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Tests the Go bindings (bindings/go): installs Go from the system's packages when it is
-# missing (Debian/Ubuntu golang-go), builds the library with cargo, then checks gofmt,
-# runs go vet and go test (and the tests again with cgo's full pointer checks). The
-# package uses only Go's standard library: nothing is downloaded by the go command
+# missing (Debian/Ubuntu golang-go), builds the library with cargo, checks that the
+# package's copy of the header equals include/tensorcast.h, checks gofmt, runs go vet
+# and go test (and the tests again with cgo's full pointer checks), checks that a build
+# without cgo fails with the package's own message, and builds and runs the README's
+# example module from a temporary directory with the package vendored (go mod vendor).
+# The package uses only Go's standard library: nothing is downloaded by the go command
 # (GOPROXY=off makes sure of it). Fails loudly on the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +42,17 @@ build_library() {
 step "cargo build --release --lib (target/release/libtensorcast.so, which the bindings link)" \
   build_library
 
+# The package compiles against its own copy of the header, so that it still compiles
+# where include/ is not beside it (vendor/, the module cache).
+header_copy_fresh() {
+  if ! cmp -s include/tensorcast.h bindings/go/tensorcast.h; then
+    echo "error: bindings/go/tensorcast.h differs from include/tensorcast.h; refresh it with" >&2
+    echo "  cp include/tensorcast.h bindings/go/tensorcast.h" >&2
+    return 1
+  fi
+}
+step "bindings/go/tensorcast.h equals include/tensorcast.h" header_copy_fresh
+
 cd bindings/go
 
 gofmt_clean() {
@@ -62,5 +76,51 @@ else
   pointer_checks=(env GOEXPERIMENT=cgocheck2)
 fi
 step "go test with cgo's full pointer-passing checks" "${pointer_checks[@]}" go test -count=1 ./...
+
+no_cgo_message="tensorcast requires cgo (CGO_ENABLED=1) and a C compiler"
+
+# expect_no_cgo_failure COMMAND...: COMMAND, run with CGO_ENABLED=0, must fail and say why.
+expect_no_cgo_failure() {
+  local output
+  if output=$(CGO_ENABLED=0 "$@" 2>&1); then
+    echo "error: '$*' succeeded with CGO_ENABLED=0" >&2
+    return 1
+  fi
+  printf '%s\n' "$output"
+  if ! grep -qF "$no_cgo_message" <<<"$output"; then
+    echo "error: '$*' without cgo does not say \"$no_cgo_message\"" >&2
+    return 1
+  fi
+  if grep -q "undefined:" <<<"$output"; then
+    echo "error: '$*' without cgo also reports undefined names" >&2
+    return 1
+  fi
+}
+step "CGO_ENABLED=0 go vet fails with \"$no_cgo_message\"" expect_no_cgo_failure go vet .
+
+# The README's example module (scripts/go-consumer.sh), in a directory outside the
+# repository, with the package vendored: its copy of the header is found, and the
+# library is given as the README says (CGO_LDFLAGS with -L and an rpath). The program's
+# output must be what the README shows.
+vendored_consumer() {
+  # Not local: the EXIT trap runs after the function has returned (the step's subshell).
+  consumer_dir=$(mktemp -d)
+  trap 'rm -rf "$consumer_dir"' EXIT
+  bash "$root/scripts/go-consumer.sh" "$consumer_dir"
+  cd "$consumer_dir"
+  GOFLAGS= go mod vendor
+  local vendored=vendor/github.com/tensorcast/tensorcast/bindings/go
+  cmp "$vendored/tensorcast.h" "$root/include/tensorcast.h"
+  export GOFLAGS=-mod=vendor
+  expect_no_cgo_failure go build -o hello .
+  CGO_LDFLAGS="-L$root/target/release -Wl,-rpath,$root/target/release" go build -o hello .
+  env -u LD_LIBRARY_PATH ./hello >output.txt
+  if ! diff -u expected-output.txt output.txt; then
+    echo "error: the example's output differs from bindings/go/README.md's (- README, + actual)" >&2
+    return 1
+  fi
+  cat output.txt
+}
+step "the README's example module, vendored, built outside the repository and run" vendored_consumer
 
 step "Go bindings: all tests passed"

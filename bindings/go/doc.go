@@ -35,11 +35,13 @@
 //
 // # Linking
 //
-// By default the package compiles against ../../include/tensorcast.h and links
-// ../../target/release/libtensorcast.so (with an rpath to it), so run
-// `cargo build --release` at the repository root first. With the build tag
+// By default the package compiles against its own copy of the header (tensorcast.h,
+// so that it also compiles vendored) and links ../../target/release/libtensorcast.so
+// (with an rpath to it), so run `cargo build --release` at the repository root first; a
+// vendored copy gets the library's directory from CGO_LDFLAGS. With the build tag
 // tensorcast_pkgconfig it takes its flags from pkg-config's tensorcast.pc instead, for
-// an installed library.
+// an installed library. The package needs cgo: without it the build fails with
+// "tensorcast requires cgo (CGO_ENABLED=1) and a C compiler".
 //
 // # numpy casting rules
 //

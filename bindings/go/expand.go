@@ -1,3 +1,5 @@
+//go:build cgo
+
 package tensorcast
 
 // ExpandShape returns the shape ONNX Expand produces: the numpy broadcast of inShape

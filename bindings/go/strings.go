@@ -1,3 +1,5 @@
+//go:build cgo
+
 package tensorcast
 
 // Text conversions. The C library describes STRING elements as views (pointer and
