@@ -3,7 +3,8 @@
 # build dir build/cmake-install), installs it into a fresh prefix, checks what was
 # installed (files, links, SONAME, exported symbols, package metadata) and builds and runs
 # a separate C project against it (tests/consumer/) four ways: CMake find_package with the
-# shared and the static library, and plain cc with pkg-config, shared and --static.
+# shared and the static library, and plain cc with pkg-config, shared and --static; and
+# the Go binding's README example, vendored, with -tags tensorcast_pkgconfig.
 # Checks cmake/native-static-libs.txt against `cargo rustc -- --print native-static-libs`
 # (in build/native-static-libs, a target directory of its own, where the library is
 # compiled anew each run), and builds the same C project with this tree taken in by
@@ -13,8 +14,8 @@
 #
 # The prefix defaults to a new `mktemp -d` directory; the consumers are built in another
 # temporary directory. Both are removed when every check passed and kept otherwise.
-# Installs cmake, make, a C compiler, pkg-config and binutils from the system's packages
-# when missing (Debian/Ubuntu). Ends with "install: N passed, M failed"; exits nonzero on
+# Installs cmake, make, a C compiler, pkg-config, binutils and Go from the system's
+# packages when missing (Debian/Ubuntu). Ends with "install: N passed, M failed"; exits nonzero on
 # any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +24,7 @@ repo=$PWD
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing cmake make cc pkg-config readelf nm
+install_missing cmake make cc pkg-config readelf nm go
 
 if [ $# -gt 0 ]; then
   mkdir -p "$1"
@@ -239,6 +240,31 @@ pc_static() {
   run_consumer "$exe" none
 }
 check "cc -static \$(pkg-config --static --cflags --libs tensorcast) (fully static)" pc_static
+
+# The Go binding as bindings/go/README.md says to build it against an installed library:
+# its example module (scripts/go-consumer.sh), vendored, with the pkg-config build tag
+# and the README's rpath line instead of LD_LIBRARY_PATH.
+go_pkgconfig() {
+  local dir=$work/go-consumer
+  bash "$repo/scripts/go-consumer.sh" "$dir"
+  cd "$dir"
+  export CGO_ENABLED=1 GOPROXY=off GOTOOLCHAIN=local GOFLAGS=
+  local gocache
+  gocache=$(go env GOCACHE 2>/dev/null || true)
+  if [ -z "$gocache" ] || [ "$gocache" = off ] || ! mkdir -p "$gocache" 2>/dev/null || [ ! -w "$gocache" ]; then
+    export GOCACHE=$work/go-cache
+  fi
+  go mod vendor
+  CGO_LDFLAGS="-Wl,-rpath,$(pkg-config --variable=libdir tensorcast)" \
+    go build -mod=vendor -tags tensorcast_pkgconfig -o hello .
+  grep -q "$soname => $libdir/$soname" <<<"$(env -u LD_LIBRARY_PATH ldd hello)" ||
+    fail "the Go program does not load the installed library: $(env -u LD_LIBRARY_PATH ldd hello)"
+  env -u LD_LIBRARY_PATH ./hello >output.txt
+  diff -u expected-output.txt output.txt ||
+    fail "the Go example's output differs from bindings/go/README.md's (- README, + actual)"
+  head -n 2 output.txt
+}
+check "Go: the README example, vendored, -tags tensorcast_pkgconfig, rpath from pkg-config" go_pkgconfig
 
 step "the static link's system libraries (cmake/native-static-libs.txt) against rustc"
 
