@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds and tests the C# bindings (bindings/csharp) under Mono: installs Mono's C#
 # compiler from the system's packages when missing (Debian/Ubuntu), builds the Rust
-# library (target/release/libtensorcast.so), compiles the bindings, the tests and the
-# README example with mcs into build/csharp/, and runs them with mono. The native
-# library is found through LD_LIBRARY_PATH. Fails loudly on the first failing step.
+# library (target/release/libtensorcast.so), compiles the bindings, the tests, the
+# README example and the benchmark with mcs into build/csharp/, and runs the tests and
+# the example with mono. The native library is found through LD_LIBRARY_PATH. Fails
+# loudly on the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,8 +32,11 @@ compile() {
     -out:"$out/TensorcastSharp.Tests.exe" bindings/csharp/tests/*.cs
   mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
     -out:"$out/Example.exe" bindings/csharp/examples/Example.cs
+  # Compiled, not run (scripts/bench-bindings.sh runs it): it must keep building.
+  mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
+    -out:"$out/Bench.exe" bindings/csharp/bench/Bench.cs
 }
-step "mcs: TensorcastSharp.dll, TensorcastSharp.Tests.exe, Example.exe" compile
+step "mcs: TensorcastSharp.dll, TensorcastSharp.Tests.exe, Example.exe, Bench.exe" compile
 
 export LD_LIBRARY_PATH="$PWD/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 

@@ -46,10 +46,13 @@ static unsafe class Bench
         }
         double bytes = NsPerCall(() => Tensorcast.Cast(srcBytes, DType.Float, shape, dstBytes, DType.Float16));
         double typed = NsPerCall(() => Tensorcast.Cast<float, ushort>(src, DType.Float, shape, halves, DType.Float16));
+        Float16[] named = new Float16[16];
+        double natural = NsPerCall(() => Tensorcast.Cast<float, Float16>(src, shape, named));
         Console.WriteLine("ns per call (best of 5 runs of {0} calls)", Calls);
         Console.WriteLine("bare P/Invoke (tcast_dtype_bits)        {0,8:F1}", bare);
         Console.WriteLine("bare P/Invoke of tcast_cast, 16 elements  {0,8:F1}", direct);
         Console.WriteLine("Cast(bytes) 16 FLOAT -> FLOAT16          {0,8:F1}  binding +{1:F1}", bytes, bytes - direct);
         Console.WriteLine("Cast<float, ushort> 16 FLOAT -> FLOAT16  {0,8:F1}  binding +{1:F1}", typed, typed - direct);
+        Console.WriteLine("Cast<float, Float16> (dtypes from types) {0,8:F1}  binding +{1:F1}", natural, natural - direct);
     }
 }

@@ -2,7 +2,6 @@
 // it, so the README shows what it really prints.
 
 using System;
-using System.Runtime.InteropServices;
 using TensorcastSharp;
 
 static class Example
@@ -11,13 +10,17 @@ static class Example
     {
         Console.WriteLine("tensorcast " + Tensorcast.Version);
 
-        // FLOAT -> FLOAT16 (held as ushort: Mono has no System.Half) and back.
+        // FLOAT -> FLOAT16 and back. Float16 holds the bits (the library converts); a plain
+        // ushort would mean UINT16.
         float[] values = { 1.0f, 0.1f, 65504f, 1e6f };
-        ushort[] half = new ushort[values.Length];
-        Tensorcast.Cast<float, ushort>(values, DType.Float, new long[] { 4 }, half, DType.Float16);
-        Console.WriteLine("float16 bits: " + string.Join(" ", Array.ConvertAll(half, h => h.ToString("X4"))));
-        Console.WriteLine("as text:      " + string.Join(" ",
-            Tensorcast.ToStrings(MemoryMarshal.AsBytes(new Span<ushort>(half)), DType.Float16, new long[] { 4 })));
+        Float16[] half = Tensorcast.Cast<float, Float16>(values);
+        Console.WriteLine("float16 bits: " + string.Join(" ", Array.ConvertAll(half, h => h.Bits.ToString("X4"))));
+        Console.WriteLine("as text:      " + string.Join(" ", Tensorcast.ToStrings<Float16>(half, new long[] { 4 })));
+        float[] back = Tensorcast.Cast<Float16, float>(half);
+        Console.WriteLine("back:         " + string.Join(" ", Tensorcast.ToStrings<float>(back, new long[] { 4 })));
+        // float8 likewise; 1000 saturates to 448, the largest E4M3FN value.
+        Float8E4M3FN[] f8 = Tensorcast.Cast<float, Float8E4M3FN>(new[] { 1.0f, 448f, 1000f });
+        Console.WriteLine("e4m3fn:       " + string.Join(" ", f8));
 
         // Text -> INT32; a bad element throws with its index.
         int[] parsed = Tensorcast.ParseStrings<int>(new[] { "42", " -7 ", "1e3" });

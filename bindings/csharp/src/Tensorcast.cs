@@ -8,6 +8,9 @@ using System.Runtime.InteropServices;
 using System.Text;
 using TensorcastSharp.Interop;
 
+// The tests check internal decisions that no native result shows (null options as NULL).
+[assembly: System.Runtime.CompilerServices.InternalsVisibleTo("TensorcastSharp.Tests")]
+
 namespace TensorcastSharp
 {
     /// <summary>The TCAST_OK / TCAST_ERR_* codes.</summary>
@@ -297,13 +300,24 @@ namespace TensorcastSharp
             return NativeMethods.tcast_onnx_cast_supported((int)from, (int)to, opset) == 1;
         }
 
-        /// <summary>The dtype a C# element type stands for naturally: float FLOAT, double
-        /// DOUBLE, sbyte/byte INT8/UINT8, short/ushort, int/uint, long/ulong the 16/32/64-bit
-        /// integers, bool BOOL. FLOAT16 and BFLOAT16 have no C# type here (Mono has no
-        /// System.Half): pass ushort with an explicit DType.</summary>
+        /// <summary>The dtype a C# element type stands for: float FLOAT, double DOUBLE,
+        /// sbyte/byte INT8/UINT8, short/ushort, int/uint, long/ulong the 16/32/64-bit integers,
+        /// bool BOOL, and the named storage types Float16, BFloat16, Float8E4M3FN,
+        /// Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ and Float8E8M0 their dtypes (System.Half
+        /// FLOAT16 too, on .NET 5 and later). A ushort is always UINT16 and a byte UINT8, never
+        /// FLOAT16 or a float8. Other types throw ArgumentException.</summary>
         public static DType Of<T>() where T : struct
         {
-            Type t = typeof(T);
+            DType dtype = ElementType<T>.Natural;
+            if (dtype == DType.Undefined)
+                throw new ArgumentException(
+                    "no natural tensorcast dtype for " + typeof(T).Name + ": pass the DType explicitly");
+            return dtype;
+        }
+
+        // Looked up once per element type (ElementType<T>), so typed calls pay no type tests.
+        internal static DType NaturalDType(Type t)
+        {
             if (t == typeof(float)) return DType.Float;
             if (t == typeof(double)) return DType.Double;
             if (t == typeof(sbyte)) return DType.Int8;
@@ -315,8 +329,23 @@ namespace TensorcastSharp
             if (t == typeof(long)) return DType.Int64;
             if (t == typeof(ulong)) return DType.UInt64;
             if (t == typeof(bool)) return DType.Bool;
-            throw new ArgumentException(
-                "no natural tensorcast dtype for " + t.Name + ": pass the DType explicitly");
+            return NamedDType(t);
+        }
+
+        // The dtype of a storage type that stands for exactly one dtype, or Undefined.
+        internal static DType NamedDType(Type t)
+        {
+            if (t == typeof(Float16)) return DType.Float16;
+            if (t == typeof(BFloat16)) return DType.BFloat16;
+            if (t == typeof(Float8E4M3FN)) return DType.Float8E4M3FN;
+            if (t == typeof(Float8E4M3FNUZ)) return DType.Float8E4M3FNUZ;
+            if (t == typeof(Float8E5M2)) return DType.Float8E5M2;
+            if (t == typeof(Float8E5M2FNUZ)) return DType.Float8E5M2FNUZ;
+            if (t == typeof(Float8E8M0)) return DType.Float8E8M0;
+#if NET5_0_OR_GREATER
+            if (t == typeof(Half)) return DType.Float16;
+#endif
+            return DType.Undefined;
         }
 
         internal static void CheckShape(long[] shape, string paramName)
@@ -391,9 +420,8 @@ namespace TensorcastSharp
             DTypeInfo.CheckShape(shape, nameof(shape));
             RefuseString(srcType, "srcType", "ParseStrings");
             RefuseString(dstType, "dstType", "ToStrings");
-            // null options are passed as NULL (the library's defaults): nothing to build.
-            TcastCastOptions native = options != null ? options.ToNative() : default(TcastCastOptions);
-            TcastCastOptions* nativeOptions = options != null ? &native : null;
+            TcastCastOptions native;
+            TcastCastOptions* nativeOptions = NativeOptions(options, &native);
             fixed (byte* s = &MemoryMarshal.GetReference(src))
             fixed (byte* d = &MemoryMarshal.GetReference(dst))
             fixed (long* dims = shape)
@@ -414,10 +442,11 @@ namespace TensorcastSharp
             TensorcastException.Check(NativeMethods.tcast_cast(input, output, options, &err), &err);
         }
 
-        /// <summary>Typed form of Cast with explicit dtypes, e.g. float to FLOAT16 held as
-        /// ushort. Each element type must fit its dtype: the same size as one element, or
-        /// byte/sbyte (raw bytes; required for sub-byte dtypes), or float/double for the
-        /// parts of COMPLEX64/COMPLEX128.</summary>
+        /// <summary>Typed form of Cast with explicit dtypes. Each element type must fit its
+        /// dtype: a named storage type (Float16, BFloat16, Float8E4M3FN, ...) its own dtype
+        /// only; any other type the same size as one element (ushort for FLOAT16 is raw
+        /// storage here, as the dtype is explicit), or byte/sbyte (raw bytes; required for
+        /// sub-byte dtypes), or float/double for the parts of COMPLEX64/COMPLEX128.</summary>
         public static void Cast<TFrom, TTo>(ReadOnlySpan<TFrom> src, DType srcType, long[] shape,
                                             Span<TTo> dst, DType dstType, CastOptions options = null)
             where TFrom : struct
@@ -429,7 +458,8 @@ namespace TensorcastSharp
         }
 
         /// <summary>Typed form of Cast with the dtypes the element types stand for
-        /// (DTypeInfo.Of).</summary>
+        /// (DTypeInfo.Of): <c>Cast&lt;float, Float16&gt;</c> is FLOAT to FLOAT16, while
+        /// <c>Cast&lt;float, ushort&gt;</c> is FLOAT to UINT16.</summary>
         public static void Cast<TFrom, TTo>(ReadOnlySpan<TFrom> src, long[] shape, Span<TTo> dst,
                                             CastOptions options = null)
             where TFrom : struct
@@ -528,7 +558,8 @@ namespace TensorcastSharp
 
             TcastString[] views = new TcastString[texts.Length];
             long[] shape = { texts.Length };
-            TcastCastOptions native = (options ?? new CastOptions()).ToNative();
+            TcastCastOptions native;
+            TcastCastOptions* nativeOptions = NativeOptions(options, &native);
             TcastError err;
             fixed (byte* text = utf8)
             fixed (TcastString* v = views)
@@ -543,12 +574,12 @@ namespace TensorcastSharp
                 TcastTensor input = Describe(v, (long)views.Length * sizeof(TcastString), dims, 1,
                                              DType.String);
                 TcastTensor output = Describe(d, dst.Length, dims, 1, to);
-                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, &native, &err), &err);
+                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, nativeOptions, &err), &err);
             }
         }
 
-        /// <summary>Typed form of ParseStrings, e.g. into ushort for FLOAT16 (the element type
-        /// must fit the dtype as for Cast).</summary>
+        /// <summary>Typed form of ParseStrings with an explicit dtype (the element type must
+        /// fit the dtype as for Cast).</summary>
         public static void ParseStrings<T>(string[] texts, DType to, Span<T> dst,
                                            CastOptions options = null)
             where T : struct
@@ -557,7 +588,8 @@ namespace TensorcastSharp
             ParseStrings(texts, to, MemoryMarshal.AsBytes(dst), options);
         }
 
-        /// <summary>Parses texts into a new array of the dtype T stands for.</summary>
+        /// <summary>Parses texts into a new array of the dtype T stands for (DTypeInfo.Of):
+        /// <c>ParseStrings&lt;Float16&gt;(texts)</c> gives FLOAT16 elements.</summary>
         public static T[] ParseStrings<T>(string[] texts, CastOptions options = null)
             where T : struct
         {
@@ -703,6 +735,16 @@ namespace TensorcastSharp
 
         // ---- helpers -----------------------------------------------------------------------
 
+        // The options argument of a native call: null options are passed as NULL (the
+        // library's defaults, nothing to build); others are filled into *storage.
+        internal static unsafe TcastCastOptions* NativeOptions(CastOptions options, TcastCastOptions* storage)
+        {
+            if (options == null)
+                return null;
+            *storage = options.ToNative();
+            return storage;
+        }
+
         static unsafe TcastTensor Describe(void* data, long bytes, long* shape, int ndim, DType dtype)
         {
             return new TcastTensor
@@ -735,22 +777,34 @@ namespace TensorcastSharp
         // Size in bytes of one T, checked against the dtype as the typed overloads document.
         static int CheckElementType<T>(DType dtype, string what) where T : struct
         {
-            int size = ElementSize<T>.Value;
-            if (size == 1 || DTypeInfo.Bits(dtype) == 8 * size)
+            int size = ElementType<T>.Size;
+            DType named = ElementType<T>.Named;
+            if (named != DType.Undefined)
+            {
+                if (named == dtype)
+                    return size; // Float16 holds FLOAT16 and nothing else
+            }
+            else if (size == 1 || DTypeInfo.Bits(dtype) == 8 * size)
                 return size; // raw bytes fit every dtype; else one element per T
-            if ((dtype == DType.Complex64 && typeof(T) == typeof(float))
-                || (dtype == DType.Complex128 && typeof(T) == typeof(double)))
+            else if ((dtype == DType.Complex64 && typeof(T) == typeof(float))
+                     || (dtype == DType.Complex128 && typeof(T) == typeof(double)))
                 return size; // the parts of a complex number
             throw new ArgumentException(
-                "element type " + typeof(T).Name + " (" + size + " bytes) does not fit dtype " +
-                (DTypeInfo.Name(dtype) ?? ((int)dtype).ToString()) + " (" + DTypeInfo.Bits(dtype) +
-                " bits)", what);
+                "element type " + typeof(T).Name + " (" + size + " bytes" +
+                (named != DType.Undefined ? ", " + DTypeInfo.Name(named) + " only" : "") +
+                ") does not fit dtype " + (DTypeInfo.Name(dtype) ?? ((int)dtype).ToString()) +
+                " (" + DTypeInfo.Bits(dtype) + " bits)", what);
         }
+    }
 
-        static class ElementSize<T> where T : struct
-        {
-            // AsBytes also refuses element types that hold references.
-            public static readonly int Value = MemoryMarshal.AsBytes(new Span<T>(new T[1])).Length;
-        }
+    /// <summary>What the typed overloads need to know about an element type, worked out once
+    /// per type: its size, its natural dtype (DTypeInfo.Of) and, for the named storage types,
+    /// the one dtype it may hold.</summary>
+    static class ElementType<T> where T : struct
+    {
+        // AsBytes also refuses element types that hold references.
+        public static readonly int Size = MemoryMarshal.AsBytes(new Span<T>(new T[1])).Length;
+        public static readonly DType Natural = DTypeInfo.NaturalDType(typeof(T));
+        public static readonly DType Named = DTypeInfo.NamedDType(typeof(T));
     }
 }
