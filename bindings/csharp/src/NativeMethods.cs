@@ -3,8 +3,9 @@
 // the boundary; the idiomatic wrapper in Tensorcast.cs pins managed memory with `fixed`.
 //
 // The native library is looked up as "tensorcast": Mono turns that into libtensorcast.so
-// and finds it through LD_LIBRARY_PATH or a <dllmap> in TensorcastSharp.dll.config
-// (see bindings/csharp/README.md).
+// and finds it in the assembly's directory, through a <dllmap> in TensorcastSharp.dll.config
+// or through LD_LIBRARY_PATH; on .NET Core 3+ NativeLibraryResolver looks first (see
+// bindings/csharp/README.md).
 
 using System;
 using System.Runtime.InteropServices;
@@ -80,6 +81,13 @@ namespace TensorcastSharp.Interop
     {
         public const string Library = "tensorcast";
         public const int MaxNDim = 64; // TCAST_MAX_NDIM
+
+        // Runs before the first call of any extern below: the resolver must be in place
+        // before the runtime resolves "tensorcast".
+        static NativeMethods()
+        {
+            NativeLibraryResolver.Register();
+        }
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr tcast_status_name(int status);
