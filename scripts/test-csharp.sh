@@ -2,21 +2,47 @@
 # Builds and tests the C# bindings (bindings/csharp) under Mono: installs Mono's C#
 # compiler from the system's packages when missing (Debian/Ubuntu), builds the Rust
 # library (target/release/libtensorcast.so), compiles the bindings, the tests, the
-# README example and the benchmark with mcs into build/csharp/, and runs the tests and
-# the example with mono. The native library is found through LD_LIBRARY_PATH. Fails
-# loudly on the first failing step.
+# README example and the benchmark with mcs into build/csharp/ (the library from the
+# <Compile> items of bindings/csharp/src/TensorcastSharp.csproj, which must list every
+# src/*.cs), and runs the tests and the example with mono; the native library is found
+# through LD_LIBRARY_PATH. Then packs the NuGet package (scripts/pack-csharp.sh), checks
+# its layout, and runs a program built against the packed DLL with the packed native
+# library. Fails loudly on the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing mcs mono cc
+install_missing mcs mono cc python3
 
 step "cargo build --release --lib" cargo build --release --lib
 
 out=build/csharp
 mkdir -p "$out"
+project=bindings/csharp/src/TensorcastSharp.csproj
+
+csproj_check() {
+  python3 scripts/csproj.py check "$project" Cargo.toml
+  # The check itself: a .cs file the .csproj does not list, and a version that is not
+  # Cargo.toml's, must each fail it.
+  local tmp
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' RETURN
+  cp bindings/csharp/src/*.cs "$project" "$tmp/"
+  touch "$tmp/Stray.cs"
+  if python3 scripts/csproj.py check "$tmp/TensorcastSharp.csproj" Cargo.toml 2>/dev/null; then
+    echo "error: csproj.py check accepted an unlisted Stray.cs" >&2
+    return 1
+  fi
+  rm "$tmp/Stray.cs"
+  sed -i 's|<Version>[^<]*</Version>|<Version>9.9.9</Version>|' "$tmp/TensorcastSharp.csproj"
+  if python3 scripts/csproj.py check "$tmp/TensorcastSharp.csproj" Cargo.toml 2>/dev/null; then
+    echo "error: csproj.py check accepted version 9.9.9" >&2
+    return 1
+  fi
+}
+step "$project lists every src/*.cs, at Cargo.toml's version" csproj_check
 
 layout() {
   cc -std=c11 -Wall -Wextra -Werror -Iinclude bindings/csharp/tests/layout.c -o "$out/layout"
@@ -26,8 +52,11 @@ step "struct layout as the C compiler sees it ($out/layout.txt)" layout
 
 compile() {
   local mcs_flags=(-unsafe -warn:4 -warnaserror -nologo)
+  # The files `dotnet build` compiles: the .csproj's <Compile> items.
+  local sources
+  mapfile -t sources < <(python3 scripts/csproj.py sources "$project")
   mcs "${mcs_flags[@]}" -target:library \
-    -out:"$out/TensorcastSharp.dll" bindings/csharp/src/*.cs
+    -out:"$out/TensorcastSharp.dll" "${sources[@]}"
   mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
     -out:"$out/TensorcastSharp.Tests.exe" bindings/csharp/tests/*.cs
   mcs "${mcs_flags[@]}" -r:"$out/TensorcastSharp.dll" \
@@ -44,5 +73,64 @@ step "C# tests under mono" \
   mono --debug "$out/TensorcastSharp.Tests.exe" --layout "$out/layout.txt" --header include/tensorcast.h
 
 step "README example under mono" mono --debug "$out/Example.exe"
+
+step "scripts/pack-csharp.sh" bash scripts/pack-csharp.sh
+
+case $(uname -m) in
+  x86_64) rid=linux-x64 ;;
+  aarch64) rid=linux-arm64 ;;
+esac
+version=$(python3 scripts/csproj.py property "$project" Version)
+nupkg=$out/TensorcastSharp.$version.nupkg
+unpacked=$PWD/$out/unpacked
+
+package_layout() {
+  python3 - "$nupkg" "$rid" "$version" <<'PY'
+import sys, zipfile, xml.etree.ElementTree as ET
+nupkg, rid, version = sys.argv[1:]
+z = zipfile.ZipFile(nupkg)
+names = sorted(z.namelist())
+expected = sorted([
+    "TensorcastSharp.nuspec", "[Content_Types].xml", "_rels/.rels",
+    "lib/netstandard2.0/TensorcastSharp.dll",
+    f"runtimes/{rid}/native/libtensorcast.so",
+])
+assert names == expected, f"entries {names}, expected {expected}"
+ns = {"n": "http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd"}
+meta = ET.fromstring(z.read("TensorcastSharp.nuspec")).find("n:metadata", ns)
+assert meta.find("n:id", ns).text == "TensorcastSharp", "nuspec id"
+assert meta.find("n:version", ns).text == version, "nuspec version"
+print(f"{nupkg}: {len(names)} entries, TensorcastSharp {version}")
+PY
+  rm -rf "$unpacked"
+  python3 -m zipfile -e "$nupkg" "$unpacked"
+  cmp target/release/libtensorcast.so "$unpacked/runtimes/$rid/native/libtensorcast.so"
+}
+step "package layout: $nupkg" package_layout
+
+# A program compiled against the packed DLL, run from the unpacked package (MONO_PATH),
+# not against build/csharp's copy and without target/release on LD_LIBRARY_PATH.
+package_program() {
+  local check=$out/package-check native=$unpacked/runtimes/$rid/native
+  local lib=$native/libtensorcast.so
+  rm -rf "$check"
+  mkdir -p "$check"
+  mcs -warn:4 -warnaserror -nologo -r:"$unpacked/lib/netstandard2.0/TensorcastSharp.dll" \
+    -out:"$check/PackageCheck.exe" bindings/csharp/tests/package/PackageCheck.cs
+  local run=(env -u LD_LIBRARY_PATH -u TENSORCAST_LIBRARY MONO_PATH="$unpacked/lib/netstandard2.0")
+
+  echo "-- Mono, LD_LIBRARY_PATH=<package>/runtimes/$rid/native:"
+  "${run[@]}" LD_LIBRARY_PATH="$native" mono "$check/PackageCheck.exe" "$lib" "$lib"
+
+  echo "-- the same with TENSORCAST_LIBRARY set: Locate() takes it, Mono's loader does not:"
+  "${run[@]}" LD_LIBRARY_PATH="$native" TENSORCAST_LIBRARY="$PWD/target/release/libtensorcast.so" \
+    mono "$check/PackageCheck.exe" "$lib" target/release/libtensorcast.so
+
+  echo "-- the DLL and libtensorcast.so copied beside the program, no LD_LIBRARY_PATH:"
+  cp "$unpacked/lib/netstandard2.0/TensorcastSharp.dll" "$lib" "$check/"
+  env -u LD_LIBRARY_PATH -u TENSORCAST_LIBRARY -u MONO_PATH \
+    mono "$check/PackageCheck.exe" "$check/libtensorcast.so" "$check/libtensorcast.so"
+}
+step "a program on the packed DLL finds the packed native library (mono)" package_program
 
 step "C# bindings: all tests passed"
