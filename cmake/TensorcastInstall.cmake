@@ -9,7 +9,7 @@
 #   <libdir>/libtensorcast.so.X          -> libtensorcast.so.X.Y.Z
 #   <libdir>/libtensorcast.so            -> libtensorcast.so.X
 #   <libdir>/libtensorcast.a             the staticlib
-#   include/tensorcast.h
+#   include/tensorcast.h, include/tensorcast.hpp (the C++17 layer, header-only)
 #   <libdir>/cmake/tensorcast/           tensorcastConfig.cmake, tensorcastConfigVersion.cmake
 #                                        (SameMajorVersion), tensorcastTargets.cmake:
 #                                        tensorcast::tensorcast, tensorcast::tensorcast_static
@@ -48,7 +48,7 @@ file(CREATE_LINK "${TCAST_SONAME}" "${TCAST_INSTALL_STAGE}/libtensorcast.so" SYM
 install(FILES "${TCAST_INSTALL_STAGE}/${TCAST_SONAME}" "${TCAST_INSTALL_STAGE}/libtensorcast.so"
         DESTINATION "${CMAKE_INSTALL_LIBDIR}")
 install(FILES "${TENSORCAST_STATIC_LIBRARY}" DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-install(FILES "${PROJECT_SOURCE_DIR}/include/tensorcast.h"
+install(FILES "${PROJECT_SOURCE_DIR}/include/tensorcast.h" "${PROJECT_SOURCE_DIR}/include/tensorcast.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 
 # CMake package: the paths from the package directory to the library and header

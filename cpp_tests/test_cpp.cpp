@@ -257,6 +257,12 @@ void test_cast_views() {
   std::vector<float> t(6);
   tc::cast(tc::view(six, {3, 2}).with_strides({1, 3}), tc::view(t, {3, 2}));
   CHECK(t[0] == 1 && t[1] == 4 && t[2] == 2 && t[3] == 5 && t[4] == 3 && t[5] == 6);
+  std::vector<float> m(six.begin(), six.end());
+  std::vector<float> t2(6);
+  tc::cast(tc::view(m, {3, 2}).with_strides({1, 3}), tc::view(t2, {3, 2}));
+  CHECK(t2 == t);
+  static_assert(std::is_same<decltype(tc::view(m).with_strides({1})), tc::tensor_view>::value,
+                "a strided view is an input");
 
   // Casting levels: float32 -> float16 is not safe in numpy.
   const tc::options safe = tc::options().casting_level(tc::casting::safe);

@@ -550,6 +550,8 @@ class mutable_tensor_view {
   [[nodiscard]] std::uint64_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] dtype type() const noexcept { return type_; }
   [[nodiscard]] const dims &shape() const noexcept { return shape_; }
+  /** The same buffer with strides (in elements): an input only, so read-only. */
+  [[nodiscard]] tensor_view with_strides(dims strides) const;
   /** The C descriptor; it points into this view, which must outlive it. */
   [[nodiscard]] tcast_tensor c_tensor() const noexcept {
     return detail::c_tensor(data_, bytes_, type_, shape_, nullptr);
@@ -564,6 +566,9 @@ class mutable_tensor_view {
 
 inline tensor_view::tensor_view(const mutable_tensor_view &view)
     : tensor_view(view.data(), view.bytes(), view.type(), view.shape()) {}
+inline tensor_view mutable_tensor_view::with_strides(dims strides) const {
+  return tensor_view(data_, bytes_, type_, shape_, std::move(strides));
+}
 
 namespace detail {
 template <class C, class = void>

@@ -21,9 +21,10 @@
 #
 #   install_missing NAME...
 #       Installs, through apt_install, the Debian/Ubuntu packages that bring the NAMEs
-#       that are missing: commands looked up on PATH (cc: gcc libc6-dev; go: golang-go;
-#       mcs: mono-mcs; mono: mono-runtime; readelf, nm: binutils; any other command: the
-#       package of its name), and python3-venv (Python's venv and ensurepip modules).
+#       that are missing: commands looked up on PATH (cc: gcc libc6-dev; c++: g++; go:
+#       golang-go; mcs: mono-mcs; mono: mono-runtime; readelf, nm: binutils; any other
+#       command: the package of its name), and python3-venv (Python's venv and ensurepip
+#       modules).
 #
 #   apt_install [PACKAGE...]
 #       Installs the Debian/Ubuntu packages given (none given, nothing to do) as a step
@@ -78,6 +79,7 @@ install_missing() {
     esac
     case $name in
       cc) packages+=(gcc libc6-dev) ;;
+      c++) packages+=(g++) ;;
       go) packages+=(golang-go) ;;
       mcs) packages+=(mono-mcs) ;;
       mono) packages+=(mono-runtime) ;;

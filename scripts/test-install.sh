@@ -24,7 +24,7 @@ repo=$PWD
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing cmake make cc pkg-config readelf nm go
+install_missing cmake make cc c++ pkg-config readelf nm go
 
 if [ $# -gt 0 ]; then
   mkdir -p "$1"
@@ -88,6 +88,7 @@ installed_files() {
   local expected actual
   expected=$(printf '%s\n' \
     "$includedir_rel/tensorcast.h" \
+    "$includedir_rel/tensorcast.hpp" \
     "$libdir_rel/$real_name" \
     "$libdir_rel/$soname" \
     "$libdir_rel/libtensorcast.so" \
@@ -102,6 +103,7 @@ installed_files() {
     fail "the installed files differ from the expected list (< expected, > installed)"
   fi
   cmp "$includedir/tensorcast.h" include/tensorcast.h
+  cmp "$includedir/tensorcast.hpp" include/tensorcast.hpp
   [ -f "$libdir/$real_name" ] && [ ! -L "$libdir/$real_name" ] || fail "$real_name is not a file"
   printf '%s\n' "$actual"
 }
@@ -223,6 +225,17 @@ pc_shared() {
   run_consumer "$exe" "$libdir"
 }
 check "cc \$(pkg-config --cflags --libs tensorcast), rpath to its libdir (shared)" pc_shared
+
+pc_cpp() {
+  local exe=$work/pc_cpp
+  # shellcheck disable=SC2046 # pkg-config's output is a list of words
+  c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror "$repo/examples/quickstart.cpp" -o "$exe" \
+    $(pkg-config --cflags --libs tensorcast) -Wl,-rpath,"$(pkg-config --variable=libdir tensorcast)"
+  "$exe" | tee "$work/pc_cpp.out"
+  grep -q '65504 -> 0x7bff -> 65504' "$work/pc_cpp.out" || fail "unexpected output"
+  ldd "$exe" | grep -F "$libdir/$soname" || fail "not linked against the installed library"
+}
+check "c++ -std=c++17 examples/quickstart.cpp (tensorcast.hpp) with pkg-config" pc_cpp
 
 pc_static() {
   local exe=$work/pc_static

@@ -3,9 +3,9 @@
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
 # oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the
 # install and consumer checks, the Go and C# bindings' tests, and 60 s of fuzzing per
-# target (scripts/fuzz.sh --ci, nightly toolchain). Installs what it needs
-# first (cmake, make, a C compiler, valgrind, python3-venv, pkg-config, golang-go, mono-mcs
-# from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
+# target (scripts/fuzz.sh --ci, nightly toolchain). Installs what it needs first
+# (cmake, make, a C and a C++ compiler, valgrind, python3-venv, pkg-config, golang-go,
+# mono-mcs from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
 # pinned Python packages in build/venv*). Stops at the first failing step and names it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing cmake make cc valgrind python3-venv
+install_missing cmake make cc c++ valgrind python3-venv
 
 python_venv() {
   mkdir -p build
