@@ -906,27 +906,40 @@ template <class T>
   return detail::parse<T>(texts, nullptr).value();
 }
 
-/** The shape Expand gives `input` broadcast with `shape` (tcast_expand_shape). */
-[[nodiscard]] inline result<dims> try_expand_shape(const dims &input, const dims &shape) {
-  std::int64_t out[dims::inline_capacity];
+namespace detail {
+/**
+ * Calls `write(out, capacity, &rank, &err)` for a shape, with room for 8 extents first
+ * and, when the rank it reports is larger, again with room for exactly that many.
+ */
+template <class Write>
+result<dims> read_shape(Write write) {
+  std::int64_t small[dims::inline_capacity];
   std::int32_t rank = 0;
   tcast_error err;
-  tcast_status code = tcast_expand_shape(input.data(), input.rank(), shape.data(), shape.rank(),
-                                         out, static_cast<std::int32_t>(dims::inline_capacity),
-                                         &rank, &err);
+  tcast_status code = write(small, static_cast<std::int32_t>(dims::inline_capacity), &rank, &err);
   if (code == TCAST_OK) {
-    return dims(out, static_cast<std::size_t>(rank));
+    return dims(small, static_cast<std::size_t>(rank));
   }
-  if (code != TCAST_ERR_BUFFER_TOO_SMALL || rank <= 0) {
-    return detail::info_of(code, err);
+  if (code != TCAST_ERR_BUFFER_TOO_SMALL ||
+      rank <= static_cast<std::int32_t>(dims::inline_capacity)) {
+    return info_of(code, err);
   }
   std::vector<std::int64_t> large(static_cast<std::size_t>(rank));
-  code = tcast_expand_shape(input.data(), input.rank(), shape.data(), shape.rank(), large.data(),
-                            rank, &rank, &err);
+  code = write(large.data(), rank, &rank, &err);
   if (code != TCAST_OK) {
-    return detail::info_of(code, err);
+    return info_of(code, err);
   }
   return dims(large.data(), large.size());
+}
+}  // namespace detail
+
+/** The shape Expand gives `input` broadcast with `shape` (tcast_expand_shape). */
+[[nodiscard]] inline result<dims> try_expand_shape(const dims &input, const dims &shape) {
+  return detail::read_shape([&](std::int64_t *out, std::int32_t capacity, std::int32_t *rank,
+                                tcast_error *err) {
+    return tcast_expand_shape(input.data(), input.rank(), shape.data(), shape.rank(), out,
+                              capacity, rank, err);
+  });
 }
 [[nodiscard]] inline dims expand_shape(const dims &input, const dims &shape) {
   return try_expand_shape(input, shape).value();
@@ -973,27 +986,12 @@ template <class C>
 /** The shape of `from` elements of `shape` viewed as `to` (tcast_bitcast_shape). */
 [[nodiscard]] inline result<dims> try_bitcast_shape(dtype from, const dims &shape, dtype to,
                                                     bitcast_rules rules) {
-  std::int64_t out[dims::inline_capacity + 1];
-  std::int32_t rank = 0;
-  tcast_error err;
-  tcast_status code = tcast_bitcast_shape(
-      static_cast<tcast_dtype>(from), shape.data(), shape.rank(), static_cast<tcast_dtype>(to),
-      static_cast<std::int32_t>(rules), out, static_cast<std::int32_t>(dims::inline_capacity + 1),
-      &rank, &err);
-  if (code == TCAST_OK) {
-    return dims(out, static_cast<std::size_t>(rank));
-  }
-  if (code != TCAST_ERR_BUFFER_TOO_SMALL || rank <= 0) {
-    return detail::info_of(code, err);
-  }
-  std::vector<std::int64_t> large(static_cast<std::size_t>(rank));
-  code = tcast_bitcast_shape(static_cast<tcast_dtype>(from), shape.data(), shape.rank(),
-                             static_cast<tcast_dtype>(to), static_cast<std::int32_t>(rules),
-                             large.data(), rank, &rank, &err);
-  if (code != TCAST_OK) {
-    return detail::info_of(code, err);
-  }
-  return dims(large.data(), large.size());
+  return detail::read_shape([&](std::int64_t *out, std::int32_t capacity, std::int32_t *rank,
+                                tcast_error *err) {
+    return tcast_bitcast_shape(static_cast<tcast_dtype>(from), shape.data(), shape.rank(),
+                               static_cast<tcast_dtype>(to), static_cast<std::int32_t>(rules),
+                               out, capacity, rank, err);
+  });
 }
 [[nodiscard]] inline dims bitcast_shape(dtype from, const dims &shape, dtype to,
                                         bitcast_rules rules) {

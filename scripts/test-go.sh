@@ -47,7 +47,7 @@ step "cargo build --release --lib (target/release/libtensorcast.so, which the bi
 header_copy_fresh() {
   if ! cmp -s include/tensorcast.h bindings/go/tensorcast.h; then
     echo "error: bindings/go/tensorcast.h differs from include/tensorcast.h; refresh it with" >&2
-    echo "  cp include/tensorcast.h bindings/go/tensorcast.h" >&2
+    echo "  TCAST_BLESS_HEADER=1 cargo test --test header   (writes both copies)" >&2
     return 1
   fi
 }

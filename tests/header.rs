@@ -1,5 +1,6 @@
 //! include/tensorcast.h is generated, and the committed copy must be fresh:
-//! `TCAST_BLESS_HEADER=1 cargo test --test header` rewrites it.
+//! `TCAST_BLESS_HEADER=1 cargo test --test header` rewrites it (and the Go package's copy,
+//! bindings/go/tensorcast.h).
 //!
 //! cbindgen renders the declarations of the FFI shell (src/ffi: types, functions and the
 //! plain constants). It does not expand macros, so the enumeration constants, which
@@ -332,18 +333,22 @@ fn generate() -> String {
     out
 }
 
+/// The header and its copy in the Go package (which `go mod vendor` needs inside the
+/// package directory) are both the generated text.
 #[test]
 fn committed_header_is_fresh() {
-    let path = Path::new(ROOT).join("include/tensorcast.h");
     let fresh = generate();
-    if std::env::var_os("TCAST_BLESS_HEADER").is_some() {
-        std::fs::write(&path, &fresh).expect("write include/tensorcast.h");
+    for file in ["include/tensorcast.h", "bindings/go/tensorcast.h"] {
+        let path = Path::new(ROOT).join(file);
+        if std::env::var_os("TCAST_BLESS_HEADER").is_some() {
+            std::fs::write(&path, &fresh).unwrap_or_else(|e| panic!("write {file}: {e}"));
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "{file} is stale: regenerate it with `TCAST_BLESS_HEADER=1 cargo test --test header` and commit it"
+        );
     }
-    let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        committed == fresh,
-        "include/tensorcast.h is stale: regenerate it with `TCAST_BLESS_HEADER=1 cargo test --test header` and commit it"
-    );
 }
 
 #[test]
