@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 #if __cplusplus >= 202002L
@@ -319,6 +320,35 @@ void test_executor() {
   const auto parallel = tc::cast<tc::float16>(x, tc::options().threads(4).executor(&exec));
   CHECK(pool.calls == 1 && pool.tasks > 1);
   CHECK(same_bytes(parallel, tc::cast<tc::float16>(x)));
+
+  // tensorcast::executor over a callable: one std::thread per task, and the same bytes;
+  // then the string casts and Expand through it too.
+  std::atomic<int> runs{0};
+  std::atomic<std::uint64_t> seen{0};
+  const tc::executor threads([&](std::uint64_t n, auto &&task) noexcept {
+    runs++;
+    std::vector<std::thread> started;
+    for (std::uint64_t i = 0; i < n; i++) {
+      started.emplace_back([&task, &seen, i] {
+        seen++;
+        task(i);
+      });
+    }
+    for (std::thread &t : started) {
+      t.join();
+    }
+  });
+  const tc::options with_pool = tc::options().threads(2).executor(threads);
+  CHECK(with_pool.executor() == threads.get());
+  CHECK(same_bytes(tc::cast<tc::float16>(x, with_pool), parallel));
+  CHECK(runs == 1 && seen > 1);
+  const std::vector<double> d(x.begin(), x.begin() + (1 << 17));
+  const std::vector<std::string> texts = tc::to_strings(tc::view(d), with_pool);
+  CHECK(texts == tc::to_strings(d));
+  CHECK(same_bytes(tc::parse<double>(texts, with_pool), d));
+  std::vector<float> wide(static_cast<std::size_t>(1) << 22);
+  tc::expand(tc::view(x.data(), 1024, {1, 1024}), tc::view(wide, {4096, 1024}), with_pool);
+  CHECK(wide[4095u * 1024u + 7u] == x[7] && runs >= 3);
 }
 
 // ---- strings

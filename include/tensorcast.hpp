@@ -23,7 +23,8 @@
  *   contiguous container (std::vector, std::array, C arrays, std::span); a const
  *   container gives a tensor_view, which cannot be passed as an output;
  * - options, whose constructor takes the library's defaults
- *   (tcast_cast_options_default), with chainable setters;
+ *   (tcast_cast_options_default), with chainable setters, and executor<Run>, which
+ *   lends the library the host's thread pool as a callable;
  * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, and a
  *   move-only RAII np_dtype for the numpy casting rules.
  *
@@ -629,6 +630,39 @@ void view(const C &&container) = delete;
  * ------------------------------------------------------------------------------------- */
 
 /**
+ * A tcast_executor over the host's own thread pool (docs/c-api.md section 9), from any
+ * callable `run(n_tasks, task)` that calls `task(i)` exactly once for every i in
+ * [0, n_tasks), on any threads in any order, and returns when all have finished; e.g.
+ * `[&](std::uint64_t n, auto &&task) { pool.parallel_for(n, task); }`. `run` must not
+ * throw (the library calls it through C: an exception ends the program). Not copyable or
+ * movable: the C struct points at it; pass it to options::executor and keep it alive for
+ * the call.
+ */
+template <class Run>
+class executor {
+ public:
+  explicit executor(Run run) : run_(std::move(run)) {
+    c_.ctx = this;
+    c_.parallel_for = &executor::trampoline;
+  }
+  executor(const executor &) = delete;
+  executor &operator=(const executor &) = delete;
+  ~executor() = default;
+
+  [[nodiscard]] const tcast_executor *get() const noexcept { return &c_; }
+
+ private:
+  static void trampoline(void *ctx, std::uint64_t n_tasks, tcast_task_fn task,
+                         void *task_ctx) noexcept {
+    executor *self = static_cast<executor *>(ctx);
+    self->run_(n_tasks, [task, task_ctx](std::uint64_t i) { task(task_ctx, i); });
+  }
+
+  Run run_;
+  tcast_executor c_;
+};
+
+/**
  * tcast_cast_options, starting from the library's defaults (saturate, round up, the
  * shortest text, casting unsafe, the calling thread only). Setters chain:
  * `tensorcast::options().casting_level(tensorcast::casting::safe).threads(2)`.
@@ -672,6 +706,12 @@ class options {
   [[nodiscard]] const tcast_executor *executor() const noexcept { return c_.executor; }
   options &executor(const tcast_executor *pool) noexcept {
     c_.executor = pool;
+    return *this;
+  }
+  /** A tensorcast::executor, which must outlive the calls made with these options. */
+  template <class Run>
+  options &executor(const tensorcast::executor<Run> &pool) noexcept {
+    c_.executor = pool.get();
     return *this;
   }
 
