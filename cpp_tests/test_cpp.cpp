@@ -372,6 +372,21 @@ void test_strings() {
   CHECK(empty.empty());
   EXPECT_ERROR(tc::status::unsupported,
                (void)tc::to_strings(std::vector<std::complex<float>>{{1.0f, 2.0f}}));
+  // A shape the buffer does not hold, or that overflows, is reported before anything is
+  // allocated for it (not as std::bad_alloc): the library's own messages.
+  const tc::error_info shortin = EXPECT_ERROR(
+      tc::status::buffer_too_small,
+      (void)tc::to_strings(tc::tensor_view(x.data(), 20, tc::dtype::float32, {1LL << 40})));
+  CHECK(shortin.message.find("needs") != std::string::npos);
+  EXPECT_ERROR(tc::status::invalid_shape,
+               (void)tc::to_strings(tc::tensor_view(x.data(), 20, tc::dtype::float32,
+                                                    {1LL << 40, 1LL << 40})));
+  EXPECT_ERROR(tc::status::invalid_shape,
+               (void)tc::to_strings(tc::tensor_view(x.data(), 20, tc::dtype::float32, {-1})));
+  // A stride-0 input of one element may stand for many: that is honoured.
+  const std::vector<std::string> same =
+      tc::to_strings(tc::tensor_view(x.data(), 4, tc::dtype::float32, {3}).with_strides({0}));
+  CHECK(same.size() == 3 && same[2] == "1.0");
 
   // Parsing: every string-like container, errors at the first bad text.
   const std::vector<double> d = tc::parse<double>({" 1.5", "-2", "inf", "1e-310"});

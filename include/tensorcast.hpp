@@ -763,11 +763,37 @@ result<std::vector<To>> cast_container(const C &input, const options *opts) {
 
 inline result<std::vector<std::string>> to_strings(const tensor_view &input,
                                                    const options *opts) {
-  std::uint64_t elements = 1;
-  for (std::int64_t extent : input.shape()) {
-    elements *= extent < 0 ? 0 : static_cast<std::uint64_t>(extent);
+  // What the shape asks for is checked before anything is allocated for it: a bad or
+  // overflowing shape, or a contiguous input shorter than its shape, is the error the
+  // library would report, not an attempt at a giant allocation.
+  tcast_error err;
+  std::uint64_t view_bytes = 0;
+  tcast_status code = tcast_tensor_bytes(TCAST_DTYPE_STRING, input.shape().data(),
+                                         input.shape().rank(), &view_bytes, &err);
+  if (code != TCAST_OK) {
+    return info_of(code, err);
   }
+  if (input.strides() == nullptr) {
+    std::uint64_t needed = 0;
+    code = tcast_tensor_bytes(static_cast<tcast_dtype>(input.type()), input.shape().data(),
+                              input.shape().rank(), &needed, &err);
+    if (code != TCAST_OK) {
+      return info_of(code, err);
+    }
+    if (needed > input.bytes()) {
+      const tcast_tensor in = input.c_tensor();
+      const tcast_tensor as_is = in;  // a cast to itself: the library names the short input
+      code = tcast_cast(&in, &as_is, nullptr, &err);
+      return info_of(code == TCAST_OK ? TCAST_ERR_INTERNAL : code, err);
+    }
+  }
+  const std::uint64_t elements = view_bytes / sizeof(tcast_string);
   const std::uint64_t per = tcast_string_max_bytes(static_cast<tcast_dtype>(input.type()));
+  if (per != 0 && elements > static_cast<std::uint64_t>(SIZE_MAX) / per) {
+    return error_info{status::out_of_memory, -1,
+                      "to_strings: " + std::to_string(elements) + " elements of up to " +
+                          std::to_string(per) + " bytes of text each exceed the address space"};
+  }
   std::vector<tcast_string> views(static_cast<std::size_t>(elements));
   std::vector<char> arena_bytes(static_cast<std::size_t>(elements * per));
   tcast_string_arena arena;
@@ -779,7 +805,6 @@ inline result<std::vector<std::string>> to_strings(const tensor_view &input,
                                      views.size() * sizeof(tcast_string), dtype::string,
                                      input.shape());
   const tcast_tensor out = out_view.c_tensor();
-  tcast_error err;
   result<void> done = check(tcast_cast_to_strings(&in, &out, &arena, c_options(opts), &err), err);
   if (!done) {
     return done.error();
