@@ -9,7 +9,7 @@
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
-readme=$root/bindings/go/README.md
+readme="$root"/"bindings/go/README.md"
 dir=$1
 mkdir -p "$dir"
 
