@@ -134,3 +134,32 @@ install_debian_rust() {
   done
   apt_install ${missing[@]+"${missing[@]}"}
 }
+
+#   go_env FALLBACK_CACHE
+#       Exports what every Go step here runs under: cgo on, nothing downloaded
+#       (GOPROXY=off), the installed toolchain only (GOTOOLCHAIN=local), and the build
+#       cache where Go puts it (~/.cache/go-build) unless that is unusable, then
+#       FALLBACK_CACHE. GOFLAGS is the caller's.
+go_env() {
+  export CGO_ENABLED=1 GOPROXY=off GOTOOLCHAIN=local
+  local gocache
+  gocache=$(go env GOCACHE 2>/dev/null || true)
+  if [ -z "$gocache" ] || [ "$gocache" = off ] || ! mkdir -p "$gocache" 2>/dev/null ||
+    [ ! -w "$gocache" ]; then
+    export GOCACHE=$1
+  fi
+}
+
+#   nuget_rid
+#       Prints this machine's NuGet runtime identifier (linux-x64, linux-arm64), the
+#       runtimes/RID/native directory of the C# package; fails on other machines.
+nuget_rid() {
+  case $(uname -m) in
+    x86_64) echo linux-x64 ;;
+    aarch64) echo linux-arm64 ;;
+    *)
+      echo "error: no NuGet runtime identifier known here for $(uname -m)" >&2
+      return 1
+      ;;
+  esac
+}

@@ -30,11 +30,7 @@ pkg=$out/package
 step "csproj: sources and version" python3 scripts/csproj.py check "$project" Cargo.toml
 step "cargo build --release --lib" cargo build --release --lib
 
-case $(uname -m) in
-  x86_64) rid=linux-x64 ;;
-  aarch64) rid=linux-arm64 ;;
-  *) echo "error: no NuGet runtime identifier known here for $(uname -m)" >&2; exit 1 ;;
-esac
+rid=$(nuget_rid)
 prop() { python3 scripts/csproj.py property "$project" "$1"; }
 id=$(prop PackageId)
 version=$(prop Version)

@@ -76,10 +76,7 @@ step "README example under mono" mono --debug "$out/Example.exe"
 
 step "scripts/pack-csharp.sh" bash scripts/pack-csharp.sh
 
-case $(uname -m) in
-  x86_64) rid=linux-x64 ;;
-  aarch64) rid=linux-arm64 ;;
-esac
+rid=$(nuget_rid)
 version=$(python3 scripts/csproj.py property "$project" Version)
 nupkg=$out/TensorcastSharp.$version.nupkg
 unpacked=$PWD/$out/unpacked

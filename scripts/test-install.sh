@@ -261,12 +261,8 @@ go_pkgconfig() {
   local dir=$work/go-consumer
   bash "$repo/scripts/go-consumer.sh" "$dir"
   cd "$dir"
-  export CGO_ENABLED=1 GOPROXY=off GOTOOLCHAIN=local GOFLAGS=
-  local gocache
-  gocache=$(go env GOCACHE 2>/dev/null || true)
-  if [ -z "$gocache" ] || [ "$gocache" = off ] || ! mkdir -p "$gocache" 2>/dev/null || [ ! -w "$gocache" ]; then
-    export GOCACHE=$work/go-cache
-  fi
+  go_env "$work/go-cache"
+  export GOFLAGS=
   go mod vendor
   CGO_LDFLAGS="-Wl,-rpath,$(pkg-config --variable=libdir tensorcast)" \
     go build -mod=vendor -tags tensorcast_pkgconfig -o hello .

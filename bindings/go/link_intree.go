@@ -3,8 +3,8 @@
 package tensorcast
 
 // In-tree linkage (the default): the package's own copy of the header (tensorcast.h,
-// kept equal to include/tensorcast.h by scripts/test-go.sh, so that the package still
-// compiles after `go mod vendor`), and the library cargo builds into target/release,
+// generated with include/tensorcast.h and checked by tests/header.rs, so that the
+// package still compiles after `go mod vendor`), and the library cargo builds into target/release,
 // found at run time through an rpath, so `go test` works right after
 // `cargo build --release` with no install step and no LD_LIBRARY_PATH. A copy of the
 // package outside the checkout (vendor/, the module cache) has no target/release next
