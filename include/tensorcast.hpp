@@ -735,6 +735,19 @@ class options {
  * ------------------------------------------------------------------------------------- */
 
 namespace detail {
+/** The element count of a shape, as the library counts it (negative extents and a count
+ * beyond 64 bits are its INVALID_SHAPE). */
+inline result<std::uint64_t> element_count(const dims &shape) {
+  std::uint64_t count = 0;
+  tcast_error err;
+  const tcast_status code =
+      tcast_tensor_bytes(TCAST_DTYPE_UINT8, shape.data(), shape.rank(), &count, &err);
+  if (code != TCAST_OK) {
+    return info_of(code, err);
+  }
+  return count;
+}
+
 inline result<void> check(tcast_status code, const tcast_error &err) {
   if (code == TCAST_OK) {
     return result<void>();
@@ -775,13 +788,12 @@ inline result<std::vector<std::string>> to_strings(const tensor_view &input,
   // What the shape asks for is checked before anything is allocated for it: a bad or
   // overflowing shape, or a contiguous input shorter than its shape, is the error the
   // library would report, not an attempt at a giant allocation.
-  tcast_error err;
-  std::uint64_t view_bytes = 0;
-  tcast_status code = tcast_tensor_bytes(TCAST_DTYPE_STRING, input.shape().data(),
-                                         input.shape().rank(), &view_bytes, &err);
-  if (code != TCAST_OK) {
-    return info_of(code, err);
+  const result<std::uint64_t> count = element_count(input.shape());
+  if (!count) {
+    return count.error();
   }
+  tcast_error err;
+  tcast_status code = TCAST_OK;
   if (input.strides() == nullptr) {
     std::uint64_t needed = 0;
     code = tcast_tensor_bytes(static_cast<tcast_dtype>(input.type()), input.shape().data(),
@@ -796,9 +808,9 @@ inline result<std::vector<std::string>> to_strings(const tensor_view &input,
       return info_of(code == TCAST_OK ? TCAST_ERR_INTERNAL : code, err);
     }
   }
-  const std::uint64_t elements = view_bytes / sizeof(tcast_string);
+  const std::uint64_t elements = *count;
   const std::uint64_t per = tcast_string_max_bytes(static_cast<tcast_dtype>(input.type()));
-  if (per != 0 && elements > static_cast<std::uint64_t>(SIZE_MAX) / per) {
+  if (elements > static_cast<std::uint64_t>(SIZE_MAX) / (sizeof(tcast_string) + per)) {
     return error_info{status::out_of_memory, -1,
                       "to_strings: " + std::to_string(elements) + " elements of up to " +
                           std::to_string(per) + " bytes of text each exceed the address space"};
@@ -1020,17 +1032,30 @@ result<dims> read_shape(Write write) {
   return try_expand_shape(input, shape).value();
 }
 
-/** ONNX Expand (tcast_expand_ex): `output`'s shape is the broadcast. */
-inline result<void> try_expand(const tensor_view &input, const mutable_tensor_view &output,
-                               const options &opts = options()) {
+namespace detail {
+inline result<void> expand(const tensor_view &input, const mutable_tensor_view &output,
+                           const options *opts) {
   const tcast_tensor in = input.c_tensor();
   const tcast_tensor out = output.c_tensor();
   tcast_error err;
-  return detail::check(tcast_expand_ex(&in, &out, &opts.c_options(), &err), err);
+  return check(tcast_expand_ex(&in, &out, c_options(opts), &err), err);
+}
+}  // namespace detail
+
+/** ONNX Expand (tcast_expand_ex): `output`'s shape is the broadcast. */
+inline void expand(const tensor_view &input, const mutable_tensor_view &output) {
+  detail::expand(input, output, nullptr).value();
 }
 inline void expand(const tensor_view &input, const mutable_tensor_view &output,
-                   const options &opts = options()) {
-  try_expand(input, output, opts).value();
+                   const options &opts) {
+  detail::expand(input, output, &opts).value();
+}
+inline result<void> try_expand(const tensor_view &input, const mutable_tensor_view &output) {
+  return detail::expand(input, output, nullptr);
+}
+inline result<void> try_expand(const tensor_view &input, const mutable_tensor_view &output,
+                               const options &opts) {
+  return detail::expand(input, output, &opts);
 }
 /** A read-only output: refused at compile time with a message that says so. */
 template <class Out, class = std::enable_if_t<std::is_same<Out, tensor_view>::value>>
@@ -1048,11 +1073,7 @@ template <class C>
     const C &input, const dims &input_shape, const dims &shape) {
   using T = std::remove_const_t<detail::element_of<const C>>;
   dims out_shape = expand_shape(input_shape, shape);
-  std::uint64_t count = 1;
-  for (std::int64_t extent : out_shape) {
-    count *= static_cast<std::uint64_t>(extent);
-  }
-  std::vector<T> out(static_cast<std::size_t>(count));
+  std::vector<T> out(static_cast<std::size_t>(detail::element_count(out_shape).value()));
   expand(view(std::data(input), static_cast<std::size_t>(std::size(input)), input_shape),
          view(out.data(), out.size(), std::move(out_shape)));
   return out;
