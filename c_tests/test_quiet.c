@@ -66,7 +66,7 @@ static void child_calls(void) {
 
   memset(&input, 0, sizeof input);
   memset(&output, 0, sizeof output);
-  input.data = (void *)(uintptr_t)in;
+  input.data = TCAST_CONST_DATA(in);
   input.data_bytes = sizeof in;
   input.shape = shape;
   input.ndim = 1;
@@ -88,7 +88,7 @@ static void child_calls(void) {
 
   /* Numbers to text, which runs the float kernels' detection too. */
   memset(&input, 0, sizeof input);
-  input.data = (void *)(uintptr_t)values;
+  input.data = TCAST_CONST_DATA(values);
   input.data_bytes = sizeof values;
   input.shape = two;
   input.ndim = 1;

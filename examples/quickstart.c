@@ -20,8 +20,11 @@
 static int cast_1d(const void *src, uint64_t src_bytes, tcast_dtype from, void *dst,
                    uint64_t dst_bytes, tcast_dtype to) {
   const int64_t shape[1] = {N};
-  tcast_tensor input = {(void *)src, src_bytes, shape, NULL, 1, from};
-  tcast_tensor output = {dst, dst_bytes, shape, NULL, 1, to};
+  tcast_tensor input = {
+      .data = TCAST_CONST_DATA(src), .data_bytes = src_bytes, .shape = shape, .ndim = 1,
+      .dtype = from};
+  tcast_tensor output = {
+      .data = dst, .data_bytes = dst_bytes, .shape = shape, .ndim = 1, .dtype = to};
   tcast_error err;
   tcast_status status = tcast_cast(&input, &output, NULL, &err);
   if (status != TCAST_OK) {

@@ -271,6 +271,13 @@ typedef struct tcast_tensor {
 } tcast_tensor;
 
 /**
+ * `data` for an input whose buffer is const, without a cast (-Wcast-qual stays quiet):
+ * `in.data = TCAST_CONST_DATA(values);`. Inputs are never written. The field stays
+ * `void *` (docs/c-api.md section 11: a field's type is part of the ABI).
+ */
+#define TCAST_CONST_DATA(p) ((void *)(uintptr_t)(const void *)(p))
+
+/**
  * The bytes a C-contiguous tensor of `dtype` and `shape` occupies, sub-byte types
  * packed (INT4: 2 per byte, INT2: 4 per byte, FLOAT6: 4 per 3 bytes).
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_SHAPE (negative dim, ndim outside
