@@ -16,18 +16,30 @@ thread_local! {
 }
 
 /// While alive, the thread runs library work: a panic on it is not reported by the hook.
-pub(crate) struct Inside(());
+/// Holds the thread's counter, so that leaving costs no second thread-local lookup (and
+/// the guard cannot move to another thread: a raw pointer is neither Send nor Sync).
+pub(crate) struct Inside(*const Cell<u32>);
 
 impl Inside {
+    #[inline]
     pub(crate) fn enter() -> Inside {
-        DEPTH.with(|depth| depth.set(depth.get().saturating_add(1)));
-        Inside(())
+        // A thread being torn down has no counter any more; it counts as inside anyway.
+        let depth = DEPTH.try_with(|depth| {
+            depth.set(depth.get().wrapping_add(1));
+            depth as *const Cell<u32>
+        });
+        Inside(depth.unwrap_or(std::ptr::null()))
     }
 }
 
 impl Drop for Inside {
+    #[inline]
     fn drop(&mut self) {
-        DEPTH.with(|depth| depth.set(depth.get().saturating_sub(1)));
+        // SAFETY: a non-NULL pointer is this thread's counter, which lives as long as the
+        // thread, and this guard never leaves the thread that made it (it is !Send).
+        if let Some(depth) = unsafe { self.0.as_ref() } {
+            depth.set(depth.get().wrapping_sub(1));
+        }
     }
 }
 
