@@ -515,6 +515,84 @@ void test_numpy() {
   tcast_np_dtype_free(raw);
 }
 
+
+// ---- strides of the wrong rank (issue 26, point 2)
+
+// One stride per dimension, or the view is refused before the library could read past the
+// strides: the constructor and with_strides() throw INVALID_SHAPE, their try_ forms
+// return it. Under valgrind (memcheck_test_cpp*), a read past the nine strides of a rank-10
+// view would be an invalid read.
+void test_strides_rank() {
+  float p[1] = {2.5f};
+  const float *cp = p;
+  const tc::dims ten{1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const tc::dims nine{1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+  // The issue's case, on a writable and on a read-only view; then in a cast, which used
+  // to hand the library nine strides for ten dimensions (valgrind: an invalid read of 8
+  // bytes just past them, and a cast that succeeded).
+  const tc::error_info e =
+      EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(p, 1, ten).with_strides(nine));
+  std::vector<float> sink(1);
+  EXPECT_ERROR(tc::status::invalid_shape,
+               tc::cast(tc::view(p, 1, ten).with_strides(nine), tc::view(sink, ten)));
+  CHECK(e.index == -1);
+  CHECK(e.message.find("9 strides") != std::string::npos &&
+        e.message.find("rank 10") != std::string::npos);
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(cp, 1, ten).with_strides(nine));
+  // More strides than dimensions, and strides on a scalar, are refused the same way.
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(cp, 1, {1}).with_strides({1, 1}));
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(cp, 1, {}).with_strides({0}));
+
+  // The constructor form.
+  const tc::error_info c = EXPECT_ERROR(
+      tc::status::invalid_shape, tc::tensor_view(p, sizeof p, tc::dtype::float32, ten, nine));
+  CHECK(c.message == e.message);
+
+  // The try_ forms return the same error and throw nothing.
+  bool threw = false;
+  try {
+    const tc::result<tc::tensor_view> w = tc::view(p, 1, ten).try_with_strides(nine);
+    CHECK(!w && w.error().code == tc::status::invalid_shape && w.error().message == e.message);
+    const tc::result<tc::tensor_view> r = tc::view(cp, 1, ten).try_with_strides(nine);
+    CHECK(!r && r.error().code == tc::status::invalid_shape && r.error().message == e.message);
+    const tc::result<tc::tensor_view> k =
+        tc::tensor_view::try_create(p, sizeof p, tc::dtype::float32, ten, nine);
+    CHECK(!k && k.error().code == tc::status::invalid_shape && k.error().message == e.message);
+  } catch (...) {
+    threw = true;
+  }
+  CHECK(!threw);
+
+  // The right rank still works through every form: ten zero strides read p[0] for each of
+  // the ten-dimensional output's one element; the descriptor points at the view's strides.
+  const tc::dims zeros{0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<double> out(1);
+  const tc::tensor_view strided = tc::view(cp, 1, ten).with_strides(zeros);
+  const tcast_tensor ct = strided.c_tensor();
+  CHECK(ct.ndim == 10 && ct.strides == strided.strides()->data() &&
+        strided.strides()->size() == 10);
+  tc::cast(strided, tc::view(out, ten));
+  CHECK(out[0] == 2.5);
+  const tc::result<tc::tensor_view> made =
+      tc::tensor_view::try_create(p, sizeof p, tc::dtype::float32, ten, zeros);
+  CHECK(made.has_value() && made->strides() != nullptr && *made->strides() == zeros);
+  out[0] = 0.0;
+  CHECK(tc::try_cast(*made, tc::view(out, ten)).has_value() && out[0] == 2.5);
+  const tc::result<tc::tensor_view> again = tc::view(p, 1, ten).try_with_strides(zeros);
+  CHECK(again.has_value() && again->shape() == ten && *again->strides() == zeros);
+
+  // Copies and moves keep one stride per dimension: a moved-from view is a rank-0 scalar
+  // with no strides left, not a rank-10 shape with an emptied strides array.
+  tc::tensor_view copy = strided;
+  CHECK(copy.c_tensor().ndim == 10 && copy.strides()->size() == 10);
+  tc::tensor_view taken = std::move(copy);
+  CHECK(taken.shape() == ten && *taken.strides() == zeros);
+  CHECK(copy.shape().size() == copy.strides()->size());  // NOLINT: moved-from on purpose
+  copy = taken;
+  CHECK(copy.shape() == ten && *copy.strides() == zeros);
+}
+
 }  // namespace
 
 int main() {
@@ -527,6 +605,7 @@ int main() {
   test_expand();
   test_bitcast();
   test_numpy();
+  test_strides_rank();
   std::printf("test_cpp (__cplusplus %ldL): %d passed, %d failed\n", static_cast<long>(__cplusplus),
               passed, failed);
   return failed == 0 ? 0 : 1;

@@ -491,6 +491,15 @@ class dims {
 };
 
 namespace detail {
+inline error_info strides_rank_error(const dims &shape, const dims &strides) {
+  return error_info{status::invalid_shape, -1,
+                    "a view has " + std::to_string(strides.size()) +
+                        " strides for a shape of rank " + std::to_string(shape.size()) +
+                        ": one stride per dimension"};
+}
+
+/** The descriptor the library reads: `strides`, when given, has one stride per dimension
+ * of `shape` (the views' constructors refuse anything else). */
 inline tcast_tensor c_tensor(const void *data, std::uint64_t bytes, dtype type, const dims &shape,
                              const dims *strides) noexcept {
   tcast_tensor t;
@@ -510,19 +519,27 @@ class mutable_tensor_view;
 
 /**
  * A read-only tensor: `bytes` bytes at `data`, of `type`, with `shape` (and optional
- * strides in elements). An input; it cannot be an output.
+ * strides in elements, one per dimension). An input; it cannot be an output.
  */
 class tensor_view {
  public:
   tensor_view(const void *data, std::uint64_t bytes, dtype type, dims shape)
       : data_(data), bytes_(bytes), type_(type), shape_(std::move(shape)) {}
+  /** Throws tensorcast::error (INVALID_SHAPE) unless `strides` has `shape`'s rank. */
   tensor_view(const void *data, std::uint64_t bytes, dtype type, dims shape, dims strides)
       : data_(data),
         bytes_(bytes),
         type_(type),
         shape_(std::move(shape)),
         strides_(std::move(strides)),
-        strided_(true) {}
+        strided_(true) {
+    if (strides_.size() != shape_.size()) {
+      throw error(detail::strides_rank_error(shape_, strides_));
+    }
+  }
+  /** The strided constructor, reporting strides of the wrong rank in the result. */
+  [[nodiscard]] static result<tensor_view> try_create(const void *data, std::uint64_t bytes,
+                                                      dtype type, dims shape, dims strides);
   /** A writable view is readable too. */
   tensor_view(const mutable_tensor_view &view);
 
@@ -532,11 +549,16 @@ class tensor_view {
   [[nodiscard]] const dims &shape() const noexcept { return shape_; }
   /** The strides in elements, or nullptr for C-contiguous. */
   [[nodiscard]] const dims *strides() const noexcept { return strided_ ? &strides_ : nullptr; }
-  /** The same buffer with strides (in elements). */
+  /** The same buffer with strides (in elements, one per dimension); throws
+   * tensorcast::error (INVALID_SHAPE) for strides of another rank. */
   [[nodiscard]] tensor_view with_strides(dims strides) const {
     return tensor_view(data_, bytes_, type_, shape_, std::move(strides));
   }
-  /** The C descriptor; it points into this view, which must outlive it. */
+  /** with_strides, reporting strides of the wrong rank in the result. */
+  [[nodiscard]] result<tensor_view> try_with_strides(dims strides) const;
+  /** The C descriptor; it points into this view, which must outlive it. Its strides, if
+   * any, are as many as its dimensions: every way to give a view strides checks that,
+   * and copies and moves keep the two together (a moved-from view has rank 0). */
   [[nodiscard]] tcast_tensor c_tensor() const noexcept {
     return detail::c_tensor(data_, bytes_, type_, shape_, strides());
   }
@@ -560,8 +582,11 @@ class mutable_tensor_view {
   [[nodiscard]] std::uint64_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] dtype type() const noexcept { return type_; }
   [[nodiscard]] const dims &shape() const noexcept { return shape_; }
-  /** The same buffer with strides (in elements): an input only, so read-only. */
+  /** The same buffer with strides (in elements, one per dimension): an input only, so
+   * read-only. Throws tensorcast::error (INVALID_SHAPE) for strides of another rank. */
   [[nodiscard]] tensor_view with_strides(dims strides) const;
+  /** with_strides, reporting strides of the wrong rank in the result. */
+  [[nodiscard]] result<tensor_view> try_with_strides(dims strides) const;
   /** The C descriptor; it points into this view, which must outlive it. */
   [[nodiscard]] tcast_tensor c_tensor() const noexcept {
     return detail::c_tensor(data_, bytes_, type_, shape_, nullptr);
@@ -576,8 +601,21 @@ class mutable_tensor_view {
 
 inline tensor_view::tensor_view(const mutable_tensor_view &view)
     : tensor_view(view.data(), view.bytes(), view.type(), view.shape()) {}
+inline result<tensor_view> tensor_view::try_create(const void *data, std::uint64_t bytes,
+                                                   dtype type, dims shape, dims strides) {
+  if (strides.size() != shape.size()) {
+    return detail::strides_rank_error(shape, strides);
+  }
+  return tensor_view(data, bytes, type, std::move(shape), std::move(strides));
+}
+inline result<tensor_view> tensor_view::try_with_strides(dims strides) const {
+  return try_create(data_, bytes_, type_, shape_, std::move(strides));
+}
 inline tensor_view mutable_tensor_view::with_strides(dims strides) const {
   return tensor_view(data_, bytes_, type_, shape_, std::move(strides));
+}
+inline result<tensor_view> mutable_tensor_view::try_with_strides(dims strides) const {
+  return tensor_view::try_create(data_, bytes_, type_, shape_, std::move(strides));
 }
 
 namespace detail {
