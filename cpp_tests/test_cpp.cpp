@@ -10,7 +10,9 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -593,6 +595,69 @@ void test_strides_rank() {
   CHECK(copy.shape() == ten && *copy.strides() == zeros);
 }
 
+// ---- text with an embedded NUL (issue 26, point 3)
+
+// A C string ends at its first NUL: every function of the layer that hands text to the
+// library refuses a text holding one (TCAST_ERR_PARSE), instead of answering for the part
+// before it, as parse<float> of the STRING "2\0" already does.
+void test_embedded_nul() {
+  using namespace std::string_literals;
+  using namespace std::string_view_literals;
+  const std::string float_junk = "FLOAT\0junk"s;
+  CHECK(float_junk.size() == 10);  // the literal suffix keeps what follows the NUL
+  CHECK(tc::dtype_from_name("FLOAT") == tc::dtype::float32);
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name(float_junk));
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name("FLOAT\0junk"sv));
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name("FLOAT\0"sv));
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name("\0FLOAT"sv));
+  // A const char * is its characters up to the NUL, as in C.
+  CHECK(tc::dtype_from_name("FLOAT\0junk") == tc::dtype::float32);
+
+  // The STRING cast, which the layer already passed with its length: the reference.
+  EXPECT_ERROR(tc::status::parse, (void)tc::parse<float>(std::vector<std::string>{"2\0"s}));
+
+  const std::string i4_garbage = "i4\0garbage"s;
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_dtype::parse(i4_garbage));
+  const tc::result<tc::np_dtype> tried = tc::np_dtype::try_parse("i4\0garbage"sv);
+  CHECK(!tried && tried.error().code == tc::status::parse && !tried.error().message.empty());
+  CHECK(tc::np_dtype::parse("i4").str() == "int32");
+  // numpy reads the spec '\x00' as type number 0 (bool); here it is refused like ''.
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_dtype::parse("\0"sv));
+
+  // The functions over dtype specs: either side.
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_can_cast("i4\0garbage"sv, "f8", tc::casting::safe));
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_can_cast("i4", "f8\0"sv, tc::casting::safe));
+  CHECK(tc::np_can_cast("i4", "f8", tc::casting::safe));
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_promote_types("i4\0f8"sv, "f4"));
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_promote_types("i4", "f4\0i8"sv));
+  CHECK(tc::np_promote_types("i4", "f4") == "float64");
+
+  // The message says where the NUL is.
+  const tc::error_info at = EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name(float_junk));
+  CHECK(at.message.find("NUL") != std::string::npos &&
+        at.message.find("offset 5") != std::string::npos);
+}
+
+// ---- what escapes from the functions that return containers (issue 26, point 3)
+
+// Besides tensorcast::error, a container the standard library cannot make escapes as the
+// standard library reports it: 2**62 floats exceed std::vector's max_size(), so
+// std::length_error, thrown before anything is allocated or cast.
+void test_container_limits() {
+  const std::vector<float> one{1.0f};
+  CHECK(tc::expand_shape({1}, {1LL << 62}) == tc::dims({1LL << 62}));
+  bool length_error = false;
+  try {
+    (void)tc::expand(one, {1}, {1LL << 62});
+  } catch (const std::length_error &) {
+    length_error = true;
+  } catch (...) {
+  }
+  CHECK(length_error);
+  // A shape the library refuses is still its error.
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::expand(one, {1}, {1LL << 62, 1LL << 62}));
+}
+
 }  // namespace
 
 int main() {
@@ -606,6 +671,8 @@ int main() {
   test_bitcast();
   test_numpy();
   test_strides_rank();
+  test_embedded_nul();
+  test_container_limits();
   std::printf("test_cpp (__cplusplus %ldL): %d passed, %d failed\n", static_cast<long>(__cplusplus),
               passed, failed);
   return failed == 0 ? 0 : 1;

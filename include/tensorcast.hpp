@@ -12,8 +12,13 @@
  *   numpy_rules, whose values are the C constants (TCAST_*);
  * - tensorcast::error (a std::runtime_error carrying the status and the element index),
  *   thrown by every function whose name does not start with try_; the try_ functions
- *   return a result<T> instead (std::expected's shape: has_value(), value(), error());
- *   both may still throw std::bad_alloc from the containers they fill;
+ *   return a result<T> instead (std::expected's shape: has_value(), value(), error()).
+ *   What the standard library throws escapes from both: a function that makes a
+ *   container or a string (its result, a buffer for the library, a dims of more than 8
+ *   extents, an error's message) throws std::bad_alloc when memory runs out and
+ *   std::length_error when the size asked for exceeds the container's max_size() (as
+ *   expand(floats, {1}, {1LL << 62}) does: 2**62 floats); result's operator* and -> on
+ *   an error, and error() on a value, throw std::bad_variant_access;
  * - storage types for the float formats C++ has no type for (float16, bfloat16, the
  *   one-byte float8 formats): the raw bits, distinct from uint16_t/uint8_t, so that
  *   dtype_of<T> maps every element type to exactly one dtype; under C++23,
@@ -924,6 +929,22 @@ result<std::string> read_text(Write write) {
   text.resize(std::strlen(text.c_str()));
   return text;
 }
+
+/**
+ * `text` as a NUL-terminated string for a C function, or TCAST_ERR_PARSE when it holds a
+ * NUL: C would read it only up to there and answer for a prefix the caller never wrote.
+ * `what` names the text in the message ("dtype name", "numpy dtype spec").
+ */
+inline result<std::string> c_string(std::string_view text, const char *what) {
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string_view::npos) {
+    return error_info{status::parse, -1,
+                      std::string(what) + " of " + std::to_string(text.size()) +
+                          " bytes has a NUL byte at offset " + std::to_string(nul) +
+                          ": refused whole, not cut at the NUL as a C string would be"};
+  }
+  return std::string(text);
+}
 }  // namespace detail
 
 /**
@@ -1104,7 +1125,9 @@ void expand(const tensor_view &, const Out &, const options & = options()) {
 }
 /**
  * A container's elements, of shape `input_shape`, broadcast to `shape`: a new vector
- * holding the expand_shape(input_shape, shape) result in row-major order.
+ * holding the expand_shape(input_shape, shape) result in row-major order. Throws
+ * tensorcast::error, and std::length_error (or std::bad_alloc) for a broadcast with more
+ * elements than a std::vector holds (or memory for).
  */
 template <class C>
 [[nodiscard]] std::vector<std::remove_const_t<detail::element_of<const C>>> expand(
@@ -1187,9 +1210,13 @@ result<View> bitcast(const View &input, dtype to, bitcast_rules rules) {
   return bytes;
 }
 
-/** The dtype named `text` ("FLOAT", "bfloat16", ... as tcast_dtype_from_name takes). */
+/**
+ * The dtype named `text` ("FLOAT", "bfloat16", ... as tcast_dtype_from_name takes).
+ * Throws tensorcast::error: INVALID_DTYPE for a name that is no dtype, PARSE for a text
+ * holding a NUL byte.
+ */
 [[nodiscard]] inline dtype dtype_from_name(std::string_view text) {
-  const std::string z(text);
+  const std::string z = detail::c_string(text, "dtype name").value();
   tcast_dtype code = TCAST_DTYPE_UNDEFINED;
   tcast_error err;
   detail::check(tcast_dtype_from_name(z.c_str(), &code, &err), err).value();
@@ -1216,12 +1243,16 @@ class np_dtype {
   }
   ~np_dtype() { tcast_np_dtype_free(handle_); }
 
-  /** numpy.dtype(spec): "float32", ">i4", "U8", "M8[ns]", "i4,f8", ... */
+  /** numpy.dtype(spec): "float32", ">i4", "U8", "M8[ns]", "i4,f8", ...; a spec holding
+   * a NUL byte is a PARSE error. */
   [[nodiscard]] static result<np_dtype> try_parse(std::string_view spec) {
-    const std::string z(spec);
+    const result<std::string> z = detail::c_string(spec, "numpy dtype spec");
+    if (!z) {
+      return z.error();
+    }
     tcast_np_dtype *handle = nullptr;
     tcast_error err;
-    const tcast_status code = tcast_np_dtype_parse(z.c_str(), &handle, &err);
+    const tcast_status code = tcast_np_dtype_parse(z->c_str(), &handle, &err);
     if (code != TCAST_OK) {
       return detail::info_of(code, err);
     }
@@ -1283,8 +1314,8 @@ class np_dtype {
 
 /** numpy.promote_types(a, b), as str() of the result: np_promote_types("i4", "f4") -> "float64". */
 [[nodiscard]] inline std::string np_promote_types(std::string_view a, std::string_view b) {
-  const std::string za(a);
-  const std::string zb(b);
+  const std::string za = detail::c_string(a, "numpy dtype spec").value();
+  const std::string zb = detail::c_string(b, "numpy dtype spec").value();
   return detail::read_text([&za, &zb](char *buf, std::uint64_t capacity, std::uint64_t *needed,
                                       tcast_error *err) {
            return tcast_np_promote_types(za.c_str(), zb.c_str(), buf, capacity, needed, err);
