@@ -658,6 +658,32 @@ void test_container_limits() {
   EXPECT_ERROR(tc::status::invalid_shape, (void)tc::expand(one, {1}, {1LL << 62, 1LL << 62}));
 }
 
+// ---- what the library runs on this CPU
+
+// cpu_info() is tcast_cpu_info's line, whatever TCAST_DISABLE_CPU_FEATURES says (the
+// portable pass of scripts/test.sh runs this program with it set to "all").
+void test_cpu_info() {
+  std::uint64_t needed = 0;
+  tcast_error err;
+  CHECK(tcast_cpu_info(nullptr, 0, &needed, &err) == TCAST_OK && needed > 1);
+  std::vector<char> buf(static_cast<std::size_t>(needed));
+  CHECK(tcast_cpu_info(buf.data(), needed, nullptr, &err) == TCAST_OK);
+  const std::string c_line(buf.data());
+
+  const std::string line = tc::cpu_info();
+  CHECK(line == c_line && line.size() + 1 == needed);
+  CHECK(line.rfind("arch=", 0) == 0);
+  const std::size_t kernels = line.find(" kernels=");
+  const std::size_t withdrawn = line.find(" withdrawn=");
+  const std::size_t unknown = line.find(" unknown=");
+  CHECK(kernels != std::string::npos && withdrawn != std::string::npos &&
+        unknown != std::string::npos && kernels < withdrawn && withdrawn < unknown);
+  CHECK(line.find('\n') == std::string::npos && line.find('\0') == std::string::npos);
+
+  const tc::result<std::string> tried = tc::try_cpu_info();
+  CHECK(tried.has_value() && *tried == c_line);
+}
+
 }  // namespace
 
 int main() {
@@ -673,6 +699,7 @@ int main() {
   test_strides_rank();
   test_embedded_nul();
   test_container_limits();
+  test_cpu_info();
   std::printf("test_cpp (__cplusplus %ldL): %d passed, %d failed\n", static_cast<long>(__cplusplus),
               passed, failed);
   return failed == 0 ? 0 : 1;

@@ -30,8 +30,8 @@
  * - options, whose constructor takes the library's defaults
  *   (tcast_cast_options_default), with chainable setters, and executor<Run>, which
  *   lends the library the host's thread pool as a callable;
- * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, and a
- *   move-only RAII np_dtype for the numpy casting rules.
+ * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, a
+ *   move-only RAII np_dtype for the numpy casting rules, and cpu_info.
  *
  * Everything is in namespace tensorcast; nothing here allocates unless it returns a
  * container or a string (the view functions and the shape functions do not; dims keeps
@@ -1322,6 +1322,25 @@ class np_dtype {
          })
       .value();
 }
+
+/* ---------------------------------------------------------------------------------------
+ * Diagnostics
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * One line saying what the library runs on this CPU (tcast_cpu_info): the architecture,
+ * the SIMD kernel families in use, those TCAST_DISABLE_CPU_FEATURES withdrew and the
+ * names in it no family knows, e.g. `arch=x86_64 kernels=avx2,sse2,erms withdrawn=none
+ * unknown=none`. The library prints nothing itself; this is how a host learns what the
+ * variable did. cpu_info() throws tensorcast::error, try_cpu_info() returns it.
+ */
+[[nodiscard]] inline result<std::string> try_cpu_info() {
+  return detail::read_text(
+      [](char *buf, std::uint64_t capacity, std::uint64_t *needed, tcast_error *err) {
+        return tcast_cpu_info(buf, capacity, needed, err);
+      });
+}
+[[nodiscard]] inline std::string cpu_info() { return try_cpu_info().value(); }
 
 }  // namespace tensorcast
 
