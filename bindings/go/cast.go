@@ -3,7 +3,10 @@ package tensorcast
 // #include "tensorcast.h"
 import "C"
 
-import "strconv"
+import (
+	"strconv"
+	"unsafe"
+)
 
 // RoundMode is ONNX Cast's round_mode, used for FLOAT8E8M0 targets only.
 type RoundMode int32
@@ -159,11 +162,18 @@ func CastSlice[T, U Native](src []T, dst []U, opts *CastOptions) error {
 }
 
 // CastToBytes converts src into a new byte slice of dtype to (1-D, len(src) elements,
-// sub-byte dtypes packed).
+// sub-byte dtypes packed). A result larger than the process can allocate is
+// ErrOutOfMemory, returned before anything is allocated.
 func CastToBytes[T Native](src []T, to DType, opts *CastOptions) ([]byte, error) {
+	if err := refuseString("CastToBytes", to); err != nil {
+		return nil, err
+	}
 	shape := []int64{int64(len(src))}
 	n, err := TensorBytes(to, shape)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkAlloc("CastToBytes", uint64(n)); err != nil {
 		return nil, err
 	}
 	dst := make([]byte, n)
@@ -175,20 +185,36 @@ func CastToBytes[T Native](src []T, to DType, opts *CastOptions) ([]byte, error)
 }
 
 // CastFromBytes converts the n elements of dtype from in src (1-D, sub-byte dtypes
-// packed) into a new []U.
+// packed) into a new []U. Before anything is allocated, src must hold the n elements
+// (else ErrBufferTooSmall), and a result larger than the process can allocate is
+// ErrOutOfMemory.
 func CastFromBytes[U Native](src []byte, from DType, n int, opts *CastOptions) ([]U, error) {
 	if n < 0 {
 		return nil, newError(ErrInvalidShape, "CastFromBytes: negative element count %d", n)
 	}
+	if err := refuseString("CastFromBytes", from); err != nil {
+		return nil, err
+	}
+	shape := []int64{int64(n)}
+	input := Tensor{Data: src, DType: from, Shape: shape}
+	if err := checkInput(input, "CastFromBytes: input"); err != nil {
+		return nil, err
+	}
+	var zero U
+	size, err := checkResultBytes("CastFromBytes", uint64(n), uint64(unsafe.Sizeof(zero)))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAlloc("CastFromBytes", size); err != nil {
+		return nil, err
+	}
 	if from == Bool && DTypeOf[U]() == Bool {
 		// BOOL -> BOOL copies bytes, and a byte other than 0 or 1 is not a valid Go
 		// bool: read the input as UINT8, which the cast maps to 0 and 1.
-		from = Uint8
+		input.DType = Uint8
 	}
 	dst := make([]U, n)
-	shape := []int64{int64(n)}
-	if err := CastTensor(Tensor{Data: src, DType: from, Shape: shape},
-		Tensor{Data: AsBytes(dst), DType: DTypeOf[U](), Shape: shape}, opts); err != nil {
+	if err := CastTensor(input, Tensor{Data: AsBytes(dst), DType: DTypeOf[U](), Shape: shape}, opts); err != nil {
 		return nil, err
 	}
 	return dst, nil

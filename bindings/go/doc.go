@@ -26,6 +26,11 @@
 // is about (or -1) and its Message. Match them with errors.As, or test the status with
 // errors.Is(err, tensorcast.ErrParse) or IsStatus(err, tensorcast.ErrParse).
 //
+// A function that allocates its result checks the sizes it was given first: an input
+// smaller than its count or shape says is ErrBufferTooSmall, a result no Go slice can
+// hold ErrInvalidShape, and one the process cannot get (beyond RAM plus swap, or the
+// room below RLIMIT_AS, on Linux) ErrOutOfMemory, all before anything is allocated.
+//
 // # Text
 //
 // ParseStrings / ParseSlice parse text into numbers (tcast_cast from STRING);
