@@ -389,8 +389,12 @@ func fillOptions(opts *C.tcast_cast_options, o *CastOptions) error {
 	}
 	opts.round_mode = C.int32_t(o.RoundMode)
 	opts.string_format = C.int32_t(o.StringFormat)
-	if o.Casting != nil {
-		opts.casting = C.int32_t(*o.Casting)
+	if o.Casting != CastingDefault {
+		level, ok := o.Casting.toC()
+		if !ok {
+			return newError(ErrInvalidArgument, "Casting = %v has no C level", o.Casting)
+		}
+		opts.casting = C.int32_t(level)
 	}
 	if o.Threads > math.MaxInt32 || o.Threads < math.MinInt32 {
 		return newError(ErrInvalidArgument, "Threads = %d does not fit in an int32", o.Threads)

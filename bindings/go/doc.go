@@ -60,13 +60,15 @@
 // scalars) or Numpy2 (NEP 50). CanCastDType answers the same question for tensorcast's
 // own DType values; it is the check CastOptions.Casting makes before a cast.
 //
-// Levels are Casting values, equal to the C ones: CastingNo (TCAST_CASTING_NO, 0) ..
-// CastingUnsafe (TCAST_CASTING_UNSAFE, 4), and CastingNever (TCAST_CASTING_NEVER, 5),
-// which only CastingLevel returns (and any failing CastingLevel or ParseCasting, so an
-// ignored error never reads as a permissive level). Their order is numpy's, so
+// Levels are Casting values: CastingNo .. CastingUnsafe, and CastingNever, which only
+// CastingLevel returns (and any failing CastingLevel or ParseCasting, so an ignored
+// error never reads as a permissive level). Their order is numpy's, so
 // `level, _ := CastingLevel(a, b, Numpy2); level <= CastingSafe` is CanCast at
 // CastingSafe. The can_cast functions take a level and have no default.
-// CastOptions.Casting is a *Casting whose nil means the cast's default, UNSAFE, so that
-// a CastOptions literal that does not mention it refuses nothing; set it with
-// CastingSafe.Ptr(). ParseCasting reads numpy's names ("same_kind").
+// CastOptions.Casting is a plain Casting whose zero value, CastingDefault, means the
+// cast's default, UNSAFE, so that a CastOptions literal that does not mention it refuses
+// nothing; set a level with Casting: CastingSafe. A Casting's number is the C level
+// plus one (CastingNo is 1, TCAST_CASTING_NO 0), which is what lets the zero value mean
+// "not set"; the binding converts exactly. ParseCasting reads numpy's names
+// ("same_kind").
 package tensorcast
