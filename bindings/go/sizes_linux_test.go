@@ -13,12 +13,14 @@ import (
 
 // Under an address-space limit (`ulimit -v`, RLIMIT_AS), an allocation beyond the room
 // left is refused before make() (which would end the process: the kernel refuses the
-// mapping and Go's runtime dies of it), while one that fits still works. Run in the child
-// process of TestHugeSizesAreErrorsNotCrashes, which is the only process the limit
+// mapping and Go's runtime dies of it), while one that fits still works. The limit also
+// makes results of a few hundred MiB too large, so that the functions whose input is a Go
+// slice (CastToBytes, FormatSlice) can be tested with inputs of real memory. Run in the
+// child process of TestHugeSizesAreErrorsNotCrashes, the only process the limit
 // applies to.
 func init() {
-	platformSizeCases = append(platformSizeCases, sizeCase{
-		"ExpandSlice beyond the room left below RLIMIT_AS", tc.ErrOutOfMemory, func() error {
+	platformSizeCases = append(platformSizeCases,
+		sizeCase{"ExpandSlice beyond the room left below RLIMIT_AS", tc.ErrOutOfMemory, func() error {
 			if err := limitAddressSpace(256 << 20); err != nil {
 				return err
 			}
@@ -33,7 +35,24 @@ func init() {
 			// 512 MiB does not.
 			_, _, err = tc.ExpandSlice([]float32{7}, []int64{1}, []int64{128 << 20})
 			return err
-		}})
+		}},
+		sizeCase{"CastToBytes 32 MiB of INT8 to COMPLEX128 (512 MiB) below RLIMIT_AS", tc.ErrOutOfMemory, func() error {
+			src := make([]int8, 32<<20)
+			if err := limitAddressSpace(256 << 20); err != nil {
+				return err
+			}
+			_, err := tc.CastToBytes(src, tc.Complex128, nil)
+			return err
+		}},
+		sizeCase{"FormatSlice of 4M float64s (over 384 MiB of text and views) below RLIMIT_AS", tc.ErrOutOfMemory, func() error {
+			src := make([]float64, 4<<20)
+			if err := limitAddressSpace(256 << 20); err != nil {
+				return err
+			}
+			_, err := tc.FormatSlice(src, tc.FormatShortest)
+			return err
+		}},
+	)
 }
 
 // limitAddressSpace sets RLIMIT_AS to the address space in use plus room.

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"testing"
-	"unsafe"
 
 	tc "github.com/tensorcast/tensorcast/bindings/go"
 )
@@ -33,13 +32,6 @@ type sizeCase struct {
 	name string
 	want tc.Status
 	call func() error
-}
-
-// fakeSlice is a slice header claiming n elements over one real element. The calls
-// given one must refuse it from its length alone: they never read its elements.
-func fakeSlice[T any](n int) []T {
-	var one [1]T
-	return unsafe.Slice(&one[0], n)
 }
 
 // platformSizeCases are cases that need one operating system (sizes_linux_test.go).
@@ -82,12 +74,8 @@ func sizeCases() []sizeCase {
 			_, err := tc.CastFromBytes[float32](four, tc.DType(77), 1<<40, nil)
 			return err
 		}},
-		{"CastToBytes 1<<40 INT8s to COMPLEX128", tc.ErrOutOfMemory, func() error {
-			_, err := tc.CastToBytes(fakeSlice[int8](1<<40), tc.Complex128, nil)
-			return err
-		}},
 		{"CastToBytes to STRING", tc.ErrUnsupported, func() error {
-			_, err := tc.CastToBytes(fakeSlice[int8](1<<40), tc.String, nil)
+			_, err := tc.CastToBytes([]int8{1}, tc.String, nil)
 			return err
 		}},
 		{"Expand of a contiguous input too small for its shape", tc.ErrBufferTooSmall, func() error {
@@ -124,10 +112,6 @@ func sizeCases() []sizeCase {
 		}},
 		{"CastTensorToStrings stride 0 over [1<<40]", tc.ErrOutOfMemory, func() error {
 			_, err := tc.CastTensorToStrings(tc.Tensor{Data: four, DType: tc.Float, Shape: []int64{huge}, Strides: []int64{0}}, nil)
-			return err
-		}},
-		{"FormatSlice of 1<<40 float64s", tc.ErrOutOfMemory, func() error {
-			_, err := tc.FormatSlice(fakeSlice[float64](1<<40), tc.FormatShortest)
 			return err
 		}},
 	}...)
