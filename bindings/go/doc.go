@@ -5,7 +5,7 @@
 // # Data
 //
 // Tensors are Go slices. The typed functions (CastSlice, ParseSlice, FormatSlice,
-// ExpandSlice) take the Go types that have a tensorcast dtype of the same layout
+// ExpandSlice, BitcastSlice) take the Go types that have a tensorcast dtype of the same layout
 // (Native: float32 is Float, float64 is Double, int8 ... uint64, bool, complex64,
 // complex128), and the package's storage types for the floats Go lacks: Float16Bits,
 // BFloat16Bits and the five float8 types (Float8E4M3FNBits ... Float8E8M0Bits) hold an

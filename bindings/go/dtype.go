@@ -101,7 +101,7 @@ func Version() string { return libraryVersion() }
 // bfloat16, the top half of a binary32; the OCP 8-bit float formats and ONNX's FNUZ
 // variants for the float8 types), in host byte order. They are distinct types, so that
 // the typed functions (CastSlice, CastToBytes, CastFromBytes, ParseSlice, FormatSlice,
-// ExpandSlice) see their dtype: a []Float16Bits is a FLOAT16 tensor, while a []uint16
+// ExpandSlice, BitcastSlice) see their dtype: a []Float16Bits is a FLOAT16 tensor, while a []uint16
 // stays UINT16 and a []uint8 UINT8. The library does all arithmetic on them; Go only
 // stores and copies the bits (Float16Bits(0x3C00) is 1.0).
 type (
