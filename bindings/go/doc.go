@@ -42,8 +42,10 @@
 //
 // By default the package compiles against its own copy of the header (tensorcast.h,
 // so that it also compiles vendored) and links ../../target/release/libtensorcast.so
-// (with an rpath to it), so run `cargo build --release` at the repository root first; a
-// vendored copy gets the library's directory from CGO_LDFLAGS. With the build tag
+// (with an rpath to it), so build the library first with `bash scripts/quickstart.sh`
+// at the repository root, whose CMake build also makes the link libtensorcast.so.0 (the
+// SONAME programs load; a plain `cargo build` does not make it); a vendored copy gets
+// the library's directory from CGO_LDFLAGS. With the build tag
 // tensorcast_pkgconfig it takes its flags from pkg-config's tensorcast.pc instead, for
 // an installed library. The package needs cgo: without it the build fails with
 // "tensorcast requires cgo (CGO_ENABLED=1) and a C compiler".
