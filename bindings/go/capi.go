@@ -310,6 +310,12 @@ func libraryVersion() string {
 	return C.GoString(C.tcast_version())
 }
 
+func cpuInfo() (string, error) {
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_cpu_info(buf, capacity, needed, e)
+	})
+}
+
 func dtypeName(d DType) (string, bool) {
 	p := C.tcast_dtype_name(C.tcast_dtype(d))
 	if p == nil {
