@@ -476,8 +476,17 @@ namespace TensorcastSharp
         {
             if (src == null)
                 throw new ArgumentNullException(nameof(src));
+            return Cast<TFrom, TTo>(new ReadOnlySpan<TFrom>(src), options);
+        }
+
+        /// <summary>Casts a span as a 1-D tensor into a new array, with the dtypes the element
+        /// types stand for: <c>Tensorcast.Cast&lt;float, Float16&gt;(values.AsSpan(1, 2))</c>.</summary>
+        public static TTo[] Cast<TFrom, TTo>(ReadOnlySpan<TFrom> src, CastOptions options = null)
+            where TFrom : struct
+            where TTo : struct
+        {
             TTo[] dst = new TTo[src.Length];
-            Cast(new ReadOnlySpan<TFrom>(src), new long[] { src.Length }, new Span<TTo>(dst), options);
+            Cast(src, new long[] { src.Length }, new Span<TTo>(dst), options);
             return dst;
         }
 
@@ -532,6 +541,23 @@ namespace TensorcastSharp
             where T : struct
         {
             return ToStrings(MemoryMarshal.AsBytes(src), DTypeInfo.Of<T>(), shape, format);
+        }
+
+        /// <summary>Formats a whole array as a 1-D tensor of the dtype T stands for:
+        /// <c>Tensorcast.ToStrings(new[] { 1.5f, float.NaN })</c> is { "1.5", "NaN" }.</summary>
+        public static string[] ToStrings<T>(T[] src, StringFormat format = StringFormat.Shortest)
+            where T : struct
+        {
+            if (src == null)
+                throw new ArgumentNullException(nameof(src));
+            return ToStrings(new ReadOnlySpan<T>(src), format);
+        }
+
+        /// <summary>Formats a span as a 1-D tensor of the dtype T stands for.</summary>
+        public static string[] ToStrings<T>(ReadOnlySpan<T> src, StringFormat format = StringFormat.Shortest)
+            where T : struct
+        {
+            return ToStrings(src, new long[] { src.Length }, format);
         }
 
         /// <summary>Parses texts (ONNX Cast from STRING) into a 1-D tensor of
@@ -718,10 +744,12 @@ namespace TensorcastSharp
             return Truncate(result, view.NDim);
         }
 
-        /// <summary>Bitcast as a typed view on the same memory: returns
-        /// <paramref name="data"/> reinterpreted as TTo (writes through it change the source)
-        /// and the view's shape in <paramref name="viewShape"/>. A trailing partial TTo is
-        /// left out of the span, as MemoryMarshal.Cast does.</summary>
+        /// <summary>Bitcast as a typed view on the same memory: returns exactly the view,
+        /// the first TensorBytes(to, viewShape) bytes of <paramref name="data"/> reinterpreted
+        /// as TTo (writes through it change the source), and the view's shape in
+        /// <paramref name="viewShape"/>. Bytes of <paramref name="data"/> past the tensor of
+        /// <paramref name="shape"/> are not part of the view. The element types must fit the
+        /// dtypes as for Cast.</summary>
         public static Span<TTo> BitcastView<TFrom, TTo>(Span<TFrom> data, DType from, long[] shape,
                                                         DType to, BitcastRules rules, out long[] viewShape)
             where TFrom : struct
@@ -729,8 +757,35 @@ namespace TensorcastSharp
         {
             CheckElementType<TFrom>(from, "data");
             CheckElementType<TTo>(to, "the view");
-            viewShape = Bitcast(MemoryMarshal.AsBytes(data), from, shape, to, rules);
-            return MemoryMarshal.Cast<TFrom, TTo>(data);
+            Span<byte> bytes = MemoryMarshal.AsBytes(data);
+            long[] resultShape = Bitcast(bytes, from, shape, to, rules);
+            // tcast_bitcast has checked that the source tensor fits in data, and a view has
+            // the source's bytes; a TTo that fits the dtype divides them (CheckElementType).
+            long viewBytes = DTypeInfo.TensorBytes(to, resultShape);
+            viewShape = resultShape;
+            return MemoryMarshal.Cast<byte, TTo>(bytes.Slice(0, checked((int)viewBytes)));
+        }
+
+        /// <summary>BitcastView with the source dtype TFrom stands for (DTypeInfo.Of):
+        /// <c>BitcastView&lt;uint, byte&gt;(words, shape, DType.UInt8, rules, out viewShape)</c>.</summary>
+        public static Span<TTo> BitcastView<TFrom, TTo>(Span<TFrom> data, long[] shape, DType to,
+                                                        BitcastRules rules, out long[] viewShape)
+            where TFrom : struct
+            where TTo : struct
+        {
+            return BitcastView<TFrom, TTo>(data, DTypeInfo.Of<TFrom>(), shape, to, rules, out viewShape);
+        }
+
+        /// <summary>BitcastView with both dtypes from the element types (DTypeInfo.Of):
+        /// <c>BitcastView&lt;Float16, ushort&gt;(halves, shape, BitcastRules.Onnx, out viewShape)</c>
+        /// views FLOAT16 as UINT16.</summary>
+        public static Span<TTo> BitcastView<TFrom, TTo>(Span<TFrom> data, long[] shape, BitcastRules rules,
+                                                        out long[] viewShape)
+            where TFrom : struct
+            where TTo : struct
+        {
+            return BitcastView<TFrom, TTo>(data, DTypeInfo.Of<TFrom>(), shape, DTypeInfo.Of<TTo>(), rules,
+                                           out viewShape);
         }
 
         // ---- helpers -----------------------------------------------------------------------
