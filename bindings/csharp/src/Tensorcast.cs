@@ -224,7 +224,7 @@ namespace TensorcastSharp
         /// <summary>The header's name ("FLOAT", "QINT8"), or null for an unknown code.</summary>
         public static string Name(DType dtype)
         {
-            IntPtr name = NativeMethods.tcast_dtype_name((int)dtype);
+            IntPtr name = Native.tcast_dtype_name((int)dtype);
             return name == IntPtr.Zero ? null : Marshal.PtrToStringAnsi(name);
         }
 
@@ -232,20 +232,24 @@ namespace TensorcastSharp
         public static int Bits(DType dtype)
         {
             int code = (int)dtype;
-            return code >= 0 && code < BitsByCode.Length
-                ? BitsByCode[code]
-                : (int)NativeMethods.tcast_dtype_bits(code);
+            int[] table = bitsByCode ?? (bitsByCode = AskBits(128));
+            return code >= 0 && code < table.Length
+                ? table[code]
+                : (int)Native.tcast_dtype_bits(code);
         }
 
         // The library's widths, asked once per code: the typed overloads check element sizes
-        // on every call, and a P/Invoke per check cost more than the cast.
-        static readonly int[] BitsByCode = AskBits(128);
+        // on every call, and a P/Invoke per check cost more than the cast. Filled at the first
+        // call rather than by a static initializer, which would make a missing library a
+        // TypeInitializationException for the rest of the process; two threads that fill it
+        // at once store equal tables.
+        static volatile int[] bitsByCode;
 
         static int[] AskBits(int codes)
         {
             var bits = new int[codes];
             for (int code = 0; code < codes; code++)
-                bits[code] = (int)NativeMethods.tcast_dtype_bits(code);
+                bits[code] = (int)Native.tcast_dtype_bits(code);
             return bits;
         }
 
@@ -260,7 +264,7 @@ namespace TensorcastSharp
             TcastError err;
             fixed (byte* p = utf8)
             {
-                TensorcastException.Check(NativeMethods.tcast_dtype_from_name(p, &dtype, &err), &err);
+                TensorcastException.Check(Native.tcast_dtype_from_name(p, &dtype, &err), &err);
             }
             return (DType)dtype;
         }
@@ -275,7 +279,7 @@ namespace TensorcastSharp
             fixed (long* s = shape)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_tensor_bytes((int)dtype, s, shape.Length, &bytes, &err), &err);
+                    Native.tcast_tensor_bytes((int)dtype, s, shape.Length, &bytes, &err), &err);
             }
             return checked((long)bytes);
         }
@@ -291,13 +295,13 @@ namespace TensorcastSharp
         /// unknown codes.</summary>
         public static long MaxStringBytes(DType dtype)
         {
-            return checked((long)NativeMethods.tcast_string_max_bytes((int)dtype));
+            return checked((long)Native.tcast_string_max_bytes((int)dtype));
         }
 
         /// <summary>Whether the ONNX Cast schema in force at this opset lists both dtypes.</summary>
         public static bool OnnxCastSupported(DType from, DType to, int opset)
         {
-            return NativeMethods.tcast_onnx_cast_supported((int)from, (int)to, opset) == 1;
+            return Native.tcast_onnx_cast_supported((int)from, (int)to, opset) == 1;
         }
 
         /// <summary>The dtype a C# element type stands for: float FLOAT, double DOUBLE,
@@ -383,13 +387,13 @@ namespace TensorcastSharp
         /// <summary>The library's version, "MAJOR.MINOR.PATCH".</summary>
         public static string Version
         {
-            get { return Marshal.PtrToStringAnsi(NativeMethods.tcast_version()); }
+            get { return Marshal.PtrToStringAnsi(Native.tcast_version()); }
         }
 
         /// <summary>"TCAST_ERR_PARSE" and so on; "unknown" for other values.</summary>
         public static string StatusName(Status status)
         {
-            return Marshal.PtrToStringAnsi(NativeMethods.tcast_status_name((int)status));
+            return Marshal.PtrToStringAnsi(Native.tcast_status_name((int)status));
         }
 
         /// <summary>numpy.can_cast on tensorcast dtypes (tcast_can_cast), as numpy 2.4 with
@@ -403,7 +407,7 @@ namespace TensorcastSharp
             int result;
             TcastError err;
             TensorcastException.Check(
-                NativeMethods.tcast_can_cast((int)from, (int)to, (int)casting, &result, &err), &err);
+                Native.tcast_can_cast((int)from, (int)to, (int)casting, &result, &err), &err);
             return result != 0;
         }
 
@@ -430,7 +434,7 @@ namespace TensorcastSharp
                 TcastTensor output = Describe(d, dst.Length, dims, shape.Length, dstType);
                 // No error struct on the way that succeeds (its 272 bytes would be zeroed
                 // on every call): a failure is reported by the same call made again.
-                if (NativeMethods.tcast_cast(&input, &output, nativeOptions, null) != 0)
+                if (Native.tcast_cast(&input, &output, nativeOptions, null) != 0)
                     CastFailed(&input, &output, nativeOptions);
             }
         }
@@ -439,7 +443,7 @@ namespace TensorcastSharp
         static unsafe void CastFailed(TcastTensor* input, TcastTensor* output, TcastCastOptions* options)
         {
             TcastError err;
-            TensorcastException.Check(NativeMethods.tcast_cast(input, output, options, &err), &err);
+            TensorcastException.Check(Native.tcast_cast(input, output, options, &err), &err);
         }
 
         /// <summary>Typed form of Cast with explicit dtypes. Each element type must fit its
@@ -526,7 +530,7 @@ namespace TensorcastSharp
                     Used = 0,
                 };
                 TensorcastException.Check(
-                    NativeMethods.tcast_cast_to_strings(&input, &output, &textArena, &native, &err), &err);
+                    Native.tcast_cast_to_strings(&input, &output, &textArena, &native, &err), &err);
 
                 string[] texts = new string[count];
                 for (int i = 0; i < texts.Length; i++)
@@ -600,7 +604,7 @@ namespace TensorcastSharp
                 TcastTensor input = Describe(v, (long)views.Length * sizeof(TcastString), dims, 1,
                                              DType.String);
                 TcastTensor output = Describe(d, dst.Length, dims, 1, to);
-                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, nativeOptions, &err), &err);
+                TensorcastException.Check(Native.tcast_cast(&input, &output, nativeOptions, &err), &err);
             }
         }
 
@@ -642,7 +646,7 @@ namespace TensorcastSharp
             fixed (long* r = result)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_expand_shape(a, inputShape.Length, b, shape.Length,
+                    Native.tcast_expand_shape(a, inputShape.Length, b, shape.Length,
                                                      r, result.Length, &rank, &err), &err);
             }
             return Truncate(result, rank);
@@ -665,7 +669,7 @@ namespace TensorcastSharp
             {
                 TcastTensor input = Describe(s, src.Length, inDims, inputShape.Length, dtype);
                 TcastTensor output = Describe(d, dst.Length, outDims, outputShape.Length, dtype);
-                TensorcastException.Check(NativeMethods.tcast_expand(&input, &output, &err), &err);
+                TensorcastException.Check(Native.tcast_expand(&input, &output, &err), &err);
             }
         }
 
@@ -714,7 +718,7 @@ namespace TensorcastSharp
             fixed (long* r = result)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_bitcast_shape((int)from, s, shape.Length, (int)to, (int)rules,
+                    Native.tcast_bitcast_shape((int)from, s, shape.Length, (int)to, (int)rules,
                                                       r, result.Length, &rank, &err), &err);
             }
             return Truncate(result, rank);
@@ -738,7 +742,7 @@ namespace TensorcastSharp
             {
                 TcastTensor input = Describe(d, data.Length, s, shape.Length, from);
                 TensorcastException.Check(
-                    NativeMethods.tcast_bitcast(&input, (int)to, (int)rules, &view, r, result.Length, &err),
+                    Native.tcast_bitcast(&input, (int)to, (int)rules, &view, r, result.Length, &err),
                     &err);
             }
             return Truncate(result, view.NDim);

@@ -1,7 +1,8 @@
 // Tests of the C# bindings, run under Mono by scripts/test-csharp.sh:
 //   mono TensorcastSharp.Tests.exe --layout layout.txt --header include/tensorcast.h
 // layout.txt is what tests/layout.c prints (the C compiler's struct layout); the header
-// is read for the TCAST_DTYPE_*, TCAST_ERR_* and TCAST_VERSION_* values.
+// is read for the TCAST_DTYPE_*, TCAST_ERR_* and TCAST_VERSION_* values (and its directory
+// leads to the sources, for ExternsAreReachedOnlyThroughNative).
 // Every public static void method of Tests is a test, run in declaration order.
 
 using System;
@@ -23,6 +24,9 @@ namespace TensorcastSharp.Tests
 
         static int Main(string[] args)
         {
+            // The child process of MissingLibraryIsDllNotFoundUntilFound (LoadingTests.cs).
+            if (args.Length == 3 && args[0] == "--loading-child")
+                return LoadingChild.Run(args[1], args[2]);
             for (int i = 0; i + 1 < args.Length; i += 2)
             {
                 if (args[i] == "--layout") layoutPath = args[i + 1];
