@@ -50,7 +50,8 @@ c_tests!(
     test_check_order,
     test_np_linear,
     test_threads,
-    test_fpenv
+    test_fpenv,
+    test_quiet
 );
 
 #[test]

@@ -154,13 +154,15 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
-        heading: "Version",
-        about: "The header's version and the library's.",
+        heading: "Version and diagnostics",
+        about: "The header's version and the library's, and what the library found on \
+                this CPU (the library prints nothing: a host asks).",
         entries: &[
             Item("TCAST_VERSION_MAJOR"),
             Item("TCAST_VERSION_MINOR"),
             Item("TCAST_VERSION_PATCH"),
             Item("tcast_version"),
+            Item("tcast_cpu_info"),
         ],
     },
 ];
