@@ -28,6 +28,12 @@ namespace TensorcastSharp.Interop
             return Bound.tcast_version();
         }
 
+        public static int tcast_cpu_info(byte* buf, ulong capacity, ulong* needed, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_cpu_info(buf, capacity, needed, err);
+        }
+
         public static IntPtr tcast_dtype_name(int dtype)
         {
             NativeLibraryResolver.EnsureLoaded();
@@ -236,6 +242,10 @@ namespace TensorcastSharp.Interop
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static IntPtr tcast_version() => NativeMethods.tcast_version();
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_cpu_info(byte* buf, ulong capacity, ulong* needed, TcastError* err)
+                => NativeMethods.tcast_cpu_info(buf, capacity, needed, err);
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static IntPtr tcast_dtype_name(int dtype) => NativeMethods.tcast_dtype_name(dtype);

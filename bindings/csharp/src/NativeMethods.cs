@@ -99,6 +99,9 @@ namespace TensorcastSharp.Interop
         public static extern IntPtr tcast_version();
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_cpu_info(byte* buf, ulong capacity, ulong* needed, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr tcast_dtype_name(int dtype);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -296,7 +296,7 @@ namespace TensorcastSharp
 
         unsafe delegate int HandleCall(IntPtr from, IntPtr to, TcastError* err);
         unsafe delegate int ValueCall(byte* to, int* result, TcastError* err);
-        unsafe delegate int TextCall(byte* buf, ulong capacity, ulong* needed, TcastError* err);
+        internal unsafe delegate int TextCall(byte* buf, ulong capacity, ulong* needed, TcastError* err);
 
         // Keeps both handles alive (SafeHandle reference counts) for the call, and throws for
         // a failed status.
@@ -338,8 +338,8 @@ namespace TensorcastSharp
 
         // Calls with a growing buffer until the text fits; returns it without its NUL.
         // A text output: a first try with 64 bytes, and if the text needs more, a second
-        // with exactly the bytes the library reported.
-        static unsafe string TextResult(TextCall call)
+        // with exactly the bytes the library reported. (Tensorcast.CpuInfo uses it too.)
+        internal static unsafe string TextResult(TextCall call)
         {
             ulong size = 64;
             for (int attempt = 0; ; attempt++)

@@ -390,6 +390,19 @@ namespace TensorcastSharp
             get { return Marshal.PtrToStringAnsi(Native.tcast_version()); }
         }
 
+        /// <summary>What the library runs on this CPU, as one line (tcast_cpu_info): the
+        /// architecture, the SIMD kernel families in use ("portable" when none), those
+        /// TCAST_DISABLE_CPU_FEATURES withdrew and the names in it that no family knows
+        /// (quoted, other than printable ASCII written \xNN), "none" for an empty list:
+        /// <c>arch=x86_64 kernels=sse2,erms withdrawn=avx2 unknown="avx3"</c>. The variable
+        /// is read once per process, at the first call that needs the CPU's features; the
+        /// library prints nothing, so this is how a host learns what it did.</summary>
+        public static unsafe string CpuInfo()
+        {
+            return NumpyDType.TextResult((byte* buf, ulong capacity, ulong* needed, TcastError* err) =>
+                Native.tcast_cpu_info(buf, capacity, needed, err));
+        }
+
         /// <summary>"TCAST_ERR_PARSE" and so on; "unknown" for other values.</summary>
         public static string StatusName(Status status)
         {

@@ -62,19 +62,35 @@ namespace TensorcastSharp.Tests
         // and TENSORCAST_LIBRARY (set to `variable` when it is not null).
         static int RunChild(string exe, string scenario, string library, string variable, out string output)
         {
+            var environment = new Dictionary<string, string>
+            {
+                { "LD_LIBRARY_PATH", null },
+                { "MONO_PATH", null },
+                { NativeLibraryResolver.EnvironmentVariable, variable },
+            };
+            return RunProgram(exe, "--loading-child " + scenario + " \"" + library + "\"", environment, out output);
+        }
+
+        // Runs `mono --debug EXE ARGUMENTS` with this process's environment changed as given
+        // (a null value removes the variable); returns its exit status, and its stdout then
+        // stderr in `output`.
+        internal static int RunProgram(string exe, string arguments, Dictionary<string, string> environment,
+                                       out string output)
+        {
             var start = new ProcessStartInfo
             {
                 FileName = Process.GetCurrentProcess().MainModule.FileName, // the mono running this
-                Arguments = "--debug \"" + exe + "\" --loading-child " + scenario + " \"" + library + "\"",
+                Arguments = "--debug \"" + exe + "\" " + arguments,
                 UseShellExecute = false,
                 RedirectStandardOutput = true,
                 RedirectStandardError = true,
             };
-            start.EnvironmentVariables.Remove("LD_LIBRARY_PATH");
-            start.EnvironmentVariables.Remove("MONO_PATH");
-            start.EnvironmentVariables.Remove(NativeLibraryResolver.EnvironmentVariable);
-            if (variable != null)
-                start.EnvironmentVariables[NativeLibraryResolver.EnvironmentVariable] = variable;
+            foreach (var change in environment)
+            {
+                start.EnvironmentVariables.Remove(change.Key);
+                if (change.Value != null)
+                    start.EnvironmentVariables[change.Key] = change.Value;
+            }
             using (Process child = Process.Start(start))
             {
                 var stderr = child.StandardError.ReadToEndAsync();
@@ -82,7 +98,7 @@ namespace TensorcastSharp.Tests
                 if (!child.WaitForExit(120000))
                 {
                     child.Kill();
-                    throw new AssertionFailed("child " + scenario + " did not finish in 120 s");
+                    throw new AssertionFailed("mono " + start.Arguments + " did not finish in 120 s");
                 }
                 output = stdout + stderr.Result;
                 return child.ExitCode;
@@ -247,6 +263,7 @@ namespace TensorcastSharp.Tests
             add("DTypeInfo.MaxStringBytes", () => Assert.True(DTypeInfo.MaxStringBytes(DType.Float) > 0, "MaxStringBytes"));
             add("DTypeInfo.OnnxCastSupported", () => Assert.True(DTypeInfo.OnnxCastSupported(DType.Float, DType.Float16, 21), "OnnxCastSupported"));
             add("Tensorcast.Version", () => Assert.True(Regex.IsMatch(Tensorcast.Version, @"^\d+\.\d+\.\d+$"), "Version"));
+            add("Tensorcast.CpuInfo", () => Assert.True(Tests.CpuInfoLine.IsMatch(Tensorcast.CpuInfo()), "CpuInfo"));
             add("Tensorcast.StatusName", () => Assert.Equal("TCAST_ERR_PARSE", Tensorcast.StatusName(Status.Parse), "StatusName"));
             add("Tensorcast.CanCast", () => Assert.Equal(false, Tensorcast.CanCast(DType.Double, DType.Int32, S), "CanCast"));
             add("Cast (bytes)", () =>

@@ -27,6 +27,12 @@ namespace TensorcastSharp.Tests
             // The child process of MissingLibraryIsDllNotFoundUntilFound (LoadingTests.cs).
             if (args.Length == 3 && args[0] == "--loading-child")
                 return LoadingChild.Run(args[1], args[2]);
+            // The child process of CpuInfoReportsTheSetting (CpuInfoTests.cs).
+            if (args.Length == 1 && args[0] == "--cpu-info")
+            {
+                Console.WriteLine("cpu-info: " + Tensorcast.CpuInfo());
+                return 0;
+            }
             for (int i = 0; i + 1 < args.Length; i += 2)
             {
                 if (args[i] == "--layout") layoutPath = args[i + 1];
