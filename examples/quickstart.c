@@ -2,10 +2,9 @@
  * tensorcast quickstart: cast a small float32 tensor to float16 and bfloat16 and back,
  * and print what each value became.
  *
- * Build with CMake (`cmake -S . -B build && cmake --build build && ./build/quickstart`)
- * or by hand against the library cargo built:
- *   cargo build --release
- *   ln -sf libtensorcast.so target/release/libtensorcast.so.0   # its SONAME (Linux)
+ * Build and run it with `bash scripts/quickstart.sh` (CMake, in build/cmake), or by hand
+ * against the library that command leaves in target/release (with the link named after
+ * its SONAME, libtensorcast.so.0, which a plain `cargo build` does not make):
  *   cc -Iinclude examples/quickstart.c -Ltarget/release -ltensorcast \
  *      -Wl,-rpath,$PWD/target/release -o quickstart
  */
