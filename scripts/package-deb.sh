@@ -1,0 +1,386 @@
+#!/usr/bin/env bash
+# Builds the Debian packages of tensorcast as a distribution would, from the release
+# tarballs and offline, and checks them:
+#
+#   1. scripts/dist.sh writes build/dist/tensorcast-V.tar.gz and tensorcast-V-vendor.tar.gz.
+#   2. They become the source package tensorcast_V-R.dsc (format 3.0 (quilt)): the source
+#      tarball as tensorcast_V.orig.tar.gz, the vendored crates as the component tarball
+#      tensorcast_V.orig-vendor.tar.gz, and packaging/debian/ of the source tarball as
+#      debian/ (dpkg-source -b, in build/deb/source).
+#   3. dpkg-source -x unpacks it again in build/deb/build, and `dpkg-buildpackage -us -uc
+#      -b -d` builds it there with Debian's rustc 1.85 unpacked in build/rust-1.85
+#      (use_debian_rust; the system's rustc is neither used nor touched, and rustup's
+#      directories are not on PATH), no network: cargo's home is inside the build
+#      directory and sees only the vendored crates. The tests of CMake (ctest: the C and
+#      C++ suites, the examples) run during the build. -d: dpkg does not check the
+#      Build-Depends, which name the system's rustc.
+#   4. The .debs, .changes and .buildinfo land in build/deb/; their contents, symbols and
+#      dependencies are checked; lintian --pedantic runs on the binary packages and on
+#      the source package.
+#   5. The packages are installed into this machine (dpkg -i), separate C and C++
+#      programs are built against them through pkg-config and CMake's find_package
+#      (tests/consumer/, examples/quickstart.cpp of the source tarball) and run, and the
+#      packages are purged again (also when a check fails).
+#
+#   bash scripts/package-deb.sh
+#
+# Needs root (or sudo) for apt and dpkg -i. Installs what is missing from Debian's
+# packages: debhelper, lintian, dpkg-dev, cmake, make, gcc, g++, pkg-config, binutils.
+# Refuses to run when libtensorcast0 or libtensorcast-dev is installed already, or when
+# /usr/include/tensorcast.h exists. Ends with "deb: N passed, M failed"; exits non-zero
+# on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+install_missing cmake make cc c++ pkg-config readelf nm
+have dh lintian dpkg-buildpackage dpkg-source || apt_install debhelper lintian dpkg-dev
+use_debian_rust
+
+version=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+major=${version%%.*}
+out=$repo/build/deb
+arch=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+
+step "release tarballs (scripts/dist.sh)" bash scripts/dist.sh
+tarball=$repo/build/dist/tensorcast-$version.tar.gz
+vendor_tarball=$repo/build/dist/tensorcast-$version-vendor.tar.gz
+
+rm -rf "$out"
+mkdir -p "$out/source" "$out/build"
+
+source_package() {
+  cd "$out/source"
+  cp "$tarball" "tensorcast_$version.orig.tar.gz"
+  cp "$vendor_tarball" "tensorcast_$version.orig-vendor.tar.gz"
+  # What dpkg-source -x makes of the two: the component tarball's top directory becomes
+  # vendor/.
+  tar -xzf "tensorcast_$version.orig.tar.gz"
+  mkdir "tensorcast-$version/vendor"
+  tar -xzf "tensorcast_$version.orig-vendor.tar.gz" -C "tensorcast-$version/vendor" \
+    --strip-components=1
+  cp -a "tensorcast-$version/packaging/debian" "tensorcast-$version/debian"
+  dpkg-source -b "tensorcast-$version"
+  rm -rf "tensorcast-$version"
+}
+step "source package from the release tarballs (dpkg-source -b)" source_package
+dsc=$(echo "$out"/source/tensorcast_"$version"-*.dsc)
+deb_version=$(sed -n 's/^Version: //p' "$dsc")
+echo "source package: $dsc"
+
+binary_packages() {
+  cd "$out/build"
+  dpkg-source -x "$dsc" "tensorcast-$version"
+  cd "tensorcast-$version"
+  # Debian's rustc first; the rest of PATH without rustup's proxies (~/.cargo/bin), so
+  # that nothing can reach the rustup toolchain.
+  local path=$DEBIAN_RUST_BIN dir
+  local IFS=:
+  for dir in $PATH; do
+    case $dir in "$DEBIAN_RUST_BIN" | */.cargo/bin | */.rustup/*) ;; *) path+=:$dir ;; esac
+  done
+  unset IFS
+  echo "rustc: $RUSTC ($("$RUSTC" --version))"
+  echo "log: $out/build.log"
+  if ! env -u RUSTUP_TOOLCHAIN PATH="$path" RUSTC="$RUSTC" CARGO="$CARGO" \
+    dpkg-buildpackage -us -uc -b -d >"$out/build.log" 2>&1; then
+    tail -n 60 "$out/build.log" >&2
+    echo "error: dpkg-buildpackage failed (the whole log: $out/build.log)" >&2
+    return 1
+  fi
+  grep -E '^(100% tests passed|Total Test time)|tests passed, .* failed' "$out/build.log" || true
+  cd ..
+  mv ./*.deb ./*.changes ./*.buildinfo "$out/"
+}
+step "dpkg-buildpackage -us -uc -b -d (Debian's rustc $("$RUSTC" --version | cut -d' ' -f2), offline)" \
+  binary_packages
+ls -l "$out"
+
+passed=0
+failed=0
+# check NAME FUNCTION: runs FUNCTION in a subshell with errexit in force, so that any
+# failing command in it fails the check, and counts the outcome.
+check() {
+  local name=$1
+  shift
+  printf -- '--- %s\n' "$name"
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  local status=$?
+  set -e
+  if [ $status -eq 0 ]; then
+    passed=$((passed + 1))
+    printf 'PASS: %s\n' "$name"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$name"
+  fi
+}
+
+fail() {
+  printf '%s\n' "$*" >&2
+  exit 1
+}
+
+lib_deb=$out/libtensorcast${major}_${deb_version}_$arch.deb
+dev_deb=$out/libtensorcast-dev_${deb_version}_$arch.deb
+dbgsym_deb=$out/libtensorcast${major}-dbgsym_${deb_version}_$arch.deb
+changes=$out/tensorcast_${deb_version}_$arch.changes
+
+step "the packages"
+
+toolchain() {
+  local log=$out/build.log
+  grep -x "rustc $("$RUSTC" --version | cut -d' ' -f2-)" "$log" ||
+    fail "the build log does not show $RUSTC --version"
+  grep -F "$CARGO build --lib" "$log" | head -n 1 | cut -c1-160
+  grep -F "$CARGO build --lib" "$log" >/dev/null || fail "cargo was not $CARGO"
+  ! grep -n -e '\.cargo/bin' -e '\.rustup/' "$log" || fail "the build log names rustup's directories"
+  # The vendored crates only: cargo's home in the build directory downloaded nothing.
+  local home=$out/build/tensorcast-$version/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/cargo-home
+  [ -f "$home/config.toml" ] || fail "no cargo home at $home"
+  cat "$home/config.toml"
+  [ ! -e "$home/registry" ] && [ ! -e "$home/git" ] || fail "cargo fetched into $home"
+  ! grep -n -e 'Downloading' -e 'Updating crates.io' "$log" || fail "cargo went to the network"
+}
+check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2), from the vendored crates only" \
+  toolchain
+
+ctest_ran() {
+  local line
+  line=$(grep -E '^100% tests passed, 0 tests failed out of [0-9]+' "$out/build.log") ||
+    fail "no ctest summary in the build log"
+  echo "$line"
+  [ "$(awk '{print $NF}' <<<"$line")" -ge 20 ] || fail "fewer tests than the C and C++ suites hold"
+}
+check "ctest ran the C and C++ suites during the build and all passed" ctest_ran
+
+# contents DEB EXPECTED...: the files and links of DEB, less its doc directory, are
+# exactly EXPECTED.
+contents() {
+  local deb=$1 expected actual
+  shift
+  expected=$(printf '%s\n' "$@" | sort)
+  actual=$(dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -v '/$' | sed 's|^\./||' |
+    grep -v '^usr/share/doc/' | sort)
+  if [ "$expected" != "$actual" ]; then
+    diff <(echo "$expected") <(echo "$actual") >&2 || true
+    fail "$(basename "$deb") holds other files than expected (< expected, > packaged)"
+  fi
+  printf '%s\n' "$actual"
+  dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -x "./usr/share/doc/[^/]*/copyright" ||
+    fail "no copyright file"
+}
+lib_contents() {
+  contents "$lib_deb" "usr/lib/$multiarch/libtensorcast.so.$version" \
+    "usr/lib/$multiarch/libtensorcast.so.$major"
+  dpkg-deb -c "$lib_deb" | grep -F "libtensorcast.so.$major -> libtensorcast.so.$version"
+}
+check "libtensorcast$major: the shared library and its SONAME link" lib_contents
+
+dev_contents() {
+  contents "$dev_deb" usr/include/tensorcast.h usr/include/tensorcast.hpp \
+    "usr/lib/$multiarch/libtensorcast.so" "usr/lib/$multiarch/libtensorcast.a" \
+    "usr/lib/$multiarch/pkgconfig/tensorcast.pc" \
+    "usr/lib/$multiarch/cmake/tensorcast/tensorcastConfig.cmake" \
+    "usr/lib/$multiarch/cmake/tensorcast/tensorcastConfigVersion.cmake" \
+    "usr/lib/$multiarch/cmake/tensorcast/tensorcastTargets.cmake"
+  dpkg-deb -c "$dev_deb" | grep -F "libtensorcast.so -> libtensorcast.so.$major"
+}
+check "libtensorcast-dev: headers, static library, .so link, pkg-config and CMake files" dev_contents
+
+dependencies() {
+  local lib_depends dev_depends
+  lib_depends=$(dpkg-deb -f "$lib_deb" Depends)
+  dev_depends=$(dpkg-deb -f "$dev_deb" Depends)
+  echo "libtensorcast$major Depends: $lib_depends"
+  echo "libtensorcast-dev Depends: $dev_depends"
+  grep -q 'libc6 (>= ' <<<"$lib_depends" || fail "libtensorcast$major does not depend on libc6"
+  grep -q "libtensorcast$major (= $deb_version)" <<<"$dev_depends" ||
+    fail "libtensorcast-dev does not depend on libtensorcast$major (= $deb_version)"
+  [ "$(dpkg-deb -f "$lib_deb" Multi-Arch)" = same ] || fail "libtensorcast$major is not Multi-Arch: same"
+  dpkg-deb --fsys-tarfile "$dbgsym_deb" | tar -t | grep '\.debug$' ||
+    fail "the -dbgsym package holds no .debug file"
+}
+check "dependencies: libc6 (from the symbols), -dev on the same version, a -dbgsym package" \
+  dependencies
+
+# The symbols file of the package is abi/libtensorcast0.symbols (of the source tarball,
+# which is this tree's), and dpkg-gensymbols found the library to match it (it warns
+# about any difference).
+symbols() {
+  local dir abi=abi/libtensorcast$major.symbols
+  cmp "$repo/$abi" "$out/build/tensorcast-$version/$abi" || fail "the source tarball's $abi is not this tree's"
+  dir=$(mktemp -d)
+  dpkg-deb -e "$lib_deb" "$dir"
+  [ -f "$dir/symbols" ] || fail "libtensorcast$major has no symbols control file"
+  [ -f "$dir/shlibs" ] || fail "libtensorcast$major has no shlibs control file"
+  cat "$dir/shlibs"
+  head -n 3 "$dir/symbols"
+  echo " ... $(grep -c '^ ' "$dir/symbols") symbols"
+  diff <(grep '^ ' "$repo/$abi" | sort) <(grep '^ ' "$dir/symbols" | sort) ||
+    fail "the packaged symbols differ from $abi (< abi, > packaged)"
+  ! grep -n 'dpkg-gensymbols: warning' "$out/build.log" ||
+    fail "dpkg-gensymbols warned: the library and $abi differ"
+  rm -rf "$dir"
+}
+check "the symbols file is abi/libtensorcast$major.symbols, and the library matches it" symbols
+
+# Tags that cannot be fixed in this repository; every other error or warning fails.
+allowed_tags=(
+  # The first entry of debian/changelog closes no bug: a first upload to Debian closes
+  # the ITP bug filed for it, and no ITP exists for tensorcast. Fixed by whoever uploads
+  # it to Debian, with the bug's number.
+  initial-upload-closes-no-bugs
+)
+# run_lintian WHAT: lintian --pedantic (and info tags) on WHAT; fails on an error or
+# warning other than allowed_tags.
+run_lintian() {
+  local log=$out/lintian-$(basename "$1").txt tag unexpected
+  # --fail-on none: the exit status says whether lintian itself failed.
+  lintian --pedantic --display-info --fail-on none "$1" >"$log" 2>&1 ||
+    { cat "$log" >&2; fail "lintian failed"; }
+  grep -v '^running with root privileges' "$log" || true
+  unexpected=$(grep -E '^[EW]: ' "$log" || true)
+  for tag in "${allowed_tags[@]}"; do
+    unexpected=$(grep -v -E "^[EW]: [^ ]+ ?[^:]*: $tag( |$)" <<<"$unexpected" || true)
+  done
+  [ -z "$unexpected" ] || fail "lintian errors or warnings: $unexpected"
+}
+check "lintian --pedantic: the binary packages (the .changes)" run_lintian "$changes"
+check "lintian --pedantic: the source package (the .dsc)" run_lintian "$dsc"
+
+step "installed into this machine (dpkg -i), consumers built against them"
+
+dpkg_cmd=(dpkg)
+[ "$(id -u)" -eq 0 ] || dpkg_cmd=(sudo dpkg)
+installed_here=0
+purge_packages() {
+  [ "$installed_here" -eq 1 ] || return 0
+  "${dpkg_cmd[@]}" --purge libtensorcast-dev "libtensorcast$major" >/dev/null 2>&1
+}
+trap purge_packages EXIT
+
+none_installed() {
+  local package
+  for package in "libtensorcast$major" libtensorcast-dev; do
+    if dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null | grep -q '^.[iUFHWt]'; then
+      fail "$package is installed already: purge it first (dpkg --purge $package)"
+    fi
+  done
+  [ ! -e /usr/include/tensorcast.h ] ||
+    fail "/usr/include/tensorcast.h exists already (a tensorcast installed into /usr by hand?)"
+}
+step "nothing of tensorcast installed before" none_installed
+installed_here=1
+step "dpkg -i libtensorcast$major libtensorcast-dev" "${dpkg_cmd[@]}" -i "$lib_deb" "$dev_deb"
+
+src=$out/build/tensorcast-$version
+work=$(mktemp -d)
+libdir=/usr/lib/$multiarch
+soname=libtensorcast.so.$major
+
+# runs EXE without LD_LIBRARY_PATH (use_debian_rust sets one), checks its last line, and
+# that it loads the installed library (shared) or needs none (static).
+run_program() {
+  local exe=$1 expect=$2 linkage=$3 output
+  output=$(env -u LD_LIBRARY_PATH "$exe")
+  echo "$output"
+  grep -q -F -- "$expect" <<<"$output" || fail "$exe did not print: $expect"
+  if [ "$linkage" = shared ]; then
+    grep -q "Shared library: \[$soname\]" <<<"$(readelf -d "$exe")" || fail "$exe does not need $soname"
+    env -u LD_LIBRARY_PATH ldd "$exe" | grep -E "$soname => (/usr)?/lib/$multiarch/$soname" ||
+      fail "$exe does not load $libdir/$soname: $(env -u LD_LIBRARY_PATH ldd "$exe")"
+    ! readelf -d "$exe" | grep -E 'RPATH|RUNPATH' || fail "$exe has an rpath"
+  else
+    ! readelf -d "$exe" | grep -q 'Shared library: \[libtensorcast' || fail "$exe needs a shared libtensorcast"
+  fi
+}
+consumer_line="tensorcast $version: f32 -> f16 -> f32 ok"
+cpp_line='65504 -> 0x7bff -> 65504'
+
+pkgconfig_c() {
+  env -u PKG_CONFIG_PATH pkg-config --modversion tensorcast | grep -x "$version"
+  [ "$(env -u PKG_CONFIG_PATH pkg-config --variable=libdir tensorcast)" = "$libdir" ] || fail "libdir"
+  echo "pkg-config --cflags --libs tensorcast: $(pkg-config --cflags --libs tensorcast)"
+  # shellcheck disable=SC2046 # pkg-config's output is a list of words
+  cc -std=c11 -Wall -Wextra -Werror "$src/tests/consumer/main.c" -o "$work/pc_c" \
+    $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs tensorcast)
+  run_program "$work/pc_c" "$consumer_line" shared
+}
+check "C, pkg-config: cc tests/consumer/main.c \$(pkg-config --cflags --libs tensorcast)" pkgconfig_c
+
+pkgconfig_c_static() {
+  # glibc warns that a static program calling getaddrinfo/getpwuid_r needs its shared
+  # libraries at run time (Rust's std has such calls; tensorcast never makes them).
+  # shellcheck disable=SC2046
+  cc -static "$src/tests/consumer/main.c" -o "$work/pc_c_static" \
+    $(env -u PKG_CONFIG_PATH pkg-config --static --cflags --libs tensorcast) 2>"$work/static.log" ||
+    { cat "$work/static.log" >&2; exit 1; }
+  run_program "$work/pc_c_static" "$consumer_line" static
+}
+check "C, pkg-config --static: the static library of libtensorcast-dev" pkgconfig_c_static
+
+pkgconfig_cpp() {
+  # shellcheck disable=SC2046
+  c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror "$src/examples/quickstart.cpp" -o "$work/pc_cpp" \
+    $(env -u PKG_CONFIG_PATH pkg-config --cflags --libs tensorcast)
+  run_program "$work/pc_cpp" "$cpp_line" shared
+}
+check "C++17, pkg-config: examples/quickstart.cpp (tensorcast.hpp)" pkgconfig_cpp
+
+cmake_c() {
+  env -u CMAKE_PREFIX_PATH cmake -S "$src/tests/consumer" -B "$work/cmake-c" >"$work/cmake-c.log" ||
+    { cat "$work/cmake-c.log" >&2; exit 1; }
+  grep "tensorcast $version from $libdir/cmake/tensorcast" "$work/cmake-c.log" ||
+    { cat "$work/cmake-c.log" >&2; fail "find_package did not find the installed package"; }
+  cmake --build "$work/cmake-c" >"$work/cmake-c-build.log" || { cat "$work/cmake-c-build.log" >&2; exit 1; }
+  run_program "$work/cmake-c/consumer_shared" "$consumer_line" shared
+  run_program "$work/cmake-c/consumer_static" "$consumer_line" static
+}
+check "C, CMake find_package(tensorcast): tests/consumer, shared and static targets" cmake_c
+
+cmake_cpp() {
+  mkdir -p "$work/cpp-project"
+  cat >"$work/cpp-project/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.16)
+project(quickstart_cpp LANGUAGES CXX)
+find_package(tensorcast $major.0 CONFIG REQUIRED)
+message(STATUS "tensorcast \${tensorcast_VERSION} from \${tensorcast_DIR}")
+add_executable(quickstart_cpp "$src/examples/quickstart.cpp")
+target_compile_features(quickstart_cpp PRIVATE cxx_std_17)
+target_compile_options(quickstart_cpp PRIVATE -Wall -Wextra -Wpedantic -Werror)
+target_link_libraries(quickstart_cpp PRIVATE tensorcast::tensorcast)
+EOF
+  env -u CMAKE_PREFIX_PATH cmake -S "$work/cpp-project" -B "$work/cmake-cpp" >"$work/cmake-cpp.log" ||
+    { cat "$work/cmake-cpp.log" >&2; exit 1; }
+  grep "tensorcast $version from $libdir/cmake/tensorcast" "$work/cmake-cpp.log" ||
+    { cat "$work/cmake-cpp.log" >&2; fail "find_package did not find the installed package"; }
+  cmake --build "$work/cmake-cpp" >"$work/cmake-cpp-build.log" ||
+    { cat "$work/cmake-cpp-build.log" >&2; exit 1; }
+  run_program "$work/cmake-cpp/quickstart_cpp" "$cpp_line" shared
+}
+check "C++17, CMake find_package(tensorcast): examples/quickstart.cpp" cmake_cpp
+
+purged() {
+  purge_packages
+  local leftover
+  leftover=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' libtensorcast-dev "libtensorcast$major" 2>/dev/null |
+    grep -v ' pn *$' || true)
+  [ -z "$leftover" ] || fail "still known to dpkg: $leftover"
+  [ ! -e /usr/include/tensorcast.h ] && [ ! -e "$libdir/$soname" ] || fail "files left behind"
+  echo "purged: libtensorcast-dev libtensorcast$major"
+}
+check "dpkg --purge removes both packages and their files" purged
+installed_here=0
+rm -rf "$work"
+
+printf '\ndeb: %d passed, %d failed\n' "$passed" "$failed"
+[ "$failed" -eq 0 ]
