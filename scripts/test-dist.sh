@@ -12,11 +12,12 @@
 # - unpacks both into a fresh directory and builds the library there through CMake with an
 #   empty CARGO_HOME, CARGO_NET_OFFLINE=true and -DTCAST_CARGO_OFFLINE=ON (cargo runs
 #   with --locked --offline), with -DTCAST_DEBUGINFO=line-tables-only as for a -dbgsym
-#   package; runs the C quickstart; checks that CARGO_HOME stayed without a registry, that
-#   the libraries hold neither the unpacked tree's path nor CARGO_HOME's (nor this
-#   checkout's or the usual CARGO_HOME's), and that the debug info names the compilation
-#   directories tensorcast-<version> and tensorcast-<version>/vendor/<crate> (and the
-#   toolchain's own, /rustc/<commit> and /rust/deps/...).
+#   package, and installs it with DESTDIR (prefix /usr); runs the C quickstart; checks
+#   that CARGO_HOME stayed without a registry, that the installed libraries hold neither
+#   the unpacked tree's path nor CARGO_HOME's (nor this checkout's or the usual
+#   CARGO_HOME's), and that the debug info names the compilation directories
+#   tensorcast-<version> and tensorcast-<version>/vendor/<crate> (and the toolchain's
+#   own, /rustc/<commit> and /rust/deps/...).
 #
 #   bash scripts/test-dist.sh
 #
@@ -179,13 +180,21 @@ build_offline() {
   # from the environment, an empty CARGO_HOME, and no network for cargo.
   unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
   export CARGO_HOME=$cargo_home CARGO_NET_OFFLINE=true
-  cmake -S . -B build -DTCAST_CARGO_PROFILE=release -DTCAST_CARGO_LOCKED=ON \
-    -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only \
+  cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DTCAST_CARGO_PROFILE=release \
+    -DTCAST_CARGO_LOCKED=ON -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only \
     -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_CXX=OFF -DTCAST_BUILD_EXAMPLES=ON
   cmake --build build --verbose 2>&1 | tee "$work/build.log"
+  # As a package build installs: into a staging directory.
+  DESTDIR=$work/stage cmake --install build
 }
-check "cmake -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only && cmake --build" \
+check "cmake -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only, build, DESTDIR install" \
   build_offline
+
+# The installed libraries, what a package ships (the library directory is GNUInstallDirs'
+# choice for /usr).
+installed_so=$(find "$work/stage" -name "libtensorcast.so.$version" 2>/dev/null | head -n 1)
+installed_a=$(find "$work/stage" -name libtensorcast.a 2>/dev/null | head -n 1)
+echo "installed: ${installed_so:-no libtensorcast.so.$version} ${installed_a:-no libtensorcast.a}"
 
 cargo_flags() {
   grep -E 'cargo build --lib --release --locked --offline ' "$work/build.log" ||
@@ -217,7 +226,10 @@ check "CARGO_HOME has no registry or git directory after the build" cargo_home_e
 # the empty CARGO_HOME (both in $work), nor this checkout or the usual CARGO_HOME.
 no_build_paths() {
   local file path count found=0
-  for file in "$tree/target/release/libtensorcast.so" "$tree/target/release/libtensorcast.a"; do
+  if [ -z "$installed_so" ] || [ -z "$installed_a" ]; then
+    fail "the libraries were not installed"
+  fi
+  for file in "$installed_so" "$installed_a"; do
     for path in "$work" "$repo" "${CARGO_HOME:-$HOME/.cargo}"; do
       count=$(grep -a -c -F -- "$path" "$file" || true)
       echo "${file##*/}: $count line(s) with $path"
@@ -226,7 +238,7 @@ no_build_paths() {
   done
   [ "$found" -eq 0 ] || fail "a library holds a path of the build machine"
 }
-check "libtensorcast.so and .a hold neither the build folder's nor CARGO_HOME's path" \
+check "the installed .so and .a hold neither the build folder's nor CARGO_HOME's path" \
   no_build_paths
 
 # Debug info that a -dbgsym package can use, under the remapped names: the compilation
@@ -235,7 +247,8 @@ check "libtensorcast.so and .a hold neither the build folder's nor CARGO_HOME's 
 # tensorcast-<version>/vendor/<crate>, and the line tables name the vendored sources
 # inlined into tensorcast's code (half's) as tensorcast-<version>/vendor/<crate>.
 debug_info() {
-  local so=$tree/target/release/libtensorcast.so dirs half
+  local so=$installed_so dirs half
+  [ -n "$so" ] || fail "libtensorcast.so.$version was not installed"
   readelf -S "$so" | grep -q '\.debug_line' || fail "no .debug_line in libtensorcast.so"
   dirs=$(readelf --debug-dump=info "$so" 2>/dev/null | sed -n 's/.*DW_AT_comp_dir *:.*): //p' |
     sort -u)
