@@ -31,7 +31,14 @@
 #       "installing PACKAGE...": with sudo when not root, non-interactively, waiting for
 #       another apt/dpkg run to release its lock. `apt-get update` runs once per run of the
 #       test command: the first call exports TCAST_APT_UPDATED=1, which the scripts it
-#       starts inherit.
+#       starts inherit. Fails naming the packages apt-get could not install.
+#
+#   deb_download DIR PACKAGE[:ARCH][=VERSION]...
+#       Downloads .deb files without installing them; fails naming the one not found.
+#
+#   use_debian_rust
+#       Debian's rustc 1.85 (DEBIAN_RUST_VERSION), unpacked into build/rust-1.85, never
+#       installed; exports RUSTC, RUSTDOC, CARGO and DEBIAN_RUST_BIN (below).
 
 step() {
   local keep_going=0
@@ -184,13 +191,28 @@ DEBIAN_RUST_PREFIX=build/rust-1.85
 #       are there) and LD_LIBRARY_PATH (its private libraries). rustc finds its sysroot,
 #       the host's standard library, beside its librustc_driver. Call it outside any step:
 #       the exports are for the rest of the script. gcc and libc6-dev, which rustc links
-#       with, are installed as usual (install_missing cc) when missing.
+#       with, are installed as usual (install_missing cc) when missing. Fails when the
+#       system's Rust packages (dpkg-query: rustc*, cargo*, libstd-rust*, rust-*) are not
+#       the same afterwards.
 use_debian_rust() {
   install_missing cc
-  local prefix=$PWD/$DEBIAN_RUST_PREFIX
+  local prefix=$PWD/$DEBIAN_RUST_PREFIX before
+  before=$(_tcast_system_rust)
   step "Debian's rustc $DEBIAN_RUST_VERSION, unpacked in $DEBIAN_RUST_PREFIX (the system's rustc untouched)" \
     debian_rust_unpack "$prefix" "$DEBIAN_RUST_VERSION"
+  if [ "$(_tcast_system_rust)" != "$before" ]; then
+    echo "error: the system's Rust packages changed while Debian's rustc was unpacked:" >&2
+    diff <(echo "$before") <(_tcast_system_rust) >&2 || true
+    return 1
+  fi
   _tcast_debian_rust_env "$prefix"
+}
+
+# The system's Rust packages, with their versions and states.
+_tcast_system_rust() {
+  ! have dpkg-query ||
+    dpkg-query -W -f='${Package}:${Architecture} ${Version} ${db:Status-Abbrev}\n' \
+      'rustc*' 'cargo*' 'libstd-rust*' 'rust-*' 2>/dev/null || true
 }
 
 _tcast_debian_rust_env() {
