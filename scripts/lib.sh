@@ -267,6 +267,10 @@ debian_rust_unpack() {
     echo "already unpacked in $prefix: $("$RUSTC" --version)"
     return 0
   fi
+  if [ -d "$prefix" ]; then
+    echo "$prefix holds no working rustc $version: unpacking it again"
+    _tcast_debian_rust_runs -v "$prefix" "$version" 2>&1 | sed 's/^/  /' || true
+  fi
   if ! have apt-get apt-cache dpkg dpkg-query; then
     echo "error: no apt-get/dpkg here to fetch Debian's rustc $version: install rustc 1.85 by hand" >&2
     return 1
