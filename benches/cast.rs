@@ -114,7 +114,7 @@ fn main() {
                 ratio
             );
         }
-        println!("lowest ratio: {worst:.2} (target >= {target})");
+        println!("{}", common::target_line("lowest ratio", worst, target));
     }
 
     // Per-call overhead: validation, dispatch and a 16-element kernel.

@@ -96,5 +96,5 @@ fn main() {
         worst = worst.min(e / f);
         println!("{name:<32} {e:>11.1} {f:>10.1} {:>7.2}", e / f);
     }
-    println!("lowest ratio: {worst:.2} (target >= 0.8)");
+    println!("{}", common::target_line("lowest ratio", worst, 0.8));
 }

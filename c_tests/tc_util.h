@@ -148,7 +148,7 @@ static inline void *xmalloc(size_t n) {
 static inline tcast_tensor tensor(const void *data, uint64_t bytes, const int64_t *shape,
                                   int32_t ndim, tcast_dtype dtype) {
   tcast_tensor t;
-  t.data = (void *)data;
+  t.data = TCAST_CONST_DATA(data);
   t.data_bytes = bytes;
   t.shape = shape;
   t.strides = NULL;

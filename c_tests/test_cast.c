@@ -925,7 +925,7 @@ static void test_threads_bit_identical(void) {
 static int strided_to_double(const float *data, uint64_t data_bytes, const int64_t *shape,
                              const int64_t *strides, int32_t ndim, double *out, uint64_t count,
                              int32_t threads, int line) {
-  tcast_tensor in = tensor((void *)data, data_bytes, shape, ndim, TCAST_DTYPE_FLOAT);
+  tcast_tensor in = tensor(data, data_bytes, shape, ndim, TCAST_DTYPE_FLOAT);
   in.strides = strides;
   tcast_tensor o = tensor(out, count * sizeof(double), shape, ndim, TCAST_DTYPE_DOUBLE);
   tcast_cast_options options = tcast_cast_options_default();

@@ -355,7 +355,7 @@ static void expect_expand(tcast_dtype dtype, const void *in, size_t in_bytes,
   memcpy(copy, in, in_bytes);
   reference_expand(in, es, in_dims, in_n, strides, out_dims, out_n, want);
 
-  tcast_tensor ti = tensor((void *)in, in_bytes, in_dims, in_n, dtype);
+  tcast_tensor ti = tensor(in, in_bytes, in_dims, in_n, dtype);
   ti.strides = strides;
   tcast_tensor to = tensor(out, out_bytes, out_dims, out_n, dtype);
   tc_reset_err();
@@ -396,7 +396,7 @@ static void test_onnx_vectors(void) {
   static const int64_t s216[] = {2, 1, 6};
   CHECK_STATUS(tcast_expand_shape(s31, 2, s216, 3, shape, 3, &ndim, TC_ERR), TCAST_OK);
   CHECK(ndim == 3 && shape[0] == 2 && shape[1] == 3 && shape[2] == 6);
-  tcast_tensor ti = tensor((void *)data, sizeof data, s31, 2, TCAST_DTYPE_FLOAT);
+  tcast_tensor ti = tensor(data, sizeof data, s31, 2, TCAST_DTYPE_FLOAT);
   tcast_tensor to = tensor(out, sizeof out, s236, 3, TCAST_DTYPE_FLOAT);
   memset(out, 0, sizeof out);
   CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_OK);
@@ -468,14 +468,14 @@ static void test_every_width(void) {
     static const int64_t s2[] = {2}, s32[] = {3, 2};
     static const uint8_t b[2] = {1, 0};
     uint8_t bo[6];
-    tcast_tensor ti = tensor((void *)b, 2, s2, 1, TCAST_DTYPE_BOOL);
+    tcast_tensor ti = tensor(b, 2, s2, 1, TCAST_DTYPE_BOOL);
     tcast_tensor to = tensor(bo, 6, s32, 2, TCAST_DTYPE_BOOL);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_OK);
     CHECK(bo[0] == 1 && bo[1] == 0 && bo[2] == 1 && bo[3] == 0 && bo[4] == 1 && bo[5] == 0);
 
     static const uint16_t h[2] = {0x3c00, 0xfc00}; /* 1.0, -inf */
     uint16_t ho[6];
-    ti = tensor((void *)h, 4, s2, 1, TCAST_DTYPE_FLOAT16);
+    ti = tensor(h, 4, s2, 1, TCAST_DTYPE_FLOAT16);
     to = tensor(ho, 12, s32, 2, TCAST_DTYPE_FLOAT16);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_OK);
     for (int i = 0; i < 6; i++) {
@@ -484,7 +484,7 @@ static void test_every_width(void) {
 
     static const double c[4] = {1.5, -2.5, 3.25, -0.0}; /* two COMPLEX128 */
     double co[12];
-    ti = tensor((void *)c, sizeof c, s2, 1, TCAST_DTYPE_COMPLEX128);
+    ti = tensor(c, sizeof c, s2, 1, TCAST_DTYPE_COMPLEX128);
     to = tensor(co, sizeof co, s32, 2, TCAST_DTYPE_COMPLEX128);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_OK);
     CHECK(memcmp(co, c, sizeof c) == 0 && memcmp(co + 4, c, sizeof c) == 0 &&
@@ -492,7 +492,7 @@ static void test_every_width(void) {
 
     static const int32_t q[2] = {INT32_MIN, 123456789};
     int32_t qo[6];
-    ti = tensor((void *)q, sizeof q, s2, 1, TCAST_DTYPE_QINT32);
+    ti = tensor(q, sizeof q, s2, 1, TCAST_DTYPE_QINT32);
     to = tensor(qo, sizeof qo, s32, 2, TCAST_DTYPE_QINT32);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_OK);
     for (int i = 0; i < 6; i++) {
@@ -790,7 +790,7 @@ static void test_expand_errors(void) {
     const char *bad_text[] = {"[1,3]", "[3]", "[3,1,4]"};
     for (int i = 0; i < 3; i++) {
       unsigned char *o = canary_buffer(64);
-      tcast_tensor ti = tensor((void *)in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
+      tcast_tensor ti = tensor(in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
       tcast_tensor to = tensor(o, 64, bad[i], bad_n[i], TCAST_DTYPE_FLOAT);
       CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_INVALID_SHAPE);
       CHECK_MSG_CONTAINS(TC_ERR, bad_text[i]);
@@ -801,7 +801,7 @@ static void test_expand_errors(void) {
 
   /* Output dtype != input dtype: both named. */
   {
-    tcast_tensor ti = tensor((void *)in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
+    tcast_tensor ti = tensor(in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
     tcast_tensor to = tensor(out, sizeof out, s34, 2, TCAST_DTYPE_INT32);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_INVALID_ARGUMENT);
     CHECK_MSG_CONTAINS(TC_ERR, "FLOAT");
@@ -816,7 +816,7 @@ static void test_expand_errors(void) {
 
   /* Incompatible shapes: [2] into [3]. */
   {
-    tcast_tensor ti = tensor((void *)in, 2 * sizeof(float), s2, 1, TCAST_DTYPE_FLOAT);
+    tcast_tensor ti = tensor(in, 2 * sizeof(float), s2, 1, TCAST_DTYPE_FLOAT);
     tcast_tensor to = tensor(out, 3 * sizeof(float), s3, 1, TCAST_DTYPE_FLOAT);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_INCOMPATIBLE_SHAPES);
     CHECK_MSG_CONTAINS(TC_ERR, "[2]");
@@ -826,7 +826,7 @@ static void test_expand_errors(void) {
   /* A short output buffer: nothing written past it (nor into it, here). */
   {
     unsigned char *o = canary_buffer(47);
-    tcast_tensor ti = tensor((void *)in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
+    tcast_tensor ti = tensor(in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
     tcast_tensor to = tensor(o, 47, s34, 2, TCAST_DTYPE_FLOAT);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL);
     CHECK_MSG_CONTAINS(TC_ERR, "47");
@@ -849,7 +849,7 @@ static void test_expand_errors(void) {
 
   /* A short input buffer. */
   {
-    tcast_tensor ti = tensor((void *)in, sizeof in - 1, s31, 2, TCAST_DTYPE_FLOAT);
+    tcast_tensor ti = tensor(in, sizeof in - 1, s31, 2, TCAST_DTYPE_FLOAT);
     tcast_tensor to = tensor(out, sizeof out, s34, 2, TCAST_DTYPE_FLOAT);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_BUFFER_TOO_SMALL);
     CHECK_MSG_CONTAINS(TC_ERR, "input");
@@ -880,7 +880,7 @@ static void test_expand_errors(void) {
 
   /* NULLs. */
   {
-    tcast_tensor ti = tensor((void *)in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
+    tcast_tensor ti = tensor(in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
     tcast_tensor to = tensor(out, sizeof out, s34, 2, TCAST_DTYPE_FLOAT);
     CHECK_STATUS(tcast_expand(NULL, &to, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
     CHECK_MSG_CONTAINS(TC_ERR, "input");
@@ -891,7 +891,7 @@ static void test_expand_errors(void) {
     ti.data = NULL;
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
     CHECK_MSG_CONTAINS(TC_ERR, "input data");
-    ti.data = (void *)in;
+    ti.data = TCAST_CONST_DATA(in);
     to.data = NULL;
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
     CHECK_MSG_CONTAINS(TC_ERR, "output data");
@@ -906,7 +906,7 @@ static void test_expand_errors(void) {
   /* Bad descriptors: unknown dtype, negative extent, rank above the limit, output
      strides, strides on a packed input. */
   {
-    tcast_tensor ti = tensor((void *)in, sizeof in, s31, 2, 77);
+    tcast_tensor ti = tensor(in, sizeof in, s31, 2, 77);
     tcast_tensor to = tensor(out, sizeof out, s34, 2, 77);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_INVALID_DTYPE);
     ti.dtype = TCAST_DTYPE_FLOAT;
@@ -928,10 +928,10 @@ static void test_expand_errors(void) {
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_ERR_INVALID_SHAPE);
     /* Rank exactly TCAST_MAX_NDIM works. */
     to.ndim = TCAST_MAX_NDIM;
-    ti = tensor((void *)in, sizeof(float), NULL, 0, TCAST_DTYPE_FLOAT);
+    ti = tensor(in, sizeof(float), NULL, 0, TCAST_DTYPE_FLOAT);
     CHECK_STATUS(tcast_expand(&ti, &to, TC_ERR), TCAST_OK);
     CHECK(out[0] == 1.0f);
-    ti = tensor((void *)in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
+    ti = tensor(in, sizeof in, s31, 2, TCAST_DTYPE_FLOAT);
     to = tensor(out, sizeof out, s34, 2, TCAST_DTYPE_FLOAT);
 
     static const int64_t ostr[] = {1, 3};

@@ -1447,7 +1447,7 @@ static void test_strings(void) {
     uint64_t per = tcast_string_max_bytes(TCAST_DTYPE_FLOAT8E4M3FN);
     CHECK(per > 0 && per * M <= sizeof arena_buf);
     tcast_string_arena arena = {arena_buf, M * per, 0};
-    tcast_tensor ti = tensor((void *)codes, M, shape, 1, TCAST_DTYPE_FLOAT8E4M3FN);
+    tcast_tensor ti = tensor(codes, M, shape, 1, TCAST_DTYPE_FLOAT8E4M3FN);
     tcast_tensor to = tensor(out, sizeof out, shape, 1, TCAST_DTYPE_STRING);
     CHECK_STATUS(tcast_cast_to_strings(&ti, &to, &arena, NULL, TC_ERR), TCAST_OK);
     if (tc_err.status == TCAST_OK) {

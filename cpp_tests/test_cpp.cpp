@@ -10,7 +10,9 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -515,6 +517,173 @@ void test_numpy() {
   tcast_np_dtype_free(raw);
 }
 
+
+// ---- strides of the wrong rank (issue 26, point 2)
+
+// One stride per dimension, or the view is refused before the library could read past the
+// strides: the constructor and with_strides() throw INVALID_SHAPE, their try_ forms
+// return it. Under valgrind (memcheck_test_cpp*), a read past the nine strides of a rank-10
+// view would be an invalid read.
+void test_strides_rank() {
+  float p[1] = {2.5f};
+  const float *cp = p;
+  const tc::dims ten{1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  const tc::dims nine{1, 1, 1, 1, 1, 1, 1, 1, 1};
+
+  // The issue's case, on a writable and on a read-only view; then in a cast, which used
+  // to hand the library nine strides for ten dimensions (valgrind: an invalid read of 8
+  // bytes just past them, and a cast that succeeded).
+  const tc::error_info e =
+      EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(p, 1, ten).with_strides(nine));
+  std::vector<float> sink(1);
+  EXPECT_ERROR(tc::status::invalid_shape,
+               tc::cast(tc::view(p, 1, ten).with_strides(nine), tc::view(sink, ten)));
+  CHECK(e.index == -1);
+  CHECK(e.message.find("9 strides") != std::string::npos &&
+        e.message.find("rank 10") != std::string::npos);
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(cp, 1, ten).with_strides(nine));
+  // More strides than dimensions, and strides on a scalar, are refused the same way.
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(cp, 1, {1}).with_strides({1, 1}));
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::view(cp, 1, {}).with_strides({0}));
+
+  // The constructor form.
+  const tc::error_info c = EXPECT_ERROR(
+      tc::status::invalid_shape, tc::tensor_view(p, sizeof p, tc::dtype::float32, ten, nine));
+  CHECK(c.message == e.message);
+
+  // The try_ forms return the same error and throw nothing.
+  bool threw = false;
+  try {
+    const tc::result<tc::tensor_view> w = tc::view(p, 1, ten).try_with_strides(nine);
+    CHECK(!w && w.error().code == tc::status::invalid_shape && w.error().message == e.message);
+    const tc::result<tc::tensor_view> r = tc::view(cp, 1, ten).try_with_strides(nine);
+    CHECK(!r && r.error().code == tc::status::invalid_shape && r.error().message == e.message);
+    const tc::result<tc::tensor_view> k =
+        tc::tensor_view::try_create(p, sizeof p, tc::dtype::float32, ten, nine);
+    CHECK(!k && k.error().code == tc::status::invalid_shape && k.error().message == e.message);
+  } catch (...) {
+    threw = true;
+  }
+  CHECK(!threw);
+
+  // The right rank still works through every form: ten zero strides read p[0] for each of
+  // the ten-dimensional output's one element; the descriptor points at the view's strides.
+  const tc::dims zeros{0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::vector<double> out(1);
+  const tc::tensor_view strided = tc::view(cp, 1, ten).with_strides(zeros);
+  const tcast_tensor ct = strided.c_tensor();
+  CHECK(ct.ndim == 10 && ct.strides == strided.strides()->data() &&
+        strided.strides()->size() == 10);
+  tc::cast(strided, tc::view(out, ten));
+  CHECK(out[0] == 2.5);
+  const tc::result<tc::tensor_view> made =
+      tc::tensor_view::try_create(p, sizeof p, tc::dtype::float32, ten, zeros);
+  CHECK(made.has_value() && made->strides() != nullptr && *made->strides() == zeros);
+  out[0] = 0.0;
+  CHECK(tc::try_cast(*made, tc::view(out, ten)).has_value() && out[0] == 2.5);
+  const tc::result<tc::tensor_view> again = tc::view(p, 1, ten).try_with_strides(zeros);
+  CHECK(again.has_value() && again->shape() == ten && *again->strides() == zeros);
+
+  // Copies and moves keep one stride per dimension: a moved-from view is a rank-0 scalar
+  // with no strides left, not a rank-10 shape with an emptied strides array.
+  tc::tensor_view copy = strided;
+  CHECK(copy.c_tensor().ndim == 10 && copy.strides()->size() == 10);
+  tc::tensor_view taken = std::move(copy);
+  CHECK(taken.shape() == ten && *taken.strides() == zeros);
+  CHECK(copy.shape().size() == copy.strides()->size());  // NOLINT: moved-from on purpose
+  copy = taken;
+  CHECK(copy.shape() == ten && *copy.strides() == zeros);
+}
+
+// ---- text with an embedded NUL (issue 26, point 3)
+
+// A C string ends at its first NUL: every function of the layer that hands text to the
+// library refuses a text holding one (TCAST_ERR_PARSE), instead of answering for the part
+// before it, as parse<float> of the STRING "2\0" already does.
+void test_embedded_nul() {
+  using namespace std::string_literals;
+  using namespace std::string_view_literals;
+  const std::string float_junk = "FLOAT\0junk"s;
+  CHECK(float_junk.size() == 10);  // the literal suffix keeps what follows the NUL
+  CHECK(tc::dtype_from_name("FLOAT") == tc::dtype::float32);
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name(float_junk));
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name("FLOAT\0junk"sv));
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name("FLOAT\0"sv));
+  EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name("\0FLOAT"sv));
+  // A const char * is its characters up to the NUL, as in C.
+  CHECK(tc::dtype_from_name("FLOAT\0junk") == tc::dtype::float32);
+
+  // The STRING cast, which the layer already passed with its length: the reference.
+  EXPECT_ERROR(tc::status::parse, (void)tc::parse<float>(std::vector<std::string>{"2\0"s}));
+
+  const std::string i4_garbage = "i4\0garbage"s;
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_dtype::parse(i4_garbage));
+  const tc::result<tc::np_dtype> tried = tc::np_dtype::try_parse("i4\0garbage"sv);
+  CHECK(!tried && tried.error().code == tc::status::parse && !tried.error().message.empty());
+  CHECK(tc::np_dtype::parse("i4").str() == "int32");
+  // numpy reads the spec '\x00' as type number 0 (bool); here it is refused like ''.
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_dtype::parse("\0"sv));
+
+  // The functions over dtype specs: either side.
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_can_cast("i4\0garbage"sv, "f8", tc::casting::safe));
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_can_cast("i4", "f8\0"sv, tc::casting::safe));
+  CHECK(tc::np_can_cast("i4", "f8", tc::casting::safe));
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_promote_types("i4\0f8"sv, "f4"));
+  EXPECT_ERROR(tc::status::parse, (void)tc::np_promote_types("i4", "f4\0i8"sv));
+  CHECK(tc::np_promote_types("i4", "f4") == "float64");
+
+  // The message says where the NUL is.
+  const tc::error_info at = EXPECT_ERROR(tc::status::parse, (void)tc::dtype_from_name(float_junk));
+  CHECK(at.message.find("NUL") != std::string::npos &&
+        at.message.find("offset 5") != std::string::npos);
+}
+
+// ---- what escapes from the functions that return containers (issue 26, point 3)
+
+// Besides tensorcast::error, a container the standard library cannot make escapes as the
+// standard library reports it: 2**62 floats exceed std::vector's max_size(), so
+// std::length_error, thrown before anything is allocated or cast.
+void test_container_limits() {
+  const std::vector<float> one{1.0f};
+  CHECK(tc::expand_shape({1}, {1LL << 62}) == tc::dims({1LL << 62}));
+  bool length_error = false;
+  try {
+    (void)tc::expand(one, {1}, {1LL << 62});
+  } catch (const std::length_error &) {
+    length_error = true;
+  } catch (...) {
+  }
+  CHECK(length_error);
+  // A shape the library refuses is still its error.
+  EXPECT_ERROR(tc::status::invalid_shape, (void)tc::expand(one, {1}, {1LL << 62, 1LL << 62}));
+}
+
+// ---- what the library runs on this CPU
+
+// cpu_info() is tcast_cpu_info's line, whatever TCAST_DISABLE_CPU_FEATURES says (the
+// portable pass of scripts/test.sh runs this program with it set to "all").
+void test_cpu_info() {
+  std::uint64_t needed = 0;
+  tcast_error err;
+  CHECK(tcast_cpu_info(nullptr, 0, &needed, &err) == TCAST_OK && needed > 1);
+  std::vector<char> buf(static_cast<std::size_t>(needed));
+  CHECK(tcast_cpu_info(buf.data(), needed, nullptr, &err) == TCAST_OK);
+  const std::string c_line(buf.data());
+
+  const std::string line = tc::cpu_info();
+  CHECK(line == c_line && line.size() + 1 == needed);
+  CHECK(line.rfind("arch=", 0) == 0);
+  const std::size_t kernels = line.find(" kernels=");
+  const std::size_t withdrawn = line.find(" withdrawn=");
+  const std::size_t unknown = line.find(" unknown=");
+  CHECK(kernels != std::string::npos && withdrawn != std::string::npos &&
+        unknown != std::string::npos && kernels < withdrawn && withdrawn < unknown);
+  CHECK(line.find('\n') == std::string::npos && line.find('\0') == std::string::npos);
+
+  const tc::result<std::string> tried = tc::try_cpu_info();
+  CHECK(tried.has_value() && *tried == c_line);
+}
+
 }  // namespace
 
 int main() {
@@ -527,6 +696,10 @@ int main() {
   test_expand();
   test_bitcast();
   test_numpy();
+  test_strides_rank();
+  test_embedded_nul();
+  test_container_limits();
+  test_cpu_info();
   std::printf("test_cpp (__cplusplus %ldL): %d passed, %d failed\n", static_cast<long>(__cplusplus),
               passed, failed);
   return failed == 0 ? 0 : 1;

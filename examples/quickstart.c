@@ -2,10 +2,9 @@
  * tensorcast quickstart: cast a small float32 tensor to float16 and bfloat16 and back,
  * and print what each value became.
  *
- * Build with CMake (`cmake -S . -B build && cmake --build build && ./build/quickstart`)
- * or by hand against the library cargo built:
- *   cargo build --release
- *   ln -sf libtensorcast.so target/release/libtensorcast.so.0   # its SONAME (Linux)
+ * Build and run it with `bash scripts/quickstart.sh` (CMake, in build/cmake), or by hand
+ * against the library that command leaves in target/release (with the link named after
+ * its SONAME, libtensorcast.so.0, which a plain `cargo build` does not make):
  *   cc -Iinclude examples/quickstart.c -Ltarget/release -ltensorcast \
  *      -Wl,-rpath,$PWD/target/release -o quickstart
  */
@@ -20,8 +19,11 @@
 static int cast_1d(const void *src, uint64_t src_bytes, tcast_dtype from, void *dst,
                    uint64_t dst_bytes, tcast_dtype to) {
   const int64_t shape[1] = {N};
-  tcast_tensor input = {(void *)src, src_bytes, shape, NULL, 1, from};
-  tcast_tensor output = {dst, dst_bytes, shape, NULL, 1, to};
+  tcast_tensor input = {
+      .data = TCAST_CONST_DATA(src), .data_bytes = src_bytes, .shape = shape, .ndim = 1,
+      .dtype = from};
+  tcast_tensor output = {
+      .data = dst, .data_bytes = dst_bytes, .shape = shape, .ndim = 1, .dtype = to};
   tcast_error err;
   tcast_status status = tcast_cast(&input, &output, NULL, &err);
   if (status != TCAST_OK) {

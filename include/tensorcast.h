@@ -271,6 +271,13 @@ typedef struct tcast_tensor {
 } tcast_tensor;
 
 /**
+ * `data` for an input whose buffer is const, without a cast (-Wcast-qual stays quiet):
+ * `in.data = TCAST_CONST_DATA(values);`. Inputs are never written. The field stays
+ * `void *` (docs/c-api.md section 11: a field's type is part of the ABI).
+ */
+#define TCAST_CONST_DATA(p) ((void *)(uintptr_t)(const void *)(p))
+
+/**
  * The bytes a C-contiguous tensor of `dtype` and `shape` occupies, sub-byte types
  * packed (INT4: 2 per byte, INT2: 4 per byte, FLOAT6: 4 per 3 bytes).
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, INVALID_SHAPE (negative dim, ndim outside
@@ -910,9 +917,10 @@ tcast_status tcast_dtype_to_dlpack(tcast_dtype dtype,
                                    struct tcast_error *err);
 
 /* =======================================================================================
- * Version
+ * Version and diagnostics
  *
- * The header's version and the library's.
+ * The header's version and the library's, and what the library found on this CPU (the
+ * library prints nothing: a host asks).
  * ======================================================================================= */
 
 /**
@@ -935,6 +943,23 @@ tcast_status tcast_dtype_to_dlpack(tcast_dtype dtype,
  * TCAST_VERSION_* macros of the header it was built with.
  */
 const char *tcast_version(void);
+
+/**
+ * Writes one line saying what the library runs on this CPU: the architecture, the SIMD
+ * kernel families in use (`portable` when none), those `TCAST_DISABLE_CPU_FEATURES`
+ * withdrew, and the names in that variable that no family knows, quoted, every byte
+ * that is not printable ASCII (and `"`, `\`) written `\xNN`; `none` for an empty list:
+ * `arch=x86_64 kernels=sse2,erms withdrawn=avx2 unknown="avx3","\xff"`. The variable is
+ * read once per process, at the first call that needs the CPU's features; this call
+ * reports that reading. Text outputs: see docs/c-api.md section 7 (`needed`, when not
+ * NULL, gets the bytes the text takes with its NUL; `buf` NULL with `capacity` 0 only
+ * asks for that). Errors: NULL_ARGUMENT, BUFFER_TOO_SMALL (the bytes needed, NUL
+ * included, in the message and in `*needed`).
+ */
+tcast_status tcast_cpu_info(char *buf,
+                            uint64_t capacity,
+                            uint64_t *needed,
+                            struct tcast_error *err);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -12,8 +12,13 @@
  *   numpy_rules, whose values are the C constants (TCAST_*);
  * - tensorcast::error (a std::runtime_error carrying the status and the element index),
  *   thrown by every function whose name does not start with try_; the try_ functions
- *   return a result<T> instead (std::expected's shape: has_value(), value(), error());
- *   both may still throw std::bad_alloc from the containers they fill;
+ *   return a result<T> instead (std::expected's shape: has_value(), value(), error()).
+ *   What the standard library throws escapes from both: a function that makes a
+ *   container or a string (its result, a buffer for the library, a dims of more than 8
+ *   extents, an error's message) throws std::bad_alloc when memory runs out and
+ *   std::length_error when the size asked for exceeds the container's max_size() (as
+ *   expand(floats, {1}, {1LL << 62}) does: 2**62 floats); result's operator* and -> on
+ *   an error, and error() on a value, throw std::bad_variant_access;
  * - storage types for the float formats C++ has no type for (float16, bfloat16, the
  *   one-byte float8 formats): the raw bits, distinct from uint16_t/uint8_t, so that
  *   dtype_of<T> maps every element type to exactly one dtype; under C++23,
@@ -25,8 +30,8 @@
  * - options, whose constructor takes the library's defaults
  *   (tcast_cast_options_default), with chainable setters, and executor<Run>, which
  *   lends the library the host's thread pool as a callable;
- * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, and a
- *   move-only RAII np_dtype for the numpy casting rules.
+ * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, a
+ *   move-only RAII np_dtype for the numpy casting rules, and cpu_info.
  *
  * Everything is in namespace tensorcast; nothing here allocates unless it returns a
  * container or a string (the view functions and the shape functions do not; dims keeps
@@ -491,6 +496,15 @@ class dims {
 };
 
 namespace detail {
+inline error_info strides_rank_error(const dims &shape, const dims &strides) {
+  return error_info{status::invalid_shape, -1,
+                    "a view has " + std::to_string(strides.size()) +
+                        " strides for a shape of rank " + std::to_string(shape.size()) +
+                        ": one stride per dimension"};
+}
+
+/** The descriptor the library reads: `strides`, when given, has one stride per dimension
+ * of `shape` (the views' constructors refuse anything else). */
 inline tcast_tensor c_tensor(const void *data, std::uint64_t bytes, dtype type, const dims &shape,
                              const dims *strides) noexcept {
   tcast_tensor t;
@@ -510,19 +524,27 @@ class mutable_tensor_view;
 
 /**
  * A read-only tensor: `bytes` bytes at `data`, of `type`, with `shape` (and optional
- * strides in elements). An input; it cannot be an output.
+ * strides in elements, one per dimension). An input; it cannot be an output.
  */
 class tensor_view {
  public:
   tensor_view(const void *data, std::uint64_t bytes, dtype type, dims shape)
       : data_(data), bytes_(bytes), type_(type), shape_(std::move(shape)) {}
+  /** Throws tensorcast::error (INVALID_SHAPE) unless `strides` has `shape`'s rank. */
   tensor_view(const void *data, std::uint64_t bytes, dtype type, dims shape, dims strides)
       : data_(data),
         bytes_(bytes),
         type_(type),
         shape_(std::move(shape)),
         strides_(std::move(strides)),
-        strided_(true) {}
+        strided_(true) {
+    if (strides_.size() != shape_.size()) {
+      throw error(detail::strides_rank_error(shape_, strides_));
+    }
+  }
+  /** The strided constructor, reporting strides of the wrong rank in the result. */
+  [[nodiscard]] static result<tensor_view> try_create(const void *data, std::uint64_t bytes,
+                                                      dtype type, dims shape, dims strides);
   /** A writable view is readable too. */
   tensor_view(const mutable_tensor_view &view);
 
@@ -532,11 +554,16 @@ class tensor_view {
   [[nodiscard]] const dims &shape() const noexcept { return shape_; }
   /** The strides in elements, or nullptr for C-contiguous. */
   [[nodiscard]] const dims *strides() const noexcept { return strided_ ? &strides_ : nullptr; }
-  /** The same buffer with strides (in elements). */
+  /** The same buffer with strides (in elements, one per dimension); throws
+   * tensorcast::error (INVALID_SHAPE) for strides of another rank. */
   [[nodiscard]] tensor_view with_strides(dims strides) const {
     return tensor_view(data_, bytes_, type_, shape_, std::move(strides));
   }
-  /** The C descriptor; it points into this view, which must outlive it. */
+  /** with_strides, reporting strides of the wrong rank in the result. */
+  [[nodiscard]] result<tensor_view> try_with_strides(dims strides) const;
+  /** The C descriptor; it points into this view, which must outlive it. Its strides, if
+   * any, are as many as its dimensions: every way to give a view strides checks that,
+   * and copies and moves keep the two together (a moved-from view has rank 0). */
   [[nodiscard]] tcast_tensor c_tensor() const noexcept {
     return detail::c_tensor(data_, bytes_, type_, shape_, strides());
   }
@@ -560,8 +587,11 @@ class mutable_tensor_view {
   [[nodiscard]] std::uint64_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] dtype type() const noexcept { return type_; }
   [[nodiscard]] const dims &shape() const noexcept { return shape_; }
-  /** The same buffer with strides (in elements): an input only, so read-only. */
+  /** The same buffer with strides (in elements, one per dimension): an input only, so
+   * read-only. Throws tensorcast::error (INVALID_SHAPE) for strides of another rank. */
   [[nodiscard]] tensor_view with_strides(dims strides) const;
+  /** with_strides, reporting strides of the wrong rank in the result. */
+  [[nodiscard]] result<tensor_view> try_with_strides(dims strides) const;
   /** The C descriptor; it points into this view, which must outlive it. */
   [[nodiscard]] tcast_tensor c_tensor() const noexcept {
     return detail::c_tensor(data_, bytes_, type_, shape_, nullptr);
@@ -576,8 +606,21 @@ class mutable_tensor_view {
 
 inline tensor_view::tensor_view(const mutable_tensor_view &view)
     : tensor_view(view.data(), view.bytes(), view.type(), view.shape()) {}
+inline result<tensor_view> tensor_view::try_create(const void *data, std::uint64_t bytes,
+                                                   dtype type, dims shape, dims strides) {
+  if (strides.size() != shape.size()) {
+    return detail::strides_rank_error(shape, strides);
+  }
+  return tensor_view(data, bytes, type, std::move(shape), std::move(strides));
+}
+inline result<tensor_view> tensor_view::try_with_strides(dims strides) const {
+  return try_create(data_, bytes_, type_, shape_, std::move(strides));
+}
 inline tensor_view mutable_tensor_view::with_strides(dims strides) const {
   return tensor_view(data_, bytes_, type_, shape_, std::move(strides));
+}
+inline result<tensor_view> mutable_tensor_view::try_with_strides(dims strides) const {
+  return tensor_view::try_create(data_, bytes_, type_, shape_, std::move(strides));
 }
 
 namespace detail {
@@ -886,6 +929,22 @@ result<std::string> read_text(Write write) {
   text.resize(std::strlen(text.c_str()));
   return text;
 }
+
+/**
+ * `text` as a NUL-terminated string for a C function, or TCAST_ERR_PARSE when it holds a
+ * NUL: C would read it only up to there and answer for a prefix the caller never wrote.
+ * `what` names the text in the message ("dtype name", "numpy dtype spec").
+ */
+inline result<std::string> c_string(std::string_view text, const char *what) {
+  const std::size_t nul = text.find('\0');
+  if (nul != std::string_view::npos) {
+    return error_info{status::parse, -1,
+                      std::string(what) + " of " + std::to_string(text.size()) +
+                          " bytes has a NUL byte at offset " + std::to_string(nul) +
+                          ": refused whole, not cut at the NUL as a C string would be"};
+  }
+  return std::string(text);
+}
 }  // namespace detail
 
 /**
@@ -1066,7 +1125,9 @@ void expand(const tensor_view &, const Out &, const options & = options()) {
 }
 /**
  * A container's elements, of shape `input_shape`, broadcast to `shape`: a new vector
- * holding the expand_shape(input_shape, shape) result in row-major order.
+ * holding the expand_shape(input_shape, shape) result in row-major order. Throws
+ * tensorcast::error, and std::length_error (or std::bad_alloc) for a broadcast with more
+ * elements than a std::vector holds (or memory for).
  */
 template <class C>
 [[nodiscard]] std::vector<std::remove_const_t<detail::element_of<const C>>> expand(
@@ -1149,9 +1210,13 @@ result<View> bitcast(const View &input, dtype to, bitcast_rules rules) {
   return bytes;
 }
 
-/** The dtype named `text` ("FLOAT", "bfloat16", ... as tcast_dtype_from_name takes). */
+/**
+ * The dtype named `text` ("FLOAT", "bfloat16", ... as tcast_dtype_from_name takes).
+ * Throws tensorcast::error: INVALID_DTYPE for a name that is no dtype, PARSE for a text
+ * holding a NUL byte.
+ */
 [[nodiscard]] inline dtype dtype_from_name(std::string_view text) {
-  const std::string z(text);
+  const std::string z = detail::c_string(text, "dtype name").value();
   tcast_dtype code = TCAST_DTYPE_UNDEFINED;
   tcast_error err;
   detail::check(tcast_dtype_from_name(z.c_str(), &code, &err), err).value();
@@ -1178,12 +1243,16 @@ class np_dtype {
   }
   ~np_dtype() { tcast_np_dtype_free(handle_); }
 
-  /** numpy.dtype(spec): "float32", ">i4", "U8", "M8[ns]", "i4,f8", ... */
+  /** numpy.dtype(spec): "float32", ">i4", "U8", "M8[ns]", "i4,f8", ...; a spec holding
+   * a NUL byte is a PARSE error. */
   [[nodiscard]] static result<np_dtype> try_parse(std::string_view spec) {
-    const std::string z(spec);
+    const result<std::string> z = detail::c_string(spec, "numpy dtype spec");
+    if (!z) {
+      return z.error();
+    }
     tcast_np_dtype *handle = nullptr;
     tcast_error err;
-    const tcast_status code = tcast_np_dtype_parse(z.c_str(), &handle, &err);
+    const tcast_status code = tcast_np_dtype_parse(z->c_str(), &handle, &err);
     if (code != TCAST_OK) {
       return detail::info_of(code, err);
     }
@@ -1245,14 +1314,33 @@ class np_dtype {
 
 /** numpy.promote_types(a, b), as str() of the result: np_promote_types("i4", "f4") -> "float64". */
 [[nodiscard]] inline std::string np_promote_types(std::string_view a, std::string_view b) {
-  const std::string za(a);
-  const std::string zb(b);
+  const std::string za = detail::c_string(a, "numpy dtype spec").value();
+  const std::string zb = detail::c_string(b, "numpy dtype spec").value();
   return detail::read_text([&za, &zb](char *buf, std::uint64_t capacity, std::uint64_t *needed,
                                       tcast_error *err) {
            return tcast_np_promote_types(za.c_str(), zb.c_str(), buf, capacity, needed, err);
          })
       .value();
 }
+
+/* ---------------------------------------------------------------------------------------
+ * Diagnostics
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * One line saying what the library runs on this CPU (tcast_cpu_info): the architecture,
+ * the SIMD kernel families in use, those TCAST_DISABLE_CPU_FEATURES withdrew and the
+ * names in it no family knows, e.g. `arch=x86_64 kernels=avx2,sse2,erms withdrawn=none
+ * unknown=none`. The library prints nothing itself; this is how a host learns what the
+ * variable did. cpu_info() throws tensorcast::error, try_cpu_info() returns it.
+ */
+[[nodiscard]] inline result<std::string> try_cpu_info() {
+  return detail::read_text(
+      [](char *buf, std::uint64_t capacity, std::uint64_t *needed, tcast_error *err) {
+        return tcast_cpu_info(buf, capacity, needed, err);
+      });
+}
+[[nodiscard]] inline std::string cpu_info() { return try_cpu_info().value(); }
 
 }  // namespace tensorcast
 

@@ -2,8 +2,10 @@
 # Writes the example module of bindings/go/README.md ("Using it from your own module")
 # into DIR, as a user would copy it: DIR/go.mod (its replace line pointed at this
 # checkout's bindings/go), DIR/main.go, and DIR/expected-output.txt, the output the
-# README says `go run .` prints. Used by scripts/test-go.sh and scripts/test-install.sh,
-# so that what the README shows is what they build and run.
+# README says `go run .` prints; and DIR/build-library.sh, the commands of the README's
+# quick start step 2 (building the library), to be run from the repository root. Used by
+# scripts/test-go.sh and scripts/test-install.sh, so that what the README shows is what
+# they build and run.
 #
 #   bash scripts/go-consumer.sh DIR
 set -euo pipefail
@@ -30,7 +32,20 @@ awk '
   inside { print }
 ' "$readme" >"$dir/expected-output.txt"
 
-for f in go.mod main.go expected-output.txt; do
+# The quick start's step 2: the lines after the comment "# 2. The library" up to the
+# blank line that ends the step, comments left out.
+{
+  echo 'set -euo pipefail'
+  awk '
+    /^# 2\. The library/ { inside = 1; next }
+    inside && /^$/ { exit }
+    inside && !/^#/ { print }
+  ' "$readme"
+} >"$dir/build-library.sh"
+[ "$(wc -l <"$dir/build-library.sh")" -gt 1 ] ||
+  { echo "error: found no build command in the quick start of $readme" >&2; exit 1; }
+
+for f in go.mod main.go expected-output.txt build-library.sh; do
   [ -s "$dir/$f" ] || { echo "error: found no $f in $readme" >&2; exit 1; }
 done
 grep -q "=> $root/bindings/go\$" "$dir/go.mod" ||

@@ -116,12 +116,12 @@ package_program() {
     -out:"$check/PackageCheck.exe" bindings/csharp/tests/package/PackageCheck.cs
   local run=(env -u LD_LIBRARY_PATH -u TENSORCAST_LIBRARY MONO_PATH="$unpacked/lib/netstandard2.0")
 
-  echo "-- Mono, LD_LIBRARY_PATH=<package>/runtimes/$rid/native:"
-  "${run[@]}" LD_LIBRARY_PATH="$native" mono "$check/PackageCheck.exe" "$lib" "$lib"
+  echo "-- Mono, nothing set: the package's runtimes/$rid/native/ is found from lib/netstandard2.0/:"
+  "${run[@]}" mono "$check/PackageCheck.exe" "$lib" "$lib"
 
-  echo "-- the same with TENSORCAST_LIBRARY set: Locate() takes it, Mono's loader does not:"
+  echo "-- LD_LIBRARY_PATH=<package>/runtimes/$rid/native and TENSORCAST_LIBRARY set: that file is loaded, on Mono too:"
   "${run[@]}" LD_LIBRARY_PATH="$native" TENSORCAST_LIBRARY="$PWD/target/release/libtensorcast.so" \
-    mono "$check/PackageCheck.exe" "$lib" target/release/libtensorcast.so
+    mono "$check/PackageCheck.exe" target/release/libtensorcast.so target/release/libtensorcast.so
 
   echo "-- the DLL and libtensorcast.so copied beside the program, no LD_LIBRARY_PATH:"
   cp "$unpacked/lib/netstandard2.0/TensorcastSharp.dll" "$lib" "$check/"

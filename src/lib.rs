@@ -42,6 +42,7 @@ pub mod ffi;
 mod mem;
 pub mod np;
 mod parallel;
+mod quiet;
 mod registry;
 mod simd;
 mod string_view;

@@ -7,6 +7,7 @@
 //! them. Nothing here allocates; only starting an own thread does (inside std).
 
 use crate::error::Error;
+use crate::quiet::Inside;
 use crate::simd::fpenv::DefaultFpEnv;
 use core::marker::PhantomData;
 use core::ops::Range;
@@ -90,8 +91,10 @@ impl Workers<'_> {
 fn run_on_own_threads(n: usize, task: &(dyn Fn(usize) + Sync)) {
     let next = AtomicUsize::new(0);
     let work = || {
-        // A started thread computes in the default environment too.
+        // A started thread computes in the default environment too, and a panic on it
+        // is the library's (reported by the call, not printed).
         let _env = DefaultFpEnv::enter();
+        let _inside = Inside::enter();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             if i >= n {

@@ -26,8 +26,10 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 enum Entry {
     Item(&'static str),
     Table(&'static str),
+    /// C text of the header's own (a macro cbindgen cannot express), as written.
+    Text(&'static str),
 }
-use Entry::{Item, Table};
+use Entry::{Item, Table, Text};
 
 /// A section of the header: its heading, what it is about, and its entries in order.
 struct Section {
@@ -72,6 +74,7 @@ const SECTIONS: &[Section] = &[
         entries: &[
             Item("TCAST_MAX_NDIM"),
             Item("tcast_tensor"),
+            Text(CONST_DATA),
             Item("tcast_tensor_bytes"),
         ],
     },
@@ -154,16 +157,33 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
-        heading: "Version",
-        about: "The header's version and the library's.",
+        heading: "Version and diagnostics",
+        about: "The header's version and the library's, and what the library found on \
+                this CPU (the library prints nothing: a host asks).",
         entries: &[
             Item("TCAST_VERSION_MAJOR"),
             Item("TCAST_VERSION_MINOR"),
             Item("TCAST_VERSION_PATCH"),
             Item("tcast_version"),
+            Item("tcast_cpu_info"),
         ],
     },
 ];
+
+/// `data` for an input over a const buffer, without a cast in the caller's code. The
+/// field stays `void *`: making it `const void *` would change a field's type, which
+/// docs/c-api.md section 11 allows only in a new major version (and would break C++
+/// code that reads `data` back into a `void *`). The conversion goes through
+/// `uintptr_t`, which `-Wcast-qual` does not flag, after a conversion to `const void *`
+/// that only a pointer passes.
+const CONST_DATA: &str = "\
+/**
+ * `data` for an input whose buffer is const, without a cast (-Wcast-qual stays quiet):
+ * `in.data = TCAST_CONST_DATA(values);`. Inputs are never written. The field stays
+ * `void *` (docs/c-api.md section 11: a field's type is part of the ABI).
+ */
+#define TCAST_CONST_DATA(p) ((void *)(uintptr_t)(const void *)(p))
+";
 
 /// The widest line the generated comments fill.
 const WIDTH: usize = 90;
@@ -319,6 +339,7 @@ fn generate() -> String {
                         panic!("tests/header.rs places the table {name}, which c_tables() lacks")
                     })))
                 }
+                Text(text) => out.push_str(text),
             }
         }
     }
@@ -392,7 +413,8 @@ fn header_defines_every_table_constant() {
 }
 
 /// The header compiles without a warning in every C and C++ standard the compiler knows
-/// from C89 and C++98 on (-Wall -Wextra -pedantic -Werror), and uses every declaration.
+/// from C89 and C++98 on (-Wall -Wextra -pedantic -Wcast-qual -Werror), and uses every
+/// declaration (TCAST_CONST_DATA on a const array among them).
 #[test]
 fn header_compiles_as_c89_to_c23_and_cpp98_to_cpp23() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("header_std");
@@ -400,10 +422,13 @@ fn header_compiles_as_c89_to_c23_and_cpp98_to_cpp23() {
     let source = "#include \"tensorcast.h\"\n\
                   int tcast_header_check(void);\n\
                   int tcast_header_check(void) {\n\
+                  \x20 static const float values[2] = {1.0f, 2.0f};\n\
                   \x20 tcast_error err;\n\
                   \x20 tcast_tensor t;\n\
                   \x20 err.status = TCAST_OK;\n\
                   \x20 t.dtype = TCAST_DTYPE_FLOAT;\n\
+                  \x20 t.data = TCAST_CONST_DATA(values);\n\
+                  \x20 if (t.data != (const void *)values) return -1;\n\
                   \x20 return err.status + (int)t.dtype + TCAST_MAX_NDIM;\n\
                   }\n";
     let triple = target_triple();
@@ -432,7 +457,8 @@ fn header_compiles_as_c89_to_c23_and_cpp98_to_cpp23() {
         for std in standards {
             let mut cmd = compiler.to_command();
             cmd.arg(format!("-std={std}"))
-                .args(["-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+                .args(["-pedantic", "-Wall", "-Wextra", "-Wcast-qual", "-Werror"])
+                .arg("-fsyntax-only")
                 .arg("-I")
                 .arg(Path::new(ROOT).join("include"))
                 .arg(&file);

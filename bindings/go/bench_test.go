@@ -42,7 +42,7 @@ func BenchmarkCastSlice16Float32ToInt32(b *testing.B) {
 func BenchmarkCastSlice16WithOptions(b *testing.B) {
 	src := make([]float32, 16)
 	dst := make([]int32, 16)
-	opts := &CastOptions{Threads: 2, Casting: CastingUnsafe.Ptr()}
+	opts := &CastOptions{Threads: 2, Casting: CastingUnsafe}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

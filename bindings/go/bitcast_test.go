@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	tc "github.com/tensorcast/tensorcast/bindings/go"
 )
@@ -136,4 +137,85 @@ func TestBitcastErrorsAndEdges(t *testing.T) {
 	_, err = tc.BitcastTensor(tc.Tensor{Data: data, DType: tc.Float, Shape: []int64{2, 3}, Strides: []int64{1, 2}},
 		tc.Int32, tc.BitcastONNX)
 	wantStatus(t, err, tc.ErrUnsupported)
+}
+
+func TestBitcastSlice(t *testing.T) {
+	// ONNX: equal widths, same shape; the view is src's memory.
+	floats := []float32{1, -2}
+	bits, shape, err := tc.BitcastSlice[float32, uint32](floats, []int64{2}, tc.BitcastONNX)
+	if err != nil || !equalShapes(shape, []int64{2}) || len(bits) != 2 ||
+		bits[0] != math.Float32bits(1) || bits[1] != math.Float32bits(-2) {
+		t.Fatalf("float32 -> uint32: %#x %v %v", bits, shape, err)
+	}
+	if unsafe.Pointer(&bits[0]) != unsafe.Pointer(&floats[0]) || cap(bits) != 2 {
+		t.Errorf("the view does not alias the input")
+	}
+	bits[1] = math.Float32bits(0.5)
+	if floats[1] != 0.5 {
+		t.Errorf("a write through the view is not seen in the input: %v", floats)
+	}
+
+	// TF, wider -> narrower: a dimension of the size ratio is appended.
+	one := []float64{1}
+	b, shape, err := tc.BitcastSlice[float64, uint8](one, []int64{1}, tc.BitcastTF)
+	if err != nil || !equalShapes(shape, []int64{1, 8}) || string(b) != "\x00\x00\x00\x00\x00\x00\xf0\x3f" {
+		t.Errorf("float64 -> uint8: % x %v %v", b, shape, err)
+	}
+	// TF, narrower -> wider: the last dimension, the ratio, is dropped.
+	bytes8 := []int8{1, 0, 0, 0, 2, 0, 0, 0}
+	ints, shape, err := tc.BitcastSlice[int8, int32](bytes8, []int64{2, 4}, tc.BitcastTF)
+	if err != nil || !equalShapes(shape, []int64{2}) || len(ints) != 2 || ints[0] != 1 || ints[1] != 2 {
+		t.Errorf("int8 [2,4] -> int32: %v %v %v", ints, shape, err)
+	}
+	// numpy's view: the last axis rescaled.
+	u8 := make([]uint8, 16)
+	u8[4], u8[12] = 3, 5
+	u32, shape, err := tc.BitcastSlice[uint8, uint32](u8, []int64{2, 8}, tc.BitcastNumpyView)
+	if err != nil || !equalShapes(shape, []int64{2, 2}) || len(u32) != 4 || u32[1] != 3 || u32[3] != 5 {
+		t.Errorf("uint8 [2,8] -> uint32 (numpy): %v %v %v", u32, shape, err)
+	}
+	// Storage types keep their dtype: UINT16 -> FLOAT16 bits under ONNX.
+	half, _, err := tc.BitcastSlice[uint16, tc.Float16Bits]([]uint16{0x3c00}, []int64{1}, tc.BitcastONNX)
+	if err != nil || len(half) != 1 || half[0] != 0x3c00 {
+		t.Errorf("uint16 -> Float16Bits: %v %v", half, err)
+	}
+	// A scalar (nil shape) and an empty tensor.
+	scalar, shape, err := tc.BitcastSlice[int64, uint64]([]int64{-1}, nil, tc.BitcastTF)
+	if err != nil || len(shape) != 0 || len(scalar) != 1 || scalar[0] != math.MaxUint64 {
+		t.Errorf("int64 scalar -> uint64: %v %v %v", scalar, shape, err)
+	}
+	empty, shape, err := tc.BitcastSlice[int8, int32](nil, []int64{0, 4}, tc.BitcastTF)
+	if err != nil || len(empty) != 0 || !equalShapes(shape, []int64{0}) {
+		t.Errorf("empty: %v %v %v", empty, shape, err)
+	}
+}
+
+func TestBitcastSliceErrors(t *testing.T) {
+	// The slice must hold the shape's elements.
+	_, _, err := tc.BitcastSlice[float32, uint32](make([]float32, 3), []int64{2}, tc.BitcastONNX)
+	wantStatus(t, err, tc.ErrInvalidShape)
+	// The library's rules: unequal widths under ONNX, a last dimension that is not the
+	// ratio under TF, a dtype TF does not bitcast.
+	_, _, err = tc.BitcastSlice[float32, uint16](make([]float32, 2), []int64{2}, tc.BitcastONNX)
+	wantStatus(t, err, tc.ErrUnsupported)
+	_, _, err = tc.BitcastSlice[int8, int32](make([]int8, 6), []int64{2, 3}, tc.BitcastTF)
+	wantStatus(t, err, tc.ErrIncompatibleShapes)
+	_, _, err = tc.BitcastSlice[bool, int8](make([]bool, 2), []int64{2}, tc.BitcastTF)
+	wantStatus(t, err, tc.ErrUnsupported)
+	_, _, err = tc.BitcastSlice[int8, int8](make([]int8, 2), []int64{2}, tc.BitcastRules(9))
+	wantStatus(t, err, tc.ErrInvalidArgument)
+	// Bytes are not bools (the library would allow UINT8 -> BOOL under ONNX).
+	_, _, err = tc.BitcastSlice[uint8, bool]([]uint8{2}, []int64{1}, tc.BitcastONNX)
+	wantStatus(t, err, tc.ErrUnsupported)
+	if same, _, err := tc.BitcastSlice[bool, bool]([]bool{true}, []int64{1}, tc.BitcastONNX); err != nil || !same[0] {
+		t.Errorf("bool -> bool: %v %v", same, err)
+	}
+	// Memory not aligned for the wider type: refused, not read at an odd address.
+	// (16 bytes: not the tiny allocator's, so the slice starts at a 16-byte boundary.)
+	buf := make([]int8, 16)
+	_, _, err = tc.BitcastSlice[int8, int32](buf[1:9], []int64{2, 4}, tc.BitcastTF)
+	wantStatus(t, err, tc.ErrInvalidArgument)
+	if _, _, err := tc.BitcastSlice[int8, int32](buf[:8], []int64{2, 4}, tc.BitcastTF); err != nil {
+		t.Errorf("aligned int8 -> int32: %v", err)
+	}
 }

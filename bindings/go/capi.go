@@ -293,7 +293,7 @@ func toError(status C.tcast_status, e *C.tcast_error) error {
 		return nil
 	}
 	if status == goNoMemory {
-		return newError(ErrInternal, "the Go binding could not allocate C memory for string views")
+		return newError(ErrOutOfMemory, "the Go binding could not allocate C memory for string views")
 	}
 	msg := (*[C.TCAST_ERROR_MESSAGE_BYTES]byte)(unsafe.Pointer(&e.message[0]))[:]
 	if i := bytes.IndexByte(msg, 0); i >= 0 {
@@ -308,6 +308,12 @@ func statusName(s Status) string {
 
 func libraryVersion() string {
 	return C.GoString(C.tcast_version())
+}
+
+func cpuInfo() (string, error) {
+	return textResult(func(buf *C.char, capacity C.uint64_t, needed *C.uint64_t, e *C.tcast_error) C.tcast_status {
+		return C.tcast_cpu_info(buf, capacity, needed, e)
+	})
 }
 
 func dtypeName(d DType) (string, bool) {
@@ -389,8 +395,12 @@ func fillOptions(opts *C.tcast_cast_options, o *CastOptions) error {
 	}
 	opts.round_mode = C.int32_t(o.RoundMode)
 	opts.string_format = C.int32_t(o.StringFormat)
-	if o.Casting != nil {
-		opts.casting = C.int32_t(*o.Casting)
+	if o.Casting != CastingDefault {
+		level, ok := o.Casting.toC()
+		if !ok {
+			return newError(ErrInvalidArgument, "Casting = %v has no C level", o.Casting)
+		}
+		opts.casting = C.int32_t(level)
 	}
 	if o.Threads > math.MaxInt32 || o.Threads < math.MinInt32 {
 		return newError(ErrInvalidArgument, "Threads = %d does not fit in an int32", o.Threads)
@@ -476,8 +486,8 @@ func parseStrings(src []string, shape []int64, dst []byte, to DType, opts *CastO
 	return toError(status, &e)
 }
 
-// formatTensor formats the n elements of src as text.
-func formatTensor(src Tensor, n int, opts *CastOptions) ([]string, error) {
+// formatTensor formats the n elements of src as text, for op (named in errors).
+func formatTensor(op string, src Tensor, n int, opts *CastOptions) ([]string, error) {
 	in, err := describe(src, "input")
 	if err != nil {
 		return nil, err
@@ -491,7 +501,10 @@ func formatTensor(src Tensor, n int, opts *CastOptions) ([]string, error) {
 		perElement = 1 // unknown or unformattable dtypes: let the library name the problem
 	}
 	if n > 0 && perElement > uint64(math.MaxInt)/uint64(n) {
-		return nil, newError(ErrInvalidShape, "%d elements of %v need more text than a Go slice can hold", n, src.DType)
+		return nil, newError(ErrInvalidShape, "%s: %d elements of %v need more text than a Go slice can hold", op, n, src.DType)
+	}
+	if err := checkAlloc(op, formatBytes(uint64(n), perElement)); err != nil {
+		return nil, err
 	}
 	arena := make([]byte, uint64(n)*perElement)
 	spans := make([]uint64, 2*n+1) // never empty, so its address is never nil
@@ -514,6 +527,22 @@ func formatTensor(src Tensor, n int, opts *CastOptions) ([]string, error) {
 		out[i] = text[off : off+length]
 	}
 	return out, nil
+}
+
+// formatBytes is the memory formatTensor allocates for n elements of at most perElement
+// bytes of text: the arena and the string the text is copied into, the spans, the C
+// views (malloc'd, but from the same machine) and the result's string headers. A sum
+// that overflows is the largest size.
+func formatBytes(n, perElement uint64) uint64 {
+	text, ok1 := mulSize(n, perElement)
+	perView := 2*8 + uint64(C.sizeof_tcast_string) + stringHeaderBytes
+	views, ok2 := mulSize(n, perView)
+	total, ok3 := mulSize(text, 2)
+	total, ok4 := addSize(total, views)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return ^uint64(0)
+	}
+	return total
 }
 
 // shapeResult is where a *_shape function writes its result.

@@ -3,7 +3,11 @@ package tensorcast
 // #include "tensorcast.h"
 import "C"
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+	"unsafe"
+)
 
 // RoundMode is ONNX Cast's round_mode, used for FLOAT8E8M0 targets only.
 type RoundMode int32
@@ -27,33 +31,55 @@ const (
 	FormatPrintf8G StringFormat = C.TCAST_FORMAT_PRINTF_8G
 )
 
-// Casting is a numpy casting level, with the values of the header's TCAST_CASTING_*
-// macros: the level argument of the can_cast functions (CanCast, CanCastDType, ...),
-// the result of CastingLevel, and (through a pointer) CastOptions.Casting. The order is
-// numpy's, strictest first, so `level <= CastingSafe` means "allowed at safe".
+// Casting is a numpy casting level: the level argument of the can_cast functions
+// (CanCast, CanCastDType, ...), the result of CastingLevel, and CastOptions.Casting.
+// The order is numpy's, strictest first, so `level <= CastingSafe` means "allowed at
+// safe". The zero value, CastingDefault, is not a level: it is what a CastOptions
+// literal that does not name Casting holds, and means the cast's default, CastingUnsafe.
+//
+// A Casting's number is the C level (the header's TCAST_CASTING_*) plus one, so that
+// the zero value can mean "not set": CastingNo is 1 where TCAST_CASTING_NO is 0. The
+// binding converts exactly in both directions; use the constants, ParseCasting or
+// String, not the numbers.
 type Casting int32
 
-// The casting levels, strictest first.
+// The casting levels, strictest first, after the zero value.
 const (
-	CastingNo       Casting = C.TCAST_CASTING_NO        // numpy's "no": identical dtypes only
-	CastingEquiv    Casting = C.TCAST_CASTING_EQUIV     // "equiv": byte order may differ
-	CastingSafe     Casting = C.TCAST_CASTING_SAFE      // "safe": every value is kept
-	CastingSameKind Casting = C.TCAST_CASTING_SAME_KIND // "same_kind": safe, or within a kind
-	CastingUnsafe   Casting = C.TCAST_CASTING_UNSAFE    // "unsafe": any cast (the cast's default)
+	// CastingDefault is the zero value: in CastOptions the cast's default,
+	// CastingUnsafe (tcast_cast_options_default's casting). It is not a level: the
+	// can_cast functions refuse it with ErrInvalidArgument.
+	CastingDefault  Casting = 0
+	CastingNo       Casting = C.TCAST_CASTING_NO + 1        // numpy's "no": identical dtypes only
+	CastingEquiv    Casting = C.TCAST_CASTING_EQUIV + 1     // "equiv": byte order may differ
+	CastingSafe     Casting = C.TCAST_CASTING_SAFE + 1      // "safe": every value is kept
+	CastingSameKind Casting = C.TCAST_CASTING_SAME_KIND + 1 // "same_kind": safe, or within a kind
+	CastingUnsafe   Casting = C.TCAST_CASTING_UNSAFE + 1    // "unsafe": any cast (the cast's default)
 	// CastingNever is what CastingLevel returns when numpy allows the cast at no level,
 	// not even "unsafe" (for example a two-field struct to a plain int32); it sorts after
 	// CastingUnsafe. It is a result only: as an argument it is ErrInvalidArgument.
-	CastingNever Casting = C.TCAST_CASTING_NEVER
+	CastingNever Casting = C.TCAST_CASTING_NEVER + 1
 )
 
-// Ptr returns a pointer to a copy of c, for CastOptions.Casting:
-// &CastOptions{Casting: CastingSafe.Ptr()}.
-func (c Casting) Ptr() *Casting { return &c }
+// castingFromC converts a level the library returned (TCAST_CASTING_NO ..
+// TCAST_CASTING_NEVER) to a Casting.
+func castingFromC(level int32) Casting { return Casting(int64(level) + 1) }
 
-// String returns "no", "equiv", "safe", "same_kind" or "unsafe" (numpy's spellings), or
-// "never" for CastingNever.
+// toC converts c to the C level, and false when c has no C value of int32 range
+// (which no valid level lacks: the library refuses the values it does not know).
+func (c Casting) toC() (int32, bool) {
+	v := int64(c) - 1
+	if v < math.MinInt32 || v > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(v), true
+}
+
+// String returns "no", "equiv", "safe", "same_kind" or "unsafe" (numpy's spellings),
+// "never" for CastingNever and "default" for CastingDefault.
 func (c Casting) String() string {
 	switch c {
+	case CastingDefault:
+		return "default"
 	case CastingNo:
 		return "no"
 	case CastingEquiv:
@@ -86,9 +112,10 @@ type CastOptions struct {
 	StringFormat StringFormat
 	// Casting, when set, refuses with ErrCasting and numpy's message every cast
 	// CanCastDType refuses at that level (float64 -> int32 under CastingSafe):
-	// Casting: CastingSafe.Ptr(). nil is the library's default, CastingUnsafe, which
-	// refuses nothing. CastingNever and unknown levels are ErrInvalidArgument.
-	Casting *Casting
+	// Casting: CastingSafe. The zero value, CastingDefault, is the library's
+	// default, CastingUnsafe, which refuses nothing. CastingNever and unknown values
+	// are ErrInvalidArgument.
+	Casting Casting
 	// Threads: 0 or 1 run on the calling goroutine's thread only; n > 1 lets the
 	// library use up to n threads, with results bit-identical to one thread.
 	Threads int
@@ -96,10 +123,10 @@ type CastOptions struct {
 
 // DefaultCastOptions returns the library's defaults (tcast_cast_options_default) with
 // every field spelled out: saturating, RoundUp, FormatShortest, Casting CastingUnsafe,
-// Threads 0. Casting with it is casting with a nil *CastOptions; it is a starting point
-// for options that change one field of a complete set.
+// Threads 0. Casting with it is casting with a nil *CastOptions or a zero CastOptions;
+// it is a starting point for options that change one field of a complete set.
 func DefaultCastOptions() CastOptions {
-	return CastOptions{RoundMode: RoundUp, StringFormat: FormatShortest, Casting: CastingUnsafe.Ptr()}
+	return CastOptions{RoundMode: RoundUp, StringFormat: FormatShortest, Casting: CastingUnsafe}
 }
 
 // Tensor describes a tensor's memory for the lower-level functions (CastTensor,
@@ -159,11 +186,18 @@ func CastSlice[T, U Native](src []T, dst []U, opts *CastOptions) error {
 }
 
 // CastToBytes converts src into a new byte slice of dtype to (1-D, len(src) elements,
-// sub-byte dtypes packed).
+// sub-byte dtypes packed). A result larger than the process can allocate is
+// ErrOutOfMemory, returned before anything is allocated.
 func CastToBytes[T Native](src []T, to DType, opts *CastOptions) ([]byte, error) {
+	if err := refuseString("CastToBytes", to); err != nil {
+		return nil, err
+	}
 	shape := []int64{int64(len(src))}
 	n, err := TensorBytes(to, shape)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkAlloc("CastToBytes", uint64(n)); err != nil {
 		return nil, err
 	}
 	dst := make([]byte, n)
@@ -175,20 +209,36 @@ func CastToBytes[T Native](src []T, to DType, opts *CastOptions) ([]byte, error)
 }
 
 // CastFromBytes converts the n elements of dtype from in src (1-D, sub-byte dtypes
-// packed) into a new []U.
+// packed) into a new []U. Before anything is allocated, src must hold the n elements
+// (else ErrBufferTooSmall), and a result larger than the process can allocate is
+// ErrOutOfMemory.
 func CastFromBytes[U Native](src []byte, from DType, n int, opts *CastOptions) ([]U, error) {
 	if n < 0 {
 		return nil, newError(ErrInvalidShape, "CastFromBytes: negative element count %d", n)
 	}
+	if err := refuseString("CastFromBytes", from); err != nil {
+		return nil, err
+	}
+	shape := []int64{int64(n)}
+	input := Tensor{Data: src, DType: from, Shape: shape}
+	if err := checkInput(input, "CastFromBytes: input"); err != nil {
+		return nil, err
+	}
+	var zero U
+	size, err := checkResultBytes("CastFromBytes", uint64(n), uint64(unsafe.Sizeof(zero)))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAlloc("CastFromBytes", size); err != nil {
+		return nil, err
+	}
 	if from == Bool && DTypeOf[U]() == Bool {
 		// BOOL -> BOOL copies bytes, and a byte other than 0 or 1 is not a valid Go
 		// bool: read the input as UINT8, which the cast maps to 0 and 1.
-		from = Uint8
+		input.DType = Uint8
 	}
 	dst := make([]U, n)
-	shape := []int64{int64(n)}
-	if err := CastTensor(Tensor{Data: src, DType: from, Shape: shape},
-		Tensor{Data: AsBytes(dst), DType: DTypeOf[U](), Shape: shape}, opts); err != nil {
+	if err := CastTensor(input, Tensor{Data: AsBytes(dst), DType: DTypeOf[U](), Shape: shape}, opts); err != nil {
 		return nil, err
 	}
 	return dst, nil

@@ -409,9 +409,9 @@ func TestInvalidOptions(t *testing.T) {
 		{"string format", tc.CastOptions{StringFormat: -1}},
 		{"negative threads", tc.CastOptions{Threads: -1}},
 		{"threads beyond int32", tc.CastOptions{Threads: math.MaxInt32 + 1}},
-		{"casting level", tc.CastOptions{Casting: tc.Casting(42).Ptr()}},
-		{"casting never", tc.CastOptions{Casting: tc.CastingNever.Ptr()}},
-		{"casting below no", tc.CastOptions{Casting: tc.Casting(-1).Ptr()}},
+		{"casting level", tc.CastOptions{Casting: tc.Casting(42)}},
+		{"casting never", tc.CastOptions{Casting: tc.CastingNever}},
+		{"casting below no", tc.CastOptions{Casting: tc.Casting(-1)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -420,29 +420,29 @@ func TestInvalidOptions(t *testing.T) {
 		})
 	}
 	t.Run("casting levels", func(t *testing.T) {
-		if err := tc.CastSlice(src, dst, &tc.CastOptions{Casting: tc.CastingUnsafe.Ptr()}); err != nil {
+		if err := tc.CastSlice(src, dst, &tc.CastOptions{Casting: tc.CastingUnsafe}); err != nil {
 			t.Errorf("CastingUnsafe: %v", err)
 		}
 		// float64 -> float32 is not a safe cast in numpy: ErrCasting (more in numpy_test.go).
-		err := tc.CastSlice([]float64{1}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
+		err := tc.CastSlice([]float64{1}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
 		if !tc.IsStatus(err, tc.ErrCasting) {
 			t.Errorf("CastingSafe float64 -> float32: %v", err)
 		}
-		// CastingNo is the zero Casting, and as a level it is the strictest.
-		var zero tc.Casting
-		err = tc.CastSlice([]float32{1}, make([]float64, 1), &tc.CastOptions{Casting: &zero})
+		// CastingNo is the strictest level.
+		err = tc.CastSlice([]float32{1}, make([]float64, 1), &tc.CastOptions{Casting: tc.CastingNo})
 		if !tc.IsStatus(err, tc.ErrCasting) {
-			t.Errorf("Casting 0 (no) float32 -> float64: %v", err)
+			t.Errorf("CastingNo float32 -> float64: %v", err)
 		}
-		// Options that leave Casting unset keep the default, UNSAFE: nothing is refused.
-		for _, opts := range []*tc.CastOptions{nil, {}, {Threads: 2}, {NoSaturate: true}} {
+		// Options that leave Casting unset (its zero value, CastingDefault) keep the
+		// default, UNSAFE: nothing is refused.
+		for _, opts := range []*tc.CastOptions{nil, {}, {Threads: 2}, {NoSaturate: true}, {Casting: tc.CastingDefault}} {
 			if err := tc.CastSlice([]float64{1.5}, make([]int32, 1), opts); err != nil {
 				t.Errorf("float64 -> int32 with %+v: %v", opts, err)
 			}
 		}
 	})
 	names := map[tc.Casting]string{tc.CastingNo: "no", tc.CastingEquiv: "equiv", tc.CastingSafe: "safe",
-		tc.CastingSameKind: "same_kind", tc.CastingUnsafe: "unsafe", tc.CastingNever: "never", 9: "Casting(9)", -1: "Casting(-1)"}
+		tc.CastingSameKind: "same_kind", tc.CastingUnsafe: "unsafe", tc.CastingNever: "never", tc.CastingDefault: "default", 9: "Casting(9)", -1: "Casting(-1)"}
 	for c, want := range names {
 		if c.String() != want {
 			t.Errorf("Casting %d: %q, want %q", int32(c), c.String(), want)

@@ -5,7 +5,7 @@
 // # Data
 //
 // Tensors are Go slices. The typed functions (CastSlice, ParseSlice, FormatSlice,
-// ExpandSlice) take the Go types that have a tensorcast dtype of the same layout
+// ExpandSlice, BitcastSlice) take the Go types that have a tensorcast dtype of the same layout
 // (Native: float32 is Float, float64 is Double, int8 ... uint64, bool, complex64,
 // complex128), and the package's storage types for the floats Go lacks: Float16Bits,
 // BFloat16Bits and the five float8 types (Float8E4M3FNBits ... Float8E8M0Bits) hold an
@@ -26,6 +26,11 @@
 // is about (or -1) and its Message. Match them with errors.As, or test the status with
 // errors.Is(err, tensorcast.ErrParse) or IsStatus(err, tensorcast.ErrParse).
 //
+// A function that allocates its result checks the sizes it was given first: an input
+// smaller than its count or shape says is ErrBufferTooSmall, a result no Go slice can
+// hold ErrInvalidShape, and one the process cannot get (beyond RAM plus swap, or the
+// room below RLIMIT_AS, on Linux) ErrOutOfMemory, all before anything is allocated.
+//
 // # Text
 //
 // ParseStrings / ParseSlice parse text into numbers (tcast_cast from STRING);
@@ -37,8 +42,10 @@
 //
 // By default the package compiles against its own copy of the header (tensorcast.h,
 // so that it also compiles vendored) and links ../../target/release/libtensorcast.so
-// (with an rpath to it), so run `cargo build --release` at the repository root first; a
-// vendored copy gets the library's directory from CGO_LDFLAGS. With the build tag
+// (with an rpath to it), so build the library first with `bash scripts/quickstart.sh`
+// at the repository root, whose CMake build also makes the link libtensorcast.so.0 (the
+// SONAME programs load; a plain `cargo build` does not make it); a vendored copy gets
+// the library's directory from CGO_LDFLAGS. With the build tag
 // tensorcast_pkgconfig it takes its flags from pkg-config's tensorcast.pc instead, for
 // an installed library. The package needs cgo: without it the build fails with
 // "tensorcast requires cgo (CGO_ENABLED=1) and a C compiler".
@@ -55,13 +62,15 @@
 // scalars) or Numpy2 (NEP 50). CanCastDType answers the same question for tensorcast's
 // own DType values; it is the check CastOptions.Casting makes before a cast.
 //
-// Levels are Casting values, equal to the C ones: CastingNo (TCAST_CASTING_NO, 0) ..
-// CastingUnsafe (TCAST_CASTING_UNSAFE, 4), and CastingNever (TCAST_CASTING_NEVER, 5),
-// which only CastingLevel returns (and any failing CastingLevel or ParseCasting, so an
-// ignored error never reads as a permissive level). Their order is numpy's, so
+// Levels are Casting values: CastingNo .. CastingUnsafe, and CastingNever, which only
+// CastingLevel returns (and any failing CastingLevel or ParseCasting, so an ignored
+// error never reads as a permissive level). Their order is numpy's, so
 // `level, _ := CastingLevel(a, b, Numpy2); level <= CastingSafe` is CanCast at
 // CastingSafe. The can_cast functions take a level and have no default.
-// CastOptions.Casting is a *Casting whose nil means the cast's default, UNSAFE, so that
-// a CastOptions literal that does not mention it refuses nothing; set it with
-// CastingSafe.Ptr(). ParseCasting reads numpy's names ("same_kind").
+// CastOptions.Casting is a plain Casting whose zero value, CastingDefault, means the
+// cast's default, UNSAFE, so that a CastOptions literal that does not mention it refuses
+// nothing; set a level with Casting: CastingSafe. A Casting's number is the C level
+// plus one (CastingNo is 1, TCAST_CASTING_NO 0), which is what lets the zero value mean
+// "not set"; the binding converts exactly. ParseCasting reads numpy's names
+// ("same_kind").
 package tensorcast

@@ -96,12 +96,24 @@ func OnnxCastSupported(from, to DType, opset int) bool { return onnxCastSupporte
 // Version returns the version of the loaded C library, "MAJOR.MINOR.PATCH".
 func Version() string { return libraryVersion() }
 
+// CPUInfo returns one line saying what the library runs on this CPU (tcast_cpu_info):
+// the architecture, the SIMD kernel families in use ("portable" when none), those the
+// environment variable TCAST_DISABLE_CPU_FEATURES withdrew, and the names in it that no
+// family knows, quoted, with every byte that is not printable ASCII (and `"`, `\`)
+// written \xNN; "none" for an empty list:
+//
+//	arch=x86_64 kernels=sse2,erms withdrawn=avx2 unknown="avx3","\xff"
+//
+// The library reads the variable once per process, at the first call that needs the
+// CPU's features, and never prints what it made of it: this is how a program learns it.
+func CPUInfo() (string, error) { return cpuInfo() }
+
 // Storage types for the floating-point dtypes Go has no type for. Each holds the raw
 // bits of one element in the dtype's own layout (IEEE 754 binary16 for Float16Bits;
 // bfloat16, the top half of a binary32; the OCP 8-bit float formats and ONNX's FNUZ
 // variants for the float8 types), in host byte order. They are distinct types, so that
 // the typed functions (CastSlice, CastToBytes, CastFromBytes, ParseSlice, FormatSlice,
-// ExpandSlice) see their dtype: a []Float16Bits is a FLOAT16 tensor, while a []uint16
+// ExpandSlice, BitcastSlice) see their dtype: a []Float16Bits is a FLOAT16 tensor, while a []uint16
 // stays UINT16 and a []uint8 UINT8. The library does all arithmetic on them; Go only
 // stores and copies the bits (Float16Bits(0x3C00) is 1.0).
 type (

@@ -44,17 +44,18 @@ func ExampleFloat8E4M3FNBits() {
 }
 
 func ExampleCastOptions() {
-	// Casting is a *Casting: nil (as in this literal) keeps the default, UNSAFE.
+	// A literal that does not name Casting holds its zero value, CastingDefault: the
+	// cast's default, UNSAFE, which refuses nothing.
 	dst := make([]int32, 1)
 	err := tc.CastSlice([]float64{2.7}, dst, &tc.CastOptions{Threads: 2})
 	fmt.Println(dst, err)
-	err = tc.CastSlice([]float64{2.7}, dst, &tc.CastOptions{Casting: tc.CastingSameKind.Ptr()})
+	err = tc.CastSlice([]float64{2.7}, dst, &tc.CastOptions{Casting: tc.CastingSameKind})
 	fmt.Println(tc.IsStatus(err, tc.ErrCasting))
-	fmt.Println(*tc.DefaultCastOptions().Casting, int(tc.CastingUnsafe))
+	fmt.Println(tc.CastOptions{}.Casting, tc.DefaultCastOptions().Casting)
 	// Output:
 	// [2] <nil>
 	// true
-	// unsafe 4
+	// default unsafe
 }
 
 func ExampleCastSlice() {
@@ -175,7 +176,7 @@ func ExamplePromoteTypes() {
 func ExampleCanCastDType() {
 	ok, _ := tc.CanCastDType(tc.Double, tc.Int32, tc.CastingSafe)
 	fmt.Println(ok)
-	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
+	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
 	fmt.Println(err)
 	// Output:
 	// false

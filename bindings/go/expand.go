@@ -2,6 +2,8 @@
 
 package tensorcast
 
+import "unsafe"
+
 // ExpandShape returns the shape ONNX Expand produces: the numpy broadcast of inShape
 // with shape, aligned on the right (tcast_expand_shape). Equal extents stay; an extent
 // of 1 takes the other side's, 0 included. Errors: ErrIncompatibleShapes (the message
@@ -24,12 +26,18 @@ func expandStrided(src Tensor, shape []int64) ([]byte, []int64, error) {
 	if err := refuseString("Expand", src.DType); err != nil {
 		return nil, nil, err
 	}
+	if err := checkInput(src, "Expand: input"); err != nil {
+		return nil, nil, err
+	}
 	outShape, err := ExpandShape(src.Shape, shape)
 	if err != nil {
 		return nil, nil, err
 	}
 	n, err := TensorBytes(src.DType, outShape)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkAlloc("Expand", uint64(n)); err != nil {
 		return nil, nil, err
 	}
 	dst := make([]byte, n)
@@ -52,12 +60,18 @@ func ExpandTensor(src, dst Tensor) error {
 // ExpandSlice is Expand for a typed slice, whose length must be the element count of
 // inShape (else ErrInvalidShape).
 func ExpandSlice[T Native](src []T, inShape, shape []int64) ([]T, []int64, error) {
+	return expandSlice(src, inShape, shape, "ExpandSlice", 0)
+}
+
+// expandSlice is ExpandSlice for op, whose caller goes on to allocate extraPerElement
+// more bytes for each element of the result (counted in the memory check).
+func expandSlice[T Native](src []T, inShape, shape []int64, op string, extraPerElement uint64) ([]T, []int64, error) {
 	n, err := elementCount(inShape)
 	if err != nil {
 		return nil, nil, err
 	}
 	if n != len(src) {
-		return nil, nil, newError(ErrInvalidShape, "ExpandSlice: input shape %v has %d elements but the slice has %d", inShape, n, len(src))
+		return nil, nil, newError(ErrInvalidShape, "%s: input shape %v has %d elements but the slice has %d", op, inShape, n, len(src))
 	}
 	outShape, err := ExpandShape(inShape, shape)
 	if err != nil {
@@ -65,6 +79,19 @@ func ExpandSlice[T Native](src []T, inShape, shape []int64) ([]T, []int64, error
 	}
 	count, err := elementCount(outShape)
 	if err != nil {
+		return nil, nil, err
+	}
+	var zero T
+	size, err := checkResultBytes(op, uint64(count), uint64(unsafe.Sizeof(zero)))
+	if err != nil {
+		return nil, nil, err
+	}
+	extra, ok := mulSize(uint64(count), extraPerElement)
+	need, ok2 := addSize(size, extra)
+	if !ok || !ok2 {
+		need = ^uint64(0)
+	}
+	if err := checkAlloc(op, need); err != nil {
 		return nil, nil, err
 	}
 	dtype := DTypeOf[T]()
@@ -81,11 +108,19 @@ func ExpandSlice[T Native](src []T, inShape, shape []int64) ([]T, []int64, error
 // indices (an INT64 tensor); the binding then picks the strings, so no string data
 // crosses into C.
 func ExpandStrings(src []string, inShape, shape []int64) ([]string, []int64, error) {
+	n, err := elementCount(inShape)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n != len(src) {
+		return nil, nil, newError(ErrInvalidShape, "ExpandStrings: input shape %v has %d elements but the slice has %d", inShape, n, len(src))
+	}
 	indices := make([]int64, len(src))
 	for i := range indices {
 		indices[i] = int64(i)
 	}
-	expanded, outShape, err := ExpandSlice(indices, inShape, shape)
+	// The expanded indices and the result's string headers are alive together.
+	expanded, outShape, err := expandSlice(indices, inShape, shape, "ExpandStrings", stringHeaderBytes)
 	if err != nil {
 		return nil, nil, err
 	}

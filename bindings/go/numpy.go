@@ -38,10 +38,11 @@ func (r NumpyRules) String() string {
 
 // cLevel converts a level argument of the can_cast functions to its C value.
 func (c Casting) cLevel() (C.int32_t, error) {
-	if c < CastingNo || c > CastingUnsafe {
+	level, ok := c.toC()
+	if c < CastingNo || c > CastingUnsafe || !ok {
 		return 0, newError(ErrInvalidArgument, "casting is %v: expected CastingNo .. CastingUnsafe", c)
 	}
-	return C.int32_t(c), nil
+	return C.int32_t(level), nil
 }
 
 // ParseCasting returns the level numpy spells name: exactly "no", "equiv", "safe",
@@ -53,7 +54,7 @@ func ParseCasting(name string) (Casting, error) {
 	if err != nil {
 		return CastingNever, err
 	}
-	return Casting(level), nil
+	return castingFromC(level), nil
 }
 
 // NumpyDType is a parsed numpy dtype spec (a tcast_np_dtype handle): "<i4", "S5",
@@ -182,7 +183,7 @@ func CastingLevel(from, to *NumpyDType, rules NumpyRules) (Casting, error) {
 	if err != nil {
 		return CastingNever, err
 	}
-	return Casting(level), nil
+	return castingFromC(level), nil
 }
 
 // CanCast is numpy.can_cast(from, to, casting) on parsed dtypes (tcast_np_can_cast):

@@ -190,6 +190,8 @@ func TestCanCastArgumentErrors(t *testing.T) {
 	wantStatus(t, err, tc.ErrInvalidArgument)
 	_, err = tc.CanCast(i4, f8, tc.Casting(42), tc.Numpy2)
 	wantStatus(t, err, tc.ErrInvalidArgument)
+	_, err = tc.CanCast(i4, f8, tc.CastingDefault, tc.Numpy2) // not a level: no default here
+	wantStatus(t, err, tc.ErrInvalidArgument)
 	_, err = tc.CanCast(i4, f8, tc.CastingSafe, tc.NumpyRules(0))
 	wantStatus(t, err, tc.ErrInvalidArgument)
 	_, err = tc.CastingLevel(i4, f8, tc.NumpyRules(3))
@@ -547,10 +549,12 @@ func TestCanCastDTypeMatrix(t *testing.T) {
 		"333433333333344444444444402",
 		"333433333333344444444444430",
 	}
+	// The Casting of each C level, TCAST_CASTING_NO (0) .. TCAST_CASTING_NEVER (5).
+	cLevels := append(append([]tc.Casting{}, allLevels...), tc.CastingNever)
 	mismatches := 0
 	for i, from := range order {
 		for j, to := range order {
-			level := tc.Casting(rows[i][j] - '0') // the C level, which Casting is
+			level := cLevels[rows[i][j]-'0'] // the digit is the C level
 			for _, c := range allLevels {
 				got, err := tc.CanCastDType(from, to, c)
 				if err != nil || got != (level <= c) {
@@ -600,22 +604,22 @@ func TestCanCastDType(t *testing.T) {
 
 // CastOptions.Casting refuses what CanCastDType refuses, with ErrCasting.
 func TestCastOptionsCastingLevel(t *testing.T) {
-	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
+	err := tc.CastSlice([]float64{1.5}, make([]int32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
 	e := wantStatus(t, err, tc.ErrCasting)
 	if !strings.Contains(e.Message, "float64") || !strings.Contains(e.Message, "int32") {
 		t.Errorf("message %q", e.Message)
 	}
-	err = tc.CastSlice([]float64{1.5}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
+	err = tc.CastSlice([]float64{1.5}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe})
 	wantStatus(t, err, tc.ErrCasting)
 	dst := make([]float32, 1)
-	if err := tc.CastSlice([]float64{1.5}, dst, &tc.CastOptions{Casting: tc.CastingSameKind.Ptr()}); err != nil || dst[0] != 1.5 {
+	if err := tc.CastSlice([]float64{1.5}, dst, &tc.CastOptions{Casting: tc.CastingSameKind}); err != nil || dst[0] != 1.5 {
 		t.Errorf("same_kind float64 -> float32: %v, %v", dst, err)
 	}
 	wide := make([]float64, 1)
-	if err := tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingSafe.Ptr()}); err != nil || wide[0] != 7 {
+	if err := tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingSafe}); err != nil || wide[0] != 7 {
 		t.Errorf("safe int32 -> float64: %v, %v", wide, err)
 	}
-	err = tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingNever.Ptr()})
+	err = tc.CastSlice([]int32{7}, wide, &tc.CastOptions{Casting: tc.CastingNever})
 	wantStatus(t, err, tc.ErrInvalidArgument)
 }
 

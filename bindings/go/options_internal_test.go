@@ -2,39 +2,55 @@
 
 package tensorcast
 
-import "testing"
+import (
+	"errors"
+	"math"
+	"testing"
+)
 
 // These tests look at what the binding hands to C, which the black-box tests cannot see:
 // defaultOptions is tcast_cast_options_default() as the C library returns it.
 
-func TestCastingValuesAreTheCLevels(t *testing.T) {
-	// docs/c-api.md section 5: TCAST_CASTING_NO 0 .. TCAST_CASTING_UNSAFE 4, NEVER 5.
+func TestCastingConvertsExactlyToTheCLevels(t *testing.T) {
+	// docs/c-api.md section 5: TCAST_CASTING_NO 0 .. TCAST_CASTING_UNSAFE 4, NEVER 5. A
+	// Go Casting is the C level plus one, the zero value being CastingDefault.
 	levels := []Casting{CastingNo, CastingEquiv, CastingSafe, CastingSameKind, CastingUnsafe, CastingNever}
 	for want, c := range levels {
-		if int32(c) != int32(want) {
-			t.Errorf("%v = %d, want %d", c, int32(c), want)
+		if level, ok := c.toC(); !ok || level != int32(want) {
+			t.Errorf("%v.toC() = %d, %v; want %d", c, level, ok, want)
+		}
+		if back := castingFromC(int32(want)); back != c {
+			t.Errorf("castingFromC(%d) = %v, want %v", want, back, c)
 		}
 	}
-	// And what the library reads from a name is the same value, with nothing added.
+	// What the library reads from a name is the same C value.
 	for _, c := range levels[:5] {
 		level, err := npCastingFromName(c.String())
-		if err != nil || Casting(level) != c {
-			t.Errorf("tcast_np_casting_from_name(%q) = %d, %v; want %d", c.String(), level, err, int32(c))
+		if want, _ := c.toC(); err != nil || level != want {
+			t.Errorf("tcast_np_casting_from_name(%q) = %d, %v; want %d", c.String(), level, err, want)
 		}
+	}
+	if CastingDefault != 0 {
+		t.Errorf("CastingDefault = %d, want the zero value", int32(CastingDefault))
+	}
+	// Values with no int32 C level are refused in Go, not wrapped.
+	if _, ok := Casting(math.MinInt32).toC(); ok {
+		t.Errorf("Casting(MinInt32).toC() reports a C level")
 	}
 }
 
 func TestDefaultCastOptionsMatchTheLibrary(t *testing.T) {
 	d := DefaultCastOptions()
-	if d.Casting == nil {
-		t.Fatal("DefaultCastOptions().Casting is nil; it should spell out the level")
+	if d.Casting == CastingDefault {
+		t.Fatal("DefaultCastOptions().Casting is CastingDefault; it should spell out the level")
 	}
-	if d.NoSaturate != (defaultOptions.saturate == 0) ||
+	level, ok := d.Casting.toC()
+	if !ok || d.NoSaturate != (defaultOptions.saturate == 0) ||
 		int32(d.RoundMode) != int32(defaultOptions.round_mode) ||
 		int32(d.StringFormat) != int32(defaultOptions.string_format) ||
-		int32(*d.Casting) != int32(defaultOptions.casting) ||
+		level != int32(defaultOptions.casting) ||
 		int64(d.Threads) != int64(defaultOptions.threads) {
-		t.Errorf("DefaultCastOptions() = %+v (casting %v), tcast_cast_options_default() = %+v", d, *d.Casting, defaultOptions)
+		t.Errorf("DefaultCastOptions() = %+v (casting %v, C level %d), tcast_cast_options_default() = %+v", d, d.Casting, level, defaultOptions)
 	}
 	// The options struct built from it is the library's default struct, field by field.
 	var built = defaultOptions
@@ -44,11 +60,6 @@ func TestDefaultCastOptionsMatchTheLibrary(t *testing.T) {
 	}
 	if built != defaultOptions {
 		t.Errorf("fillOptions(DefaultCastOptions()) = %+v, want %+v", built, defaultOptions)
-	}
-	// Each call gives its own level, so changing one result changes no other.
-	*d.Casting = CastingSafe
-	if again := DefaultCastOptions(); *again.Casting != CastingUnsafe {
-		t.Errorf("DefaultCastOptions shares its Casting pointer")
 	}
 }
 
@@ -65,12 +76,15 @@ func TestZeroCastOptionsAreTheDefaults(t *testing.T) {
 	if zero != explicit {
 		t.Errorf("CastOptions{} gives %+v, DefaultCastOptions() %+v", zero, explicit)
 	}
-	if Casting(zero.casting) != CastingUnsafe {
-		t.Errorf("CastOptions{} passes casting %d, want UNSAFE (%d)", zero.casting, CastingUnsafe)
+	if zero.casting != defaultOptions.casting || castingFromC(int32(zero.casting)) != CastingUnsafe {
+		t.Errorf("CastOptions{} passes casting %d, want UNSAFE (%d)", zero.casting, defaultOptions.casting)
 	}
-	safe, err := castOptions(&CastOptions{Casting: CastingSafe.Ptr()})
-	if err != nil || Casting(safe.casting) != CastingSafe {
-		t.Errorf("Casting: CastingSafe.Ptr() passes casting %d, %v; want %d", safe.casting, err, CastingSafe)
+	safe, err := castOptions(&CastOptions{Casting: CastingSafe})
+	if err != nil || castingFromC(int32(safe.casting)) != CastingSafe {
+		t.Errorf("Casting: CastingSafe passes casting %d, %v; want %d", safe.casting, err, CastingSafe)
+	}
+	if _, err := castOptions(&CastOptions{Casting: math.MinInt32}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("Casting: MinInt32: %v, want ErrInvalidArgument", err)
 	}
 }
 

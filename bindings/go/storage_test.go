@@ -175,9 +175,9 @@ func TestStorageTypeWithOptions(t *testing.T) {
 		t.Errorf("saturating E4M3FN: %#02x, %v; want 0x7e (448)", f8[0], err)
 	}
 	// numpy (with ml_dtypes) does not call float32 -> float16 safe.
-	err := tc.CastSlice([]float32{1}, make([]tc.Float16Bits, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()})
+	err := tc.CastSlice([]float32{1}, make([]tc.Float16Bits, 1), &tc.CastOptions{Casting: tc.CastingSafe})
 	wantStatus(t, err, tc.ErrCasting)
-	if err := tc.CastSlice([]tc.Float16Bits{0x3C00}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe.Ptr()}); err != nil {
+	if err := tc.CastSlice([]tc.Float16Bits{0x3C00}, make([]float32, 1), &tc.CastOptions{Casting: tc.CastingSafe}); err != nil {
 		t.Errorf("float16 -> float32 under safe: %v", err)
 	}
 }

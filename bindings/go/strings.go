@@ -28,12 +28,15 @@ func CastTensorToStrings(src Tensor, opts *CastOptions) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return formatTensor(src, n, opts)
+	if err := checkInput(src, "CastTensorToStrings: input"); err != nil {
+		return nil, err
+	}
+	return formatTensor("CastTensorToStrings", src, n, opts)
 }
 
 // FormatSlice formats each element of src as text (CastToStrings of a 1-D tensor).
 func FormatSlice[T Native](src []T, format StringFormat) ([]string, error) {
-	return formatTensor(Tensor{Data: AsBytes(src), DType: DTypeOf[T](), Shape: []int64{int64(len(src))}},
+	return formatTensor("FormatSlice", Tensor{Data: AsBytes(src), DType: DTypeOf[T](), Shape: []int64{int64(len(src))}},
 		len(src), &CastOptions{StringFormat: format})
 }
 

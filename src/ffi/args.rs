@@ -20,6 +20,7 @@ use crate::error::{shape_text, Error};
 use crate::np;
 use crate::parallel::Workers;
 use crate::tensor::{Layout, ShapeBuf, Tensor, TensorMut, MAX_NDIM};
+use core::fmt::Write as _;
 use core::marker::PhantomData;
 use std::ffi::{c_char, CStr};
 use std::ops::Range;
@@ -885,14 +886,39 @@ impl TextOut<'_> {
     /// straight into the buffer (nothing is allocated) and is measured if it does not
     /// fit. A sizing query only reports.
     pub(crate) fn put(self, dtype: &np::NpDtype) -> Result<(), Error> {
+        // CText never fails.
+        self.put_with(
+            |out| {
+                let _ = dtype.write_str_to(out);
+            },
+            || format!("{:?}", dtype.to_str_capped()),
+        )
+    }
+
+    /// [`TextOut::put`] for a text already built.
+    pub(crate) fn put_str(self, text: &str) -> Result<(), Error> {
+        self.put_with(
+            |out| {
+                let _ = out.write_str(text);
+            },
+            || format!("{text:?}"),
+        )
+    }
+
+    /// Writes what `write` writes, and a NUL; `describe` names the text in the
+    /// BUFFER_TOO_SMALL message.
+    fn put_with(
+        self,
+        write: impl FnOnce(&mut CText),
+        describe: impl FnOnce() -> String,
+    ) -> Result<(), Error> {
         let capacity = self.capacity;
         let query = self.bytes.is_empty() && capacity == 0 && self.needed.is_some();
         let mut out = CText {
             bytes: self.bytes,
             len: 0,
         };
-        // CText never fails.
-        let _ = dtype.write_str_to(&mut out);
+        write(&mut out);
         let needed = out.len as u64 + 1;
         if let Some(slot) = self.needed {
             *slot = needed;
@@ -902,8 +928,8 @@ impl TextOut<'_> {
         }
         if capacity < needed {
             return Err(Error::BufferTooSmall(format!(
-                "buf holds {capacity} bytes; {:?} needs {needed} (with its NUL)",
-                dtype.to_str_capped()
+                "buf holds {capacity} bytes; {} needs {needed} (with its NUL)",
+                describe()
             )));
         }
         out.bytes[out.len] = 0;

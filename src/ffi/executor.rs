@@ -5,6 +5,7 @@
 
 use super::types::tcast_executor;
 use crate::parallel::Executor;
+use crate::quiet::Inside;
 use std::ffi::c_void;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,6 +47,8 @@ unsafe extern "C" fn trampoline(task_ctx: *mut c_void, task_index: u64) {
     let ctx = unsafe { &*task_ctx.cast::<TaskCtx>() };
     // An index beyond usize is out of range: the task refuses it (and the call fails).
     let i = usize::try_from(task_index).unwrap_or(usize::MAX);
+    // A panic in the task is reported by the call, not printed on the host's thread.
+    let _inside = Inside::enter();
     if panic::catch_unwind(AssertUnwindSafe(|| (ctx.task)(i))).is_err() {
         ctx.panicked.store(true, Ordering::Relaxed);
     }

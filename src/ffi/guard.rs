@@ -1,10 +1,12 @@
 //! The boundary's guard: every export runs its body through [`guard`] (or
 //! [`guard_value`]), so no panic crosses into C, and the outcome is written into the
-//! caller's `tcast_error` without allocating. The body runs in the default
+//! caller's `tcast_error` without allocating. A panic prints nothing on the way
+//! (`crate::quiet`). The body runs in the default
 //! floating-point environment ([`DefaultFpEnv`]).
 
 use super::types::{tcast_error, tcast_status, TCAST_ERROR_MESSAGE_BYTES};
 use crate::error::{Error, Status};
+use crate::quiet::{self, Inside};
 use crate::simd::fpenv::DefaultFpEnv;
 use core::fmt::Write;
 use std::ffi::c_char;
@@ -95,6 +97,8 @@ pub(crate) fn guard_integer(
     err: *mut tcast_error,
     body: impl FnOnce() -> Result<(), Error>,
 ) -> tcast_status {
+    quiet::install_hook();
+    let _inside = Inside::enter();
     let outcome = panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| {
         Err(Error::Internal(format!(
             "internal error (a bug in tensorcast): {}",
@@ -107,6 +111,8 @@ pub(crate) fn guard_integer(
 /// Runs the body of an infallible export, returning `fallback` if it panics. Those are
 /// lookups with no float instruction: the floating-point environment is not read.
 pub(crate) fn guard_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
+    quiet::install_hook();
+    let _inside = Inside::enter();
     panic::catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
 }
 
@@ -153,6 +159,55 @@ mod tests {
             message(&err)
         );
         assert_eq!(guard_value(5, || -> i32 { panic!("again") }), 5);
+    }
+
+    /// The child half of `a_caught_panic_prints_nothing`: runs only in the process that
+    /// test starts, where nothing captures the panic hook's output.
+    #[test]
+    fn quiet_panic_child() {
+        if std::env::var_os("TCAST_QUIET_PANIC_CHILD").is_none() {
+            return;
+        }
+        let mut err = blank_error();
+        assert_eq!(
+            guard(&mut err, || panic!("inside boom")),
+            Status::Internal as i32
+        );
+        let on_a_worker = guard(&mut err, || {
+            crate::parallel::Workers::own(2).run(2, &|i| {
+                if i == 1 {
+                    panic!("worker boom");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            })
+        });
+        assert_eq!(on_a_worker, Status::Internal as i32);
+        assert_eq!(guard_value(1, || -> i32 { panic!("value boom") }), 1);
+        // A panic of the host's own, outside any call, still reaches the hook it had.
+        let outside = std::panic::catch_unwind(|| panic!("host boom"));
+        assert!(outside.is_err());
+    }
+
+    #[test]
+    fn a_caught_panic_prints_nothing() {
+        let child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "ffi::guard::tests::quiet_panic_child",
+                "--nocapture",
+            ])
+            .args(["--test-threads", "1"])
+            .env("TCAST_QUIET_PANIC_CHILD", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&child.stderr);
+        let stdout = String::from_utf8_lossy(&child.stdout);
+        assert!(child.status.success(), "{stdout}\n{stderr}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
+        for quiet in ["inside boom", "worker boom", "value boom", "scoped thread"] {
+            assert!(!stderr.contains(quiet), "printed {quiet:?}: {stderr}");
+        }
+        assert_eq!(stderr.matches("host boom").count(), 1, "{stderr}");
     }
 
     #[test]

@@ -28,6 +28,8 @@ mod bitcast;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod cast;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
+mod diagnostics;
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod dlpack;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod dtype;
@@ -41,6 +43,7 @@ mod strings;
 
 pub use bitcast::*;
 pub use cast::*;
+pub use diagnostics::*;
 pub use dlpack::*;
 pub use dtype::*;
 pub use expand::*;

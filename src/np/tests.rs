@@ -202,6 +202,7 @@ fn grammar_and_str() {
         ("M8[μs]", "datetime64[us]"),
         ("M8[D/24]", "datetime64[h]"),
         ("M8[3D/2]", "datetime64[36h]"),
+        ("m8[2147483647D/24]", "timedelta64[2147483647h]"),
         ("M8[W/11]", "datetime64[0Y]"),
         ("i4,f8", "[('f0', '<i4'), ('f1', '<f8')]"),
         ("2i4", "('<i4', (2,))"),
@@ -245,6 +246,16 @@ fn grammar_and_str() {
         (
             "i4,M8[D/24]",
             "format number 2 of \"i4,M8[D/24]\" is not recognized",
+        ),
+        (
+            "M8[927646077D/2]",
+            "the datetime unit multiplier 11131752924 h that \"[927646077D/2]\" asks for \
+             does not fit into a C int (at most 2147483647)",
+        ),
+        (
+            "m8[1073741824D/12]",
+            "the datetime unit multiplier 2147483648 h that \"[1073741824D/12]\" asks for \
+             does not fit into a C int (at most 2147483647)",
         ),
         ("it's", "data type \"it's\" not understood"),
     ] {

@@ -15,7 +15,8 @@ pub use super::x86_64::{Avx2, Erms, Sse2};
 
 /// The environment variable that turns features off: a comma-separated list of names
 /// as `is_x86_feature_detected!` / `is_aarch64_feature_detected!` spell them, or `all`.
-/// Read once, at the first detection; for tests of the portable path.
+/// Read once, at the first detection; for tests of the portable path. The library never
+/// prints what it made of it: [`report`] (`tcast_cpu_info`) tells.
 pub const DISABLE_VAR: &str = "TCAST_DISABLE_CPU_FEATURES";
 
 /// The kernel families of this CPU, as tokens.
@@ -25,24 +26,148 @@ pub struct Cpu {
     tokens: isa::Tokens,
 }
 
-/// The families detected on this CPU (once per process).
-pub fn cpu() -> Cpu {
-    static CPU: OnceLock<Cpu> = OnceLock::new();
-    *CPU.get_or_init(|| {
+/// What the first detection found: the families in use, and the names of
+/// [`DISABLE_VAR`] no family knows, already written out for [`report`] (kept in place,
+/// without allocating: detection runs inside a caller's first call, and the numeric
+/// casts promise no allocation).
+struct Detected {
+    cpu: Cpu,
+    unknown: FixedText,
+}
+
+fn detected() -> &'static Detected {
+    static DETECTED: OnceLock<Detected> = OnceLock::new();
+    DETECTED.get_or_init(|| {
         with_setting(|setting| {
             let disabled = Disabled::parse(setting);
-            for name in disabled.unknown() {
-                eprintln!("tensorcast: {DISABLE_VAR}: unknown CPU feature {name:?} ignored");
+            let mut unknown = FixedText::new();
+            write_unknown(&disabled, &mut unknown);
+            Detected {
+                cpu: Cpu::detect(&disabled),
+                unknown,
             }
-            Cpu::detect(&disabled)
         })
     })
 }
 
-/// Runs `f` on the value of [`DISABLE_VAR`] ("" when unset or not UTF-8), read without
-/// allocating: detection runs inside a caller's first call, and the numeric casts
-/// promise no allocation.
-fn with_setting<R>(f: impl FnOnce(&str) -> R) -> R {
+/// The families detected on this CPU (once per process).
+pub fn cpu() -> Cpu {
+    detected().cpu
+}
+
+/// One line saying what detection found: the architecture, the kernel families in use
+/// (`portable` when none), the families this CPU has that [`DISABLE_VAR`] withdrew, and
+/// the names in it that no family knows, quoted, with every byte that is not printable
+/// ASCII (and `"`, `\`) written `\xNN`: `arch=x86_64 kernels=sse2,erms withdrawn=avx2
+/// unknown="avx3","\xff"`. What `tcast_cpu_info` returns.
+pub fn report() -> String {
+    let found = detected();
+    let in_use = found.cpu.families();
+    let present = Cpu::detect(&Disabled::parse(b"")).families();
+    let mut kernels = names_where(in_use.iter().map(|&(name, on)| (name, on)));
+    if kernels.is_empty() {
+        kernels.push_str("portable");
+    }
+    let withdrawn = names_where(
+        present
+            .iter()
+            .zip(in_use.iter())
+            .map(|(&(name, has), &(_, on))| (name, has && !on)),
+    );
+    let unknown = found.unknown.as_str();
+    format!(
+        "arch={} kernels={kernels} withdrawn={} unknown={}",
+        std::env::consts::ARCH,
+        or_none(&withdrawn),
+        or_none(unknown)
+    )
+}
+
+/// The names whose flag is set, comma-separated.
+fn names_where(families: impl Iterator<Item = (&'static str, bool)>) -> String {
+    let mut names = String::new();
+    for (name, _) in families.filter(|&(_, on)| on) {
+        if !names.is_empty() {
+            names.push(',');
+        }
+        names.push_str(name);
+    }
+    names
+}
+
+fn or_none(list: &str) -> &str {
+    if list.is_empty() {
+        "none"
+    } else {
+        list
+    }
+}
+
+/// Writes the unknown names of the setting, each quoted and escaped, comma-separated.
+fn write_unknown(disabled: &Disabled, out: &mut FixedText) {
+    for (i, name) in disabled.unknown().enumerate() {
+        if i > 0 {
+            out.push(b",");
+        }
+        out.push(b"\"");
+        for &byte in name {
+            if (0x20..0x7f).contains(&byte) && byte != b'"' && byte != b'\\' {
+                out.push(&[byte]);
+            } else {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push(&[
+                    b'\\',
+                    b'x',
+                    HEX[usize::from(byte >> 4)],
+                    HEX[usize::from(byte & 15)],
+                ]);
+            }
+        }
+        out.push(b"\"");
+    }
+}
+
+/// ASCII text in a fixed array, ended by `...` when more was pushed than fits.
+struct FixedText {
+    bytes: [u8; FixedText::CAPACITY],
+    len: usize,
+}
+
+impl FixedText {
+    const CAPACITY: usize = 512;
+    const ELLIPSIS: &'static [u8] = b"...";
+
+    fn new() -> FixedText {
+        FixedText {
+            bytes: [0; FixedText::CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Appends `piece` whole, or, when it does not fit with room left for the ellipsis,
+    /// the ellipsis (once) and nothing after it.
+    fn push(&mut self, piece: &[u8]) {
+        let room = Self::CAPACITY - Self::ELLIPSIS.len();
+        if self.len > room {
+            return;
+        }
+        if self.len + piece.len() <= room {
+            self.bytes[self.len..self.len + piece.len()].copy_from_slice(piece);
+            self.len += piece.len();
+        } else {
+            self.bytes[self.len..self.len + Self::ELLIPSIS.len()].copy_from_slice(Self::ELLIPSIS);
+            self.len = Self::CAPACITY;
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        // Only printable ASCII is ever pushed.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or("")
+    }
+}
+
+/// Runs `f` on the bytes of [`DISABLE_VAR`] (empty when unset), read without allocating.
+fn with_setting<R>(f: impl FnOnce(&[u8]) -> R) -> R {
     #[cfg(unix)]
     {
         extern "C" {
@@ -62,12 +187,12 @@ fn with_setting<R>(f: impl FnOnce(&str) -> R) -> R {
                 std::ffi::CStr::from_ptr(raw).to_bytes()
             }
         };
-        f(std::str::from_utf8(value).unwrap_or(""))
+        f(value)
     }
     #[cfg(not(unix))]
     {
-        let value = std::env::var(DISABLE_VAR).unwrap_or_default();
-        f(&value)
+        let value = std::env::var_os(DISABLE_VAR).unwrap_or_default();
+        f(value.as_encoded_bytes())
     }
 }
 
@@ -79,6 +204,14 @@ impl Cpu {
             #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
             tokens: isa::detect(&|name| disabled.has(name)),
         }
+    }
+
+    /// Each kernel family of this target by name, with whether it is in use.
+    fn families(self) -> Vec<(&'static str, bool)> {
+        #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+        return self.tokens.families().to_vec();
+        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+        return Vec::new();
     }
 
     /// The best tier of these families.
@@ -119,22 +252,23 @@ impl Cpu {
     }
 }
 
-/// The value of [`DISABLE_VAR`], parsed (without allocating).
+/// The value of [`DISABLE_VAR`], parsed (without allocating). Its bytes need not be
+/// UTF-8: a name that is not is unknown, and the others still count.
 #[derive(Debug)]
 struct Disabled<'a> {
-    setting: &'a str,
+    setting: &'a [u8],
 }
 
 impl<'a> Disabled<'a> {
-    fn parse(setting: &'a str) -> Disabled<'a> {
+    fn parse(setting: &'a [u8]) -> Disabled<'a> {
         Disabled { setting }
     }
 
-    /// The names listed, trimmed, empty ones left out.
-    fn names(&self) -> impl Iterator<Item = &'a str> {
+    /// The names listed, trimmed of ASCII white space, empty ones left out.
+    fn names(&self) -> impl Iterator<Item = &'a [u8]> {
         self.setting
-            .split(',')
-            .map(str::trim)
+            .split(|&byte| byte == b',')
+            .map(<[u8]>::trim_ascii)
             .filter(|name| !name.is_empty())
     }
 
@@ -143,13 +277,15 @@ impl<'a> Disabled<'a> {
         allow(dead_code)
     )]
     fn has(&self, feature: &str) -> bool {
-        self.names().any(|name| name == "all" || name == feature)
+        self.names()
+            .any(|name| name == b"all" || name == feature.as_bytes())
     }
 
     /// The names that are neither `all` nor a feature any kernel family uses.
-    fn unknown(&self) -> impl Iterator<Item = &'a str> {
-        self.names()
-            .filter(|name| *name != "all" && !known_features().any(|known| known == *name))
+    fn unknown(&self) -> impl Iterator<Item = &'a [u8]> {
+        self.names().filter(|name| {
+            *name != b"all" && !known_features().any(|known| known.as_bytes() == *name)
+        })
     }
 }
 
@@ -198,25 +334,91 @@ mod tests {
 
     #[test]
     fn the_disable_setting_is_a_comma_separated_list_or_all() {
-        let none = Disabled::parse("");
+        let none = Disabled::parse(b"");
         assert!(!none.has("avx2") && none.unknown().next().is_none());
-        let some = Disabled::parse(" avx2 ,f16c,");
+        let some = Disabled::parse(b" avx2 ,f16c,");
         assert!(some.has("avx2") && some.has("f16c") && !some.has("fma"));
-        let all = Disabled::parse("all");
+        let all = Disabled::parse(b"all");
         assert!(all.has("avx2") && all.has("neon") && all.unknown().next().is_none());
-        let typo = Disabled::parse("avx3,all");
-        assert_eq!(typo.unknown().collect::<Vec<_>>(), ["avx3"]);
+        let typo = Disabled::parse(b"avx3,all");
+        assert_eq!(typo.unknown().collect::<Vec<_>>(), [b"avx3"]);
         for known in known_features() {
-            assert!(Disabled::parse(known).unknown().next().is_none(), "{known}");
+            assert!(
+                Disabled::parse(known.as_bytes()).unknown().next().is_none(),
+                "{known}"
+            );
         }
+    }
+
+    #[test]
+    fn a_name_that_is_not_utf8_is_unknown_and_the_others_still_count() {
+        let mixed = Disabled::parse(b"avx2,\xff, f16c\xc3 ");
+        assert!(mixed.has("avx2"));
+        assert!(!mixed.has("f16c"));
+        assert_eq!(
+            mixed.unknown().collect::<Vec<_>>(),
+            [&b"\xff"[..], &b"f16c\xc3"[..]]
+        );
+        assert_eq!(
+            Cpu::detect(&Disabled::parse(b"all,\xff")).best_tier(),
+            Tier::Portable
+        );
+    }
+
+    #[test]
+    fn unknown_names_are_quoted_with_every_other_byte_escaped() {
+        let mut text = FixedText::new();
+        write_unknown(&Disabled::parse(b"avx3,sse2,\xff\"\\ x,\t\x01a"), &mut text);
+        assert_eq!(text.as_str(), r#""avx3","\xff\x22\x5c x","\x01a""#);
+        let mut empty = FixedText::new();
+        write_unknown(&Disabled::parse(b"all, ,avx2"), &mut empty);
+        assert_eq!(empty.as_str(), "");
+    }
+
+    #[test]
+    fn a_long_list_of_unknown_names_ends_in_an_ellipsis() {
+        let setting = vec![b'q'; 2000];
+        let mut text = FixedText::new();
+        write_unknown(&Disabled::parse(&setting), &mut text);
+        let shown = text.as_str();
+        assert_eq!(shown.len(), FixedText::CAPACITY);
+        assert!(
+            shown.starts_with("\"qqq") && shown.ends_with("q..."),
+            "{shown}"
+        );
+        let mut many = FixedText::new();
+        let names = "ab,".repeat(400);
+        write_unknown(&Disabled::parse(names.as_bytes()), &mut many);
+        assert!(many.as_str().ends_with("\"ab\"..."), "{}", many.as_str());
     }
 
     #[test]
     fn all_leaves_the_portable_tier_only() {
         assert_eq!(
-            Cpu::detect(&Disabled::parse("all")).best_tier(),
+            Cpu::detect(&Disabled::parse(b"all")).best_tier(),
             Tier::Portable
         );
+    }
+
+    #[test]
+    fn the_report_names_the_architecture_and_the_families() {
+        let line = report();
+        let fields: Vec<&str> = line.split(' ').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        assert_eq!(fields[0], format!("arch={}", std::env::consts::ARCH));
+        assert!(fields[1].starts_with("kernels="), "{line}");
+        assert!(fields[2].starts_with("withdrawn="), "{line}");
+        assert!(fields[3].starts_with("unknown="), "{line}");
+        let in_use = names_where(cpu().families().into_iter());
+        assert_eq!(fields[1], format!("kernels={}", or_none_portable(&in_use)));
+    }
+
+    fn or_none_portable(list: &str) -> &str {
+        if list.is_empty() {
+            "portable"
+        } else {
+            list
+        }
     }
 
     #[cfg(target_arch = "x86_64")]

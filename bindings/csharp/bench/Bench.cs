@@ -28,6 +28,8 @@ static unsafe class Bench
 
     static void Main()
     {
+        // The raw calls below bind the externs directly: the library must be found first.
+        NativeLibraryResolver.EnsureLoaded();
         float[] src = new float[16];
         ushort[] halves = new ushort[16];
         byte[] srcBytes = new byte[64];

@@ -15,10 +15,11 @@ static class Example
         float[] values = { 1.0f, 0.1f, 65504f, 1e6f };
         Float16[] half = Tensorcast.Cast<float, Float16>(values);
         Console.WriteLine("float16 bits: " + string.Join(" ", Array.ConvertAll(half, h => h.Bits.ToString("X4"))));
-        Console.WriteLine("as text:      " + string.Join(" ", Tensorcast.ToStrings<Float16>(half, new long[] { 4 })));
+        Console.WriteLine("as text:      " + string.Join(" ", Tensorcast.ToStrings(half)));
         float[] back = Tensorcast.Cast<Float16, float>(half);
-        Console.WriteLine("back:         " + string.Join(" ", Tensorcast.ToStrings<float>(back, new long[] { 4 })));
-        // float8 likewise; 1000 saturates to 448, the largest E4M3FN value.
+        Console.WriteLine("back:         " + string.Join(" ", Tensorcast.ToStrings(back)));
+        // float8 likewise; 1000 saturates to 448, the largest E4M3FN value (with
+        // new CastOptions { Saturate = false } as a second argument it would be NaN).
         Float8E4M3FN[] f8 = Tensorcast.Cast<float, Float8E4M3FN>(new[] { 1.0f, 448f, 1000f });
         Console.WriteLine("e4m3fn:       " + string.Join(" ", f8));
 
@@ -38,11 +39,11 @@ static class Example
         var expanded = Tensorcast.Expand<float>(new float[] { 1, 2, 3 }, new long[] { 3, 1 }, new long[] { 2, 1, 2 });
         Console.WriteLine("expand shape: [" + string.Join(",", expanded.Shape) + "] data: " + string.Join(" ", expanded.Data));
 
-        // Bitcast: the same memory viewed as bytes, with tf.bitcast's shape.
+        // Bitcast: the same memory viewed as bytes, with tf.bitcast's shape (UINT32, from uint).
         uint[] words = { 0x3F800000 };
         long[] viewShape;
-        Span<byte> bytes = Tensorcast.BitcastView<uint, byte>(words, DType.UInt32, new long[] { 1 },
-                                                              DType.UInt8, BitcastRules.TensorFlow, out viewShape);
+        Span<byte> bytes = Tensorcast.BitcastView<uint, byte>(words, new long[] { 1 }, DType.UInt8,
+                                                              BitcastRules.TensorFlow, out viewShape);
         Console.WriteLine("bitcast shape: [" + string.Join(",", viewShape) + "] bytes: " +
                           string.Join(" ", Array.ConvertAll(bytes.ToArray(), b => b.ToString("X2"))));
 

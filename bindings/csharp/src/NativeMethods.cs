@@ -2,10 +2,12 @@
 // per exported function. Everything here passes pointers, so no marshalling happens at
 // the boundary; the idiomatic wrapper in Tensorcast.cs pins managed memory with `fixed`.
 //
-// The native library is looked up as "tensorcast": Mono turns that into libtensorcast.so
-// and finds it in the assembly's directory, through a <dllmap> in TensorcastSharp.dll.config
-// or through LD_LIBRARY_PATH; on .NET Core 3+ NativeLibraryResolver looks first (see
-// bindings/csharp/README.md).
+// The native library is "tensorcast". The wrapper never calls these externs before
+// NativeLibraryResolver.EnsureLoaded has found it (it calls them through Native, in
+// NativeCalls.cs): Mono binds an extern when it compiles a method that calls it, and a
+// binding that failed stays failed for the process. Code that calls them directly should
+// call NativeLibraryResolver.EnsureLoaded() first, from another method (see
+// bindings/csharp/README.md, "Finding the native library").
 
 using System;
 using System.Runtime.InteropServices;
@@ -82,8 +84,9 @@ namespace TensorcastSharp.Interop
         public const string Library = "tensorcast";
         public const int MaxNDim = 64; // TCAST_MAX_NDIM
 
-        // Runs before the first call of any extern below: the resolver must be in place
-        // before the runtime resolves "tensorcast".
+        // Runs before the first call of any extern below: on .NET the resolver must be in
+        // place before the runtime resolves "tensorcast". (It never throws: a static
+        // constructor that throws would make the class unusable for the process.)
         static NativeMethods()
         {
             NativeLibraryResolver.Register();
@@ -94,6 +97,9 @@ namespace TensorcastSharp.Interop
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr tcast_version();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_cpu_info(byte* buf, ulong capacity, ulong* needed, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr tcast_dtype_name(int dtype);

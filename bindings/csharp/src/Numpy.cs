@@ -34,7 +34,7 @@ namespace TensorcastSharp
 
         protected override bool ReleaseHandle()
         {
-            NativeMethods.tcast_np_dtype_free(handle);
+            Native.tcast_np_dtype_free(handle);
             return true;
         }
 
@@ -53,7 +53,7 @@ namespace TensorcastSharp
             int status;
             fixed (byte* p = text)
             {
-                status = NativeMethods.tcast_np_dtype_parse(p, &raw, &err);
+                status = Native.tcast_np_dtype_parse(p, &raw, &err);
             }
             if (status != 0)
                 throw TensorcastException.FromNative(status, &err);
@@ -79,7 +79,7 @@ namespace TensorcastSharp
                 }
                 IntPtr h = DangerousGetHandle();
                 return TextResult((byte* buf, ulong capacity, ulong* needed, TcastError* err) =>
-                    NativeMethods.tcast_np_dtype_str(h, buf, capacity, needed, err));
+                    Native.tcast_np_dtype_str(h, buf, capacity, needed, err));
             }
             finally
             {
@@ -101,7 +101,7 @@ namespace TensorcastSharp
             WithHandles(from, to, (f, t, err) =>
             {
                 int l;
-                int status = NativeMethods.tcast_np_casting_level(f, t, (int)rules, &l, err);
+                int status = Native.tcast_np_casting_level(f, t, (int)rules, &l, err);
                 level = l;
                 return status;
             });
@@ -117,7 +117,7 @@ namespace TensorcastSharp
             WithHandles(from, to, (f, t, err) =>
             {
                 int r;
-                int status = NativeMethods.tcast_np_can_cast(f, t, (int)casting, (int)rules, &r, err);
+                int status = Native.tcast_np_can_cast(f, t, (int)casting, (int)rules, &r, err);
                 result = r;
                 return status;
             });
@@ -145,7 +145,7 @@ namespace TensorcastSharp
             fixed (byte* pc = c)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_np_can_cast_str(pf, pt, pc, (int)rules, &result, &err), &err);
+                    Native.tcast_np_can_cast_str(pf, pt, pc, (int)rules, &result, &err), &err);
             }
             return result != 0;
         }
@@ -160,7 +160,7 @@ namespace TensorcastSharp
             TcastError err;
             fixed (byte* p = text)
             {
-                TensorcastException.Check(NativeMethods.tcast_np_casting_from_name(p, &level, &err), &err);
+                TensorcastException.Check(Native.tcast_np_casting_from_name(p, &level, &err), &err);
             }
             return (Level)level;
         }
@@ -178,7 +178,7 @@ namespace TensorcastSharp
             {
                 fixed (byte* pd = d)
                 {
-                    return NativeMethods.tcast_np_can_cast_pyint(pd, pt, (int)casting, (int)rules, r, err);
+                    return Native.tcast_np_can_cast_pyint(pd, pt, (int)casting, (int)rules, r, err);
                 }
             });
         }
@@ -194,7 +194,7 @@ namespace TensorcastSharp
         public static unsafe bool CanCastPyFloat(double value, string to, Level casting, NumpyRules rules)
         {
             return ValueCast(to, (pt, r, err) =>
-                NativeMethods.tcast_np_can_cast_pyfloat(value, pt, (int)casting, (int)rules, r, err));
+                Native.tcast_np_can_cast_pyfloat(value, pt, (int)casting, (int)rules, r, err));
         }
 
         /// <summary>numpy.can_cast(complex(re, im), to, casting); rules and errors as for
@@ -203,7 +203,7 @@ namespace TensorcastSharp
                                                    NumpyRules rules)
         {
             return ValueCast(to, (pt, r, err) =>
-                NativeMethods.tcast_np_can_cast_pycomplex(re, im, pt, (int)casting, (int)rules, r, err));
+                Native.tcast_np_can_cast_pycomplex(re, im, pt, (int)casting, (int)rules, r, err));
         }
 
         /// <summary>numpy.can_cast(bool(value), to, casting); rules and errors as for
@@ -212,7 +212,7 @@ namespace TensorcastSharp
         {
             int v = value ? 1 : 0;
             return ValueCast(to, (pt, r, err) =>
-                NativeMethods.tcast_np_can_cast_pybool(v, pt, (int)casting, (int)rules, r, err));
+                Native.tcast_np_can_cast_pybool(v, pt, (int)casting, (int)rules, r, err));
         }
 
         /// <summary>numpy.can_cast(x, to, casting) for a numpy scalar
@@ -235,7 +235,7 @@ namespace TensorcastSharp
                 fixed (byte* pd = d)
                 fixed (byte* pv = v)
                 {
-                    return NativeMethods.tcast_np_can_cast_scalar(pd, pv, (ulong)length, isArray ? 1 : 0,
+                    return Native.tcast_np_can_cast_scalar(pd, pv, (ulong)length, isArray ? 1 : 0,
                                                                   pt, (int)casting, (int)rules, r, err);
                 }
             });
@@ -253,7 +253,7 @@ namespace TensorcastSharp
                 fixed (byte* pa = ta)
                 fixed (byte* pb = tb)
                 {
-                    return NativeMethods.tcast_np_promote_types(pa, pb, buf, capacity, needed, err);
+                    return Native.tcast_np_promote_types(pa, pb, buf, capacity, needed, err);
                 }
             });
         }
@@ -267,7 +267,7 @@ namespace TensorcastSharp
             {
                 fixed (byte* pd = d)
                 {
-                    return NativeMethods.tcast_np_min_scalar_type_pyint(pd, buf, capacity, needed, err);
+                    return Native.tcast_np_min_scalar_type_pyint(pd, buf, capacity, needed, err);
                 }
             });
         }
@@ -282,21 +282,21 @@ namespace TensorcastSharp
         public static unsafe string MinScalarTypePyFloat(double value)
         {
             return TextResult((buf, capacity, needed, err) =>
-                NativeMethods.tcast_np_min_scalar_type_pyfloat(value, buf, capacity, needed, err));
+                Native.tcast_np_min_scalar_type_pyfloat(value, buf, capacity, needed, err));
         }
 
         /// <summary>str(numpy.min_scalar_type(complex(re, im))): complex64 or complex128.</summary>
         public static unsafe string MinScalarTypePyComplex(double re, double im)
         {
             return TextResult((buf, capacity, needed, err) =>
-                NativeMethods.tcast_np_min_scalar_type_pycomplex(re, im, buf, capacity, needed, err));
+                Native.tcast_np_min_scalar_type_pycomplex(re, im, buf, capacity, needed, err));
         }
 
         // ---- helpers -----------------------------------------------------------------------
 
         unsafe delegate int HandleCall(IntPtr from, IntPtr to, TcastError* err);
         unsafe delegate int ValueCall(byte* to, int* result, TcastError* err);
-        unsafe delegate int TextCall(byte* buf, ulong capacity, ulong* needed, TcastError* err);
+        internal unsafe delegate int TextCall(byte* buf, ulong capacity, ulong* needed, TcastError* err);
 
         // Keeps both handles alive (SafeHandle reference counts) for the call, and throws for
         // a failed status.
@@ -338,8 +338,8 @@ namespace TensorcastSharp
 
         // Calls with a growing buffer until the text fits; returns it without its NUL.
         // A text output: a first try with 64 bytes, and if the text needs more, a second
-        // with exactly the bytes the library reported.
-        static unsafe string TextResult(TextCall call)
+        // with exactly the bytes the library reported. (Tensorcast.CpuInfo uses it too.)
+        internal static unsafe string TextResult(TextCall call)
         {
             ulong size = 64;
             for (int attempt = 0; ; attempt++)

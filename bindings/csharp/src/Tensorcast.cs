@@ -224,7 +224,7 @@ namespace TensorcastSharp
         /// <summary>The header's name ("FLOAT", "QINT8"), or null for an unknown code.</summary>
         public static string Name(DType dtype)
         {
-            IntPtr name = NativeMethods.tcast_dtype_name((int)dtype);
+            IntPtr name = Native.tcast_dtype_name((int)dtype);
             return name == IntPtr.Zero ? null : Marshal.PtrToStringAnsi(name);
         }
 
@@ -232,20 +232,24 @@ namespace TensorcastSharp
         public static int Bits(DType dtype)
         {
             int code = (int)dtype;
-            return code >= 0 && code < BitsByCode.Length
-                ? BitsByCode[code]
-                : (int)NativeMethods.tcast_dtype_bits(code);
+            int[] table = bitsByCode ?? (bitsByCode = AskBits(128));
+            return code >= 0 && code < table.Length
+                ? table[code]
+                : (int)Native.tcast_dtype_bits(code);
         }
 
         // The library's widths, asked once per code: the typed overloads check element sizes
-        // on every call, and a P/Invoke per check cost more than the cast.
-        static readonly int[] BitsByCode = AskBits(128);
+        // on every call, and a P/Invoke per check cost more than the cast. Filled at the first
+        // call rather than by a static initializer, which would make a missing library a
+        // TypeInitializationException for the rest of the process; two threads that fill it
+        // at once store equal tables.
+        static volatile int[] bitsByCode;
 
         static int[] AskBits(int codes)
         {
             var bits = new int[codes];
             for (int code = 0; code < codes; code++)
-                bits[code] = (int)NativeMethods.tcast_dtype_bits(code);
+                bits[code] = (int)Native.tcast_dtype_bits(code);
             return bits;
         }
 
@@ -260,7 +264,7 @@ namespace TensorcastSharp
             TcastError err;
             fixed (byte* p = utf8)
             {
-                TensorcastException.Check(NativeMethods.tcast_dtype_from_name(p, &dtype, &err), &err);
+                TensorcastException.Check(Native.tcast_dtype_from_name(p, &dtype, &err), &err);
             }
             return (DType)dtype;
         }
@@ -275,7 +279,7 @@ namespace TensorcastSharp
             fixed (long* s = shape)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_tensor_bytes((int)dtype, s, shape.Length, &bytes, &err), &err);
+                    Native.tcast_tensor_bytes((int)dtype, s, shape.Length, &bytes, &err), &err);
             }
             return checked((long)bytes);
         }
@@ -291,13 +295,13 @@ namespace TensorcastSharp
         /// unknown codes.</summary>
         public static long MaxStringBytes(DType dtype)
         {
-            return checked((long)NativeMethods.tcast_string_max_bytes((int)dtype));
+            return checked((long)Native.tcast_string_max_bytes((int)dtype));
         }
 
         /// <summary>Whether the ONNX Cast schema in force at this opset lists both dtypes.</summary>
         public static bool OnnxCastSupported(DType from, DType to, int opset)
         {
-            return NativeMethods.tcast_onnx_cast_supported((int)from, (int)to, opset) == 1;
+            return Native.tcast_onnx_cast_supported((int)from, (int)to, opset) == 1;
         }
 
         /// <summary>The dtype a C# element type stands for: float FLOAT, double DOUBLE,
@@ -383,13 +387,26 @@ namespace TensorcastSharp
         /// <summary>The library's version, "MAJOR.MINOR.PATCH".</summary>
         public static string Version
         {
-            get { return Marshal.PtrToStringAnsi(NativeMethods.tcast_version()); }
+            get { return Marshal.PtrToStringAnsi(Native.tcast_version()); }
+        }
+
+        /// <summary>What the library runs on this CPU, as one line (tcast_cpu_info): the
+        /// architecture, the SIMD kernel families in use ("portable" when none), those
+        /// TCAST_DISABLE_CPU_FEATURES withdrew and the names in it that no family knows
+        /// (quoted, other than printable ASCII written \xNN), "none" for an empty list:
+        /// <c>arch=x86_64 kernels=sse2,erms withdrawn=avx2 unknown="avx3"</c>. The variable
+        /// is read once per process, at the first call that needs the CPU's features; the
+        /// library prints nothing, so this is how a host learns what it did.</summary>
+        public static unsafe string CpuInfo()
+        {
+            return NumpyDType.TextResult((byte* buf, ulong capacity, ulong* needed, TcastError* err) =>
+                Native.tcast_cpu_info(buf, capacity, needed, err));
         }
 
         /// <summary>"TCAST_ERR_PARSE" and so on; "unknown" for other values.</summary>
         public static string StatusName(Status status)
         {
-            return Marshal.PtrToStringAnsi(NativeMethods.tcast_status_name((int)status));
+            return Marshal.PtrToStringAnsi(Native.tcast_status_name((int)status));
         }
 
         /// <summary>numpy.can_cast on tensorcast dtypes (tcast_can_cast), as numpy 2.4 with
@@ -403,7 +420,7 @@ namespace TensorcastSharp
             int result;
             TcastError err;
             TensorcastException.Check(
-                NativeMethods.tcast_can_cast((int)from, (int)to, (int)casting, &result, &err), &err);
+                Native.tcast_can_cast((int)from, (int)to, (int)casting, &result, &err), &err);
             return result != 0;
         }
 
@@ -430,7 +447,7 @@ namespace TensorcastSharp
                 TcastTensor output = Describe(d, dst.Length, dims, shape.Length, dstType);
                 // No error struct on the way that succeeds (its 272 bytes would be zeroed
                 // on every call): a failure is reported by the same call made again.
-                if (NativeMethods.tcast_cast(&input, &output, nativeOptions, null) != 0)
+                if (Native.tcast_cast(&input, &output, nativeOptions, null) != 0)
                     CastFailed(&input, &output, nativeOptions);
             }
         }
@@ -439,7 +456,7 @@ namespace TensorcastSharp
         static unsafe void CastFailed(TcastTensor* input, TcastTensor* output, TcastCastOptions* options)
         {
             TcastError err;
-            TensorcastException.Check(NativeMethods.tcast_cast(input, output, options, &err), &err);
+            TensorcastException.Check(Native.tcast_cast(input, output, options, &err), &err);
         }
 
         /// <summary>Typed form of Cast with explicit dtypes. Each element type must fit its
@@ -476,8 +493,17 @@ namespace TensorcastSharp
         {
             if (src == null)
                 throw new ArgumentNullException(nameof(src));
+            return Cast<TFrom, TTo>(new ReadOnlySpan<TFrom>(src), options);
+        }
+
+        /// <summary>Casts a span as a 1-D tensor into a new array, with the dtypes the element
+        /// types stand for: <c>Tensorcast.Cast&lt;float, Float16&gt;(values.AsSpan(1, 2))</c>.</summary>
+        public static TTo[] Cast<TFrom, TTo>(ReadOnlySpan<TFrom> src, CastOptions options = null)
+            where TFrom : struct
+            where TTo : struct
+        {
             TTo[] dst = new TTo[src.Length];
-            Cast(new ReadOnlySpan<TFrom>(src), new long[] { src.Length }, new Span<TTo>(dst), options);
+            Cast(src, new long[] { src.Length }, new Span<TTo>(dst), options);
             return dst;
         }
 
@@ -517,7 +543,7 @@ namespace TensorcastSharp
                     Used = 0,
                 };
                 TensorcastException.Check(
-                    NativeMethods.tcast_cast_to_strings(&input, &output, &textArena, &native, &err), &err);
+                    Native.tcast_cast_to_strings(&input, &output, &textArena, &native, &err), &err);
 
                 string[] texts = new string[count];
                 for (int i = 0; i < texts.Length; i++)
@@ -532,6 +558,23 @@ namespace TensorcastSharp
             where T : struct
         {
             return ToStrings(MemoryMarshal.AsBytes(src), DTypeInfo.Of<T>(), shape, format);
+        }
+
+        /// <summary>Formats a whole array as a 1-D tensor of the dtype T stands for:
+        /// <c>Tensorcast.ToStrings(new[] { 1.5f, float.NaN })</c> is { "1.5", "NaN" }.</summary>
+        public static string[] ToStrings<T>(T[] src, StringFormat format = StringFormat.Shortest)
+            where T : struct
+        {
+            if (src == null)
+                throw new ArgumentNullException(nameof(src));
+            return ToStrings(new ReadOnlySpan<T>(src), format);
+        }
+
+        /// <summary>Formats a span as a 1-D tensor of the dtype T stands for.</summary>
+        public static string[] ToStrings<T>(ReadOnlySpan<T> src, StringFormat format = StringFormat.Shortest)
+            where T : struct
+        {
+            return ToStrings(src, new long[] { src.Length }, format);
         }
 
         /// <summary>Parses texts (ONNX Cast from STRING) into a 1-D tensor of
@@ -574,7 +617,7 @@ namespace TensorcastSharp
                 TcastTensor input = Describe(v, (long)views.Length * sizeof(TcastString), dims, 1,
                                              DType.String);
                 TcastTensor output = Describe(d, dst.Length, dims, 1, to);
-                TensorcastException.Check(NativeMethods.tcast_cast(&input, &output, nativeOptions, &err), &err);
+                TensorcastException.Check(Native.tcast_cast(&input, &output, nativeOptions, &err), &err);
             }
         }
 
@@ -616,7 +659,7 @@ namespace TensorcastSharp
             fixed (long* r = result)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_expand_shape(a, inputShape.Length, b, shape.Length,
+                    Native.tcast_expand_shape(a, inputShape.Length, b, shape.Length,
                                                      r, result.Length, &rank, &err), &err);
             }
             return Truncate(result, rank);
@@ -639,7 +682,7 @@ namespace TensorcastSharp
             {
                 TcastTensor input = Describe(s, src.Length, inDims, inputShape.Length, dtype);
                 TcastTensor output = Describe(d, dst.Length, outDims, outputShape.Length, dtype);
-                TensorcastException.Check(NativeMethods.tcast_expand(&input, &output, &err), &err);
+                TensorcastException.Check(Native.tcast_expand(&input, &output, &err), &err);
             }
         }
 
@@ -688,7 +731,7 @@ namespace TensorcastSharp
             fixed (long* r = result)
             {
                 TensorcastException.Check(
-                    NativeMethods.tcast_bitcast_shape((int)from, s, shape.Length, (int)to, (int)rules,
+                    Native.tcast_bitcast_shape((int)from, s, shape.Length, (int)to, (int)rules,
                                                       r, result.Length, &rank, &err), &err);
             }
             return Truncate(result, rank);
@@ -712,16 +755,18 @@ namespace TensorcastSharp
             {
                 TcastTensor input = Describe(d, data.Length, s, shape.Length, from);
                 TensorcastException.Check(
-                    NativeMethods.tcast_bitcast(&input, (int)to, (int)rules, &view, r, result.Length, &err),
+                    Native.tcast_bitcast(&input, (int)to, (int)rules, &view, r, result.Length, &err),
                     &err);
             }
             return Truncate(result, view.NDim);
         }
 
-        /// <summary>Bitcast as a typed view on the same memory: returns
-        /// <paramref name="data"/> reinterpreted as TTo (writes through it change the source)
-        /// and the view's shape in <paramref name="viewShape"/>. A trailing partial TTo is
-        /// left out of the span, as MemoryMarshal.Cast does.</summary>
+        /// <summary>Bitcast as a typed view on the same memory: returns exactly the view,
+        /// the first TensorBytes(to, viewShape) bytes of <paramref name="data"/> reinterpreted
+        /// as TTo (writes through it change the source), and the view's shape in
+        /// <paramref name="viewShape"/>. Bytes of <paramref name="data"/> past the tensor of
+        /// <paramref name="shape"/> are not part of the view. The element types must fit the
+        /// dtypes as for Cast.</summary>
         public static Span<TTo> BitcastView<TFrom, TTo>(Span<TFrom> data, DType from, long[] shape,
                                                         DType to, BitcastRules rules, out long[] viewShape)
             where TFrom : struct
@@ -729,8 +774,35 @@ namespace TensorcastSharp
         {
             CheckElementType<TFrom>(from, "data");
             CheckElementType<TTo>(to, "the view");
-            viewShape = Bitcast(MemoryMarshal.AsBytes(data), from, shape, to, rules);
-            return MemoryMarshal.Cast<TFrom, TTo>(data);
+            Span<byte> bytes = MemoryMarshal.AsBytes(data);
+            long[] resultShape = Bitcast(bytes, from, shape, to, rules);
+            // tcast_bitcast has checked that the source tensor fits in data, and a view has
+            // the source's bytes; a TTo that fits the dtype divides them (CheckElementType).
+            long viewBytes = DTypeInfo.TensorBytes(to, resultShape);
+            viewShape = resultShape;
+            return MemoryMarshal.Cast<byte, TTo>(bytes.Slice(0, checked((int)viewBytes)));
+        }
+
+        /// <summary>BitcastView with the source dtype TFrom stands for (DTypeInfo.Of):
+        /// <c>BitcastView&lt;uint, byte&gt;(words, shape, DType.UInt8, rules, out viewShape)</c>.</summary>
+        public static Span<TTo> BitcastView<TFrom, TTo>(Span<TFrom> data, long[] shape, DType to,
+                                                        BitcastRules rules, out long[] viewShape)
+            where TFrom : struct
+            where TTo : struct
+        {
+            return BitcastView<TFrom, TTo>(data, DTypeInfo.Of<TFrom>(), shape, to, rules, out viewShape);
+        }
+
+        /// <summary>BitcastView with both dtypes from the element types (DTypeInfo.Of):
+        /// <c>BitcastView&lt;Float16, ushort&gt;(halves, shape, BitcastRules.Onnx, out viewShape)</c>
+        /// views FLOAT16 as UINT16.</summary>
+        public static Span<TTo> BitcastView<TFrom, TTo>(Span<TFrom> data, long[] shape, BitcastRules rules,
+                                                        out long[] viewShape)
+            where TFrom : struct
+            where TTo : struct
+        {
+            return BitcastView<TFrom, TTo>(data, DTypeInfo.Of<TFrom>(), shape, DTypeInfo.Of<TTo>(), rules,
+                                           out viewShape);
         }
 
         // ---- helpers -----------------------------------------------------------------------

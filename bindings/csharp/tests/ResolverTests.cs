@@ -12,16 +12,19 @@ namespace TensorcastSharp.Tests
         public static void ResolverCandidatePathsInOrder()
         {
             string dir = Path.Combine("/pkgs", "tensorcastsharp", "lib", "netstandard2.0");
-            string[] paths = NativeLibraryResolver.CandidatePaths(dir, "linux-x64", "libtensorcast.so", "/opt/x/libtc.so");
+            string[] paths = NativeLibraryResolver.CandidatePaths(dir, "linux-x64", "libtensorcast.so", null);
             Assert.Sequence(new[]
             {
-                "/opt/x/libtc.so",
                 "/pkgs/tensorcastsharp/lib/netstandard2.0/libtensorcast.so",
                 "/pkgs/tensorcastsharp/lib/netstandard2.0/runtimes/linux-x64/native/libtensorcast.so",
                 "/pkgs/tensorcastsharp/runtimes/linux-x64/native/libtensorcast.so",
-            }, paths, "TENSORCAST_LIBRARY, the assembly's directory, its runtimes/, the package's runtimes/");
+            }, paths, "the assembly's directory, its runtimes/, the package's runtimes/");
             string[] noEnv = NativeLibraryResolver.CandidatePaths(dir, "linux-x64", "libtensorcast.so", "");
-            Assert.Equal(3, noEnv.Length, "an empty TENSORCAST_LIBRARY is skipped");
+            Assert.Sequence(paths, noEnv, "an empty TENSORCAST_LIBRARY is not set");
+            // A file named explicitly is the only one tried: a wrong path is an error, not a
+            // reason to load some other libtensorcast.
+            string[] variable = NativeLibraryResolver.CandidatePaths(dir, "linux-x64", "libtensorcast.so", "/opt/x/libtc.so");
+            Assert.Sequence(new[] { "/opt/x/libtc.so" }, variable, "TENSORCAST_LIBRARY alone");
             string[] noRid = NativeLibraryResolver.CandidatePaths(dir, null, "libtensorcast.so", null);
             Assert.Sequence(new[] { "/pkgs/tensorcastsharp/lib/netstandard2.0/libtensorcast.so" }, noRid,
                             "no runtimes/ paths without a RID");
@@ -39,6 +42,12 @@ namespace TensorcastSharp.Tests
             Assert.Equal(hasNativeLibrary, NativeLibraryResolver.IsRegistered, "registered iff NativeLibrary exists");
             NativeLibraryResolver.Register(); // a second call changes nothing
             Assert.Equal(hasNativeLibrary, NativeLibraryResolver.IsRegistered, "after a second Register");
+            // This process has made native calls by now, through the runtime's own lookup
+            // (LD_LIBRARY_PATH; scripts/test-csharp.sh puts nothing beside the assembly).
+            Tensorcast.Version.ToString();
+            Assert.True(NativeLibraryResolver.IsLoaded, "loaded");
+            NativeLibraryResolver.EnsureLoaded(); // a second call changes nothing
+            Assert.True(NativeLibraryResolver.IsLoaded, "still loaded");
         }
     }
 }

@@ -1,7 +1,8 @@
 // Tests of the C# bindings, run under Mono by scripts/test-csharp.sh:
 //   mono TensorcastSharp.Tests.exe --layout layout.txt --header include/tensorcast.h
 // layout.txt is what tests/layout.c prints (the C compiler's struct layout); the header
-// is read for the TCAST_DTYPE_*, TCAST_ERR_* and TCAST_VERSION_* values.
+// is read for the TCAST_DTYPE_*, TCAST_ERR_* and TCAST_VERSION_* values (and its directory
+// leads to the sources, for ExternsAreReachedOnlyThroughNative).
 // Every public static void method of Tests is a test, run in declaration order.
 
 using System;
@@ -23,6 +24,15 @@ namespace TensorcastSharp.Tests
 
         static int Main(string[] args)
         {
+            // The child process of MissingLibraryIsDllNotFoundUntilFound (LoadingTests.cs).
+            if (args.Length == 3 && args[0] == "--loading-child")
+                return LoadingChild.Run(args[1], args[2]);
+            // The child process of CpuInfoReportsTheSetting (CpuInfoTests.cs).
+            if (args.Length == 1 && args[0] == "--cpu-info")
+            {
+                Console.WriteLine("cpu-info: " + Tensorcast.CpuInfo());
+                return 0;
+            }
             for (int i = 0; i + 1 < args.Length; i += 2)
             {
                 if (args[i] == "--layout") layoutPath = args[i + 1];
@@ -669,6 +679,117 @@ namespace TensorcastSharp.Tests
             Assert.Fails(Status.BufferTooSmall, null,
                          () => Tensorcast.Bitcast(new byte[7], DType.UInt32, Shape(2), DType.Float, BitcastRules.Onnx),
                          "data shorter than the shape");
+        }
+
+        // The span BitcastView returns is the view: as many elements as its shape holds,
+        // not as many as fit in the data passed.
+        public static void BitcastViewIsExactlyTheView()
+        {
+            byte[] six = { 0x01, 0x02, 0x03, 0x04, 0x05, 0x06 };
+            long[] viewShape;
+            Span<short> numpy = Tensorcast.BitcastView<byte, short>(six, DType.UInt8, Shape(2, 2), DType.Int16,
+                                                                    BitcastRules.NumpyView, out viewShape);
+            Assert.Sequence(new long[] { 2, 1 }, viewShape, "numpy u1[2,2] -> i2");
+            Assert.Equal(2, numpy.Length, "shorts in a [2,1] view of 6 bytes");
+            Assert.Sequence(new short[] { 0x0201, 0x0403 }, numpy.ToArray(), "the view's values");
+
+            Span<short> tf = Tensorcast.BitcastView<byte, short>(six, DType.UInt8, Shape(2, 2), DType.Int16,
+                                                                 BitcastRules.TensorFlow, out viewShape);
+            Assert.Sequence(new long[] { 2 }, viewShape, "TF u8[2,2] -> i16");
+            Assert.Equal(2, tf.Length, "shorts in a [2] view of 6 bytes");
+
+            uint[] three = { 0x04030201, 0x08070605, 0xFFFFFFFF };
+            Span<byte> bytes = Tensorcast.BitcastView<uint, byte>(three, DType.UInt32, Shape(2), DType.UInt8,
+                                                                  BitcastRules.TensorFlow, out viewShape);
+            Assert.Sequence(new long[] { 2, 4 }, viewShape, "TF u32[2] -> u8");
+            Assert.Sequence(new byte[] { 1, 2, 3, 4, 5, 6, 7, 8 }, bytes.ToArray(), "8 bytes of 12, not 12");
+
+            // Packed: INT4 [5] is 3 bytes, and so is its UINT4 view, in a 4-byte buffer.
+            byte[] packed = { 0x21, 0x43, 0x05, 0xEE };
+            Span<byte> nibbles = Tensorcast.BitcastView<byte, byte>(packed, DType.Int4, Shape(5), DType.UInt4,
+                                                                    BitcastRules.Onnx, out viewShape);
+            Assert.Sequence(new long[] { 5 }, viewShape, "ONNX INT4 -> UINT4");
+            Assert.Sequence(new byte[] { 0x21, 0x43, 0x05 }, nibbles.ToArray(), "3 packed bytes");
+
+            // An empty view of a non-empty buffer.
+            Span<float> none = Tensorcast.BitcastView<uint, float>(three, DType.UInt32, Shape(0), DType.Float,
+                                                                   BitcastRules.Onnx, out viewShape);
+            Assert.Sequence(new long[] { 0 }, viewShape, "empty shape");
+            Assert.Equal(0, none.Length, "empty view");
+        }
+
+        // ---- overloads without a shape or a source dtype ----------------------------------
+
+        public static void CastArraysAndSpansWithOptions()
+        {
+            float[] values = { 1f, 448f, 1000f };
+            var noSaturate = new CastOptions { Saturate = false };
+            // The array form takes options.
+            Assert.Sequence(new byte[] { 0x38, 0x7E, 0x7E },
+                            Tensorcast.Cast<float, Float8E4M3FN>(values).Select(x => x.Bits), "E4M3FN, saturating");
+            Assert.Sequence(new byte[] { 0x38, 0x7E, 0x7F },
+                            Tensorcast.Cast<float, Float8E4M3FN>(values, noSaturate).Select(x => x.Bits),
+                            "E4M3FN, array form, Saturate = false: 1000 is NaN");
+            // The span form: a slice into a new array, with options.
+            Float8E4M3FN[] slice = Tensorcast.Cast<float, Float8E4M3FN>(new ReadOnlySpan<float>(values, 1, 2), noSaturate);
+            Assert.Sequence(new byte[] { 0x7E, 0x7F }, slice.Select(x => x.Bits), "span form, Saturate = false");
+            Assert.Sequence(new[] { 1.0, 2.0 }, Tensorcast.Cast<int, double>(new[] { 1, 2 }.AsSpan()), "span form, no options");
+            Assert.Equal(0, Tensorcast.Cast<float, Float16>(ReadOnlySpan<float>.Empty).Length, "empty span");
+            Assert.Fails(Status.Casting, null,
+                         () => Tensorcast.Cast<double, int>(new[] { 1.5 }.AsSpan(), new CastOptions { Casting = CastingLevel.Safe }),
+                         "span form, Casting = Safe");
+            Assert.Throws<ArgumentNullException>(() => Tensorcast.Cast<float, double>((float[])null), "null array");
+        }
+
+        public static void ToStringsWithoutShape()
+        {
+            // T inferred from the array; a 1-D tensor of its length.
+            Assert.Sequence(new[] { "1.5", "NaN", "-INF" },
+                            Tensorcast.ToStrings(new[] { 1.5f, float.NaN, float.NegativeInfinity }), "float[]");
+            Assert.Sequence(new[] { "1000000.0" }, Tensorcast.ToStrings(new[] { 1e6 }), "double[], shortest");
+            Assert.Sequence(new[] { "1000000" }, Tensorcast.ToStrings(new[] { 1e6 }, StringFormat.Printf8G), "double[], %.8g");
+            Assert.Sequence(new[] { "1.0", "-2.5" },
+                            Tensorcast.ToStrings(new[] { new Float16(0x3C00), new Float16(0xC100) }), "Float16[]");
+            Assert.Sequence(new[] { "15360" }, Tensorcast.ToStrings(new ushort[] { 0x3C00 }), "ushort[] is UINT16");
+            Assert.Sequence(new[] { "2", "3" }, Tensorcast.ToStrings<int>(new[] { 1, 2, 3, 4 }.AsSpan(1, 2)), "a span");
+            Assert.Equal(0, Tensorcast.ToStrings(new long[0]).Length, "empty");
+            Assert.Throws<ArgumentNullException>(() => Tensorcast.ToStrings((float[])null), "null array");
+        }
+
+        public static void BitcastViewInfersDTypes()
+        {
+            uint[] words = { 0x3F800000 };
+            long[] viewShape;
+            // The source dtype from the element type, the target given.
+            Span<byte> bytes = Tensorcast.BitcastView<uint, byte>(words, Shape(1), DType.UInt8, BitcastRules.TensorFlow,
+                                                                  out viewShape);
+            Assert.Sequence(new long[] { 1, 4 }, viewShape, "UINT32 inferred, [1] -> [1,4]");
+            Assert.Sequence(new byte[] { 0x00, 0x00, 0x80, 0x3F }, bytes.ToArray(), "the bytes");
+            // A byte span given as INT4 storage needs the explicit form; inferred, byte is UINT8.
+            Span<sbyte> signed = Tensorcast.BitcastView<byte, sbyte>(new byte[] { 0xFF }, Shape(1), DType.Int8,
+                                                                     BitcastRules.Onnx, out viewShape);
+            Assert.Equal((sbyte)-1, signed[0], "UINT8 inferred -> INT8");
+
+            // Both from the element types: FLOAT16 viewed as UINT16.
+            Float16[] halves = { new Float16(0x3C00), new Float16(0xC100) };
+            Span<ushort> bits = Tensorcast.BitcastView<Float16, ushort>(halves, Shape(2), BitcastRules.Onnx, out viewShape);
+            Assert.Sequence(new long[] { 2 }, viewShape, "FLOAT16 -> UINT16 shape");
+            Assert.Sequence(new ushort[] { 0x3C00, 0xC100 }, bits.ToArray(), "FLOAT16 -> UINT16 bits");
+            bits[0] = 0x4000;
+            Assert.Equal((ushort)0x4000, halves[0].Bits, "the same memory");
+            Span<float> floats = Tensorcast.BitcastView<uint, float>(words, Shape(1), BitcastRules.Onnx, out viewShape);
+            Assert.Equal(1f, floats[0], "UINT32 -> FLOAT");
+            // The inferred dtypes are checked like explicit ones: ONNX refuses unequal widths.
+            Assert.Fails(Status.Unsupported, null, () =>
+            {
+                long[] s;
+                Tensorcast.BitcastView<uint, ushort>(words, Shape(1), BitcastRules.Onnx, out s);
+            }, "ONNX UINT32 -> UINT16");
+            Assert.Throws<ArgumentException>(() =>
+            {
+                long[] s;
+                Tensorcast.BitcastView<decimal, byte>(new decimal[1], Shape(1), BitcastRules.Onnx, out s);
+            }, "no dtype for decimal");
         }
     }
 }

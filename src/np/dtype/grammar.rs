@@ -6,7 +6,7 @@
 use super::super::rules::NumpyRules as Rules;
 use super::model::{packed_struct, parse_error, subarray, Kind, NpDtype, Order, CODES, C_INT_MAX};
 use super::printer::{py_repr, quoted_part};
-use super::units::{Unit, UNIT_GENERIC};
+use super::units::{Unit, UNIT_GENERIC, UNIT_NAMES};
 use crate::error::Error;
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -430,11 +430,22 @@ fn divide_unit(unit: Unit, den: i64, meta: &str) -> Result<Unit, Error> {
             "Can't use 'den' divisor with generic units".to_string(),
         ));
     }
-    unit.divided(den).ok_or_else(|| {
+    let (base, num) = unit.divided(den).ok_or_else(|| {
         parse_error(format!(
             "divisor ({den}) is not a multiple of a lower-unit in datetime metadata \"{meta}\""
         ))
-    })
+    })?;
+    // numpy keeps the multiplier in a C int and lets this product wrap (it prints a
+    // negative multiplier it cannot parse back); tensorcast refuses it.
+    match u32::try_from(num) {
+        Ok(fits) if num <= C_INT_MAX => Ok(Unit { base, num: fits }),
+        _ => Err(parse_error(format!(
+            "the datetime unit multiplier {num} {} that \"{meta}\" asks for does not fit \
+             into a C int (at most {})",
+            UNIT_NAMES[usize::from(base)],
+            C_INT_MAX
+        ))),
+    }
 }
 
 /// One item of the comma form: byte order, repeat count or shape, byte order, dtype.

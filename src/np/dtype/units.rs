@@ -73,7 +73,10 @@ impl Unit {
     /// `[D/24]` -> `[h]`: numpy's search for a finer unit that the divisor `den` divides;
     /// None when none does or `den` is not positive. Generic units have none (the
     /// grammar refuses a divisor on them before it asks).
-    pub(super) fn divided(self, den: i64) -> Option<Unit> {
+    ///
+    /// The multiplier is returned as it comes out (`[927646077D/2]` gives 12 h per 2, so
+    /// 5565876462 h), unchecked: the grammar refuses one that is not a C int.
+    pub(super) fn divided(self, den: i64) -> Option<(u8, u64)> {
         // Factors to the next finer units, as numpy tabulates them (weeks read a fourth,
         // zero entry: the quirk that makes `[W/11]` a zero multiple of years).
         let (tries, units): (&[i64], &[u8]) = match self.base {
@@ -92,11 +95,7 @@ impl Unit {
         }
         for (&t, &u) in tries.iter().zip(units) {
             if t % den == 0 {
-                let num = u64::from(self.num) * (t / den) as u64;
-                return Some(Unit {
-                    base: u,
-                    num: num as u32,
-                });
+                return Some((u, u64::from(self.num) * (t / den) as u64));
             }
         }
         None

@@ -26,6 +26,13 @@ pub struct Tokens {
     pub neon: Option<Neon>,
 }
 
+impl Tokens {
+    /// Each family by the name `tcast_cpu_info` reports, with whether it is in use.
+    pub fn families(self) -> [(&'static str, bool); 1] {
+        [("neon", self.neon.is_some())]
+    }
+}
+
 /// Every feature name the families use, for checking `TCAST_DISABLE_CPU_FEATURES`.
 pub fn known_features() -> impl Iterator<Item = &'static str> {
     let neon: &[&str] = neon_family! { feature_names! {} };

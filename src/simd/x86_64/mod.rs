@@ -42,6 +42,17 @@ pub struct Tokens {
     pub erms: Option<Erms>,
 }
 
+impl Tokens {
+    /// Each family by the name `tcast_cpu_info` reports, with whether it is in use.
+    pub fn families(self) -> [(&'static str, bool); 3] {
+        [
+            ("avx2", self.avx2.is_some()),
+            ("sse2", self.sse2.is_some()),
+            ("erms", self.erms.is_some()),
+        ]
+    }
+}
+
 /// Every feature name the families use, for checking `TCAST_DISABLE_CPU_FEATURES`.
 pub fn known_features() -> impl Iterator<Item = &'static str> {
     let avx2: &[&str] = avx2_family! { feature_names! {} };

@@ -1,7 +1,8 @@
 // A program built against the packed TensorcastSharp.dll (scripts/test-csharp.sh, after
 // scripts/pack-csharp.sh): it makes native calls, then reports which libtensorcast the
-// process mapped (from /proc/self/maps) and what NativeLibraryResolver.Locate() finds,
-// and fails unless both are what the script expects:
+// process mapped (from /proc/self/maps), the file NativeLibraryResolver says it loaded and
+// what NativeLibraryResolver.Locate() finds, and fails unless they are what the script
+// expects (the file loaded is both the one mapped and LoadedFrom):
 //
 //   mono PackageCheck.exe LOADED_LIBRARY LOCATED_LIBRARY|none
 
@@ -30,9 +31,11 @@ static class PackageCheck
             .Select(f => f[5].Trim())
             .FirstOrDefault();
         string located = NativeLibraryResolver.Locate();
+        string loadedFrom = NativeLibraryResolver.LoadedFrom;
         Console.WriteLine("tensorcast " + Tensorcast.Version + ": " + half[0] + " " + half[1]);
         Console.WriteLine("assembly:  " + typeof(Tensorcast).Assembly.Location);
         Console.WriteLine("loaded:    " + (loaded ?? "(not mapped)"));
+        Console.WriteLine("loaded from (NativeLibraryResolver.LoadedFrom): " + (loadedFrom ?? "null"));
         Console.WriteLine("located:   " + (located ?? "none"));
         Console.WriteLine("resolver registered: " + NativeLibraryResolver.IsRegistered);
 
@@ -45,6 +48,11 @@ static class PackageCheck
         if (loaded == null || Path.GetFullPath(loaded) != expectLoaded)
         {
             Console.Error.WriteLine("FAIL: expected " + expectLoaded + " to be loaded");
+            failures++;
+        }
+        if (loadedFrom != expectLoaded)
+        {
+            Console.Error.WriteLine("FAIL: expected LoadedFrom to be " + expectLoaded);
             failures++;
         }
         if (located != expectLocated)
