@@ -6,12 +6,14 @@
 #   bash scripts/test-cross.sh s390x-unknown-linux-gnu      (big-endian)
 #
 # Installs what is missing first, on Debian/Ubuntu through scripts/lib.sh: the foreign
-# dpkg architecture, the cross C compiler and C library, qemu-user, and rustc-web,
-# cargo-web and rust-web-clippy pinned to DEBIAN_RUST_VERSION (scripts/lib.sh). The target's Rust standard
-# library cannot be installed beside the host's (the packages of two architectures
-# conflict), so its packages are downloaded and unpacked into build/rust-cross/<arch>/
-# and used through --sysroot. Then, with that toolchain (the rustup one stays the main
-# one, untouched):
+# dpkg architecture, the cross C compiler and C library and qemu-user. Debian's rustc
+# is never installed: its packages at DEBIAN_RUST_VERSION (rustc-web, cargo-web,
+# rust-web-clippy and the host's standard library) are unpacked into build/rust-1.85/
+# (scripts/lib.sh: use_debian_rust, shared with scripts/test-msrv.sh), so the system's
+# rustc, if any (rustc-web 1.96 on an up-to-date Debian 12), stays as it is. The
+# target's standard library is unpacked the same way, into build/rust-cross/<arch>/, and
+# used through --sysroot. Then, with that toolchain (the rustup one stays the main one,
+# untouched):
 #
 #   1. cargo clippy --all-targets --target TRIPLE -- -D warnings
 #   2. cargo test --target TRIPLE under qemu, with TCAST_TEST_QUICK=1 (the exhaustive and
@@ -75,7 +77,6 @@ install_toolchain() {
   [ -e "/usr/$gnu/lib/libc.so" ] || missing+=("libc6-dev-$deb_arch-cross")
   have "$qemu" || missing+=(qemu-user)
   apt_install ${missing[@]+"${missing[@]}"}
-  install_debian_rust
 }
 
 # The target's standard library, from the same source package as the host's.
@@ -87,12 +88,8 @@ target_std() {
     return 0
   fi
   rm -rf "$sysroot" "$sysroot.debs"
-  mkdir -p "$sysroot.debs"
-  (
-    cd "$sysroot.debs"
-    apt-get download -q "libstd-rust-web-dev:$deb_arch=$RUST_DEB" \
-      "libstd-rust-web-1.85:$deb_arch=$RUST_DEB"
-  )
+  deb_download "$sysroot.debs" "libstd-rust-web-dev:$deb_arch=$RUST_DEB" \
+    "libstd-rust-web-1.85:$deb_arch=$RUST_DEB"
   local deb
   for deb in "$sysroot.debs"/*.deb; do
     dpkg -x "$deb" "$sysroot"
@@ -108,12 +105,12 @@ target_std() {
 start=$SECONDS
 rm -f "$log"
 step "foreign architecture $deb_arch" foreign_architecture
-step "cross toolchain for $triple (gcc, libc, qemu-user, Debian rustc $RUST_DEB)" install_toolchain
+step "cross toolchain for $triple (gcc, libc, qemu-user)" install_toolchain
+# Exports RUSTC, CARGO and DEBIAN_RUST_BIN: the toolchain by path (cargo looks for its
+# subcommands, cargo-clippy, in ~/.cargo/bin before PATH).
+use_debian_rust
 step "the $triple standard library of Debian's rustc, in ${sysroot#"$PWD"/}" target_std
 
-# Debian's toolchain, by path: the rustup proxies come first on PATH, and cargo looks for
-# its subcommands (cargo-clippy) in ~/.cargo/bin before PATH.
-export CARGO=/usr/bin/cargo RUSTC=/usr/bin/rustc
 # Only the target's units get RUSTFLAGS under --target: build scripts and proc macros run
 # on the host with its own standard library.
 export RUSTFLAGS="--sysroot=$sysroot/usr"
@@ -136,8 +133,8 @@ profile=(
 
 clippy_cross() {
   "$RUSTC" --version
-  /usr/bin/cargo-clippy --version
-  /usr/bin/cargo-clippy clippy --all-targets --target "$triple" -- -D warnings
+  "$DEBIAN_RUST_BIN/cargo-clippy" --version
+  "$DEBIAN_RUST_BIN/cargo-clippy" clippy --all-targets --target "$triple" -- -D warnings
 }
 step --keep-going "cargo clippy --all-targets --target $triple -D warnings (Debian rustc 1.85)" \
   clippy_cross
