@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tc_check.h"
+#include "tc_util.h"
 
 /* What a child sets TCAST_DISABLE_CPU_FEATURES to: an unknown name, a known one (on
    x86-64) and a name that is a lone 0xff byte. */
@@ -52,30 +52,20 @@ static void child_calls(void) {
   const float in[4] = {1.5f, -2.0f, 65520.0f, 0.0f};
   const uint16_t want[4] = {0x3e00, 0xc000, 0x7c00, 0x0000};
   uint16_t out[4] = {0, 0, 0, 0};
-  int64_t shape[1] = {4};
-  tcast_tensor input, output;
-  tcast_error err;
+  const int64_t shape[1] = {4};
   const double values[2] = {0.5, -3.25};
+  const int64_t two[1] = {2};
   tcast_string strings[2];
-  tcast_tensor text_out;
+  tcast_tensor input = tensor(in, sizeof in, shape, 1, TCAST_DTYPE_FLOAT);
+  tcast_tensor output = tensor(out, sizeof out, shape, 1, TCAST_DTYPE_FLOAT16);
+  tcast_tensor numbers = tensor(values, sizeof values, two, 1, TCAST_DTYPE_DOUBLE);
+  tcast_tensor texts = tensor(strings, sizeof strings, two, 1, TCAST_DTYPE_STRING);
+  tcast_error err;
   char arena_bytes[64];
   tcast_string_arena arena;
-  int64_t two[1] = {2};
   char text[256];
   uint64_t needed = 0;
 
-  memset(&input, 0, sizeof input);
-  memset(&output, 0, sizeof output);
-  input.data = TCAST_CONST_DATA(in);
-  input.data_bytes = sizeof in;
-  input.shape = shape;
-  input.ndim = 1;
-  input.dtype = TCAST_DTYPE_FLOAT;
-  output.data = out;
-  output.data_bytes = sizeof out;
-  output.shape = shape;
-  output.ndim = 1;
-  output.dtype = TCAST_DTYPE_FLOAT16;
   CHILD_CHECK(tcast_cast(&input, &output, NULL, &err) == TCAST_OK);
   CHILD_CHECK(memcmp(out, want, sizeof want) == 0);
 
@@ -87,22 +77,10 @@ static void child_calls(void) {
   CHILD_CHECK(tcast_cast(NULL, &output, NULL, &err) == TCAST_ERR_NULL_ARGUMENT);
 
   /* Numbers to text, which runs the float kernels' detection too. */
-  memset(&input, 0, sizeof input);
-  input.data = TCAST_CONST_DATA(values);
-  input.data_bytes = sizeof values;
-  input.shape = two;
-  input.ndim = 1;
-  input.dtype = TCAST_DTYPE_DOUBLE;
   arena.data = arena_bytes;
   arena.capacity = sizeof arena_bytes;
   arena.used = 0;
-  memset(&text_out, 0, sizeof text_out);
-  text_out.data = strings;
-  text_out.data_bytes = sizeof strings;
-  text_out.shape = two;
-  text_out.ndim = 1;
-  text_out.dtype = TCAST_DTYPE_STRING;
-  CHILD_CHECK(tcast_cast_to_strings(&input, &text_out, &arena, NULL, &err) == TCAST_OK);
+  CHILD_CHECK(tcast_cast_to_strings(&numbers, &texts, &arena, NULL, &err) == TCAST_OK);
   CHILD_CHECK(strings[0].len == 3 && memcmp(strings[0].data, "0.5", 3) == 0);
   CHILD_CHECK(strings[1].len == 5 && memcmp(strings[1].data, "-3.25", 5) == 0);
 
