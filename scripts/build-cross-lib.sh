@@ -136,7 +136,10 @@ check "under $cross_qemu: dlopen by path, version, casts, an error, arch=$rust_a
 wrong_libraries() {
   local host_libc target_libc=/usr/$cross_gnu/lib/libc.so.6 status=0
   host_libc=$(cc -print-file-name=libc.so.6)
-  [ -f "$host_libc" ] && [ -f "$target_libc" ] || { echo "error: no $host_libc or $target_libc" >&2; return 1; }
+  if [ ! -f "$host_libc" ] || [ ! -f "$target_libc" ]; then
+    echo "error: no $host_libc or $target_libc" >&2
+    return 1
+  fi
   refuse() {
     if "$@" >/dev/null 2>&1; then
       echo "error: accepted: $*" >&2
