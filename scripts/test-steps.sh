@@ -106,6 +106,19 @@ if grep -q 'all tests passed\|^==> passed' "$tmp/out"; then
   fail "test.sh claims success after a failing step"
 fi
 
+# A failing prerequisite: the CMake build, with a stand-in cmake that exits 4, before
+# onnx123. It is not a step of its own: the hint names the step that builds it.
+printf '#!/bin/sh\nexit 4\n' >"$tmp/bin/cmake"
+chmod +x "$tmp/bin/cmake"
+status=0
+PATH=$tmp/bin:$PATH bash scripts/test.sh --only onnx123 >"$tmp/out" 2>"$tmp/err" || status=$?
+[ "$status" -eq 4 ] || fail "a failing prerequisite build: test.sh exits $status, not 4"
+grep -qE '^FAILED: build: .*\(exit 4\)$' "$tmp/err" || fail "no FAILED line naming the build and its status"
+grep -qF "bash scripts/test.sh --only ctest" "$tmp/err" || fail "no hint to run the step ctest"
+if grep -q '^==> onnx123' "$tmp/out"; then
+  fail "onnx123 ran after its prerequisite failed"
+fi
+
 # A package that cannot be had is named with its version (no apt-get update here: the
 # lists are as they are).
 status=0

@@ -273,7 +273,10 @@ fi
 current=
 on_exit() {
   local status=$?
-  if [ "$status" -ne 0 ] && [ -n "$current" ]; then
+  if [ "$status" -ne 0 ] && [ "$current" = build ]; then
+    printf 'The CMake build that %s needs failed (exit %d). The step ctest builds it too: bash scripts/test.sh --only ctest\n' \
+      "${selected[*]}" "$status" >&2
+  elif [ "$status" -ne 0 ] && [ -n "$current" ]; then
     printf 'The step "%s" failed (exit %d). Run it alone: bash scripts/test.sh --only %s;\n' \
       "$current" "$status" "$current" >&2
     printf 'resume from it: bash scripts/test.sh --from %s; list the steps: bash scripts/test.sh --list\n' \
