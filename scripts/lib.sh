@@ -16,6 +16,16 @@
 #   Call step as a command of its own, never inside `if`, `||`, `&&` or `!`: bash turns
 #   errexit off for everything run there, and a step's failing commands would go unseen.
 #
+#   check NAME COMMAND [ARG...]
+#       Runs COMMAND (a program or a shell function) in a subshell with errexit on, so
+#       that any failing command in it fails the check, prints "PASS: NAME" or
+#       "FAIL: NAME", and counts it in the globals `passed` and `failed` (0 at first);
+#       the script goes on either way. A script of checks ends with its summary line,
+#       printf '%s: %d passed, %d failed' ..., and fails when `failed` is not 0.
+#
+#   fail MESSAGE
+#       Inside a check: prints MESSAGE to stderr and ends the check as failed.
+#
 #   have COMMAND...
 #       True when every COMMAND is on PATH.
 #
@@ -69,6 +79,34 @@ step() {
 }
 
 failed_steps=()
+
+passed=0
+failed=0
+
+check() {
+  local name=$1 status
+  shift
+  printf -- '--- %s\n' "$name"
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  status=$?
+  set -e
+  if [ $status -eq 0 ]; then
+    passed=$((passed + 1))
+    printf 'PASS: %s\n' "$name"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$name"
+  fi
+}
+
+fail() {
+  printf '%s\n' "$*" >&2
+  exit 1
+}
 
 have() {
   local command

@@ -47,35 +47,7 @@ major=${version%%.*}
 real_name=libtensorcast.so.$version
 soname=libtensorcast.so.$major
 
-passed=0
-failed=0
-# check NAME FUNCTION: runs FUNCTION in a subshell with errexit in force, so that any
-# failing command in it fails the check, and counts the outcome.
-check() {
-  local name=$1
-  shift
-  printf -- '--- %s\n' "$name"
-  set +e
-  (
-    set -e
-    "$@"
-  )
-  local status=$?
-  set -e
-  if [ $status -eq 0 ]; then
-    passed=$((passed + 1))
-    printf 'PASS: %s\n' "$name"
-  else
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$name"
-  fi
-}
-
-# fail MESSAGE: ends the current check with a message.
-fail() {
-  printf '%s\n' "$*" >&2
-  exit 1
-}
+# check and fail: scripts/lib.sh.
 
 build_and_install() {
   cmake -S . -B build/cmake-install -DTCAST_CARGO_PROFILE=release \
