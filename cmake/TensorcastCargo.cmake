@@ -19,9 +19,10 @@
 #                                        cmake/native-static-libs.txt)
 #       Both carry <manifest-dir>/include as their include directory. Sets in the
 #       caller's scope:
-#         TENSORCAST_LIBRARY_DIR         the directory holding both libraries
+#         TENSORCAST_LIBRARY_DIR         cargo's directory holding both libraries
 #         TENSORCAST_SHARED_LIBRARY      the cdylib's path
-#         TENSORCAST_STATIC_LIBRARY      the staticlib's path
+#         TENSORCAST_STATIC_LIBRARY      the staticlib's path (Linux: the build tree's copy
+#                                        where only tcast_* is global, see below)
 #         TENSORCAST_SONAME              the cdylib's SONAME (Linux: libtensorcast.so.<major>,
 #                                        set by build.rs), else empty
 #         TENSORCAST_NATIVE_STATIC_LIBS  on Linux, the system libraries a program linking the
@@ -29,6 +30,13 @@
 #                                        <manifest-dir>/cmake/native-static-libs.txt
 #       On Linux, a link named after the SONAME is made beside the cdylib after each cargo
 #       run, so that programs linked against it there find it at run time.
+#       On Linux, too (docs/c-api.md, section 11): cargo links through
+#       cmake/tensorcast-linker.sh, so that the cdylib's functions carry the symbol version
+#       TENSORCAST_<major> (tensorcast_versioned_link_env below; the linker it ends up
+#       running is the cache variable TCAST_CARGO_LINKER), and after cargo,
+#       cmake/tensorcast-localize-static.sh writes <build-dir>/tensorcast-static/
+#       libtensorcast.a, the staticlib with every global symbol but tcast_* made local,
+#       which is what tensorcast::tensorcast_static links and what is installed.
 #
 # The libraries land in cargo's usual target directory: $CARGO_TARGET_DIR when it is set
 # at configure time, else <manifest-dir>/target. The directory is passed to cargo
@@ -57,14 +65,65 @@ function(tensorcast_native_static_libs out_var manifest_dir)
   set(${out_var} "${names}" PARENT_SCOPE)
 endfunction()
 
+# The command prefix under which cargo links the cdylib through cmake/tensorcast-linker.sh
+# (Linux): `cmake -E env CARGO_TARGET_<HOST>_LINKER=<wrapper> TCAST_REAL_LINKER=<linker>`,
+# for rustc's host target, the one cargo builds for here. The linker the wrapper runs is
+# the cache variable TCAST_CARGO_LINKER: by default CARGO_TARGET_<HOST>_LINKER as the
+# environment gives it at configure time, else cargo's own default, cc.
+function(tensorcast_versioned_link_env out_var manifest_dir)
+  if(NOT "$ENV{RUSTC}" STREQUAL "")
+    set(rustc "$ENV{RUSTC}")
+  else()
+    get_filename_component(cargo_dir "${CARGO_EXECUTABLE}" DIRECTORY)
+    find_program(RUSTC_EXECUTABLE NAMES rustc HINTS "${cargo_dir}"
+                 DOC "rustc, asked for its host target")
+    set(rustc "${RUSTC_EXECUTABLE}")
+  endif()
+  execute_process(COMMAND "${rustc}" -vV
+                  WORKING_DIRECTORY "${manifest_dir}"
+                  OUTPUT_VARIABLE rustc_info RESULT_VARIABLE result)
+  if(NOT result EQUAL 0 OR NOT rustc_info MATCHES "host: ([^\n]+)")
+    message(FATAL_ERROR "tensorcast: `${rustc} -vV` names no host target")
+  endif()
+  set(host "${CMAKE_MATCH_1}")
+  string(TOUPPER "${host}" host_upper)
+  string(REGEX REPLACE "[-.]" "_" host_upper "${host_upper}")
+  set(linker_var "CARGO_TARGET_${host_upper}_LINKER")
+  if(NOT "$ENV{${linker_var}}" STREQUAL "")
+    set(default_linker "$ENV{${linker_var}}")
+  else()
+    set(default_linker cc)
+  endif()
+  set(TCAST_CARGO_LINKER "${default_linker}" CACHE STRING
+      "the linker (a C compiler driver) cargo runs through cmake/tensorcast-linker.sh")
+  # cargo runs the wrapper itself, so it must be executable; a copy of the tree that lost
+  # the mode gets an executable copy in the build tree.
+  set(wrapper "${manifest_dir}/cmake/tensorcast-linker.sh")
+  execute_process(COMMAND test -x "${wrapper}" RESULT_VARIABLE not_executable)
+  if(NOT not_executable EQUAL 0)
+    file(COPY "${wrapper}" DESTINATION "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-linker"
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                          WORLD_READ WORLD_EXECUTE)
+    set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-linker/tensorcast-linker.sh")
+  endif()
+  set(${out_var} "${CMAKE_COMMAND}" -E env "${linker_var}=${wrapper}"
+      "TCAST_REAL_LINKER=${TCAST_CARGO_LINKER}" PARENT_SCOPE)
+endfunction()
+
 function(tensorcast_add_cargo_libraries)
   cmake_parse_arguments(ARG "" "MANIFEST_DIR;PROFILE" "" ${ARGN})
   if(NOT ARG_MANIFEST_DIR)
     message(FATAL_ERROR "tensorcast_add_cargo_libraries: MANIFEST_DIR is required")
   endif()
 
+  # rustup's directory first ($CARGO_HOME/bin, else ~/.cargo/bin): an unset CARGO_HOME
+  # must not make the hint "/bin", where a distribution's cargo may be.
+  set(cargo_hints "$ENV{HOME}/.cargo/bin")
+  if(NOT "$ENV{CARGO_HOME}" STREQUAL "")
+    list(INSERT cargo_hints 0 "$ENV{CARGO_HOME}/bin")
+  endif()
   find_program(CARGO_EXECUTABLE NAMES cargo
-               HINTS "$ENV{CARGO_HOME}/bin" "$ENV{HOME}/.cargo/bin"
+               HINTS ${cargo_hints}
                DOC "cargo, to build the tensorcast Rust crate")
   if(NOT CARGO_EXECUTABLE)
     message(FATAL_ERROR "tensorcast: cargo not found; install Rust (https://rustup.rs) "
@@ -115,11 +174,38 @@ function(tensorcast_add_cargo_libraries)
     list(APPEND byproducts "${lib_dir}/${soname}")
   endif()
 
+  # --- Symbol versions and a static library that coexists (docs/c-api.md, section 11) ---
+  # On Linux, cargo links through cmake/tensorcast-linker.sh, which names the version node
+  # of rustc's version script TENSORCAST_<major>, and after cargo the static library is
+  # made into one whose only global symbols are tcast_* (cmake/tensorcast-localize-static.sh),
+  # written to the build tree; TENSORCAST_STATIC_LIBRARY and the installed copy are that one.
+  set(versioned_link_env)
+  set(localize_static_command)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    tensorcast_versioned_link_env(versioned_link_env "${ARG_MANIFEST_DIR}")
+    set(cargo_static_lib "${static_lib}")
+    set(static_lib "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-static/libtensorcast.a")
+    file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-static")
+    foreach(tool CMAKE_LINKER CMAKE_OBJCOPY CMAKE_AR)
+      if(NOT ${tool})
+        message(FATAL_ERROR "tensorcast: ${tool} not found; the static library is made "
+                            "with ld -r, objcopy and ar (Debian: binutils)")
+      endif()
+    endforeach()
+    set(localize_static_command
+        COMMAND sh "${ARG_MANIFEST_DIR}/cmake/tensorcast-localize-static.sh"
+                "${CMAKE_LINKER}" "${CMAKE_OBJCOPY}" "${CMAKE_AR}"
+                "${cargo_static_lib}" "${static_lib}")
+    list(APPEND byproducts "${static_lib}")
+  endif()
+  # --- end of the symbol versions and the static library ---
+
   add_custom_target(tensorcast_cargo ALL
-    COMMAND "${CARGO_EXECUTABLE}" build --lib ${profile_flags}
+    COMMAND ${versioned_link_env} "${CARGO_EXECUTABLE}" build --lib ${profile_flags}
             --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
             --target-dir "${target_dir}"
     ${soname_link_command}
+    ${localize_static_command}
     WORKING_DIRECTORY "${ARG_MANIFEST_DIR}"
     BYPRODUCTS ${byproducts}
     USES_TERMINAL
