@@ -15,7 +15,9 @@
 # It acts only on the link of libtensorcast.so itself, recognised by the SONAME build.rs
 # gives it (-Wl,-soname,libtensorcast.so.<major>); build scripts, proc macros and
 # everything else are linked unchanged. The major version, and so the node's name, comes
-# from that SONAME.
+# from that SONAME. (rustc passes its arguments in an @file only when a command line is
+# too long for the system; this wrapper would then see no SONAME and link unchanged, and
+# the readelf checks of scripts/test-abi.sh would fail.)
 #
 #   TCAST_REAL_LINKER   the linker cargo would otherwise run, a C compiler driver
 #                       (default: cc, cargo's own default)

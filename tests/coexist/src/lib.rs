@@ -10,8 +10,12 @@ use std::panic;
 /// then writes "sum=<sum> caught=<message>" to `out` (NUL-terminated, cut to fit
 /// `capacity`). Returns the length written, or -1 if `out` is NULL, `capacity` is 0 or
 /// the panic did not arrive as expected. Prints nothing: the panic hook is silent.
+///
+/// # Safety
+///
+/// `out` is NULL or valid for writes of `capacity` bytes.
 #[no_mangle]
-pub extern "C" fn coexist_run(n: u32, out: *mut u8, capacity: usize) -> i64 {
+pub unsafe extern "C" fn coexist_run(n: u32, out: *mut u8, capacity: usize) -> i64 {
     if out.is_null() || capacity == 0 {
         return -1;
     }
