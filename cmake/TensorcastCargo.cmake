@@ -27,9 +27,10 @@
 #                                        cmake/native-static-libs.txt)
 #       Both carry <manifest-dir>/include as their include directory. Sets in the
 #       caller's scope:
-#         TENSORCAST_LIBRARY_DIR         the directory holding both libraries
+#         TENSORCAST_LIBRARY_DIR         cargo's directory holding both libraries
 #         TENSORCAST_SHARED_LIBRARY      the cdylib's path
-#         TENSORCAST_STATIC_LIBRARY      the staticlib's path
+#         TENSORCAST_STATIC_LIBRARY      the staticlib's path (Linux: the build tree's copy
+#                                        where only tcast_* is global, see below)
 #         TENSORCAST_SONAME              the cdylib's SONAME (Linux: libtensorcast.so.<major>,
 #                                        set by build.rs), else empty
 #         TENSORCAST_NATIVE_STATIC_LIBS  on Linux, the system libraries a program linking the
@@ -39,6 +40,13 @@
 #         TENSORCAST_CARGO_ENV           the VAR=VALUE words the cargo run gets
 #       On Linux, a link named after the SONAME is made beside the cdylib after each cargo
 #       run, so that programs linked against it there find it at run time.
+#       On Linux, too (docs/c-api.md, section 11): cargo links through
+#       cmake/tensorcast-linker.sh, so that the cdylib's functions carry the symbol version
+#       TENSORCAST_<major> (tensorcast_versioned_link_env below; the linker it ends up
+#       running is the cache variable TCAST_CARGO_LINKER), and after cargo,
+#       cmake/tensorcast-localize-static.sh writes <build-dir>/tensorcast-static/
+#       libtensorcast.a, the staticlib with every global symbol but tcast_* made local,
+#       which is what tensorcast::tensorcast_static links and what is installed.
 #
 # The libraries land in cargo's usual target directory: $CARGO_TARGET_DIR when it is set
 # at configure time, else <manifest-dir>/target. The directory is passed to cargo
@@ -187,6 +195,51 @@ function(tensorcast_cargo_invocation env_var flags_var)
   set(${flags_var} "${flags}" PARENT_SCOPE)
 endfunction()
 
+# The command prefix under which cargo links the cdylib through cmake/tensorcast-linker.sh
+# (Linux): `cmake -E env CARGO_TARGET_<HOST>_LINKER=<wrapper> TCAST_REAL_LINKER=<linker>`,
+# for rustc's host target, the one cargo builds for here. The linker the wrapper runs is
+# the cache variable TCAST_CARGO_LINKER: by default CARGO_TARGET_<HOST>_LINKER as the
+# environment gives it at configure time, else cargo's own default, cc.
+function(tensorcast_versioned_link_env out_var manifest_dir)
+  if(NOT "$ENV{RUSTC}" STREQUAL "")
+    set(rustc "$ENV{RUSTC}")
+  else()
+    get_filename_component(cargo_dir "${CARGO_EXECUTABLE}" DIRECTORY)
+    find_program(RUSTC_EXECUTABLE NAMES rustc HINTS "${cargo_dir}"
+                 DOC "rustc, asked for its host target")
+    set(rustc "${RUSTC_EXECUTABLE}")
+  endif()
+  execute_process(COMMAND "${rustc}" -vV
+                  WORKING_DIRECTORY "${manifest_dir}"
+                  OUTPUT_VARIABLE rustc_info RESULT_VARIABLE result)
+  if(NOT result EQUAL 0 OR NOT rustc_info MATCHES "host: ([^\n]+)")
+    message(FATAL_ERROR "tensorcast: `${rustc} -vV` names no host target")
+  endif()
+  set(host "${CMAKE_MATCH_1}")
+  string(TOUPPER "${host}" host_upper)
+  string(REGEX REPLACE "[-.]" "_" host_upper "${host_upper}")
+  set(linker_var "CARGO_TARGET_${host_upper}_LINKER")
+  if(NOT "$ENV{${linker_var}}" STREQUAL "")
+    set(default_linker "$ENV{${linker_var}}")
+  else()
+    set(default_linker cc)
+  endif()
+  set(TCAST_CARGO_LINKER "${default_linker}" CACHE STRING
+      "the linker (a C compiler driver) cargo runs through cmake/tensorcast-linker.sh")
+  # cargo runs the wrapper itself, so it must be executable; a copy of the tree that lost
+  # the mode gets an executable copy in the build tree.
+  set(wrapper "${manifest_dir}/cmake/tensorcast-linker.sh")
+  execute_process(COMMAND test -x "${wrapper}" RESULT_VARIABLE not_executable)
+  if(NOT not_executable EQUAL 0)
+    file(COPY "${wrapper}" DESTINATION "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-linker"
+         FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+                          WORLD_READ WORLD_EXECUTE)
+    set(wrapper "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-linker/tensorcast-linker.sh")
+  endif()
+  set(${out_var} "${CMAKE_COMMAND}" -E env "${linker_var}=${wrapper}"
+      "TCAST_REAL_LINKER=${TCAST_CARGO_LINKER}" PARENT_SCOPE)
+endfunction()
+
 function(tensorcast_add_cargo_libraries)
   cmake_parse_arguments(ARG "LOCKED;OFFLINE;REMAP_PATHS"
                         "MANIFEST_DIR;PROFILE;REMAP_SOURCE_TO;DEBUGINFO" "CARGO_FLAGS" ${ARGN})
@@ -269,12 +322,39 @@ function(tensorcast_add_cargo_libraries)
   set(TENSORCAST_CARGO_ENV "${cargo_env}" PARENT_SCOPE)
   set(TENSORCAST_CARGO_FLAGS "${cargo_flags}" PARENT_SCOPE)
 
+  # --- Symbol versions and a static library that coexists (docs/c-api.md, section 11) ---
+  # On Linux, cargo links through cmake/tensorcast-linker.sh, which names the version node
+  # of rustc's version script TENSORCAST_<major>, and after cargo the static library is
+  # made into one whose only global symbols are tcast_* (cmake/tensorcast-localize-static.sh),
+  # written to the build tree; TENSORCAST_STATIC_LIBRARY and the installed copy are that one.
+  set(versioned_link_env)
+  set(localize_static_command)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    tensorcast_versioned_link_env(versioned_link_env "${ARG_MANIFEST_DIR}")
+    set(cargo_static_lib "${static_lib}")
+    set(static_lib "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-static/libtensorcast.a")
+    file(MAKE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}/tensorcast-static")
+    foreach(tool CMAKE_LINKER CMAKE_OBJCOPY CMAKE_AR)
+      if(NOT ${tool})
+        message(FATAL_ERROR "tensorcast: ${tool} not found; the static library is made "
+                            "with ld -r, objcopy and ar (Debian: binutils)")
+      endif()
+    endforeach()
+    set(localize_static_command
+        COMMAND sh "${ARG_MANIFEST_DIR}/cmake/tensorcast-localize-static.sh"
+                "${CMAKE_LINKER}" "${CMAKE_OBJCOPY}" "${CMAKE_AR}"
+                "${cargo_static_lib}" "${static_lib}")
+    list(APPEND byproducts "${static_lib}")
+  endif()
+  # --- end of the symbol versions and the static library ---
+
   add_custom_target(tensorcast_cargo ALL
-    COMMAND "${CMAKE_COMMAND}" -E env ${cargo_env}
+    COMMAND ${versioned_link_env} "${CMAKE_COMMAND}" -E env ${cargo_env}
             "${CARGO_EXECUTABLE}" build --lib ${profile_flags} ${cargo_flags}
             --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
             --target-dir "${target_dir}"
     ${soname_link_command}
+    ${localize_static_command}
     WORKING_DIRECTORY "${ARG_MANIFEST_DIR}"
     BYPRODUCTS ${byproducts}
     USES_TERMINAL
