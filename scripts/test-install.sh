@@ -94,7 +94,10 @@ expected_files() {
     fi
     # The licences and the README always, the changelog and the security policy when the
     # tree has them; the pages of docs/ in docs/.
-    printf '%s\n' "$docdir_rel/LICENSE-MIT" "$docdir_rel/LICENSE-APACHE" "$docdir_rel/README.md"
+    local name
+    for name in LICENSE-MIT LICENSE-APACHE README.md; do
+      echo "$docdir_rel/$name"
+    done
     for name in CHANGELOG.md SECURITY.md; do
       [ ! -f "$repo/$name" ] || echo "$docdir_rel/$name"
     done
