@@ -22,8 +22,8 @@
 #   4. The static library: `nm -g --defined-only` of libtensorcast.a shows tcast_* only;
 #      test_status links it and runs; and a C program (tests/coexist/main.c) links it
 #      beside a Rust static library built by another rustc (tests/coexist: the rustup
-#      nightly and/or Debian's rustc, whichever are installed; Debian's is installed when
-#      neither is), in both orders, and runs. The same link with cargo's own
+#      nightly when there is one, and Debian's rustc 1.85 unpacked into build/rust-1.85),
+#      in both orders, and runs. The same link with cargo's own
 #      libtensorcast.a must fail with `multiple definition of rust_eh_personality'.
 #
 #   bash scripts/test-abi.sh            the checks
@@ -478,30 +478,41 @@ static_test() {
 }
 check "test_status_static (CMake, tensorcast::tensorcast_static) links it and runs" static_test
 
-# The other Rust toolchains here: name, then the cargo command to build tests/coexist.
+# The other Rust toolchains: the rustup nightly when there is one, and Debian's rustc 1.85,
+# unpacked into build/rust-1.85 (never installed: scripts/lib.sh, use_debian_rust; the msrv
+# step has usually unpacked it already).
 others=()
 if have rustup && rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
   others+=(nightly)
 fi
 stable_version=$(rustc --version)
-if [ -x /usr/bin/rustc ] && [ -x /usr/bin/cargo ] && [ "$(/usr/bin/rustc --version)" != "$stable_version" ]; then
-  others+=(debian)
+# use_debian_rust exports what runs Debian's toolchain for the rest of a script: keep it
+# for the debian builds below only.
+saved_ld_library_path=${LD_LIBRARY_PATH-unset}
+saved_path=$PATH
+use_debian_rust
+debian_env=(env "RUSTC=$RUSTC" "RUSTDOC=$RUSTDOC" "LD_LIBRARY_PATH=$LD_LIBRARY_PATH" "PATH=$PATH")
+debian_cargo=$CARGO
+debian_rustc=$RUSTC
+unset RUSTC RUSTDOC CARGO DEBIAN_RUST_BIN
+export PATH=$saved_path
+if [ "$saved_ld_library_path" = unset ]; then
+  unset LD_LIBRARY_PATH
+else
+  export LD_LIBRARY_PATH=$saved_ld_library_path
 fi
-if [ ${#others[@]} -eq 0 ]; then
-  apt_install rustc-web cargo-web
-  others+=(debian)
-fi
+others+=(debian)
 
 other_cargo() {
   case $1 in
     nightly) cargo +nightly "${@:2}" ;;
-    debian) PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc /usr/bin/cargo "${@:2}" ;;
+    debian) "${debian_env[@]}" "$debian_cargo" "${@:2}" ;;
   esac
 }
 other_rustc() {
   case $1 in
     nightly) rustc +nightly --version ;;
-    debian) /usr/bin/rustc --version ;;
+    debian) "${debian_env[@]}" "$debian_rustc" --version ;;
   esac
 }
 

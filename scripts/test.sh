@@ -85,6 +85,14 @@ run_install() {
   bash scripts/test-install.sh
 }
 
+step_def abi "" "ABI gate: TENSORCAST_0 symbol versions, abidiff and the symbols list against abi/, deliberately broken builds refused, the static library beside another Rust staticlib (scripts/test-abi.sh)"
+run_abi() {
+  bash scripts/test-abi.sh
+}
+step_def dist "" "release tarballs (scripts/dist.sh): offline build from them with an empty CARGO_HOME, no build paths in the binaries (scripts/test-dist.sh)"
+run_dist() {
+  bash scripts/test-dist.sh
+}
 step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
 run_oracle() {
   TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracle -q
