@@ -1,19 +1,33 @@
 # Install rules for tensorcast as a system library (Linux). Included by CMakeLists.txt
-# after tensorcast_add_cargo_libraries(), whose TENSORCAST_* variables it reads.
+# after tensorcast_add_cargo_libraries(), whose TENSORCAST_* variables it reads, and after
+# the options TCAST_INSTALL_SHARED, TCAST_INSTALL_STATIC and TCAST_INSTALL_DOCS (all ON by
+# default).
 #
 #   cmake --install <build-dir> --prefix <prefix>
 #
 # installs, with <libdir> = CMAKE_INSTALL_LIBDIR (GNUInstallDirs: "lib" under a custom
 # prefix, "lib/<multiarch>" on Debian when the prefix is /usr):
+#   TCAST_INSTALL_SHARED:
 #   <libdir>/libtensorcast.so.X.Y.Z      the cdylib, SONAME libtensorcast.so.X
 #   <libdir>/libtensorcast.so.X          -> libtensorcast.so.X.Y.Z
 #   <libdir>/libtensorcast.so            -> libtensorcast.so.X
+#   <libdir>/cmake/tensorcast/tensorcastTargets-shared.cmake   tensorcast::tensorcast
+#   TCAST_INSTALL_STATIC:
 #   <libdir>/libtensorcast.a             the staticlib
+#   <libdir>/cmake/tensorcast/tensorcastTargets-static.cmake   tensorcast::tensorcast_static
+#   always:
 #   include/tensorcast.h, include/tensorcast.hpp (the C++17 layer, header-only)
-#   <libdir>/cmake/tensorcast/           tensorcastConfig.cmake, tensorcastConfigVersion.cmake
-#                                        (SameMajorVersion), tensorcastTargets.cmake:
-#                                        tensorcast::tensorcast, tensorcast::tensorcast_static
-#   <libdir>/pkgconfig/tensorcast.pc
+#   <libdir>/cmake/tensorcast/           tensorcastConfig.cmake (components shared and
+#                                        static: whichever targets files are installed),
+#                                        tensorcastConfigVersion.cmake (SameMajorVersion)
+#   <libdir>/pkgconfig/tensorcast.pc     Libs: -ltensorcast; with both libraries,
+#                                        Libs.private: the static link's system libraries;
+#                                        with the static one only, those in Libs (then
+#                                        -ltensorcast can only mean libtensorcast.a); with
+#                                        the shared one only, no Libs.private
+#   TCAST_INSTALL_DOCS, in CMAKE_INSTALL_DOCDIR (share/doc/tensorcast):
+#   LICENSE-MIT, LICENSE-APACHE, README.md, CHANGELOG.md and SECURITY.md (those present in
+#   the source tree), docs/*.md as docs/
 #
 # cargo, not CMake, links the libraries, so the package files are written from templates
 # in cmake/ rather than by install(EXPORT). The CMake files find the libraries relative
@@ -41,13 +55,24 @@ file(MAKE_DIRECTORY "${TCAST_INSTALL_STAGE}")
 
 # The libraries and the header. The two links are made here (pointing at names that
 # exist only once installed) and installed as links.
-install(FILES "${TENSORCAST_SHARED_LIBRARY}"
-        DESTINATION "${CMAKE_INSTALL_LIBDIR}" RENAME "${TCAST_REAL_NAME}")
-file(CREATE_LINK "${TCAST_REAL_NAME}" "${TCAST_INSTALL_STAGE}/${TCAST_SONAME}" SYMBOLIC)
-file(CREATE_LINK "${TCAST_SONAME}" "${TCAST_INSTALL_STAGE}/libtensorcast.so" SYMBOLIC)
-install(FILES "${TCAST_INSTALL_STAGE}/${TCAST_SONAME}" "${TCAST_INSTALL_STAGE}/libtensorcast.so"
-        DESTINATION "${CMAKE_INSTALL_LIBDIR}")
-install(FILES "${TENSORCAST_STATIC_LIBRARY}" DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+if(NOT TCAST_INSTALL_SHARED AND NOT TCAST_INSTALL_STATIC)
+  message(FATAL_ERROR "tensorcast: TCAST_INSTALL_SHARED and TCAST_INSTALL_STATIC are both OFF: "
+                      "`cmake --install` would install no library")
+endif()
+set(TCAST_PACKAGE_COMPONENTS)
+if(TCAST_INSTALL_SHARED)
+  list(APPEND TCAST_PACKAGE_COMPONENTS shared)
+  install(FILES "${TENSORCAST_SHARED_LIBRARY}"
+          DESTINATION "${CMAKE_INSTALL_LIBDIR}" RENAME "${TCAST_REAL_NAME}")
+  file(CREATE_LINK "${TCAST_REAL_NAME}" "${TCAST_INSTALL_STAGE}/${TCAST_SONAME}" SYMBOLIC)
+  file(CREATE_LINK "${TCAST_SONAME}" "${TCAST_INSTALL_STAGE}/libtensorcast.so" SYMBOLIC)
+  install(FILES "${TCAST_INSTALL_STAGE}/${TCAST_SONAME}" "${TCAST_INSTALL_STAGE}/libtensorcast.so"
+          DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
+if(TCAST_INSTALL_STATIC)
+  list(APPEND TCAST_PACKAGE_COMPONENTS static)
+  install(FILES "${TENSORCAST_STATIC_LIBRARY}" DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(FILES "${PROJECT_SOURCE_DIR}/include/tensorcast.h" "${PROJECT_SOURCE_DIR}/include/tensorcast.hpp"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 
@@ -66,12 +91,16 @@ write_basic_package_version_file(
   "${TCAST_INSTALL_STAGE}/tensorcastConfigVersion.cmake"
   VERSION "${PROJECT_VERSION}"
   COMPATIBILITY SameMajorVersion)
-configure_file("${PROJECT_SOURCE_DIR}/cmake/tensorcastTargets.cmake.in"
-               "${TCAST_INSTALL_STAGE}/tensorcastTargets.cmake" @ONLY)
 install(FILES "${TCAST_INSTALL_STAGE}/tensorcastConfig.cmake"
               "${TCAST_INSTALL_STAGE}/tensorcastConfigVersion.cmake"
-              "${TCAST_INSTALL_STAGE}/tensorcastTargets.cmake"
         DESTINATION "${TCAST_PACKAGE_DIR}")
+# One targets file per installed library, so that a distribution can ship them apart.
+foreach(component IN LISTS TCAST_PACKAGE_COMPONENTS)
+  configure_file("${PROJECT_SOURCE_DIR}/cmake/tensorcastTargets-${component}.cmake.in"
+                 "${TCAST_INSTALL_STAGE}/tensorcastTargets-${component}.cmake" @ONLY)
+  install(FILES "${TCAST_INSTALL_STAGE}/tensorcastTargets-${component}.cmake"
+          DESTINATION "${TCAST_PACKAGE_DIR}")
+endforeach()
 
 # pkg-config. Everything but the prefix is filled in now; the prefix when installing,
 # since `cmake --install --prefix` may differ from CMAKE_INSTALL_PREFIX.
@@ -82,8 +111,18 @@ foreach(dir LIBDIR INCLUDEDIR)
     set(TCAST_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
   endif()
 endforeach()
-list(TRANSFORM TCAST_NATIVE_STATIC_LIBS PREPEND "-l" OUTPUT_VARIABLE TCAST_PC_LIBS_PRIVATE)
-string(JOIN " " TCAST_PC_LIBS_PRIVATE ${TCAST_PC_LIBS_PRIVATE})
+list(TRANSFORM TCAST_NATIVE_STATIC_LIBS PREPEND "-l" OUTPUT_VARIABLE TCAST_PC_NATIVE_LIBS)
+string(JOIN " " TCAST_PC_NATIVE_LIBS ${TCAST_PC_NATIVE_LIBS})
+set(TCAST_PC_LIBS "-L\${libdir} -ltensorcast")
+set(TCAST_PC_LIBS_PRIVATE_LINE "")
+if(TCAST_INSTALL_SHARED AND TCAST_INSTALL_STATIC)
+  # -ltensorcast finds the shared library; `pkg-config --static` adds what the static
+  # one needs.
+  set(TCAST_PC_LIBS_PRIVATE_LINE "Libs.private: ${TCAST_PC_NATIVE_LIBS}\n")
+elseif(TCAST_INSTALL_STATIC)
+  # -ltensorcast can only find libtensorcast.a: every link needs the system libraries.
+  string(APPEND TCAST_PC_LIBS " ${TCAST_PC_NATIVE_LIBS}")
+endif()
 set(TCAST_PC_PREFIX "@TCAST_PC_PREFIX@") # kept for the second pass
 configure_file("${PROJECT_SOURCE_DIR}/cmake/tensorcast.pc.in"
                "${TCAST_INSTALL_STAGE}/tensorcast.pc.in" @ONLY)
@@ -93,3 +132,18 @@ install(CODE "
                  \"${TCAST_INSTALL_STAGE}/tensorcast.pc\" @ONLY)")
 install(FILES "${TCAST_INSTALL_STAGE}/tensorcast.pc"
         DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+
+# The licences, the README, the changelog and security policy (when the tree has them),
+# and the pages of docs/ (in docs/, beside README.md as in the source tree, whose links
+# then still lead somewhere).
+if(TCAST_INSTALL_DOCS)
+  set(TCAST_DOC_FILES)
+  foreach(name LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md SECURITY.md)
+    if(EXISTS "${PROJECT_SOURCE_DIR}/${name}")
+      list(APPEND TCAST_DOC_FILES "${PROJECT_SOURCE_DIR}/${name}")
+    endif()
+  endforeach()
+  install(FILES ${TCAST_DOC_FILES} DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+  file(GLOB TCAST_DOC_PAGES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/*.md")
+  install(FILES ${TCAST_DOC_PAGES} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs")
+endif()

@@ -16,6 +16,16 @@
 #   Call step as a command of its own, never inside `if`, `||`, `&&` or `!`: bash turns
 #   errexit off for everything run there, and a step's failing commands would go unseen.
 #
+#   check NAME COMMAND [ARG...]
+#       Runs COMMAND (a program or a shell function) in a subshell with errexit on, so
+#       that any failing command in it fails the check, prints "PASS: NAME" or
+#       "FAIL: NAME", and counts it in the globals `passed` and `failed` (0 at first);
+#       the script goes on either way. A script of checks ends with its summary line,
+#       printf '%s: %d passed, %d failed' ..., and fails when `failed` is not 0.
+#
+#   fail MESSAGE
+#       Inside a check: prints MESSAGE to stderr and ends the check as failed.
+#
 #   have COMMAND...
 #       True when every COMMAND is on PATH.
 #
@@ -31,7 +41,14 @@
 #       "installing PACKAGE...": with sudo when not root, non-interactively, waiting for
 #       another apt/dpkg run to release its lock. `apt-get update` runs once per run of the
 #       test command: the first call exports TCAST_APT_UPDATED=1, which the scripts it
-#       starts inherit.
+#       starts inherit. Fails naming the packages apt-get could not install.
+#
+#   deb_download DIR PACKAGE[:ARCH][=VERSION]...
+#       Downloads .deb files without installing them; fails naming the one not found.
+#
+#   use_debian_rust
+#       Debian's rustc 1.85 (DEBIAN_RUST_VERSION), unpacked into build/rust-1.85, never
+#       installed; exports RUSTC, RUSTDOC, CARGO and DEBIAN_RUST_BIN (below).
 
 step() {
   local keep_going=0
@@ -62,6 +79,34 @@ step() {
 }
 
 failed_steps=()
+
+passed=0
+failed=0
+
+check() {
+  local name=$1 status
+  shift
+  printf -- '--- %s\n' "$name"
+  set +e
+  (
+    set -e
+    "$@"
+  )
+  status=$?
+  set -e
+  if [ $status -eq 0 ]; then
+    passed=$((passed + 1))
+    printf 'PASS: %s\n' "$name"
+  else
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$name"
+  fi
+}
+
+fail() {
+  printf '%s\n' "$*" >&2
+  exit 1
+}
 
 have() {
   local command
@@ -101,38 +146,248 @@ apt_install() {
   export TCAST_APT_UPDATED=1
 }
 
+# Sets the array apt_get to the apt-get command line: with sudo when not root,
+# non-interactive, waiting for another apt/dpkg run to release its lock.
+_tcast_apt_command() {
+  apt_get=()
+  [ "$(id -u)" -eq 0 ] || apt_get=(sudo)
+  # sudo resets the environment: DEBIAN_FRONTEND goes through env, inside it.
+  apt_get+=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
+}
+
 # The body of apt_install's step.
 _tcast_apt_get() {
   if ! have apt-get; then
     echo "error: $* missing and no apt-get here: install the equivalent packages by hand" >&2
     return 1
   fi
-  local apt=()
-  [ "$(id -u)" -eq 0 ] || apt=(sudo)
-  # sudo resets the environment: DEBIAN_FRONTEND goes through env, inside it.
-  apt+=(env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600)
+  local apt_get
+  _tcast_apt_command
   if [ -z "${TCAST_APT_UPDATED:-}" ]; then
-    "${apt[@]}" update -qq
+    "${apt_get[@]}" update -qq
   fi
-  "${apt[@]}" install -y -qq "$@"
+  if ! "${apt_get[@]}" install -y -qq "$@"; then
+    echo "error: apt-get could not install: $* (apt-cache policy NAME lists the versions apt knows)" >&2
+    return 1
+  fi
 }
 
-# The rustc that Debian 12 (rustc-web) and Debian 13 ship, which is the crate's
-# rust-version: Debian's build, installed beside the rustup toolchain (which stays the
-# main one and first on PATH). Its binaries are /usr/bin/rustc, /usr/bin/cargo and
-# /usr/bin/cargo-clippy; run them with PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc.
-DEBIAN_RUST_VERSION=1.85.0+dfsg3-1~deb12u3
-
-#   install_debian_rust
-#       Installs Debian's rustc-web, cargo-web and rust-web-clippy at DEBIAN_RUST_VERSION
-#       (with the host's standard library), those not installed at that version.
-install_debian_rust() {
-  local v=$DEBIAN_RUST_VERSION package missing=()
-  for package in rustc-web cargo-web rust-web-clippy libstd-rust-web-dev libstd-rust-web-1.85; do
-    [ "$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null || true)" = "$v" ] ||
-      missing+=("$package=$v")
+#   deb_download DIR PACKAGE[:ARCH][=VERSION]...
+#       Downloads the .deb of each PACKAGE into DIR (apt-get download: nothing installed,
+#       no root needed), running `apt-get update` first when apt does not know one of them
+#       yet (once per run of the test command, as apt_install). Fails naming the package
+#       and version that could not be had.
+deb_download() {
+  local dir=$1 spec apt_get
+  shift
+  mkdir -p "$dir"
+  for spec in "$@"; do
+    if ! _tcast_apt_knows "$spec" && [ -z "${TCAST_APT_UPDATED:-}" ]; then
+      _tcast_apt_command
+      "${apt_get[@]}" update -qq
+      export TCAST_APT_UPDATED=1
+    fi
+    if ! _tcast_apt_knows "$spec"; then
+      echo "error: cannot get $spec: not in apt's package lists" \
+        "(apt-cache policy ${spec%%[:=]*} lists the versions apt knows)" >&2
+      return 1
+    fi
   done
-  apt_install ${missing[@]+"${missing[@]}"}
+  # As root, apt would fall back to downloading as root anyway (DIR is not _apt's), after
+  # a warning; say so beforehand.
+  local sandbox=()
+  [ "$(id -u)" -ne 0 ] || sandbox=(-o APT::Sandbox::User=root)
+  for spec in "$@"; do
+    if ! (cd "$dir" && apt-get download -qq ${sandbox[@]+"${sandbox[@]}"} "$spec"); then
+      echo "error: could not download $spec (apt-get download into $dir failed)" >&2
+      return 1
+    fi
+  done
+}
+
+# True when apt's package lists hold SPEC (PACKAGE[:ARCH][=VERSION]). Not apt-cache's
+# status alone: it is 0 for a known package at an unknown version.
+_tcast_apt_knows() {
+  [ -n "$(apt-cache show "$1" 2>/dev/null)" ]
+}
+
+# Debian's rustc 1.85 (rustc-web of Debian 12, the rustc of Debian 13), which is the
+# crate's rust-version, as a distribution builds it. Never installed: the system's rustc
+# (rustc-web 1.96 from Debian's security updates on an up-to-date Debian 12, or none) and
+# the rustup toolchain (the main one) stay as they are. Its packages, and the libraries
+# they need that the system lacks (apt-cache depends: libllvm19, libpcre3, ...), are
+# downloaded and unpacked with dpkg -x into DEBIAN_RUST_PREFIX, and run from there.
+DEBIAN_RUST_VERSION=1.85.0+dfsg3-1~deb12u3
+DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-clippy libstd-rust-web-dev libstd-rust-web-1.85)
+DEBIAN_RUST_PREFIX=build/rust-1.85
+
+#   use_debian_rust
+#       Unpacks Debian's rustc DEBIAN_RUST_VERSION into DEBIAN_RUST_PREFIX (under the
+#       repository root, the current directory) unless it is there and runs, as a step,
+#       then exports what runs it: RUSTC, RUSTDOC, CARGO (which cargo-clippy runs),
+#       DEBIAN_RUST_BIN (its bin directory, first on PATH; cargo-clippy and clippy-driver
+#       are there) and LD_LIBRARY_PATH (its private libraries). rustc finds its sysroot,
+#       the host's standard library, beside its librustc_driver. Call it outside any step:
+#       the exports are for the rest of the script. gcc and libc6-dev, which rustc links
+#       with, are installed as usual (install_missing cc) when missing. Fails when the
+#       system's Rust packages (dpkg-query: rustc*, cargo*, libstd-rust*, rust-*) are not
+#       the same afterwards.
+use_debian_rust() {
+  install_missing cc
+  local prefix=$PWD/$DEBIAN_RUST_PREFIX before
+  before=$(_tcast_system_rust)
+  step "Debian's rustc $DEBIAN_RUST_VERSION, unpacked in $DEBIAN_RUST_PREFIX (the system's rustc untouched)" \
+    debian_rust_unpack "$prefix" "$DEBIAN_RUST_VERSION"
+  if [ "$(_tcast_system_rust)" != "$before" ]; then
+    echo "error: the system's Rust packages changed while Debian's rustc was unpacked:" >&2
+    diff <(echo "$before") <(_tcast_system_rust) >&2 || true
+    return 1
+  fi
+  _tcast_debian_rust_env "$prefix"
+}
+
+# The system's Rust packages, with their versions and states.
+_tcast_system_rust() {
+  ! have dpkg-query ||
+    dpkg-query -W -f='${Package}:${Architecture} ${Version} ${db:Status-Abbrev}\n' \
+      'rustc*' 'cargo*' 'libstd-rust*' 'rust-*' 2>/dev/null || true
+}
+
+_tcast_debian_rust_env() {
+  local prefix=$1
+  export DEBIAN_RUST_BIN=$prefix/usr/bin
+  export RUSTC=$DEBIAN_RUST_BIN/rustc RUSTDOC=$DEBIAN_RUST_BIN/rustdoc CARGO=$DEBIAN_RUST_BIN/cargo
+  export PATH=$DEBIAN_RUST_BIN:$PATH
+  local libs
+  libs=$(cat "$prefix/.ld-library-path")
+  export LD_LIBRARY_PATH=$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+}
+
+# True when the toolchain in PREFIX runs and is rustc VERSION's (its upstream part);
+# with -v, says what does not.
+_tcast_debian_rust_runs() {
+  local verbose=0
+  if [ "$1" = -v ]; then
+    verbose=1
+    shift
+  fi
+  local prefix=$1 version=$2 release
+  [ -f "$prefix/.deb-version" ] && [ "$(cat "$prefix/.deb-version")" = "$version" ] &&
+    [ -f "$prefix/.ld-library-path" ] || return 1
+  release=${version%%+*}
+  (
+    _tcast_debian_rust_env "$prefix"
+    local tool out status=0
+    for tool in rustc rustdoc cargo clippy-driver; do
+      if ! out=$("$DEBIAN_RUST_BIN/$tool" -vV 2>&1); then
+        status=1
+        [ "$verbose" -eq 0 ] || printf 'error: %s does not run:\n%s\n' "$DEBIAN_RUST_BIN/$tool" "$out" >&2
+      fi
+    done
+    if ! out=$("$RUSTC" -vV 2>&1) || ! grep -qx "release: $release" <<<"$out"; then
+      status=1
+      [ "$verbose" -eq 0 ] || echo "error: $RUSTC is not rustc $release" >&2
+    fi
+    exit "$status"
+  )
+}
+
+#   debian_rust_unpack PREFIX VERSION
+#       The body of use_debian_rust's step: unless PREFIX holds Debian's rustc VERSION
+#       and it runs, downloads DEBIAN_RUST_PACKAGES at VERSION and every package they
+#       depend on (recursively) that is not installed here, and unpacks them into PREFIX
+#       with dpkg -x. Fails naming the package and version that could not be had, or the
+#       tool that does not run.
+debian_rust_unpack() {
+  local prefix=$1 version=$2
+  if _tcast_debian_rust_runs "$prefix" "$version"; then
+    _tcast_debian_rust_env "$prefix"
+    echo "already unpacked in $prefix: $("$RUSTC" --version)"
+    return 0
+  fi
+  if [ -d "$prefix" ]; then
+    echo "$prefix holds no working rustc $version: unpacking it again"
+    _tcast_debian_rust_runs -v "$prefix" "$version" 2>&1 | sed 's/^/  /' || true
+  fi
+  if ! have apt-get apt-cache dpkg dpkg-query; then
+    echo "error: no apt-get/dpkg here to fetch Debian's rustc $version: install rustc 1.85 by hand" >&2
+    return 1
+  fi
+  local package specs=()
+  for package in "${DEBIAN_RUST_PACKAGES[@]}"; do
+    specs+=("$package=$version")
+  done
+  rm -rf "$prefix" "$prefix.debs"
+  # The pinned packages first: their dependencies are only known once apt knows them.
+  deb_download "$prefix.debs" "${specs[@]}"
+  local missing
+  missing=$(_tcast_deb_missing_depends "${specs[@]}")
+  if [ -n "$missing" ]; then
+    echo "not installed here, unpacked beside it: $(echo "$missing" | tr '\n' ' ')"
+    # shellcheck disable=SC2086 # one package name per word
+    deb_download "$prefix.debs" $missing
+  fi
+  local deb
+  for deb in "$prefix.debs"/*.deb; do
+    dpkg -x "$deb" "$prefix"
+  done
+  rm -rf "$prefix.debs"
+  # Every directory of shared libraries in the packages (usr/lib/<multiarch>, and
+  # lib/<multiarch> of packages not merged into /usr), outside rustlib (the sysroot's).
+  find "$prefix" -path "$prefix/usr/lib/rustlib" -prune -o \( -type f -o -type l \) \
+    -name 'lib*.so*' -printf '%h\n' | sort -u | paste -sd: >"$prefix/.ld-library-path"
+  echo "$version" >"$prefix/.deb-version"
+  if ! _tcast_debian_rust_runs -v "$prefix" "$version"; then
+    echo "error: Debian's rustc $version, unpacked in $prefix, does not run (above)" >&2
+    return 1
+  fi
+  _tcast_debian_rust_env "$prefix"
+  "$RUSTC" --version
+}
+
+# Prints, one a line, the packages that the packages given (NAME=VERSION) depend on
+# (Depends and Pre-Depends, recursively through those printed) and that are not
+# installed here: their candidate versions get unpacked beside them. Alternatives are
+# met by any installed one, else the first is taken; virtual packages (libc-dev, a C
+# compiler) are left to the system (install_missing cc).
+_tcast_deb_missing_depends() {
+  local queue=("$@") seen=" " spec name line dep group=() member satisfied
+  for spec in "$@"; do
+    seen+="${spec%%=*} "
+  done
+  while [ ${#queue[@]} -gt 0 ]; do
+    spec=${queue[0]}
+    queue=("${queue[@]:1}")
+    while IFS= read -r line; do
+      case $line in
+        " |Depends: "* | " |PreDepends: "*) group+=("${line#*: }") ;;
+        "  Depends: "* | "  PreDepends: "*)
+          group+=("${line#*: }")
+          satisfied=0
+          dep=
+          for member in "${group[@]}"; do
+            case $member in
+              "<"*) satisfied=1 ;;
+              *)
+                member=${member%:any}
+                if dpkg-query -W -f='${db:Status-Abbrev}\n' "$member" 2>/dev/null | grep -q '^ii'; then
+                  satisfied=1
+                fi
+                [ -n "$dep" ] || dep=$member
+                ;;
+            esac
+          done
+          group=()
+          [ "$satisfied" -eq 0 ] || continue
+          case $seen in *" $dep "*) continue ;; esac
+          seen+="$dep "
+          queue+=("$dep")
+          echo "$dep"
+          ;;
+      esac
+    done < <(apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
+      --no-replaces --no-enhances "$spec")
+  done
 }
 
 #   go_env FALLBACK_CACHE

@@ -6,12 +6,14 @@
 #   bash scripts/test-cross.sh s390x-unknown-linux-gnu      (big-endian)
 #
 # Installs what is missing first, on Debian/Ubuntu through scripts/lib.sh: the foreign
-# dpkg architecture, the cross C compiler and C library, qemu-user, and rustc-web,
-# cargo-web and rust-web-clippy pinned to DEBIAN_RUST_VERSION (scripts/lib.sh). The target's Rust standard
-# library cannot be installed beside the host's (the packages of two architectures
-# conflict), so its packages are downloaded and unpacked into build/rust-cross/<arch>/
-# and used through --sysroot. Then, with that toolchain (the rustup one stays the main
-# one, untouched):
+# dpkg architecture, the cross C compiler and C library and qemu-user. Debian's rustc
+# is never installed: its packages at DEBIAN_RUST_VERSION (rustc-web, cargo-web,
+# rust-web-clippy and the host's standard library) are unpacked into build/rust-1.85/
+# (scripts/lib.sh: use_debian_rust, shared with scripts/test-msrv.sh), so the system's
+# rustc, if any (rustc-web 1.96 on an up-to-date Debian 12), stays as it is. The
+# target's standard library is unpacked the same way, into build/rust-cross/<arch>/, and
+# used through --sysroot. Then, with that toolchain (the rustup one stays the main one,
+# untouched):
 #
 #   1. cargo clippy --all-targets --target TRIPLE -- -D warnings
 #   2. cargo test --target TRIPLE under qemu, with TCAST_TEST_QUICK=1 (the exhaustive and
@@ -32,96 +34,26 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-RUST_DEB=$DEBIAN_RUST_VERSION
+# shellcheck source=scripts/lib-cross.sh
+source scripts/lib-cross.sh
 
-triple=${1:-}
-case $triple in
-  aarch64-unknown-linux-gnu) deb_arch=arm64 gnu=aarch64-linux-gnu qemu=qemu-aarch64 ;;
-  s390x-unknown-linux-gnu) deb_arch=s390x gnu=s390x-linux-gnu qemu=qemu-s390x ;;
-  *)
-    echo "usage: bash scripts/test-cross.sh aarch64-unknown-linux-gnu|s390x-unknown-linux-gnu" >&2
-    exit 2
-    ;;
-esac
-
-sysroot=$PWD/build/rust-cross/$deb_arch
-target_dir=${CARGO_TARGET_DIR:-$PWD/target/cross}
+if ! cross_target "${1:-}" 2>/dev/null; then
+  echo "usage: bash scripts/test-cross.sh aarch64-unknown-linux-gnu|s390x-unknown-linux-gnu" >&2
+  exit 2
+fi
+triple=$cross_triple
+qemu=$cross_qemu
 log=$PWD/build/test-cross-$triple.log
-
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then
-    "$@"
-  else
-    sudo "$@"
-  fi
-}
-
-# The foreign architecture, then the package lists that include it (once per run of the
-# test command, as apt_install does: the lists it fetched before knew no such packages).
-foreign_architecture() {
-  if ! have dpkg apt-get; then
-    echo "error: no dpkg/apt-get here: install the $triple cross toolchain by hand" >&2
-    return 1
-  fi
-  if ! dpkg --print-foreign-architectures | grep -qx "$deb_arch"; then
-    as_root dpkg --add-architecture "$deb_arch"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -qq
-  fi
-}
-
-install_toolchain() {
-  local missing=()
-  have "$gnu-gcc" || missing+=("gcc-$gnu")
-  [ -e "/usr/$gnu/lib/libc.so" ] || missing+=("libc6-dev-$deb_arch-cross")
-  have "$qemu" || missing+=(qemu-user)
-  apt_install ${missing[@]+"${missing[@]}"}
-  install_debian_rust
-}
-
-# The target's standard library, from the same source package as the host's.
-target_std() {
-  local stamp=$sysroot/.deb-version
-  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$RUST_DEB" ] &&
-    [ -d "$sysroot/usr/lib/rustlib/$triple/lib" ]; then
-    echo "already unpacked in $sysroot"
-    return 0
-  fi
-  rm -rf "$sysroot" "$sysroot.debs"
-  mkdir -p "$sysroot.debs"
-  (
-    cd "$sysroot.debs"
-    apt-get download -q "libstd-rust-web-dev:$deb_arch=$RUST_DEB" \
-      "libstd-rust-web-1.85:$deb_arch=$RUST_DEB"
-  )
-  local deb
-  for deb in "$sysroot.debs"/*.deb; do
-    dpkg -x "$deb" "$sysroot"
-  done
-  rm -rf "$sysroot.debs"
-  [ -d "$sysroot/usr/lib/rustlib/$triple/lib" ] || {
-    echo "error: no $triple standard library in the unpacked packages" >&2
-    return 1
-  }
-  echo "$RUST_DEB" >"$stamp"
-}
 
 start=$SECONDS
 rm -f "$log"
-step "foreign architecture $deb_arch" foreign_architecture
-step "cross toolchain for $triple (gcc, libc, qemu-user, Debian rustc $RUST_DEB)" install_toolchain
-step "the $triple standard library of Debian's rustc, in ${sysroot#"$PWD"/}" target_std
+# The foreign architecture, the cross toolchain, Debian's rustc (RUSTC, CARGO and
+# DEBIAN_RUST_BIN: the toolchain by path, since cargo looks for its subcommands,
+# cargo-clippy, in ~/.cargo/bin before PATH) and the target's standard library, as steps;
+# then the exports cargo needs for --target (scripts/lib-cross.sh, shared with
+# build-cross-lib.sh).
+cross_setup "$triple"
 
-# Debian's toolchain, by path: the rustup proxies come first on PATH, and cargo looks for
-# its subcommands (cargo-clippy) in ~/.cargo/bin before PATH.
-export CARGO=/usr/bin/cargo RUSTC=/usr/bin/rustc
-# Only the target's units get RUSTFLAGS under --target: build scripts and proc macros run
-# on the host with its own standard library.
-export RUSTFLAGS="--sysroot=$sysroot/usr"
-upper=$(echo "$triple" | tr 'a-z-' 'A-Z_')
-export "CARGO_TARGET_${upper}_LINKER=$gnu-gcc"
-export "CARGO_TARGET_${upper}_RUNNER=$qemu -L /usr/$gnu"
-export "CC_${triple//-/_}=$gnu-gcc"
-export CARGO_TARGET_DIR=$target_dir
 # The test profile, tuned for a build that runs once under an emulator: no debug info,
 # and the dependencies only the tests' tools use (cbindgen, syn, serde, toml, cc, ...)
 # unoptimised, which takes a third off the build's CPU time; the library and its
@@ -136,8 +68,8 @@ profile=(
 
 clippy_cross() {
   "$RUSTC" --version
-  /usr/bin/cargo-clippy --version
-  /usr/bin/cargo-clippy clippy --all-targets --target "$triple" -- -D warnings
+  "$DEBIAN_RUST_BIN/cargo-clippy" --version
+  "$DEBIAN_RUST_BIN/cargo-clippy" clippy --all-targets --target "$triple" -- -D warnings
 }
 step --keep-going "cargo clippy --all-targets --target $triple -D warnings (Debian rustc 1.85)" \
   clippy_cross

@@ -5,9 +5,12 @@
 # README example and the benchmark with mcs into build/csharp/ (the library from the
 # <Compile> items of bindings/csharp/src/TensorcastSharp.csproj, which must list every
 # src/*.cs), and runs the tests and the example with mono; the native library is found
-# through LD_LIBRARY_PATH. Then packs the NuGet package (scripts/pack-csharp.sh), checks
-# its layout, and runs a program built against the packed DLL with the packed native
-# library. Fails loudly on the first failing step.
+# through LD_LIBRARY_PATH. Then packs the NuGet package (scripts/pack-csharp.sh, which
+# also cross-builds and checks the linux-arm64 native with scripts/build-cross-lib.sh),
+# checks its layout (bindings/csharp/tests/package/check_nupkg.py: the entries, the
+# licence expression and texts, both natives, and that broken copies fail), and runs a
+# program built against the packed DLL with the packed native library of this machine.
+# Fails loudly on the first failing step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,13 +39,29 @@ csproj_check() {
     return 1
   fi
   rm "$tmp/Stray.cs"
+  cp "$project" "$tmp/good.csproj"
   sed -i 's|<Version>[^<]*</Version>|<Version>9.9.9</Version>|' "$tmp/TensorcastSharp.csproj"
   if python3 scripts/csproj.py check "$tmp/TensorcastSharp.csproj" Cargo.toml 2>/dev/null; then
     echo "error: csproj.py check accepted version 9.9.9" >&2
     return 1
   fi
+  # A licence other than Cargo.toml's, and a packed item under a Condition (the Mono
+  # packer would pack it unconditionally), must fail it too.
+  sed 's|<PackageLicenseExpression>[^<]*<|<PackageLicenseExpression>MIT<|' "$tmp/good.csproj" \
+    >"$tmp/TensorcastSharp.csproj"
+  if python3 scripts/csproj.py check "$tmp/TensorcastSharp.csproj" Cargo.toml 2>/dev/null; then
+    echo "error: csproj.py check accepted the licence expression MIT" >&2
+    return 1
+  fi
+  sed 's|<None Include="../../../LICENSE-MIT"|<None Condition="true" Include="../../../LICENSE-MIT"|' \
+    "$tmp/good.csproj" >"$tmp/TensorcastSharp.csproj"
+  grep -q 'Condition="true"' "$tmp/TensorcastSharp.csproj"
+  if python3 scripts/csproj.py check "$tmp/TensorcastSharp.csproj" Cargo.toml 2>/dev/null; then
+    echo "error: csproj.py check accepted a packed item under a Condition" >&2
+    return 1
+  fi
 }
-step "$project lists every src/*.cs, at Cargo.toml's version" csproj_check
+step "$project lists every src/*.cs, at Cargo.toml's version and licence" csproj_check
 
 layout() {
   cc -std=c11 -Wall -Wextra -Werror -Iinclude bindings/csharp/tests/layout.c -o "$out/layout"
@@ -82,28 +101,14 @@ nupkg=$out/TensorcastSharp.$version.nupkg
 unpacked=$PWD/$out/unpacked
 
 package_layout() {
-  python3 - "$nupkg" "$rid" "$version" <<'PY'
-import sys, zipfile, xml.etree.ElementTree as ET
-nupkg, rid, version = sys.argv[1:]
-z = zipfile.ZipFile(nupkg)
-names = sorted(z.namelist())
-expected = sorted([
-    "TensorcastSharp.nuspec", "[Content_Types].xml", "_rels/.rels",
-    "lib/netstandard2.0/TensorcastSharp.dll",
-    f"runtimes/{rid}/native/libtensorcast.so",
-])
-assert names == expected, f"entries {names}, expected {expected}"
-ns = {"n": "http://schemas.microsoft.com/packaging/2013/05/nuspec.xsd"}
-meta = ET.fromstring(z.read("TensorcastSharp.nuspec")).find("n:metadata", ns)
-assert meta.find("n:id", ns).text == "TensorcastSharp", "nuspec id"
-assert meta.find("n:version", ns).text == version, "nuspec version"
-print(f"{nupkg}: {len(names)} entries, TensorcastSharp {version}")
-PY
+  python3 bindings/csharp/tests/package/check_nupkg.py "$nupkg"
   rm -rf "$unpacked"
   python3 -m zipfile -e "$nupkg" "$unpacked"
-  cmp target/release/libtensorcast.so "$unpacked/runtimes/$rid/native/libtensorcast.so"
+  cmp target/release/libtensorcast.so "$unpacked/runtimes/linux-x64/native/libtensorcast.so"
+  cmp target/cross/aarch64-unknown-linux-gnu/release/libtensorcast.so \
+    "$unpacked/runtimes/linux-arm64/native/libtensorcast.so"
 }
-step "package layout: $nupkg" package_layout
+step "package layout: $nupkg (licences, linux-x64 and linux-arm64 natives)" package_layout
 
 # A program compiled against the packed DLL, run from the unpacked package (MONO_PATH),
 # not against build/csharp's copy and without target/release on LD_LIBRARY_PATH.

@@ -1,24 +1,33 @@
 #!/usr/bin/env bash
 # Builds and tests tensorcast with the oldest rustc it supports (Cargo.toml's
-# rust-version, 1.85): Debian's rustc-web, as a distribution builds it. Installs the
-# toolchain when missing (scripts/lib.sh: install_debian_rust). Runs clippy with that
-# toolchain's lints too, and every Rust test, in its own target directory.
+# rust-version, 1.85): Debian's rustc-web, as a distribution builds it. Its packages are
+# unpacked into build/rust-1.85 when missing (scripts/lib.sh: use_debian_rust), never
+# installed: the system's rustc, if any, and the rustup toolchain stay as they are. Runs
+# clippy with that toolchain's lints too, and every Rust test (doctests with its rustdoc),
+# in its own target directory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_debian_rust
+use_debian_rust
 
-# debian_cargo SUBCOMMAND [ARG...]: the target directory goes before any `--`.
+# debian_cargo SUBCOMMAND [ARG...]: the target directory goes before any `--`. Clippy by
+# the path of the toolchain's cargo-clippy (cargo would look in ~/.cargo/bin first), which
+# runs $CARGO with its own clippy-driver.
 debian_cargo() {
-  local subcommand=$1
+  local subcommand=$1 run
   shift
-  PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc cargo "$subcommand" --target-dir target/msrv "$@"
+  case $subcommand in
+    clippy) run=("$DEBIAN_RUST_BIN/cargo-clippy" clippy) ;;
+    *) run=("$CARGO" "$subcommand") ;;
+  esac
+  "${run[@]}" --target-dir target/msrv "$@"
 }
 
 grep -q '^rust-version = "1.85"$' Cargo.toml
-PATH=/usr/bin:$PATH rustc --version
+"$RUSTC" --version
+"$DEBIAN_RUST_BIN/cargo-clippy" --version
 step "clippy -D warnings with rustc 1.85" debian_cargo clippy --all-targets -- -D warnings
 step "cargo test with rustc 1.85" debian_cargo test

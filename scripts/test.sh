@@ -6,64 +6,118 @@
 # target (scripts/fuzz.sh --ci, nightly toolchain). Installs what it needs first
 # (cmake, make, a C and a C++ compiler, valgrind, python3-venv, pkg-config, golang-go,
 # mono-mcs from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
-# pinned Python packages in build/venv*). Stops at the first failing step and names it.
+# pinned Python packages in build/venv*; Debian's rustc 1.85 unpacked into build/rust-1.85,
+# never installed). Stops at the first failing step, names it with the exit status, and
+# says how to run it again.
+#
+#   bash scripts/test.sh                every step, in order: what CI runs (.ci/run)
+#   bash scripts/test.sh --list         the steps' names, what each runs and what it needs
+#   bash scripts/test.sh --only NAME    that step alone, after the steps it needs
+#   bash scripts/test.sh --from NAME    that step and every one after it, after the steps
+#                                       they need
+#   --dry-run, before or after any of these: print the names of the steps that would
+#   run, one a line, and run nothing (scripts/test-steps.sh checks the selection so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing cmake make cc c++ valgrind python3-venv
+lib=target/release/libtensorcast.so
 
-python_venv() {
+# The steps, in the order they run. step_def NAME NEEDS TITLE: the step runs the function
+# run_NAME (with _ for -); NEEDS names what it uses that an earlier step makes: venv
+# (build/venv with the pins, step venv) and build (build/cmake built, which writes
+# target/release/libtensorcast.so: step ctest, or, when ctest is not run, the
+# prerequisite build).
+step_names=()
+declare -A step_needs step_titles
+step_def() {
+  step_names+=("$1")
+  step_needs[$1]=$2
+  step_titles[$1]=$3
+}
+
+step_def options "" "the test command's step selection: --list, --only, --from (scripts/test-steps.sh)"
+run_options() {
+  bash scripts/test-steps.sh
+}
+
+step_def venv "" "Python venv (pinned oracles) in build/venv"
+run_venv() {
   mkdir -p build
   if [ ! -x build/venv/bin/python ]; then
     python3 -m venv build/venv
   fi
   build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
 }
-step "Python venv (pinned oracles) in build/venv" python_venv
 
-fmt_clippy() {
+step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings"
+run_fmt() {
   cargo fmt --all -- --check
   cargo clippy --all-targets -- -D warnings
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 }
-step "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings" fmt_clippy
 
-step "cargo test (Rust tests, header checks, C suite via cc)" cargo test
+step_def cargo-test "" "cargo test (Rust tests, header checks, C suite via cc)"
+run_cargo_test() {
+  cargo test
+}
 
-step "rustc 1.85 (rust-version), Debian's rustc-web: clippy and cargo test" \
+step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web in build/rust-1.85: clippy and cargo test"
+run_msrv() {
   bash scripts/test-msrv.sh
+}
 
-cmake_ctest() {
+cmake_build() {
   cmake -S . -B build/cmake -DTCAST_MEMCHECK=ON -DTCAST_CARGO_PROFILE=release
   cmake --build build/cmake
+}
+
+step_def ctest "" "CMake build and CTest (C suite, and again under valgrind memcheck)"
+run_ctest() {
+  cmake_build
   ctest --test-dir build/cmake --output-on-failure
 }
-step "CMake build and CTest (C suite, and again under valgrind memcheck)" cmake_ctest
 
-step "install: cmake --install into a temporary prefix, consumers via find_package and pkg-config" \
+step_def install "" "install: cmake --install into a temporary prefix, consumers via find_package and pkg-config"
+run_install() {
   bash scripts/test-install.sh
+}
 
-lib=target/release/libtensorcast.so
+step_def abi "" "ABI gate: TENSORCAST_0 symbol versions, abidiff and the symbols list against abi/, deliberately broken builds refused, the static library beside another Rust staticlib (scripts/test-abi.sh)"
+run_abi() {
+  bash scripts/test-abi.sh
+}
+step_def dist "" "release tarballs (scripts/dist.sh): offline build from them with an empty CARGO_HOME, no build paths in the binaries (scripts/test-dist.sh)"
+run_dist() {
+  bash scripts/test-dist.sh
+}
+step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
+run_oracle() {
+  TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracle -q
+}
 
-step "Python oracle tests (numpy, ml_dtypes, C's printf through Python)" \
-  env TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracle -q
+step_def np-oracle "venv build" "numpy casting rules against numpy 2.4.6 (+ ml_dtypes) and numpy 1.26.4"
+run_np_oracle() {
+  TCAST_LIB=$lib bash scripts/test-np-oracle.sh
+}
 
-step "numpy casting rules against numpy 2.4.6 (+ ml_dtypes) and numpy 1.26.4" \
-  env TCAST_LIB=$lib bash scripts/test-np-oracle.sh
+step_def onnx123 "build" "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
+run_onnx123() {
+  TCAST_LIB=$lib bash scripts/test-onnx123-oracle.sh
+}
 
-step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
-  env TCAST_LIB=$lib bash scripts/test-onnx123-oracle.sh
-
-step "ONNX conformance (onnx 1.22.0 backend node tests)" \
+step_def conformance "venv build" "ONNX conformance (onnx 1.22.0 backend node tests)"
+run_conformance() {
   build/venv/bin/python tests/conformance/onnx_node.py --lib $lib --min-passed 184
+}
 
 # onnx 1.18.0 cannot be installed beside 1.22.0: take its test data from the wheel.
 # (Its FLOAT -> BFLOAT16 data truncates, which 1.22.0 and our rules do not: only the
 # STRING dirs are run from it.)
-onnx_118_strings() {
+step_def onnx118 "venv build" "ONNX conformance: the string Cast tests, which only onnx 1.18.0 ships"
+run_onnx118() {
   if [ ! -d build/onnx-1.18.0/data ]; then
     rm -rf build/onnx-1.18.0
     build/venv/bin/pip download --quiet --disable-pip-version-check --no-deps \
@@ -74,38 +128,182 @@ onnx_118_strings() {
   build/venv/bin/python tests/conformance/onnx_node.py --lib $lib \
     --data build/onnx-1.18.0/data/onnx/backend/test/data/node --filter STRING --min-passed 6
 }
-step "ONNX conformance: the string Cast tests, which only onnx 1.18.0 ships" onnx_118_strings
 
 # The same library with every SIMD kernel family turned off (src/simd/cpu.rs): the
 # portable code that other CPUs run, checked by the same C suite and oracles.
-portable_pass() (
+step_def portable "venv build" "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all"
+run_portable() {
   export TCAST_DISABLE_CPU_FEATURES=all TCAST_LIB=$lib
   ctest --test-dir build/cmake --output-on-failure --label-exclude memcheck
   build/venv/bin/python -m pytest tests/oracle -q
   bash scripts/test-onnx123-oracle.sh
   build/venv/bin/python tests/conformance/onnx_node.py --lib $lib --min-passed 184
-)
-step "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all" \
-  portable_pass
+}
 
-step "aarch64 under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)" \
+step_def aarch64 "" "aarch64 under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)"
+run_aarch64() {
   bash scripts/test-cross.sh aarch64-unknown-linux-gnu
+}
 
-step "s390x, big-endian, under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)" \
+step_def s390x "" "s390x, big-endian, under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)"
+run_s390x() {
   bash scripts/test-cross.sh s390x-unknown-linux-gnu
+}
 
-step "Go bindings (go vet, go test)" bash scripts/test-go.sh
+step_def go "" "Go bindings (go vet, go test)"
+run_go() {
+  bash scripts/test-go.sh
+}
 
-step "C# bindings (Mono)" bash scripts/test-csharp.sh
+step_def csharp "" "C# bindings (Mono)"
+run_csharp() {
+  bash scripts/test-csharp.sh
+}
 
-fuzz_lint() (
+step_def fuzz-lint "" "fuzz targets: rustfmt and clippy (nightly)"
+run_fuzz_lint() {
   cd fuzz
   cargo +nightly fmt --check
   cargo +nightly clippy --bins -- -D warnings
-)
-step "fuzz targets: rustfmt and clippy (nightly)" fuzz_lint
+}
 
-step "fuzzing: every target for 60 s from fuzz/corpus, AddressSanitizer (scripts/fuzz.sh)" \
+step_def fuzz "" "fuzzing: every target for 60 s from fuzz/corpus, AddressSanitizer (scripts/fuzz.sh)"
+run_fuzz() {
   bash scripts/fuzz.sh --ci
+}
 
-step "all tests passed"
+# The prerequisites that are not steps of their own.
+prerequisite_titles=(
+  "venv         the step venv"
+  "build        CMake build of build/cmake (target/release/libtensorcast.so, the C suite's programs), which step ctest makes too"
+)
+
+usage() {
+  echo "usage: bash scripts/test.sh [--dry-run] [--list | --only NAME | --from NAME]"
+}
+
+list_steps() {
+  local name needs
+  echo "Steps of bash scripts/test.sh, in the order they run (NAME: what it runs [needs]):"
+  for name in "${step_names[@]}"; do
+    needs=${step_needs[$name]}
+    printf '  %-12s %s%s\n' "$name" "${step_titles[$name]}" "${needs:+ [needs: ${needs// /, }]}"
+  done
+  echo "With --only and --from, what the selected steps need runs first, unless one of them makes it:"
+  printf '  %s\n' "${prerequisite_titles[@]}"
+}
+
+# Fails with the list when NAME is no step's.
+known_step() {
+  local name
+  for name in "${step_names[@]}"; do
+    [ "$name" != "$1" ] || return 0
+  done
+  echo "error: unknown step: $1" >&2
+  list_steps >&2
+  return 1
+}
+
+mode=all selected_name='' dry_run=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --list | --only | --from)
+      if [ "$mode" != all ]; then
+        echo "error: $1 after --$mode: one of --list, --only, --from at most" >&2
+        usage >&2
+        exit 2
+      fi
+      mode=${1#--}
+      if [ "$mode" != list ]; then
+        if [ $# -lt 2 ]; then
+          echo "error: $1 needs a step's name" >&2
+          list_steps >&2
+          exit 2
+        fi
+        known_step "$2" || exit 2
+        selected_name=$2
+        shift
+      fi
+      ;;
+    --dry-run) dry_run=1 ;;
+    *)
+      echo "error: unknown argument: $1" >&2
+      usage >&2
+      exit 2
+      ;;
+  esac
+  shift
+done
+
+if [ "$mode" = list ]; then
+  list_steps
+  exit 0
+fi
+
+# True when WORD is one of the words after it.
+one_of() {
+  local word=$1
+  shift
+  case " $* " in *" $word "*) return 0 ;; esac
+  return 1
+}
+
+# The plan: the selected steps in order, after the prerequisites they need that no
+# selected step makes.
+selected=()
+for name in "${step_names[@]}"; do
+  case $mode in
+    all) selected+=("$name") ;;
+    only) if [ "$name" = "$selected_name" ]; then selected+=("$name"); fi ;;
+    from) if [ "$name" = "$selected_name" ] || [ ${#selected[@]} -gt 0 ]; then selected+=("$name"); fi ;;
+  esac
+done
+needed=()
+for name in "${selected[@]}"; do
+  # shellcheck disable=SC2206 # the needs are words
+  needed+=(${step_needs[$name]})
+done
+plan=()
+if one_of venv ${needed[@]+"${needed[@]}"} && ! one_of venv "${selected[@]}"; then
+  plan+=(venv)
+fi
+if one_of build ${needed[@]+"${needed[@]}"} && ! one_of ctest "${selected[@]}"; then
+  plan+=(build)
+fi
+plan+=("${selected[@]}")
+
+if [ "$dry_run" -eq 1 ]; then
+  printf '%s\n' "${plan[@]}"
+  exit 0
+fi
+
+# When a step fails, step() has printed "FAILED: NAME: TITLE (exit N)"; say how to go on.
+current=
+on_exit() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ "$current" = build ]; then
+    printf 'The CMake build that %s needs failed (exit %d). The step ctest builds it too: bash scripts/test.sh --only ctest\n' \
+      "${selected[*]}" "$status" >&2
+  elif [ "$status" -ne 0 ] && [ -n "$current" ]; then
+    printf 'The step "%s" failed (exit %d). Run it alone: bash scripts/test.sh --only %s;\n' \
+      "$current" "$status" "$current" >&2
+    printf 'resume from it: bash scripts/test.sh --from %s; list the steps: bash scripts/test.sh --list\n' \
+      "$current" >&2
+  fi
+}
+trap on_exit EXIT
+
+install_missing cmake make cc c++ valgrind python3-venv
+for name in "${plan[@]}"; do
+  current=$name
+  case $name in
+    build) step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build ;;
+    *) step "$name: ${step_titles[$name]}" "run_${name//-/_}" ;;
+  esac
+done
+current=
+
+case $mode in
+  all) step "all tests passed" ;;
+  *) step "passed: ${selected[*]}" ;;
+esac

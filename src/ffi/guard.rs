@@ -190,7 +190,25 @@ mod tests {
 
     #[test]
     fn a_caught_panic_prints_nothing() {
-        let child = std::process::Command::new(std::env::current_exe().unwrap())
+        // Under an emulator (scripts/test-cross.sh), the program runs through cargo's
+        // runner for this target, which its environment names.
+        let arch = std::env::consts::ARCH.to_uppercase();
+        let runner: Vec<String> = std::env::vars()
+            .find(|(key, _)| {
+                key.starts_with(&format!("CARGO_TARGET_{arch}_")) && key.ends_with("_RUNNER")
+            })
+            .map(|(_, value)| value.split_whitespace().map(String::from).collect())
+            .unwrap_or_default();
+        let exe = std::env::current_exe().unwrap();
+        let mut command = match runner.split_first() {
+            Some((emulator, args)) => {
+                let mut command = std::process::Command::new(emulator);
+                command.args(args).arg(&exe);
+                command
+            }
+            None => std::process::Command::new(&exe),
+        };
+        let child = command
             .args([
                 "--exact",
                 "ffi::guard::tests::quiet_panic_child",
