@@ -100,35 +100,6 @@ step "dpkg-buildpackage -us -uc -b -d (Debian's rustc $("$RUSTC" --version | cut
   binary_packages
 ls -l "$out"
 
-passed=0
-failed=0
-# check NAME FUNCTION: runs FUNCTION in a subshell with errexit in force, so that any
-# failing command in it fails the check, and counts the outcome.
-check() {
-  local name=$1
-  shift
-  printf -- '--- %s\n' "$name"
-  set +e
-  (
-    set -e
-    "$@"
-  )
-  local status=$?
-  set -e
-  if [ $status -eq 0 ]; then
-    passed=$((passed + 1))
-    printf 'PASS: %s\n' "$name"
-  else
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$name"
-  fi
-}
-
-fail() {
-  printf '%s\n' "$*" >&2
-  exit 1
-}
-
 lib_deb=$out/libtensorcast${major}_${deb_version}_$arch.deb
 dev_deb=$out/libtensorcast-dev_${deb_version}_$arch.deb
 dbgsym_deb=$out/libtensorcast${major}-dbgsym_${deb_version}_$arch.deb
@@ -191,10 +162,19 @@ dev_contents() {
     "usr/lib/$multiarch/pkgconfig/tensorcast.pc" \
     "usr/lib/$multiarch/cmake/tensorcast/tensorcastConfig.cmake" \
     "usr/lib/$multiarch/cmake/tensorcast/tensorcastConfigVersion.cmake" \
-    "usr/lib/$multiarch/cmake/tensorcast/tensorcastTargets.cmake"
+    "usr/lib/$multiarch/cmake/tensorcast/tensorcastTargets-shared.cmake" \
+    "usr/lib/$multiarch/cmake/tensorcast/tensorcastTargets-static.cmake"
   dpkg-deb -c "$dev_deb" | grep -F "libtensorcast.so -> libtensorcast.so.$major"
+  # The documents of the -dev package, the upstream changelog of both.
+  local listing
+  listing=$(dpkg-deb --fsys-tarfile "$dev_deb" | tar -t)
+  grep -x './usr/share/doc/libtensorcast-dev/docs/c-api.md' <<<"$listing" || fail "no docs/c-api.md"
+  grep -x './usr/share/doc/libtensorcast-dev/README.md' <<<"$listing" || fail "no README.md"
+  grep -x './usr/share/doc/libtensorcast-dev/changelog.gz' <<<"$listing" || fail "no upstream changelog"
+  dpkg-deb --fsys-tarfile "$lib_deb" | tar -t | grep -x "./usr/share/doc/libtensorcast$major/changelog.gz" ||
+    fail "libtensorcast$major has no upstream changelog"
 }
-check "libtensorcast-dev: headers, static library, .so link, pkg-config and CMake files" dev_contents
+check "libtensorcast-dev: headers, static library, .so link, pkg-config and CMake files, docs" dev_contents
 
 dependencies() {
   local lib_depends dev_depends

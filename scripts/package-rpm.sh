@@ -74,35 +74,6 @@ binary_rpms() {
 }
 step "rpmbuild -bb --nodeps (Debian's rustc $("$RUSTC" --version | cut -d' ' -f2), offline)" binary_rpms
 
-passed=0
-failed=0
-# check NAME FUNCTION: runs FUNCTION in a subshell with errexit in force, so that any
-# failing command in it fails the check, and counts the outcome.
-check() {
-  local name=$1
-  shift
-  printf -- '--- %s\n' "$name"
-  set +e
-  (
-    set -e
-    "$@"
-  )
-  local status=$?
-  set -e
-  if [ $status -eq 0 ]; then
-    passed=$((passed + 1))
-    printf 'PASS: %s\n' "$name"
-  else
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$name"
-  fi
-}
-
-fail() {
-  printf '%s\n' "$*" >&2
-  exit 1
-}
-
 release=$(rpmspec -q --srpm --qf '%{release}' "$spec")
 arch=$(rpm --eval '%{_arch}')
 lib_rpm=$top/RPMS/$arch/tensorcast-$version-$release.$arch.rpm
@@ -183,7 +154,9 @@ devel_contents() {
     "$libdir/libtensorcast.so" "$libdir/pkgconfig/tensorcast.pc" \
     "$libdir/cmake/tensorcast/tensorcastConfig.cmake" \
     "$libdir/cmake/tensorcast/tensorcastConfigVersion.cmake" \
-    "$libdir/cmake/tensorcast/tensorcastTargets.cmake"
+    "$libdir/cmake/tensorcast/tensorcastTargets-shared.cmake"
+  rpm -qp --qf '[%{filenames} %{fileflags:fflags}\n]' "$devel_rpm" | grep -E '/docs/c-api\.md d$' ||
+    fail "docs/c-api.md is not marked %doc"
 }
 check "tensorcast-devel: headers, .so link, pkg-config and CMake files, no static library" devel_contents
 
