@@ -168,8 +168,10 @@ dev_contents() {
   # The documents of the -dev package, the upstream changelog of both.
   local listing
   listing=$(dpkg-deb --fsys-tarfile "$dev_deb" | tar -t)
-  grep -x './usr/share/doc/libtensorcast-dev/docs/c-api.md' <<<"$listing" || fail "no docs/c-api.md"
-  grep -x './usr/share/doc/libtensorcast-dev/README.md' <<<"$listing" || fail "no README.md"
+  # (dh_compress compresses the larger ones)
+  grep -E '^\./usr/share/doc/libtensorcast-dev/docs/c-api\.md(\.gz)?$' <<<"$listing" ||
+    fail "no docs/c-api.md"
+  grep -E '^\./usr/share/doc/libtensorcast-dev/README\.md(\.gz)?$' <<<"$listing" || fail "no README.md"
   grep -x './usr/share/doc/libtensorcast-dev/changelog.gz' <<<"$listing" || fail "no upstream changelog"
   dpkg-deb --fsys-tarfile "$lib_deb" | tar -t | grep -x "./usr/share/doc/libtensorcast$major/changelog.gz" ||
     fail "libtensorcast$major has no upstream changelog"
