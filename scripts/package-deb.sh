@@ -111,8 +111,12 @@ toolchain() {
   local log=$out/build.log
   grep -x "rustc $("$RUSTC" --version | cut -d' ' -f2-)" "$log" ||
     fail "the build log does not show $RUSTC --version"
-  grep -F "$CARGO build --lib" "$log" | head -n 1 | cut -c1-160
-  grep -F "$CARGO build --lib" "$log" >/dev/null || fail "cargo was not $CARGO"
+  local cargo_line
+  cargo_line=$(grep -F "$CARGO build --lib" "$log" | head -n 1) || fail "cargo was not $CARGO"
+  # What cargo was asked to do (less the --remap-path-prefix flags of its environment).
+  grep -o -E "$CARGO build( --[a-z-]+)+" <<<"$cargo_line"
+  grep -q -E "$CARGO build .*--locked .*--offline" <<<"$cargo_line" ||
+    fail "cargo did not run with --locked --offline"
   ! grep -n -e '\.cargo/bin' -e '\.rustup/' "$log" || fail "the build log names rustup's directories"
   # The vendored crates only: cargo's home in the build directory downloaded nothing.
   local home=$out/build/tensorcast-$version/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/cargo-home
@@ -121,7 +125,7 @@ toolchain() {
   [ ! -e "$home/registry" ] && [ ! -e "$home/git" ] || fail "cargo fetched into $home"
   ! grep -n -e 'Downloading' -e 'Updating crates.io' "$log" || fail "cargo went to the network"
 }
-check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2), from the vendored crates only" \
+check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2), --locked --offline, from the vendored crates" \
   toolchain
 
 ctest_ran() {
@@ -193,6 +197,32 @@ dependencies() {
 }
 check "dependencies: libc6 (from the symbols), -dev on the same version, a -dbgsym package" \
   dependencies
+
+# The binaries name no directory of this machine: CMake maps the source tree and cargo's
+# home to fixed names (TCAST_REMAP_PATHS), the C flags of dpkg-buildflags do the same
+# for C. Debug sections are decompressed first (dh_strip compresses them).
+no_build_paths() {
+  local dir file copy hits found=0
+  dir=$(mktemp -d)
+  for file in "$lib_deb" "$dev_deb" "$dbgsym_deb"; do
+    dpkg-deb -x "$file" "$dir"
+  done
+  while IFS= read -r file; do
+    copy=$dir/decompressed
+    objcopy --decompress-debug-sections "$file" "$copy"
+    hits=$(grep -a -o -F -e "$out/build" -e "$repo" "$copy" | sort | uniq -c || true)
+    if [ -n "$hits" ]; then
+      echo "${file#"$dir"}: $hits" >&2
+      found=1
+    else
+      echo "${file#"$dir"}: no path of this machine"
+    fi
+  done < <(find "$dir" -type f \( -name '*.so.*' -o -name '*.a' -o -name '*.debug' \) | sort)
+  rm -rf "$dir"
+  [ "$found" -eq 0 ] || fail "the packaged binaries hold paths of the build machine"
+}
+check "the library, the static library and the debug symbols hold no path of the build machine" \
+  no_build_paths
 
 # The symbols file of the package is abi/libtensorcast0.symbols (of the source tarball,
 # which is this tree's), and dpkg-gensymbols found the library to match it (it warns

@@ -95,15 +95,19 @@ toolchain() {
   local log=$top/build.log
   grep -x "rustc $("$RUSTC" --version | cut -d' ' -f2-)" "$log" ||
     fail "the build log does not show $RUSTC --version"
-  grep -F "$CARGO build --lib" "$log" | head -n 1 | cut -c1-160
-  grep -F "$CARGO build --lib" "$log" >/dev/null || fail "cargo was not $CARGO"
+  local cargo_line
+  cargo_line=$(grep -F "$CARGO build --lib" "$log" | head -n 1) || fail "cargo was not $CARGO"
+  # What cargo was asked to do (less the --remap-path-prefix flags of its environment).
+  grep -o -E "$CARGO build( --[a-z-]+)+" <<<"$cargo_line"
+  grep -q -E "$CARGO build .*--locked .*--offline" <<<"$cargo_line" ||
+    fail "cargo did not run with --locked --offline"
   grep -x '+ export CARGO_HOME=.*/BUILD/tensorcast-[^/]*/\.cargo-home' "$log" ||
     fail "cargo's home was not in the build tree"
   ! grep -n -e '\.cargo/bin' -e '\.rustup/' "$log" || fail "the build log names rustup's directories"
   ! grep -n -e 'Downloading' -e 'Updating crates.io' -e 'Locking [0-9]' "$log" ||
     fail "cargo went to the network or changed the lock file"
 }
-check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2), from the vendored crates only" \
+check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2), --locked --offline, from the vendored crates" \
   toolchain
 
 ctest_ran() {
