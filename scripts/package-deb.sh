@@ -119,10 +119,11 @@ toolchain() {
     fail "cargo did not run with --locked --offline"
   ! grep -n -e '\.cargo/bin' -e '\.rustup/' "$log" || fail "the build log names rustup's directories"
   # The vendored crates only: cargo's home in the build directory downloaded nothing.
-  local home=$out/build/tensorcast-$version/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/cargo-home
+  local home
+  home=$out/build/tensorcast-$version/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/cargo-home
   [ -f "$home/config.toml" ] || fail "no cargo home at $home"
   cat "$home/config.toml"
-  [ ! -e "$home/registry" ] && [ ! -e "$home/git" ] || fail "cargo fetched into $home"
+  if [ -e "$home/registry" ] || [ -e "$home/git" ]; then fail "cargo fetched into $home"; fi
   ! grep -n -e 'Downloading' -e 'Updating crates.io' "$log" || fail "cargo went to the network"
 }
 check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2), --locked --offline, from the vendored crates" \
@@ -255,7 +256,8 @@ allowed_tags=(
 # run_lintian WHAT: lintian --pedantic (and info tags) on WHAT; fails on an error or
 # warning other than allowed_tags.
 run_lintian() {
-  local log=$out/lintian-$(basename "$1").txt tag unexpected
+  local log tag unexpected
+  log=$out/lintian-$(basename "$1").txt
   # --fail-on none: the exit status says whether lintian itself failed.
   lintian --pedantic --display-info --fail-on none "$1" >"$log" 2>&1 ||
     { cat "$log" >&2; fail "lintian failed"; }
@@ -387,7 +389,7 @@ purged() {
   leftover=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' libtensorcast-dev "libtensorcast$major" 2>/dev/null |
     grep -v ' pn *$' || true)
   [ -z "$leftover" ] || fail "still known to dpkg: $leftover"
-  [ ! -e /usr/include/tensorcast.h ] && [ ! -e "$libdir/$soname" ] || fail "files left behind"
+  if [ -e /usr/include/tensorcast.h ] || [ -e "$libdir/$soname" ]; then fail "files left behind"; fi
   echo "purged: libtensorcast-dev libtensorcast$major"
 }
 check "dpkg --purge removes both packages and their files" purged
