@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Tests the Go bindings (bindings/go): installs Go from the system's packages when it is
 # missing (Debian/Ubuntu golang-go), builds the library with the command the README's
 # quick start gives (scripts/quickstart.sh: CMake runs cargo and makes the SONAME link),
