@@ -138,7 +138,7 @@ vendored_consumer() {
   trap 'rm -rf "$consumer_dir"' EXIT
   bash "$root/scripts/go-consumer.sh" "$consumer_dir"
   cd "$consumer_dir"
-  GOFLAGS= go mod vendor
+  GOFLAGS='' go mod vendor
   local vendored=vendor/github.com/tensorcast/tensorcast/bindings/go
   cmp "$vendored/tensorcast.h" "$root/include/tensorcast.h"
   export GOFLAGS=-mod=vendor
