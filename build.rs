@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Writes the power-of-five table of the float parser (see `write_pow5_table`), and gives
 //! the shared library a SONAME on Linux, `libtensorcast.so.<major>`, so that a
 //! program records the major version it was linked against, and a packaged

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Bitcast cost for a tiny and a huge tensor: the call never touches the data, so both
 //! take the same time. The 1G-element buffer is allocated zeroed and never read, so the
 //! system does not even map its pages. `cargo bench --bench bitcast`.

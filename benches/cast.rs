@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Cast throughput beside memcpy, measured in the same run.
 //!
 //! For each pair, 16M elements are cast on one thread; GB/s counts bytes read plus bytes

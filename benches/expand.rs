@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Expand throughput beside a fill (memset) of the same output bytes, measured in the
 //! same run, one thread. GB/s counts output bytes written. `cargo bench --bench expand`.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy casting-rule queries: can_cast on parsed dtypes through the Rust API and through
 //! the C export (handles), tcast_can_cast on tensorcast dtypes, and dtype parses. Queries
 //! per second, one thread, best of several runs. `cargo bench --bench np_can_cast`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Per-call cost of the C entry points on small tensors, next to a plain Rust loop doing
 //! the same work in the same run.
 //!

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! String cast throughput through the C API: elements per second, one thread, 1M
 //! elements, best of several runs. `cargo bench --bench strings [-- N]`.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! One task against two, through the library's own threads and through a host executor
 //! written in C terms (a pthread-style pool: std threads started per call, taking task
 //! indices from one counter), for f32 -> f16, f32 -> float8 e4m3fn, f64 -> string and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Helpers shared by the C tests: bit views of floats, the host's byte order, a
  * deterministic generator, a checked malloc and a tensor descriptor builder. */
 #ifndef TC_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Memory: what the library allocates, and what it does when it cannot.
  *
  * 1. No heap allocation on the success path of a numeric cast, Expand, Bitcast or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Bitcast (docs/c-api.md section 6, docs/semantics-expand-bitcast.md "Bitcast"): tcast_bitcast_shape
  * and tcast_bitcast under TCAST_BITCAST_TF, TCAST_BITCAST_ONNX and TCAST_BITCAST_NUMPY_VIEW.

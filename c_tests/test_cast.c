@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * What tcast_cast computes (docs/semantics-cast.md sections 1-3): the documented examples,
  * exhaustive and random comparisons with exact reference conversions written here,

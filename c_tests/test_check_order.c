@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The order of the checks (docs/c-api.md section 8): when several things are wrong, the
  * status is that of the first failed check in this order, for every operation: NULL
  * pointers; dtype codes, then dtypes that must agree (or the pair the operation takes);

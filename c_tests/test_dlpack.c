@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * DLPack interop: tcast_dtype_from_dlpack, tcast_dtype_to_dlpack and the TCAST_DLPACK_*
  * type codes, against the DLDataTypeCode values of dlpack.h 1.1.

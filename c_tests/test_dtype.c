@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Dtype codes, names, widths, name lookup, tensor byte counts and the ONNX Cast schema
  * table (docs/c-api.md section 3, docs/semantics-cast.md section 1).

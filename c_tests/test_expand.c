@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Expand (docs/semantics-expand-bitcast.md "Expand", docs/c-api.md sections 4 and 6):
  *  - tcast_expand_shape: the page's broadcast examples, the incompatible pairs and their

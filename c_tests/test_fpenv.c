@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The same bits in any floating-point environment the host sets.
  *
  * Every case below (conversions between float widths, integer -> float, the

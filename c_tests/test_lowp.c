@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The low-precision formats through tcast_cast (docs/semantics-cast.md sections 4-7, docs/c-api.md
  * sections 4-5): FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ (saturate),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * numpy casting rules (docs/c-api.md section 7, docs/semantics-can-cast.md): tcast_np_dtype_parse /
  * _free / _str, tcast_np_casting_from_name, tcast_np_casting_level, tcast_np_can_cast,

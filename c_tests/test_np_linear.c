@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Linear time for every input (docs/c-api.md section 1) of the numpy functions that take a
  * spec: tcast_np_dtype_parse, _str, tcast_np_casting_level, tcast_np_can_cast,

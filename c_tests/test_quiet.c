@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * test_quiet.c: the library writes nothing to any file descriptor, whatever state the
  * host's stderr is in (docs/c-api.md section 8), and says what TCAST_DISABLE_CPU_FEATURES

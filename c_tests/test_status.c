@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Status codes, their names, the version, and the tcast_error conventions of
  * docs/c-api.md sections 1-2: err may be NULL; messages are NUL-terminated UTF-8 of at most

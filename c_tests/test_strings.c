@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * STRING casts (docs/semantics-cast.md section 8, docs/c-api.md sections 4-5):
  *  - STRING -> numeric through tcast_cast: accepted and refused texts for every numeric

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Tensor descriptors and cast options as tcast_cast validates them (docs/c-api.md sections 4
  * and 5, section 8's guarantees): NULLs, dtypes, shapes, strides, buffer sizes, overlap,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Threads and the host's executor (docs/c-api.md section 9).
  *
  * Every operation with per-element work (tcast_cast, tcast_cast_to_strings both ways,

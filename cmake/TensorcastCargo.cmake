@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the tensorcast Rust crate with cargo and exposes its C libraries to CMake.
 #
 #   tensorcast_cargo_version(<out-var> <manifest-dir>)

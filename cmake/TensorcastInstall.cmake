@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Install rules for tensorcast as a system library (Linux). Included by CMakeLists.txt
 # after tensorcast_add_cargo_libraries(), whose TENSORCAST_* variables it reads, and after
 # the options TCAST_INSTALL_SHARED, TCAST_INSTALL_STATIC and TCAST_INSTALL_DOCS (all ON by

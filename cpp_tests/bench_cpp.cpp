@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the C++ layer costs per small call: tcast_cast called directly, the same cast
 // through tensorcast::cast(view, view), and through cast<To>(vector) (which allocates its
 // result), for 1, 16 and 256 float32 -> float16, next to memcpy of the same bytes in the

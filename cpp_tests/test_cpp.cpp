@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of include/tensorcast.hpp, the C++ layer. Built twice by CMake (test_cpp17 and
 // test_cpp20: -std=c++17 / -std=c++20, -Wall -Wextra -Wpedantic -Werror). Each expected
 // value is a well-known bit pattern, what the C function underneath gives for the same

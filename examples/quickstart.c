@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * tensorcast quickstart: cast a small float32 tensor to float16 and bfloat16 and back,
  * and print what each value became.

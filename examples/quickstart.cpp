@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // tensorcast's C++ quickstart: float32 -> float16 -> float32 with include/tensorcast.hpp.
 #include <cstdio>
 #include <vector>

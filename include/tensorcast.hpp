@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 /*
  * tensorcast.hpp: the C++17 layer over tensorcast.h. Header-only: it links the same
  * library (-ltensorcast, or CMake's tensorcast::tensorcast) and adds no symbol of its own.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Per-call cost of a small cast through the Go and C# bindings, each beside a bare call
 # into C from that language (cgo, P/Invoke) in the same run. Not part of the test
 # command: timings are for the issue notes, on a quiet machine.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the release shared library for another CPU with Debian's Rust toolchain (rustc
 # 1.85, the crate's rust-version, as a distribution builds it) and checks what it built:
 #

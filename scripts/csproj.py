@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Reads what the Mono scripts need from bindings/csharp/src/TensorcastSharp.csproj, so that
 mcs compiles the same files as `dotnet build` and the package carries the same version.
 

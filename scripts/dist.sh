@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Writes the release tarballs of the commit at HEAD under build/dist/:
 #
 #   tensorcast-<version>.tar.gz          `git archive` of HEAD, top directory

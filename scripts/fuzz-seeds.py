@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Writes the seed inputs of the fuzz targets (fuzz/fuzz_targets/) into DIR/<target>/:
 numbers from docs/semantics-cast.md section 8, c_tests/test_fpenv.c and the peers' test
 cases (onnxruntime's and numpy's string casts); the numpy dtype specs of

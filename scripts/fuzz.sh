@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Coverage-guided fuzzing of tensorcast (cargo-fuzz, libFuzzer, AddressSanitizer): the
 # targets of fuzz/fuzz_targets/ (parse_text, format_roundtrip, np_dtype, capi_cast,
 # shapes), each checking properties against a reference, not only "no crash".

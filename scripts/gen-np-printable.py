@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Writes src/np/printable.rs: the code points Python's str.isprintable() calls not
 printable, as sorted inclusive ranges, for tensorcast's copy of Python's repr() (numpy
 quotes specs in its messages with repr). Run with the Python the oracle tests use

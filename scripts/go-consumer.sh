@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Writes the example module of bindings/go/README.md ("Using it from your own module")
 # into DIR, as a user would copy it: DIR/go.mod (its replace line pointed at this
 # checkout's bindings/go), DIR/main.go, and DIR/expected-output.txt, the output the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # shellcheck shell=bash
 # Building tensorcast for another CPU with Debian's Rust toolchain (sourced, not run, after
 # scripts/lib.sh):

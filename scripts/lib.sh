@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # shellcheck shell=bash
 # Shared helpers of the scripts in scripts/ (sourced, not run):
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Packs the C# bindings as a NuGet package with Mono, without the .NET SDK:
 #
 #   bash scripts/pack-csharp.sh        -> build/csharp/TensorcastSharp.VERSION.nupkg

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The README's first command: builds the library and runs the C quickstart
 # (examples/quickstart.c) through CMake, in build/cmake:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross tests: builds tensorcast for another CPU with Debian's own Rust toolchain (rustc-web
 # 1.85, the rustc of Debian 12) and runs its tests there under qemu-user.
 #

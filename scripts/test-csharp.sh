@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds and tests the C# bindings (bindings/csharp) under Mono: installs Mono's C#
 # compiler from the system's packages when missing (Debian/Ubuntu), builds the Rust
 # library (target/release/libtensorcast.so), compiles the bindings, the tests, the

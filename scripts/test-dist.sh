@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Tests the release tarballs of scripts/dist.sh as a distribution uses them:
 #
 # - runs scripts/dist.sh (build/dist/), checks SHA256SUMS, and that a second run writes

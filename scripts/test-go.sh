@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Tests the Go bindings (bindings/go): installs Go from the system's packages when it is
 # missing (Debian/Ubuntu golang-go), builds the library with the command the README's
 # quick start gives (scripts/quickstart.sh: CMake runs cargo and makes the SONAME link),
@@ -137,7 +138,7 @@ vendored_consumer() {
   trap 'rm -rf "$consumer_dir"' EXIT
   bash "$root/scripts/go-consumer.sh" "$consumer_dir"
   cd "$consumer_dir"
-  GOFLAGS= go mod vendor
+  GOFLAGS='' go mod vendor
   local vendored=vendor/github.com/tensorcast/tensorcast/bindings/go
   cmp "$vendored/tensorcast.h" "$root/include/tensorcast.h"
   export GOFLAGS=-mod=vendor

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Tests tensorcast as an installed system library: builds it with CMake (release profile,
 # build dir build/cmake-install), installs it into a fresh prefix, checks what was
 # installed (files, links, SONAME, exported symbols, package metadata, the licences and

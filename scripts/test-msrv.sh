@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds and tests tensorcast with the oldest rustc it supports (Cargo.toml's
 # rust-version, 1.85): Debian's rustc-web, as a distribution builds it. Its packages are
 # unpacked into build/rust-1.85 when missing (scripts/lib.sh: use_debian_rust), never

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The numpy-casting oracle (tests/oracle_np): tensorcast's tcast_np_* and tcast_can_cast
 # against real numpy, twice: numpy 2.4.6 + ml_dtypes 0.6.0 (build/venv, the pins of
 # tests/conformance/requirements.txt) and numpy 1.26.4 (build/venv-np1, the pins of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The onnx 1.23 oracle (tests/oracle_onnx123): tensorcast's casts to FLOAT6E2M3 and
 # FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator running Cast-28 models
 # (docs/semantics-cast.md 6), in a venv of its own, build/venv-onnx123, with the pins of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Checks the test command's step selection (scripts/test.sh --list, --only, --from and
 # --dry-run), how it reports a failing step, and that scripts/lib.sh names the package
 # and version it could not download. Run by scripts/test.sh as its first step (options);

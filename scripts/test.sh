@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
 # oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the

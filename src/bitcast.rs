@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Bitcast: a view of a tensor's bytes as another dtype, without copying
 //! (`docs/semantics-expand-bitcast.md`). Three rule sets decide the view's shape:
 //! tf.bitcast, ONNX BitCast-26 and numpy's `ndarray.view(dtype)`.

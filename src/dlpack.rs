@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! DLPack interop: which tensorcast dtype a DLPack `DLDataType` (code, bits, lanes) is,
 //! and back. The codes are DLPack 1.1's `DLDataTypeCode`; a dtype's bit width is its
 //! own (the registry's), so the one fact kept here is each dtype's DLPack type code.

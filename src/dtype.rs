@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The dtype registry: one table holds every fact about a dtype (code, name, width,
 //! family, in-memory storage, the first ONNX Cast version that lists it, its aliases).
 //! The kernels, the FFI and the tests all read it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! One error type for the whole library. Each variant maps to one stable status code;
 //! the message names what was wrong (argument, dtypes, shapes, element and value).
 

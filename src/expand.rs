@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Expand (ONNX Expand-8/13): numpy broadcasting of an input into a new, contiguous
 //! buffer (`docs/semantics-expand-bitcast.md`).
 //!

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! tensorcast: exact, fast dtype conversions for tensors.
 //!
 //! The Rust API works on validated views ([`Tensor`], [`TensorMut`]); the C API in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Fallible allocation. Rust's collections abort the process when an allocation fails,
 //! which a library must not do to its host: every allocation whose size grows with the
 //! caller's input goes through these helpers, and a failure is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Running a call's work as tasks: on the host's executor (docs/c-api.md section 9), on
 //! threads the library starts itself, or on the calling thread alone.
 //!

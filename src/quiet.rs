@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Panics inside the library print nothing (docs/c-api.md section 8). The exports catch
 //! every panic and report it as TCAST_ERR_INTERNAL, but Rust's panic hook runs first, and
 //! its default one writes the message to stderr, which may be closed, a broken pipe or a

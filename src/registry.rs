@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Every C enumeration's table in one list, in the order the header presents them. A
 //! module of its own, above the modules that own the tables, so that `tables` (which
 //! they all use) depends on none of them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! One STRING element: a borrowed byte string, laid out as the C API's `tcast_string`
 //! (a pointer and a 64-bit length). A STRING tensor's bytes are an array of these.
 //!

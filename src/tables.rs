@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The C API's enumerations as data: statuses, dtypes, round modes, string formats,
 //! casting levels, bitcast rules, numpy rules and DLPack type codes.
 //!

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Raw tensor descriptions -> validated views. Everything about shapes, strides, element
 //! and byte counts and their overflow is checked here, once, before a kernel runs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Helpers shared by the unit tests: a generator, quick mode's sampling, and the
 //! host's byte order.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The bindings' hand-written copies of the C enumerations agree with the tables they
 //! copy (`tensorcast::tables`, from which the header's `#define`s are generated):
 //!

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The C test suite (`c_tests/test_*.c`) under `cargo test`: each file is compiled with
 //! the C compiler the `cc` crate finds, linked against the cdylib cargo built for this
 //! very test run, and run; a nonzero exit fails the test and shows the program's output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The repository describes itself: every `.md` file that the sources, the header, the
 //! build files, the scripts, the bindings and the tests cite must exist in the
 //! repository, and every section a citation names must be a heading of that page.

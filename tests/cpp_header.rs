@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! include/tensorcast.hpp, the C++ layer, is written by hand over the generated C header.
 //! Its enumerations must cover the C ones: every constant of every C enumeration table
 //! (the dtypes, statuses, casting levels, round modes, text formats, bitcast and numpy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! include/tensorcast.h is generated, and the committed copy must be fresh:
 //! `TCAST_BLESS_HEADER=1 cargo test --test header` rewrites it (and the Go package's copy,
 //! bindings/go/tensorcast.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The import graph of the modules in src/, which must have no cycle.
 //!
 //! `src_has_no_import_cycle` reads every .rs file under src/, builds the graph below and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! docs/c-api.md section 1: no heap allocation on the success path of a numeric cast, Expand,
 //! Bitcast or any shape or query function. A counting global allocator counts the
 //! allocations made on this test's own thread while a call runs (the harness's other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Shared by the benchmarks: best-of-N timing, and how a target is reported.
 
 use std::time::{Duration, Instant};

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+
 package tensorcast
 
 // This file is the whole cgo boundary: every call into the C library goes through it.

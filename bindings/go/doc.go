@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+
 // Package tensorcast is the Go binding of tensorcast, a library of exact, fast dtype
 // conversions for ML tensors behind a C ABI: ONNX Cast (numbers and text), Expand and
 // Bitcast.

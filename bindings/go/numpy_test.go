@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+
 package tensorcast_test
 
 // Expectations come from docs/semantics-can-cast.md (numpy 1.22.4 / 2.4.6 as

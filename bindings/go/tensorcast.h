@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * tensorcast: exact, fast dtype conversions for tensors (ONNX Cast, Expand, Bitcast,
  * numpy casting rules) behind a C ABI.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // expect: the output is a read-only tensor_view
 // A const container is read-only: it cannot be a cast's output.
 #include "tensorcast.hpp"

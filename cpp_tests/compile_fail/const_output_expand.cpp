@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // expect: tensorcast::expand: the output is a read-only tensor_view
 // Expand's output cannot be a const container either.
 #include "tensorcast.hpp"

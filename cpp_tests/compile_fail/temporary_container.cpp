@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // expect: deleted
 // A view of a temporary container would dangle: refused.
 #include "tensorcast.hpp"

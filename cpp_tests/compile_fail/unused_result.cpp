@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // expect: nodiscard|warn_unused_result|ignoring return value
 // Results are [[nodiscard]]: a try_ call whose result is dropped is an error under -Werror.
 #include "tensorcast.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // expect: std::vector<bool> has no buffer
 // std::vector<bool> packs bits: the typed cast refuses it with a clear message.
 #include "tensorcast.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! tcast_cast through the C ABI with fuzzed descriptors: dtype codes (valid, invalid,
 //! STRING excluded: its elements are pointers), ranks, extents, strides, `data_bytes`
 //! claims no larger than the real buffers, overlapping or NULL buffers, and options of

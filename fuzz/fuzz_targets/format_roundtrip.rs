@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Numeric -> STRING -> the same dtype: the round-trip rule of docs/semantics-cast.md
 //! section 8. Formatting with TCAST_FORMAT_SHORTEST and parsing the texts back with the
 //! default options gives the original bits (BOOL: 0 or 1); a NaN comes back a NaN and an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy dtype specs through the C API. The input is two specs split at the first NUL.
 //! Each must parse or fail with PARSE / OUT_OF_MEMORY (never INTERNAL); what parses prints
 //! a `str()` that parses again to a dtype that prints the same and that casts to and from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! STRING -> numeric parsing against a reference written from docs/semantics-cast.md
 //! section 8: the grammar (trimmed ASCII whitespace, sign, inf/infinity/nan in any case,
 //! decimal and scientific numbers), FLOAT and DOUBLE correctly rounded (core's parser is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The shape functions against references written from docs/semantics-expand-bitcast.md:
 //! tcast_expand_shape (numpy broadcasting) and tcast_bitcast_shape under the three rule
 //! sets (tf.bitcast, ONNX BitCast, numpy's view). Same status, and on success the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The checks a cast makes before any kernel runs, shared by the Rust API and the C
 //! API's argument readers (which call them in the order of docs/c-api.md section 8).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Per-element conversions the kernels are built from: branch-free formulations of the
 //! rules in `docs/semantics-cast.md` sections 2-3 that the compiler can vectorise. The exact,
 //! slow statement of the same rules is `reference.rs`; tests hold the two together.

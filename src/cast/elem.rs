@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! In-memory element types the numeric kernels load and store. Buffers carry no
 //! alignment guarantee, so elements are read and written as native-endian bytes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Runs a contiguous kernel over a possibly strided or packed input into a possibly
 //! packed output, on one or more threads.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! What a conversion kernel is: a function over contiguous bytes compiled for one CPU
 //! tier, with its element sizes. `kernels.rs` chooses kernels, `simd/` supplies the
 //! hand-written ones; both build on these types, so the dependencies go one way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Contiguous conversion kernels: one per (source, target) storage pair and CPU tier,
 //! chosen once per call. Every kernel is the same loop over a per-element conversion
 //! (`convert.rs`); a SIMD tier compiles that loop with its family's features enabled

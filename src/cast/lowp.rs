@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The low-precision formats (`docs/semantics-cast.md` sections 4-7): FLOAT8E4M3FN,
 //! FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ (with `saturate`), FLOAT8E8M0 (with
 //! `round_mode`), FLOAT4E2M1, FLOAT6E2M3, FLOAT6E3M2, INT4, UINT4, INT2, UINT2.

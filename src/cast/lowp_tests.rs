@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The low-precision kernels against the exact reference: every code of every format to
 //! every target, every f16 and bf16 value (and special and random f32/f64/integer
 //! values) to every format under every option, format to format, and the packed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Cast: ONNX Cast-1 ... Cast-28 / CastLike, and tf.cast to complex.
 //!
 //! A call validates its options and shapes, picks one contiguous kernel for the dtype

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! What a cast may do besides the dtype pair: the C-visible option enumerations (one
 //! table each) and [`CastOptions`].
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Packing of the sub-byte dtypes (docs/c-api.md section 4): INT4/UINT4/FLOAT4E2M1 two per
 //! byte, INT2/UINT2 four per byte, FLOAT6 four per three bytes as a bit stream; element 0
 //! in the lowest bits; unused high bits of the last byte 0. Kernels see one code per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The exact per-element semantics of the numeric casts (`docs/semantics-cast.md` sections
 //! 2-3), written with integer arithmetic only: no float conversion instruction is
 //! involved, so the kernels can be tested against it. Slow by design, and compiled for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! What the kernels and the text conversions see of a numeric dtype: a standard scalar,
 //! or one code per byte of a low-precision format (`lowp.rs`).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! STRING casts in the core: parsing a STRING tensor's views into numbers, and
 //! formatting numbers into an arena that STRING views then point into
 //! (docs/semantics-cast.md section 8).

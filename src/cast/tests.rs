@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The kernels against the exact reference: every 8- and 16-bit source value for every
 //! target on every CPU tier, special and random values for the wider sources, and the
 //! strided / threaded execution paths against contiguous single-threaded runs. In quick

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Layer 2 of the C ABI: argument readers and writers. Each reader turns raw C arguments
 //! into checked Rust values and is an `unsafe fn` whose `# Safety` section is the part
 //! of the C contract (docs/c-api.md sections 1 and 4) it relies on; a writer is a value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Bitcast: views of a tensor's bytes as another dtype, without copying.
 
 use super::args::{

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Cast: the default options and `tcast_cast`.
 
 use super::args::{cast_operands, plain_cast_operands, LayoutBuf};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! What the library found on this CPU, for a host to read (docs/c-api.md section 10):
 //! the library itself prints nothing.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! DLPack interop: a DLPack `DLDataType` (code, bits, lanes) to a tensorcast dtype and
 //! back. The header does not include dlpack.h and defines no `DL*` name; the type codes
 //! are repeated as `TCAST_DLPACK_*` so that both headers can be included together.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Dtype codes, names and widths, and the ONNX Cast schema table.
 
 use super::args::{c_static, dtype_named, out_arg, read_dims, read_text, require_shape, Out};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Layer 2 of the C ABI: a host's `tcast_executor` as the core's [`Executor`]. Tasks are
 //! Rust closures behind one `extern "C"` trampoline; a panic inside a task is caught on
 //! the thread that ran it (it must not unwind through the host's code) and raised again

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Expand: the broadcast shape and the broadcast copy.
 
 use super::args::{

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The boundary's guard: every export runs its body through [`guard`] (or
 //! [`guard_value`]), so no panic crosses into C, and the outcome is written into the
 //! caller's `tcast_error` without allocating. A panic prints nothing on the way

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The C ABI, in three layers with dependencies one way:
 //!
 //! 1. [`types`]: the `repr(C)` types and typedefs the header declares.

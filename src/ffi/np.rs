@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy's casting rules: `tcast_np_*` and `tcast_can_cast` (docs/c-api.md section 7).
 
 use super::args::{out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The differential test of the exports' plain paths (tcast_cast, tcast_expand_ex):
 //! random calls, valid and not, through the export and through its general path alone
 //! give the same status, index, message and output bytes.

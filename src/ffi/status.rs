@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Status names and the library version.
 
 use super::args::c_static;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! STRING output: formatting numbers into a caller's arena (`tcast_cast_to_strings`).
 //! Parsing STRING inputs is part of `tcast_cast`.
 

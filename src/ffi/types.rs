@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Layer 1 of the C ABI: the `repr(C)` types and typedefs the header declares, and the
 //! constants that are not enumerations. Nothing here reads a pointer.
 

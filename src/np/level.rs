@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The casting level function L(from, to) of docs/semantics-can-cast.md sections 2-4: the
 //! lowest of no/equiv/safe/same_kind/unsafe at which numpy allows a cast, or NEVER.
 

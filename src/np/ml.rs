@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! `tcast_can_cast`: numpy's casting levels for tensorcast dtypes, as numpy 2.4 answers
 //! with ml_dtypes 0.6 registered (docs/semantics-can-cast.md section 0).
 

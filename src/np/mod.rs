@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy's casting rules: the dtype grammar, `can_cast` levels, value-based scalars,
 //! `promote_types` and `min_scalar_type` (docs/semantics-can-cast.md), and the same levels for
 //! tensorcast dtypes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! `numpy.promote_types` (docs/semantics-can-cast.md section 7).
 
 use super::dtype::{Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_Y};

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The numpy queries the C API answers, as core functions on checked arguments: each
 //! takes parsed handles or spec texts, a casting level and the rules, and returns the
 //! answer or numpy's error (docs/semantics-can-cast.md).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Which numpy's rules a query reproduces (one table, the C API's `rules` argument).
 
 crate::tables::c_enum! {

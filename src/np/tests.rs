@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The examples of docs/semantics-can-cast.md, as fixed expectations. (The generated
 //! comparisons with real numpy live in tests/oracle_np.)
 //!

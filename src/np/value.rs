@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Value-based casting of scalars (docs/semantics-can-cast.md section 5): numpy 1.22's
 //! `min_scalar_type` and `can_cast_scalar_to`, and numpy 2's refusal of Python scalars.
 

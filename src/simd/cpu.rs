@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Which kernel families this CPU runs: detected once per process, with the features
 //! named in `TCAST_DISABLE_CPU_FEATURES` treated as absent.
 

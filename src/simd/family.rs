@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! What every kernel family shares: the macros that turn a family's one list of target
 //! features into `#[target_feature]` attributes and a run-time check, and the kernel
 //! bodies that a family's generic entry point runs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Fills and copies for Expand's output and the cast's streaming path: streaming or
 //! register stores where the tier has them, the portable loops beside them.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The floating-point environment: tensorcast computes in the default one, whatever the
 //! caller's thread holds, and hands the caller's control modes back unchanged.
 //!

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The hand-written cast kernels of a tier, for pairs the compiler does not vectorise
 //! well on its own; the portable tier has none (its kernels are the generic loops in
 //! `cast/kernels.rs`).

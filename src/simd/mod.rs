@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The SIMD layer: CPU-feature detection, the capability tokens that prove a kernel
 //! family can run, and the hand-written kernels per ISA, beside the portable code the
 //! callers fall back to. Outside this module, only `cast/kernels.rs` names a kernel

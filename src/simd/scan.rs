@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Byte classification for the text scanner: SIMD where the CPU has it, else nothing
 //! (the scanner then reads the text byte by byte, its portable path).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Helpers shared by the integration tests that drive a C compiler.
 
 /// The target triple the tests were built for (a C compiler they drive must match it).

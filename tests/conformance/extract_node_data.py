@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Extracts the Cast/CastLike/Expand/BitCast backend-node test dirs from an onnx wheel.
 
 The string Cast tests exist only in older onnx releases (1.18.0), which cannot be

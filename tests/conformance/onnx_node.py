@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """ONNX backend-node conformance runner for tensorcast.
 
 Loads the tensorcast shared library with ctypes, walks the ``test_*`` directories of

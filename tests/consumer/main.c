@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * A consumer of the installed library: casts a few float32 values to float16 and back,
  * checks the bits and the values, and prints them. Exits nonzero on any mismatch.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """What every ctypes binding of the tests shares: where the library is, the status codes
 of ``include/tensorcast.h`` and the ``tcast_error`` struct. It imports nothing but the
 standard library, so the numpy 1 venv (without ml_dtypes) can use it too

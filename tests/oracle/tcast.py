@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """A small ctypes binding of the tensorcast C API, for the oracle tests.
 
 The library is loaded from the path in the ``TCAST_LIB`` environment variable, or from

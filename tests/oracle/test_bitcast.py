@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """TCAST_BITCAST_NUMPY_VIEW against numpy's ``ndarray.view(dtype)``
 (docs/semantics-expand-bitcast.md, "Bitcast"; docs/c-api.md section 6).
 

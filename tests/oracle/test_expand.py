@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tensorcast's Expand against numpy broadcasting (docs/semantics-expand-bitcast.md, "Expand").
 
 ONNX Expand is bidirectional: the result is the numpy broadcast of the input shape with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tensorcast's low-precision casts against ml_dtypes (docs/semantics-cast.md sections 4-7).
 
 For each of the twelve low-precision formats:

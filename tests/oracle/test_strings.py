@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tensorcast's STRING casts against numpy and Python (docs/semantics-cast.md section 8).
 
 * TCAST_FORMAT_SHORTEST must equal numpy's ``str()`` of a scalar of the source type

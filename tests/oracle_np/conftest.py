@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """pytest setup of the numpy-casting oracle (tests/oracle_np).
 
 * Under numpy 1.x, ``test_ml_can_cast.py`` is not collected (``collect_ignore``): it

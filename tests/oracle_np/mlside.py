@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tensorcast dtype codes -> the numpy dtypes that stand for them in tcast_can_cast
 (docs/semantics-can-cast.md section 0): numpy's own types, ml_dtypes 0.6.0's for the ML
 types, numpy's unsized ``U`` for STRING, the storage integers for TensorFlow's quantized

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """ctypes binding of tensorcast's numpy casting functions (docs/c-api.md section 7).
 
 The library is loaded on first use (not at import, so the numpy-side case generation in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """A numpy-backed stand-in for the section-7 functions, used by the dry run.
 
 With ``TCAST_NP_ORACLE_DRYRUN=1`` the conftest replaces the wrappers of ``npcast`` by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The numpy side of the numpy-casting oracle: the case lists and what the running numpy
 answers for them. Nothing here touches tensorcast, so it runs without the library:
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tcast_can_cast on tensorcast dtype codes against ``np.can_cast`` with ml_dtypes 0.6.0
 (numpy 2 venv only: the conftest does not collect this file under numpy 1.x).
 

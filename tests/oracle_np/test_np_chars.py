@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Characters in specs, against numpy and Python (docs/semantics-can-cast.md section 6,
 corrections): one-character specs, and how messages quote a spec.
 

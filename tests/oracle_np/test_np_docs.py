@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The examples of numpy's can_cast docstring and of docs/semantics-can-cast.md (the section 2
 level matrix, sections 3 and 4, section 5's "Checked results", section 7's promotion
 table, section 8's numpy tests) as fixed expectations.

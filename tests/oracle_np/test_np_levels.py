@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The level matrix: tcast_np_casting_level against numpy.can_cast on every pair of a broad
 list of dtype strings (npside.matrix_specs: every type code, kind+size forms, byte
 orders, S/U/V sizes around the string-length table, datetime units and multipliers,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tcast_np_dtype_parse / tcast_np_dtype_str against ``np.dtype(spec)`` and
 ``str(np.dtype(spec))``, and the argument checks of section 7.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Value-based casting, min_scalar_type and promote_types against numpy.
 
 * Python scalars (tcast_np_can_cast_pyint/_pyfloat/_pycomplex/_pybool) vs

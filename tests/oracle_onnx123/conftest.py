@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """pytest setup of the onnx 1.23 oracle (tests/oracle_onnx123).
 
 * The ctypes binding is tests/oracle's ``tcast.py`` (with ``capi_base.py``), put on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The onnx 1.23 side of the FLOAT6 oracle: Cast-28 models run by onnx's
 ReferenceEvaluator, the page's rule written out independently, and the case counts the
 run prints (see conftest.py)."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Cast to FLOAT6E2M3 / FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator.
 
 docs/semantics-cast.md 6 makes onnx 1.23's reference the oracle for FLOAT6 (onnx 1.23 ships no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Per-call cost of small casts through the C# binding, beside bare P/Invoke calls in the
 // same run: one that does no work in C, and tcast_cast itself on descriptors built and
 // buffers pinned once (what the binding's work is measured against). Built and run by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The usage example of bindings/csharp/README.md; scripts/test-csharp.sh builds and runs
 // it, so the README shows what it really prints.
 

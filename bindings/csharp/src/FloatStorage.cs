@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Named storage types for the floating-point dtypes C# has no type for: FLOAT16, BFLOAT16
 // and the one-byte float8 formats. Each is one element's bits and nothing else, so that a
 // typed call says which dtype its elements are (DTypeInfo.Of<Float16>() is FLOAT16) and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How the wrapper reaches the externs of NativeMethods: Native.tcast_x loads the library
 // (NativeLibraryResolver.EnsureLoaded, cheap once loaded) and then calls Bound.tcast_x,
 // which calls the extern. The two steps are two methods because Mono binds the externs a

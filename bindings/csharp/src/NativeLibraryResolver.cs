@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Finding and loading libtensorcast, lazily and retryably (bindings/csharp/README.md,
 // "Finding the native library").
 //

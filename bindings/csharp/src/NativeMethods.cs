@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Raw P/Invoke layer over include/tensorcast.h: blittable struct mirrors and one extern
 // per exported function. Everything here passes pointers, so no marshalling happens at
 // the boundary; the idiomatic wrapper in Tensorcast.cs pins managed memory with `fixed`.

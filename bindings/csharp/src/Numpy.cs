@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // numpy's casting rules (docs/c-api.md section 7): NumpyDType, a SafeHandle over a parsed
 // tcast_np_dtype*, and static methods for numpy.can_cast, promote_types and
 // min_scalar_type. Each method makes one native call (the text-returning ones call again

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The idiomatic C# face of tensorcast: enums for statuses and dtypes, an exception that
 // carries tcast_error, and static methods over spans. Each call pins its buffers with
 // `fixed` and makes exactly one native call (two for ToStrings' sizing); there is no

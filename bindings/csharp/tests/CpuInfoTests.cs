@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tensorcast.CpuInfo (tcast_cpu_info, docs/c-api.md section 10): what the library runs on
 // this CPU and what TCAST_DISABLE_CPU_FEATURES did. The variable is read once per process,
 // so the settings are tried in child processes (the "--cpu-info" mode of Main).

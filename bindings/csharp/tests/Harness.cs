@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A minimal test harness (no NuGet here): each test is a method; the runner prints
 // "PASS name" or "FAIL name: why" per test and ends with "N passed, N failed", exiting
 // non-zero when anything failed.

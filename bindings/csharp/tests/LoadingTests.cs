@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Loading the native library lazily (src/NativeLibraryResolver.cs): a missing library is a
 // DllNotFoundException that says what was tried, at every entry point, as often as it is
 // called, and the same process goes on working once the library is there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of the numpy casting API (NumpyDType, Tensorcast.CanCast). The expectations come
 // from docs/semantics-can-cast.md (numpy 1.22.4 / 2.4.6 as measured there), not
 // from the library's answers.

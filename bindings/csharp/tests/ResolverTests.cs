@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of NativeLibraryResolver's search order (the part that runs the same on Mono and
 // .NET; registering with NativeLibrary needs .NET Core 3+, which is not here).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of the named storage types (Float16, BFloat16, the float8 formats): what dtype each
 // stands for in the typed overloads, the bits the library writes into them, round trips
 // back to float, and that ushort and byte keep meaning UINT16 and UINT8.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Tests of the C# bindings, run under Mono by scripts/test-csharp.sh:
 //   mono TensorcastSharp.Tests.exe --layout layout.txt --header include/tensorcast.h
 // layout.txt is what tests/layout.c prints (the C compiler's struct layout); the header

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Prints the size and field offsets of the structs the C# bindings mirror, one
  * "struct.field offset" or "struct sizeof" per line, as the C compiler lays them out.
  * The C# tests read this file and compare it with Marshal.SizeOf / Marshal.OffsetOf. */

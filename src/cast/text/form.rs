@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Which dtypes have a text form, as the kernels' representation of their elements
 //! (`repr.rs`), and the block of codes the packed dtypes are handled in.
 

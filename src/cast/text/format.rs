@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Numbers -> text: one formatter per source type, chosen once per call, writing each
 //! element's text in place in the caller's arena. Integers in decimal, BOOL
 //! "True"/"False", NaN/inf as "NaN", "INF", "-INF", and floats in the layout of the

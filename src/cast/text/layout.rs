@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Text layouts of float digits: numpy's `str()` of the shortest round-trip digits (ryu's
 //! for FLOAT and DOUBLE, a search for the 16-bit and low-precision floats) and C's
 //! `%.Pg`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Numbers <-> text (ONNX Cast-9+ with STRING, `docs/semantics-cast.md` section 8).
 //!
 //! - `format.rs`: numbers -> text, one formatter per source type;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Text -> numbers: trim C's whitespace (space, \t, \n, \v, \f, \r); an optional sign
 //! and inf / infinity / nan in any case; else a decimal or scientific number. FLOAT and
 //! DOUBLE parse correctly rounded in their own precision (the fast path of `scan.rs` and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Byte scanning of number texts: C's whitespace, plain integer texts, and the plain
 //! decimal forms (`-12.5`, `1.2345678e-23`, `.5`, `5.`; at most 19 significant digits)
 //! read into a [`Plain`] decimal, eight digits at a time without a branch per digit.

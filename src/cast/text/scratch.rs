@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The room one element's text is built in, and the digit writers the formatters share.
 
 use core::fmt::Write;

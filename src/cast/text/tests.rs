@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! Numbers -> text -> numbers: the layouts of the semantics page, C's %.8g, what
 //! parsing accepts and refuses, round trips of every 16-bit and low-precision value and
 //! of random f32/f64 values, and the length bounds. In quick mode (`testutil::quick`) the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy's dtype grammar: `numpy.dtype(str)` parsed into an [`NpDtype`] as numpy 1
 //! (1.22) and numpy 2 read it (docs/semantics-can-cast.md section 6): byte orders, type
 //! codes and numbers, kind+size, names, datetime metadata, and the comma form (structs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy dtypes: `numpy.dtype(str)` parsed into an [`NpDtype`], and numpy's `str(dtype)`
 //! printed back (docs/semantics-can-cast.md section 6).
 //!

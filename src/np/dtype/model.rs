@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! The numpy dtype model: kinds, byte orders, the builtin type codes, and [`NpDtype`]
 //! with its fields and subarrays (x86-64 Linux, where `l` is int64 and `g` an 80-bit
 //! long double stored in 16 bytes).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy's `str(dtype)` (and the short construction repr of fields and subarray bases),
 //! written piece by piece, and Python's `repr()` of a str as numpy's messages quote
 //! specs.

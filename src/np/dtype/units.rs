@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy's datetime units: their enum values and names, a unit with its multiplier and
 //! its `[...]` text, and the finer units a divisor moves a unit to.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! NEON cast kernels, only where the conversion is one instruction that the compiler's
 //! vectorisation of the portable loop does not reduce to: f32 -> f16 (FCVTN) and
 //! f16 -> f32 (FCVTL), which it emulates with integer and float operations, and f64 ->

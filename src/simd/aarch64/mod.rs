@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! aarch64: the kernel families, each with its target features listed once, and their
 //! capability tokens (see `x86_64/mod.rs` for the pattern). Advanced SIMD (NEON) is part
 //! of every aarch64 CPU; its token exists so that `TCAST_DISABLE_CPU_FEATURES` can turn

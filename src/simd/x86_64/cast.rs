@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! AVX2-family cast kernels. Loads and stores are unaligned (buffers carry no alignment
 //! guarantee); each loop handles whole vectors and leaves the tail to the scalar
 //! conversion, which rounds identically.

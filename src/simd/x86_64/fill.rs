@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! AVX2-family fills and copies with streaming or register stores (Expand's output
 //! and the cast's streaming path), and the ERMSB string move.
 

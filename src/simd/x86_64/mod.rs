@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! x86-64: the kernel families, each with its target features listed once, and their
 //! capability tokens. A token is a zero-sized proof that the running CPU has every
 //! feature of its family (and that none was disabled by `TCAST_DISABLE_CPU_FEATURES`):

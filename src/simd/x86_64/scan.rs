@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 //! SSE2 byte classification for the text scanner.
 
 use super::Sse2;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A program built against the packed TensorcastSharp.dll (scripts/test-csharp.sh, after
 // scripts/pack-csharp.sh): it makes native calls, then reports which libtensorcast the
 // process mapped (from /proc/self/maps), the file NativeLibraryResolver says it loaded and

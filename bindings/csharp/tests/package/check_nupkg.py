@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Checks the NuGet package that scripts/pack-csharp.sh writes (scripts/test-csharp.sh runs
 this from the repository root, after it):
 

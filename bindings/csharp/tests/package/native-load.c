@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Loads a libtensorcast the way NativeLibraryResolver loads the NuGet package's
  * runtimes/<rid>/native/libtensorcast.so, by its full path (dlopen, RTLD_NOW), and calls
  * it: the version, two casts, an error with its message, and the CPU line, whose arch
