@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the Debian packages of tensorcast as a distribution would, from the release
 # tarballs and offline, and checks them:
 #

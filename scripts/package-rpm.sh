@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the RPM packages of tensorcast with the spec of the release tarball
 # (packaging/rpm/tensorcast.spec), from the same two tarballs as the Debian packages, on
 # this machine with Debian's rpm, and checks them:
