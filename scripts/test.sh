@@ -94,6 +94,14 @@ step_def dist "" "release tarballs (scripts/dist.sh): offline build from them wi
 run_dist() {
   bash scripts/test-dist.sh
 }
+step_def deb "" "Debian packages from the release tarballs (scripts/package-deb.sh): dpkg-buildpackage offline with Debian's rustc 1.85, lintian --pedantic, installed, consumers built against them"
+run_deb() {
+  bash scripts/package-deb.sh
+}
+step_def rpm "" "RPM packages from the release tarballs (scripts/package-rpm.sh): rpmbuild -bb --nodeps, rpmlint, consumers built against a scratch root"
+run_rpm() {
+  bash scripts/package-rpm.sh
+}
 step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
 run_oracle() {
   TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracle -q
