@@ -27,6 +27,10 @@
 #   fail MESSAGE
 #       Inside a check: prints MESSAGE to stderr and ends the check as failed.
 #
+#   build_paths_absent PATH... -- FILE...
+#       Inside a check: prints how many lines of each FILE hold each PATH (grep -a -F), and
+#       fails when any does: a built library must not hold the build machine's paths.
+#
 #   have COMMAND...
 #       True when every COMMAND is on PATH.
 #
@@ -107,6 +111,23 @@ check() {
 fail() {
   printf '%s\n' "$*" >&2
   exit 1
+}
+
+build_paths_absent() {
+  local paths=() file path count found=0
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    paths+=("$1")
+    shift
+  done
+  shift
+  for file in "$@"; do
+    for path in "${paths[@]}"; do
+      count=$(grep -a -c -F -- "$path" "$file" || true)
+      echo "${file##*/}: $count line(s) with $path"
+      [ "$count" -eq 0 ] || found=1
+    done
+  done
+  [ "$found" -eq 0 ] || fail "a library holds a path of the build machine"
 }
 
 have() {

@@ -78,35 +78,7 @@ cargo_static=$cargo_target/release/libtensorcast.a
 static=$build/tensorcast-static/libtensorcast.a
 mkdir -p "$out"
 
-passed=0
-failed=0
-# check NAME FUNCTION [ARG...]: runs FUNCTION in a subshell with errexit in force, so that
-# any failing command in it fails the check, and counts the outcome.
-check() {
-  local name=$1
-  shift
-  printf -- '\n--- %s\n' "$name"
-  set +e
-  (
-    set -e
-    "$@"
-  )
-  local status=$?
-  set -e
-  if [ $status -eq 0 ]; then
-    passed=$((passed + 1))
-    printf 'PASS: %s\n' "$name"
-  else
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$name"
-  fi
-}
-
-# fail MESSAGE: ends the current check with a message.
-fail() {
-  printf '%s\n' "$*" >&2
-  exit 1
-}
+# check and fail: scripts/lib.sh.
 
 # The ABI, as abidw writes the baseline: without the paths of this build and the source
 # positions, which change with every edit and say nothing about the ABI, and without the

@@ -197,22 +197,14 @@ check "CARGO_HOME has no registry or git directory after the build" cargo_home_e
 
 # The libraries name no directory of the build machine: neither the unpacked tree nor
 # the empty CARGO_HOME (both in $work), nor this checkout or the usual CARGO_HOME.
-no_build_paths() {
-  local file path count found=0
+installed_paths() {
   if [ -z "$installed_so" ] || [ -z "$installed_a" ]; then
     fail "the libraries were not installed"
   fi
-  for file in "$installed_so" "$installed_a"; do
-    for path in "$work" "$repo" "${CARGO_HOME:-$HOME/.cargo}"; do
-      count=$(grep -a -c -F -- "$path" "$file" || true)
-      echo "${file##*/}: $count line(s) with $path"
-      [ "$count" -eq 0 ] || found=1
-    done
-  done
-  [ "$found" -eq 0 ] || fail "a library holds a path of the build machine"
+  build_paths_absent "$work" "$repo" "${CARGO_HOME:-$HOME/.cargo}" -- "$installed_so" "$installed_a"
 }
 check "the installed .so and .a hold neither the build folder's nor CARGO_HOME's path" \
-  no_build_paths
+  installed_paths
 
 # Debug info that a -dbgsym package can use, under the remapped names: the compilation
 # directory of tensorcast's code is tensorcast-<version> (its line tables name src/...

@@ -170,21 +170,12 @@ check "$docdir_rel: the licences, README.md (CHANGELOG.md, SECURITY.md) and docs
 # build_paths FILE...: fails when a file holds this tree's path or CARGO_HOME's (the
 # build's default -DTCAST_REMAP_PATHS=ON maps them to tensorcast-<version> and cargo-home).
 build_paths() {
-  local file path count found=0
-  local cargo_home=${CARGO_HOME:-$HOME/.cargo}
-  for file in "$@"; do
-    for path in "$repo" "$cargo_home"; do
-      count=$(grep -a -c -F -- "$path" "$file" || true)
-      echo "${file##*/}: $count line(s) with $path"
-      [ "$count" -eq 0 ] || found=1
-    done
-  done
-  [ "$found" -eq 0 ] || fail "a library holds a path of the build machine"
+  build_paths_absent "$repo" "${CARGO_HOME:-$HOME/.cargo}" -- "$@"
 }
-no_build_paths() {
+installed_paths() {
   build_paths "$libdir/$real_name" "$libdir/libtensorcast.a"
 }
-check "the installed libraries hold neither the source tree's nor CARGO_HOME's path" no_build_paths
+check "the installed libraries hold neither the source tree's nor CARGO_HOME's path" installed_paths
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 pc_metadata() {
