@@ -27,6 +27,10 @@
 #   fail MESSAGE
 #       Inside a check: prints MESSAGE to stderr and ends the check as failed.
 #
+#   ctest_passed_in LOG
+#       Inside a check: LOG (a package build's log) holds CTest's summary with every test
+#       passed, and at least 20 of them (the C and C++ suites); prints the line.
+#
 #   build_paths_absent PATH... -- FILE...
 #       Inside a check: prints how many lines of each FILE hold each PATH (grep -a -F), and
 #       fails when any does: a built library must not hold the build machine's paths.
@@ -111,6 +115,14 @@ check() {
 fail() {
   printf '%s\n' "$*" >&2
   exit 1
+}
+
+ctest_passed_in() {
+  local line
+  line=$(grep -E '^100% tests passed, 0 tests failed out of [0-9]+' "$1") ||
+    fail "no ctest summary in the build log"
+  echo "$line"
+  [ "$(awk '{print $NF}' <<<"$line")" -ge 20 ] || fail "fewer tests than the C and C++ suites hold"
 }
 
 build_paths_absent() {

@@ -112,11 +112,7 @@ check "built with Debian's rustc and cargo $("$RUSTC" --version | cut -d' ' -f2)
   toolchain
 
 ctest_ran() {
-  local line
-  line=$(grep -E '^100% tests passed, 0 tests failed out of [0-9]+' "$top/build.log") ||
-    fail "no ctest summary in the build log"
-  echo "$line"
-  [ "$(awk '{print $NF}' <<<"$line")" -ge 20 ] || fail "fewer tests than the C and C++ suites hold"
+  ctest_passed_in "$top/build.log"
 }
 check "%check: ctest ran the C and C++ suites and all passed" ctest_ran
 
