@@ -9,9 +9,9 @@
 //! Large outputs are written with streaming stores. Packed dtypes are expanded code by
 //! code through their bit streams (they are rare and never strided).
 
-use crate::cast::pack;
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
+use crate::formats::pack;
 use crate::parallel::{shares, Pieces, Workers};
 use crate::simd::cpu::Tier;
 use crate::simd::fill;

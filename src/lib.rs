@@ -40,6 +40,7 @@ mod dtype;
 mod error;
 mod expand;
 pub mod ffi;
+mod formats;
 mod mem;
 pub mod np;
 mod parallel;

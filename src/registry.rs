@@ -14,7 +14,7 @@ pub fn c_tables() -> [&'static CTable; 8] {
         &crate::dtype::DType::TABLE,
         &crate::cast::RoundMode::TABLE,
         &crate::cast::StringFormat::TABLE,
-        &crate::cast::options::Casting::TABLE,
+        &crate::np::casting::Casting::TABLE,
         &crate::bitcast::BitcastRules::TABLE,
         &crate::np::NumpyRules::TABLE,
         &crate::dlpack::DlpackCode::TABLE,

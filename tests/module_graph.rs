@@ -59,6 +59,71 @@ fn src_has_no_import_cycle() {
     println!("{report}");
 }
 
+/// The floors of the crate, bottom first: a module imports only from floors below its
+/// own (docs/architecture.md). Each top-level module of src/ is on exactly one floor; a new
+/// module must be placed here before the test passes.
+const FLOORS: &[(&str, &[&str])] = &[
+    ("tables and the quiet-panic marker", &["tables", "quiet"]),
+    ("errors", &["error"]),
+    (
+        "the dtype registry, memory, string views",
+        &["dtype", "mem", "string_view"],
+    ),
+    ("number formats", &["formats"]),
+    ("simd: detection, tokens, ISA kernels", &["simd"]),
+    (
+        "tensors, threads, DLPack codes",
+        &["tensor", "parallel", "dlpack"],
+    ),
+    ("numpy's rules", &["np"]),
+    ("operations", &["cast", "expand", "bitcast"]),
+    ("the C ABI", &["ffi", "registry"]),
+    ("the crate root", &[""]),
+];
+
+/// The floor of a file: that of its top-level module ("" for src/lib.rs).
+fn floor_of(path: &str) -> Option<usize> {
+    let module = module_of_file(path);
+    let top = module.first().map(String::as_str).unwrap_or("");
+    FLOORS
+        .iter()
+        .position(|(_, members)| members.contains(&top))
+}
+
+#[test]
+fn src_imports_run_down_the_floors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files = read_sources(&root.join("src"), root);
+    let graph = Graph::build(&files);
+    let mut problems = Vec::new();
+    for file in &graph.files {
+        if floor_of(file).is_none() {
+            problems.push(format!("{file}: its module is on no floor of FLOORS"));
+        }
+    }
+    for (&(from, to), sites) in &graph.edges {
+        let (a, b) = (&graph.files[from], &graph.files[to]);
+        let (Some(fa), Some(fb)) = (floor_of(a), floor_of(b)) else {
+            continue;
+        };
+        let same_module = module_of_file(a).first() == module_of_file(b).first();
+        if fb > fa || (fb == fa && !same_module) {
+            let sites: Vec<&Site> = sites.iter().collect();
+            problems.push(format!(
+                "{a} ({}) -> {b} ({}): {}",
+                FLOORS[fa].0,
+                FLOORS[fb].0,
+                describe(&sites)
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "imports that do not run down the floors:\n{}",
+        problems.join("\n")
+    );
+}
+
 /// Every .rs file under `dir`, as (path relative to `root` with `/`, contents), sorted.
 fn read_sources(dir: &Path, root: &Path) -> Vec<(String, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -2,15 +2,15 @@
 //! Runs a contiguous kernel over a possibly strided or packed input into a possibly
 //! packed output, on one or more threads.
 
-use super::kernel::{Kernel, Tier};
 use super::kernels;
 use super::options::CastOptions;
-use super::pack::{pack, packed_bytes, unpack};
-use super::repr::Repr;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::formats::pack::{pack, packed_bytes, unpack};
+use crate::formats::repr::Repr;
 use crate::parallel::{shares, Pieces, Workers};
 use crate::simd::fill;
+use crate::simd::kernel::{Kernel, Tier};
 use crate::tensor::{Tensor, MAX_NDIM};
 
 /// Task shares start on multiples of this many elements (whole cache lines of output,

@@ -5,15 +5,15 @@
 //! (`simd::x86_64::avx2_family`) so the compiler vectorises it, and the tier is detected
 //! once per process.
 
-use super::convert::CastTo;
-use super::elem::{Bool, Elem, C128, C64};
-use super::kernel::{Kernel, Tier};
-use super::lowp::{
+use crate::dtype::Scalar;
+use crate::formats::convert::CastTo;
+use crate::formats::elem::{Bool, Elem, C128, C64};
+use crate::formats::lowp::{
     decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, E2M1, E2M3, E3M2, E4M3FN,
     E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS, I2, I4, U2, U4,
 };
-use super::repr::Repr;
-use crate::dtype::Scalar;
+use crate::formats::repr::Repr;
+use crate::simd::kernel::{Kernel, Tier};
 #[cfg(target_arch = "x86_64")]
 use crate::simd::{family::enable_features, x86_64::avx2_family};
 use half::{bf16, f16};

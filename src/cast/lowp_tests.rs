@@ -5,13 +5,13 @@
 //! layouts through the public API. In quick mode (`testutil::quick`) the 16-bit values and
 //! the random ones are sampled.
 
-use super::kernel::Tier;
 use super::kernels::select_any;
-use super::lowp::{format_of, FORMATS};
 use super::reference::{decode, low_decode, low_encode, store_exact, Exact};
-use super::repr::Repr;
 use super::{cast, CastOptions, RoundMode};
 use crate::dtype::{DType, Scalar};
+use crate::formats::lowp::{format_of, FORMATS};
+use crate::formats::repr::Repr;
+use crate::simd::kernel::Tier;
 use crate::tensor::{Tensor, TensorMut};
 
 const OPTIONS: [(bool, u8); 6] = [
@@ -29,7 +29,7 @@ fn formats() -> impl Iterator<Item = u8> {
 
 #[test]
 fn format_ids_name_their_dtypes() {
-    use super::lowp::*;
+    use crate::formats::lowp::*;
     let named = [
         (E4M3FN, DType::Float8E4M3Fn),
         (E4M3FNUZ, DType::Float8E4M3Fnuz),
@@ -83,7 +83,7 @@ fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
                 if kernel.packs_nibbles {
                     let mut packed = vec![0u8; got.len().div_ceil(2)];
                     kernel.run(inputs, &mut packed);
-                    super::pack::unpack(4, &packed, &mut got);
+                    crate::formats::pack::unpack(4, &packed, &mut got);
                 } else {
                     kernel.run(inputs, &mut got);
                 }
@@ -277,7 +277,7 @@ fn run_cast(from: DType, to: DType, src: &[u8], n: usize, options: &CastOptions)
 fn pack_codes(dtype: DType, codes: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; dtype.bytes_for(codes.len() as u64).unwrap() as usize];
     if dtype.is_packed() {
-        super::pack::pack(dtype.bits(), codes, &mut out);
+        crate::formats::pack::pack(dtype.bits(), codes, &mut out);
     } else {
         out.copy_from_slice(codes);
     }
@@ -600,7 +600,7 @@ fn expect_page_codes(
         if kernel.packs_nibbles {
             let mut packed = vec![0u8; got.len().div_ceil(2)];
             kernel.run(&replicated, &mut packed);
-            super::pack::unpack(4, &packed, &mut got);
+            crate::formats::pack::unpack(4, &packed, &mut got);
         } else {
             kernel.run(&replicated, &mut got);
         }
@@ -615,7 +615,7 @@ fn expect_page_codes(
     let unpack_output = |out: &[u8], count: usize| {
         let mut codes = vec![0u8; count];
         if to.is_packed() {
-            super::pack::unpack(to.bits(), out, &mut codes);
+            crate::formats::pack::unpack(to.bits(), out, &mut codes);
         } else {
             codes.copy_from_slice(&out[..count]);
         }

@@ -7,17 +7,11 @@
 //! split over threads when asked.
 
 mod checks;
-pub(crate) mod convert;
-mod elem;
 mod exec;
-pub(crate) mod kernel;
 pub(crate) mod kernels;
-pub(crate) mod lowp;
 pub(crate) mod options;
-pub(crate) mod pack;
 #[cfg(test)]
 mod reference;
-pub(crate) mod repr;
 pub(crate) mod strings;
 pub(crate) mod text;
 
@@ -25,10 +19,10 @@ use crate::dtype::DType;
 use crate::error::Error;
 use crate::parallel::Workers;
 use crate::simd::fpenv::DefaultFpEnv;
+pub(crate) use crate::simd::kernel::Kernel;
 use crate::tensor::{Tensor, TensorMut};
 pub(crate) use checks::{check_casting, check_same_shape};
 pub(crate) use exec::{plain_kernel, run_contiguous};
-pub(crate) use kernel::Kernel;
 pub use options::{CastOptions, Casting, RoundMode, StringFormat};
 pub use strings::format_strings;
 pub(crate) use strings::{check_format_pair, check_pair, format_to_views};

@@ -357,7 +357,7 @@ pub fn cast_element(from: Scalar, to: Scalar, src: &[u8], dst: &mut [u8]) {
 
 // ---- low-precision formats (docs/semantics-cast.md sections 4-7) ---------------------------
 
-use super::lowp::{Kind, FORMATS};
+use crate::formats::lowp::{Kind, FORMATS};
 
 /// The exact value of a low-precision code. NaN codes give a quiet NaN with the code's
 /// sign (payload: the quiet bit only).

@@ -4,11 +4,11 @@
 //! strided / threaded execution paths against contiguous single-threaded runs. In quick
 //! mode (`testutil::quick`) the 16-bit values and the random ones are sampled.
 
-use super::kernel::Tier;
 use super::kernels::select;
 use super::reference::cast_element;
 use super::{cast, CastOptions};
 use crate::dtype::{DType, Scalar};
+use crate::simd::kernel::Tier;
 use crate::tensor::{Tensor, TensorMut};
 use crate::testutil::{patterns_u16, samples};
 

@@ -4,9 +4,9 @@
 use super::args::{out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
 use super::guard::{guard, guard_integer};
 use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
-use crate::cast::options::Casting;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::np::casting::Casting;
 use crate::np::query::{self, PyScalar};
 use crate::np::{self, NumpyRules};
 use std::ffi::{c_char, c_void};

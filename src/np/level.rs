@@ -6,7 +6,7 @@ use super::dtype::{
     Field, Kind, NpDtype, Order, Shape, Unit, UNIT_GENERIC, UNIT_M, UNIT_S, UNIT_Y,
 };
 use super::rules::NumpyRules;
-use crate::cast::options::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
+use crate::np::casting::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 

@@ -5,9 +5,9 @@
 use super::dtype::{NpDtype, Order};
 use super::level::level;
 use super::rules::NumpyRules;
-use crate::cast::options::Casting;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::np::casting::Casting;
 
 /// Rows and columns of [`LEVELS`].
 const ORDER: [DType; 27] = [

@@ -3,6 +3,7 @@
 //! `promote_types` and `min_scalar_type` (docs/semantics-can-cast.md), and the same levels for
 //! tensorcast dtypes.
 
+pub(crate) mod casting;
 pub(crate) mod dtype;
 pub(crate) mod level;
 pub(crate) mod ml;

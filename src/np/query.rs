@@ -9,9 +9,9 @@ use super::level::level;
 use super::ml;
 use super::rules::NumpyRules;
 use super::value::{self, can_cast_value, min_scalar_type, Value, PYTHON_SCALAR_REFUSED};
-use crate::cast::options::Casting;
 use crate::dtype::DType;
 use crate::error::Error;
+use crate::np::casting::Casting;
 
 /// A Python scalar as the C API passes it.
 #[derive(Copy, Clone, Debug)]

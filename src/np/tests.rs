@@ -9,8 +9,8 @@
 use super::dtype::py_repr;
 use super::value::py_int;
 use super::*;
-use crate::cast::options::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 use crate::error::Error;
+use crate::np::casting::Casting::{self, Equiv, Never, No, Safe, SameKind, Unsafe};
 use crate::testutil::np_host_order;
 
 /// [`super::parse`] of a spec written for a little-endian host.

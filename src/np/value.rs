@@ -5,8 +5,8 @@
 use super::dtype::{Kind, NpDtype, Order, Shape};
 use super::level::level;
 use super::rules::NumpyRules;
-use crate::cast::options::Casting;
 use crate::error::Error;
+use crate::np::casting::Casting;
 use crate::simd::fpenv::DefaultFpEnv;
 
 /// numpy 2's TypeError for Python scalars in `can_cast`.

@@ -4,9 +4,9 @@
 //! `cast/kernels.rs`).
 
 use super::cpu::Tier;
-use crate::cast::kernel::Kernel;
-use crate::cast::repr::Repr;
 use crate::dtype::Scalar;
+use crate::formats::repr::Repr;
+use crate::simd::kernel::Kernel;
 
 /// A hand-written kernel for this pair of standard types on this tier, if there is one.
 pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {

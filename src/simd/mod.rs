@@ -20,6 +20,7 @@ pub mod cpu;
 pub mod family;
 pub mod fill;
 pub mod fpenv;
+pub mod kernel;
 pub mod kernels;
 pub mod scan;
 

@@ -2,9 +2,9 @@
 //! Which dtypes have a text form, as the kernels' representation of their elements
 //! (`repr.rs`), and the block of codes the packed dtypes are handled in.
 
-use super::super::repr::Repr;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
+use crate::formats::repr::Repr;
 use core::fmt::Display;
 
 /// UNSUPPORTED when `dtype` has no text form (the complex types); `direction` ("cast

@@ -5,13 +5,7 @@
 //! [`StringFormat`] asked for (`layout.rs`); a float format's text behaviour is one
 //! [`FloatText`] table entry.
 
-use super::super::elem::Elem;
-use super::super::lowp::{
-    self, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4,
-};
 use super::super::options::StringFormat;
-use super::super::repr::Repr;
-use super::super::{convert, pack};
 use super::form::{text_repr, PACKED_BLOCK};
 use super::layout::{
     printf_g, shortest_bf16, shortest_f16, shortest_f32, shortest_f64, shortest_low,
@@ -19,6 +13,12 @@ use super::layout::{
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
+use crate::formats::elem::Elem;
+use crate::formats::lowp::{
+    self, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4,
+};
+use crate::formats::repr::Repr;
+use crate::formats::{convert, pack};
 
 /// How one float format turns into text: how its shortest round-trip digits are found,
 /// and numpy's positional / scientific threshold U (`1e-4 <= |x| < U` is positional).

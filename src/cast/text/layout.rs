@@ -4,8 +4,8 @@
 //! `%.Pg`.
 
 use super::super::options::RoundMode;
-use super::super::{convert, lowp};
 use super::scratch::{push, push_exponent, Scratch, SCRATCH_BYTES};
+use crate::formats::{convert, lowp};
 use core::fmt::Write;
 
 /// The value of a short run of ASCII digits (an exponent).

@@ -9,14 +9,14 @@
 //! through f64 and the float -> integer rule. The parser for a dtype is chosen once per
 //! call.
 
-use super::super::elem::Elem;
 use super::super::options::CastOptions;
-use super::super::repr::Repr;
-use super::super::{convert, lowp, pack};
 use super::form::{text_repr, PACKED_BLOCK};
 use super::scan::{plain_integer, plain_integer_low_bits, scan_wide, trim};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
+use crate::formats::elem::Elem;
+use crate::formats::repr::Repr;
+use crate::formats::{convert, lowp, pack};
 
 /// Parses as a float of type `F`, correctly rounded in `F`'s own precision, which
 /// reads exactly the forms of the semantics page: no whitespace (trimmed before), no

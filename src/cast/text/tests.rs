@@ -4,13 +4,14 @@
 //! of random f32/f64 values, and the length bounds. In quick mode (`testutil::quick`) the
 //! 16-bit values and the random ones are sampled.
 
-use super::super::{convert, lowp, pack, CastOptions, StringFormat};
+use super::super::{CastOptions, StringFormat};
 use super::format::{format_element, low_formatter, max_text_bytes};
 use super::parse::{parse_each, parse_element, parse_error, parse_low};
 use super::scan::trim;
 use super::scratch::{Scratch, SCRATCH_BYTES};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
+use crate::formats::{convert, lowp, pack};
 use crate::testutil::{host_bits, host_bytes, patterns_u16, samples};
 
 fn fmt(source: Scalar, bits: u64, format: StringFormat) -> String {

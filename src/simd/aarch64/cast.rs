@@ -19,11 +19,11 @@
 //! kernels point to.
 
 use super::{neon_family, Neon};
-use crate::cast::convert::{f16_bits_to_f32, f32_to_f16_bits, f64_to_f32 as f64_to_f32_scalar};
-use crate::cast::kernel::Kernel;
 use crate::dtype::Scalar;
+use crate::formats::convert::{f16_bits_to_f32, f32_to_f16_bits, f64_to_f32 as f64_to_f32_scalar};
 use crate::simd::cpu::Tier;
 use crate::simd::family::{bodies, enable_features, Body, Run};
+use crate::simd::kernel::Kernel;
 use std::arch::aarch64::*;
 use std::arch::asm;
 

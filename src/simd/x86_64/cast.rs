@@ -8,19 +8,19 @@
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
 use super::{avx2_family, Avx2};
-use crate::cast::convert::{
+use crate::dtype::Scalar;
+use crate::formats::convert::{
     f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits,
 };
-use crate::cast::kernel::Kernel;
-use crate::cast::lowp::{
+use crate::formats::lowp::{
     self, Kind, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS,
 };
-use crate::cast::pack;
-use crate::cast::repr::Repr;
-use crate::dtype::Scalar;
+use crate::formats::pack;
+use crate::formats::repr::Repr;
 use crate::simd::cpu::Tier;
 use crate::simd::family::{bodies, enable_features, Body, Run};
+use crate::simd::kernel::Kernel;
 use std::arch::x86_64::*;
 
 avx2_family! { enable_features! {

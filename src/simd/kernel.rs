@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! What a conversion kernel is: a function over contiguous bytes compiled for one CPU
-//! tier, with its element sizes. `kernels.rs` chooses kernels, `simd/` supplies the
+//! tier, with its element sizes. `cast/kernels.rs` chooses kernels, `simd/` supplies the
 //! hand-written ones; both build on these types, so the dependencies go one way.
 
 /// The kernel set a kernel was compiled for; made only by detection (`simd::cpu`).
