@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """Writes the seed inputs of the fuzz targets (fuzz/fuzz_targets/) into DIR/<target>/:
-numbers from docs/semantics-cast.md section 8, c_tests/test_fpenv.c and the peers' test
+numbers from docs/semantics-cast.md section 8, tests/c/test_fpenv.c and the peers' test
 cases (onnxruntime's and numpy's string casts); the numpy dtype specs of
-c_tests/test_np_can_cast.c (its STR, LEVEL and PROMOTE cases); a few shapes of
+tests/c/test_np_can_cast.c (its STR, LEVEL and PROMOTE cases); a few shapes of
 docs/semantics-expand-bitcast.md and descriptors for the C ABI target. scripts/fuzz.sh
 merges them, minimized, into fuzz/corpus/.
 
@@ -38,7 +38,7 @@ def write(directory, name, data):
         f.write(data)
 
 def specs():
-    text = open(os.path.join(ROOT, "c_tests", "test_np_can_cast.c"), encoding="utf-8").read()
+    text = open(os.path.join(ROOT, "tests", "c", "test_np_can_cast.c"), encoding="utf-8").read()
     found = []
     for macro in ("STR", "LEVEL", "PROMOTE"):
         for m in re.finditer(macro + r'\("((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', text):

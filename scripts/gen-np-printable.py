@@ -4,7 +4,7 @@
 printable, as sorted inclusive ranges, for tensorcast's copy of Python's repr() (numpy
 quotes specs in its messages with repr). Run with the Python the oracle tests use
 (the python3 that scripts/test-np-oracle.sh makes its venvs from); the table records
-that Python's Unicode version, and tests/oracle_np/test_np_chars.py checks it against
+that Python's Unicode version, and tests/oracles/numpy_can_cast/test_np_chars.py checks it against
 the running Python for every code point.
 
     python3 scripts/gen-np-printable.py > src/np/printable.rs && cargo fmt --all

@@ -19,7 +19,7 @@
 #   1. cargo clippy --all-targets --target TRIPLE -- -D warnings
 #   2. cargo test --target TRIPLE under qemu, with TCAST_TEST_QUICK=1 (the exhaustive and
 #      random-heavy tests sample their inputs; docs/architecture.md, "Tests around it"),
-#      the C suite included: tests/c_suite.rs builds c_tests/ with the cross C compiler
+#      the C suite included: tests/c_suite.rs builds tests/c/ with the cross C compiler
 #      (CC_<triple>) and runs the programs through the same qemu
 #      (CARGO_TARGET_<TRIPLE>_RUNNER).
 #

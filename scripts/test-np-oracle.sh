@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# The numpy-casting oracle (tests/oracle_np): tensorcast's tcast_np_* and tcast_can_cast
+# The numpy-casting oracle (tests/oracles/numpy_can_cast): tensorcast's tcast_np_* and tcast_can_cast
 # against real numpy, twice: numpy 2.4.6 + ml_dtypes 0.6.0 (build/venv, the pins of
 # tests/conformance/requirements.txt) and numpy 1.26.4 (build/venv-np1, the pins of
-# tests/oracle_np/requirements-np1.txt). Each venv is created when missing (python3-venv
+# tests/oracles/numpy_can_cast/requirements-np1.txt). Each venv is created when missing (python3-venv
 # is installed first when Python lacks it, through scripts/lib.sh).
 #
 #   scripts/test-np-oracle.sh            build the release library, run both
@@ -37,7 +37,7 @@ fi
 if [ ! -x build/venv-np1/bin/python ]; then
   step "creating build/venv-np1 (numpy 1.26.4)" python3 -m venv build/venv-np1
 fi
-build/venv-np1/bin/pip install --quiet --disable-pip-version-check -r tests/oracle_np/requirements-np1.txt
+build/venv-np1/bin/pip install --quiet --disable-pip-version-check -r tests/oracles/numpy_can_cast/requirements-np1.txt
 
 if [ "$dry_run" -eq 1 ]; then
   export TCAST_NP_ORACLE_DRYRUN=1
@@ -51,8 +51,8 @@ fi
 # Both runs happen even when the first fails, so one invocation shows both versions.
 numpy2="numpy-casting oracle under numpy 2 (build/venv)"
 numpy1="numpy-casting oracle under numpy 1.26 (build/venv-np1)"
-step --keep-going "$numpy2" build/venv/bin/python -m pytest tests/oracle_np -q "$@"
-step --keep-going "$numpy1" build/venv-np1/bin/python -m pytest tests/oracle_np -q "$@"
+step --keep-going "$numpy2" build/venv/bin/python -m pytest tests/oracles/numpy_can_cast -q "$@"
+step --keep-going "$numpy1" build/venv-np1/bin/python -m pytest tests/oracles/numpy_can_cast -q "$@"
 
 if [ ${#failed_steps[@]} -gt 0 ]; then
   failed=()

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# The onnx 1.23 oracle (tests/oracle_onnx123): tensorcast's casts to FLOAT6E2M3 and
+# The onnx 1.23 oracle (tests/oracles/onnx): tensorcast's casts to FLOAT6E2M3 and
 # FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator running Cast-28 models
 # (docs/semantics-cast.md 6), in a venv of its own, build/venv-onnx123, with the pins of
-# tests/oracle_onnx123/requirements.txt (onnx 1.23.0 cannot live beside the 1.22.0 of
+# tests/oracles/onnx/requirements.txt (onnx 1.23.0 cannot live beside the 1.22.0 of
 # build/venv). The venv is created when missing; the pins are installed on every run (a
 # no-op when they are there) and then checked, so a stale venv fails here, by name.
 #
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 venv=build/venv-onnx123
-requirements=tests/oracle_onnx123/requirements.txt
+requirements=tests/oracles/onnx/requirements.txt
 
 install_missing python3-venv
 
@@ -53,4 +53,4 @@ if [ -z "${TCAST_LIB:-}" ]; then
 fi
 
 step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
-  "$venv/bin/python" -m pytest tests/oracle_onnx123 -q "$@"
+  "$venv/bin/python" -m pytest tests/oracles/onnx -q "$@"

@@ -104,7 +104,7 @@ run_rpm() {
 }
 step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
 run_oracle() {
-  TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracle -q
+  TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracles/numpy -q
 }
 
 step_def np-oracle "venv build" "numpy casting rules against numpy 2.4.6 (+ ml_dtypes) and numpy 1.26.4"
@@ -144,7 +144,7 @@ step_def portable "venv build" "portable path: C suite, Python oracles and confo
 run_portable() {
   export TCAST_DISABLE_CPU_FEATURES=all TCAST_LIB=$lib
   ctest --test-dir build/cmake --output-on-failure --label-exclude memcheck
-  build/venv/bin/python -m pytest tests/oracle -q
+  build/venv/bin/python -m pytest tests/oracles/numpy -q
   bash scripts/test-onnx123-oracle.sh
   build/venv/bin/python tests/conformance/onnx_node.py --lib $lib --min-passed 184
 }

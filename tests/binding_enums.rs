@@ -4,7 +4,7 @@
 //!
 //! - the C# binding's enums (bindings/csharp/src/Tensorcast.cs), both ways: every member
 //!   is a constant of its table with the same value, and every constant has a member;
-//! - the Python test helpers' module constants (tests/oracle*, tests/conformance), one
+//! - the Python test helpers' module constants (tests/oracles/numpy*, tests/conformance), one
 //!   way: a constant named like a C one (`FLOAT`, `ERR_PARSE`, `NUMPY_1`) has its value.
 //!
 //! The Go binding needs no check: it takes every value from the header through cgo
@@ -189,10 +189,10 @@ fn python_helpers_match_the_tables() {
     }
     let mut matched = 0;
     for path in [
-        "tests/oracle/capi_base.py",
-        "tests/oracle/tcast.py",
-        "tests/oracle_np/npcast.py",
-        "tests/oracle_np/npside.py",
+        "tests/oracles/numpy/capi_base.py",
+        "tests/oracles/numpy/tcast.py",
+        "tests/oracles/numpy_can_cast/npcast.py",
+        "tests/oracles/numpy_can_cast/npside.py",
         "tests/conformance/onnx_node.py",
     ] {
         for (name, value) in python_constants(&read(path)) {

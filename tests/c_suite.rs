@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! The C test suite (`c_tests/test_*.c`) under `cargo test`: each file is compiled with
+//! The C test suite (`tests/c/test_*.c`) under `cargo test`: each file is compiled with
 //! the C compiler the `cc` crate finds, linked against the cdylib cargo built for this
 //! very test run, and run; a nonzero exit fails the test and shows the program's output.
 //! CMake runs the same programs through CTest (see CMakeLists.txt).
@@ -23,7 +23,7 @@ use common::target_triple;
 const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The C tests, one `#[test]` each. `every_c_test_is_listed` keeps this in step with the
-/// files in c_tests/.
+/// files in tests/c/.
 macro_rules! c_tests {
     ($($name:ident),* $(,)?) => {
         const C_TESTS: &[&str] = &[$(stringify!($name)),*];
@@ -57,8 +57,8 @@ c_tests!(
 
 #[test]
 fn every_c_test_is_listed() {
-    let mut found: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("c_tests"))
-        .expect("read c_tests/")
+    let mut found: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("tests").join("c"))
+        .expect("read tests/c/")
         .filter_map(|entry| {
             let name = entry.ok()?.file_name().into_string().ok()?;
             let stem = name.strip_suffix(".c")?;
@@ -70,7 +70,7 @@ fn every_c_test_is_listed() {
     listed.sort();
     assert_eq!(
         found, listed,
-        "add new c_tests/test_*.c files to c_tests! in tests/c_suite.rs"
+        "add new tests/c/test_*.c files to c_tests! in tests/c_suite.rs"
     );
 }
 
@@ -155,7 +155,7 @@ fn symlink(_target: &Path, _link: &Path) {
     unreachable!("only Linux builds give the library a SONAME");
 }
 
-/// Compiles c_tests/<name>.c into a program and returns its path.
+/// Compiles tests/c/<name>.c into a program and returns its path.
 fn compile(name: &str, link: &Link) -> PathBuf {
     let root = Path::new(MANIFEST_DIR);
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_suite");
@@ -178,7 +178,7 @@ fn compile(name: &str, link: &Link) -> PathBuf {
         // A const input needs no cast that drops the qualifier (TCAST_CONST_DATA).
         .flag("-Werror=cast-qual")
         .include(root.join("include"))
-        .include(root.join("c_tests"));
+        .include(root.join("tests").join("c"));
     let compiler = build.get_compiler();
     assert!(
         compiler.is_like_gnu() || compiler.is_like_clang(),
@@ -187,7 +187,7 @@ fn compile(name: &str, link: &Link) -> PathBuf {
     );
     let exe = out_dir.join(name);
     let mut cmd = compiler.to_command();
-    cmd.arg(root.join("c_tests").join(format!("{name}.c")))
+    cmd.arg(root.join("tests").join("c").join(format!("{name}.c")))
         .arg("-o")
         .arg(&exe);
     match link {
@@ -207,7 +207,7 @@ fn compile(name: &str, link: &Link) -> PathBuf {
         .unwrap_or_else(|e| panic!("run the C compiler {cmd:?}: {e}"));
     assert!(
         output.status.success(),
-        "compiling c_tests/{name}.c failed ({}):\n{cmd:?}\n{}{}",
+        "compiling tests/c/{name}.c failed ({}):\n{cmd:?}\n{}{}",
         output.status,
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
@@ -280,14 +280,14 @@ fn run_c_test(name: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "c_tests/{name}.c failed ({}):\n--- stdout\n{stdout}--- stderr\n{stderr}",
+        "tests/c/{name}.c failed ({}):\n--- stdout\n{stdout}--- stderr\n{stderr}",
         output.status
     );
     // The summary line proves the program ran to its end.
     let summary = stdout.lines().last().unwrap_or_default();
     assert!(
         summary.ends_with(" passed, 0 failed"),
-        "c_tests/{name}.c printed no summary line:\n{stdout}{stderr}"
+        "tests/c/{name}.c printed no summary line:\n{stdout}{stderr}"
     );
     let library = match &link {
         Link::Shared(dir) => format!("the cdylib in {}", dir.display()),
@@ -301,7 +301,7 @@ fn run_c_test(name: &str) {
         .collect();
     assert!(
         runner.is_some() || not_run.is_empty(),
-        "c_tests/{name}.c left checks out natively:\n{}",
+        "tests/c/{name}.c left checks out natively:\n{}",
         not_run.join("\n")
     );
     let through = match &runner {

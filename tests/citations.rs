@@ -23,7 +23,6 @@ const ROOTS: &[&str] = &[
     "src",
     "include",
     "cbindgen.toml",
-    "c_tests",
     "examples",
     "bindings",
     "scripts",

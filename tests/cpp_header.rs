@@ -3,7 +3,7 @@
 //! Its enumerations must cover the C ones: every constant of every C enumeration table
 //! (the dtypes, statuses, casting levels, round modes, text formats, bitcast and numpy
 //! rules) has exactly one enumerator in it, defined as that constant. The layer's
-//! behaviour is tested in C++ (cpp_tests/, run by CTest under C++17 and C++20).
+//! behaviour is tested in C++ (tests/cpp/, run by CTest under C++17 and C++20).
 
 use tensorcast::c_tables;
 

@@ -9,8 +9,6 @@ const ID: &str = "SPDX-License-Identifier: MIT OR Apache-2.0";
 const ROOTS: &[&str] = &[
     "src",
     "include",
-    "c_tests",
-    "cpp_tests",
     "tests",
     "benches",
     "examples",

@@ -11,6 +11,7 @@ mod exec;
 pub(crate) mod kernels;
 pub(crate) mod options;
 #[cfg(test)]
+#[path = "../../tests/rust/cast/reference.rs"]
 mod reference;
 pub(crate) mod strings;
 pub(crate) mod text;
@@ -59,6 +60,8 @@ pub(crate) fn cast_checked(
 }
 
 #[cfg(test)]
+#[path = "../../tests/rust/cast/lowp.rs"]
 mod lowp_tests;
 #[cfg(test)]
+#[path = "../../tests/rust/cast/cast.rs"]
 mod tests;

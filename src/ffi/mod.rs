@@ -17,6 +17,7 @@ mod args;
 mod executor;
 mod guard;
 #[cfg(test)]
+#[path = "../../tests/rust/ffi/plain_paths.rs"]
 mod plain_paths;
 pub mod types;
 

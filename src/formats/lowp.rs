@@ -98,7 +98,7 @@ macro_rules! low {
 }
 
 /// The formats, indexed by the format ids above (`format_ids_name_their_dtypes` in
-/// lowp_tests.rs checks the order).
+/// tests/rust/cast/lowp.rs checks the order).
 #[rustfmt::skip]
 pub const FORMATS: [LowFormat; 12] = [
     low!(Float8E4M3Fn, 8, 4, 3, 7, Kind::Fn, 0x7e),

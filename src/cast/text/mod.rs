@@ -21,6 +21,7 @@ mod parse;
 mod scan;
 mod scratch;
 #[cfg(test)]
+#[path = "../../../tests/rust/cast/text.rs"]
 mod tests;
 
 pub(crate) use form::require_text_form;

@@ -2,8 +2,8 @@
 """The numpy side of the numpy-casting oracle: the case lists and what the running numpy
 answers for them. Nothing here touches tensorcast, so it runs without the library:
 
-    build/venv/bin/python tests/oracle_np/npside.py       # numpy 2.4.6
-    build/venv-np1/bin/python tests/oracle_np/npside.py   # numpy 1.26.4
+    build/venv/bin/python tests/oracles/numpy_can_cast/npside.py       # numpy 2.4.6
+    build/venv-np1/bin/python tests/oracles/numpy_can_cast/npside.py   # numpy 1.26.4
 
 computes every expectation of the suite and prints the case counts and the time taken
 (the dry run). The test files build their cases with the same functions.

@@ -2,13 +2,13 @@
 """What every ctypes binding of the tests shares: where the library is, the status codes
 of ``include/tensorcast.h`` and the ``tcast_error`` struct. It imports nothing but the
 standard library, so the numpy 1 venv (without ml_dtypes) can use it too
-(``tests/oracle_np/npcast.py``)."""
+(``tests/oracles/numpy_can_cast/npcast.py``)."""
 
 import ctypes
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_LIB = REPO_ROOT / "target" / "release" / "libtensorcast.so"
 
 

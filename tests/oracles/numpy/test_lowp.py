@@ -35,7 +35,7 @@ on any f32 (and FLOAT4E2M1 and FLOAT6, which have no saturate option, match ever
 ``PAGE_VS_ML_DTYPES`` lists, with exact values, where the page's rules and ml_dtypes give
 different codes.
 
-Run with ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.
+Run with ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracles/numpy -q``.
 """
 
 import ml_dtypes

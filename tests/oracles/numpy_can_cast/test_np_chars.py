@@ -136,7 +136,7 @@ def test_messages_quote_like_repr():
 
 
 def _table_unicode_version():
-    text = (Path(__file__).resolve().parents[2] / "src/np/printable.rs").read_text()
+    text = (Path(__file__).resolve().parents[3] / "src/np/printable.rs").read_text()
     found = re.search(r"Unicode (\d+\.\d+\.\d+) tables", text)
     return found.group(1) if found else "unknown"
 

@@ -5,10 +5,10 @@ The library is loaded on first use (not at import, so the numpy-side case genera
 ``npside`` can run without it) from the path in ``TCAST_LIB``, or from
 ``target/release/libtensorcast.so`` under the repository root.
 
-``tests/oracle/tcast.py`` is not imported: it imports ml_dtypes and binds the whole cast
+``tests/oracles/numpy/tcast.py`` is not imported: it imports ml_dtypes and binds the whole cast
 API at import time, and this suite also runs in a numpy 1.26 venv without ml_dtypes and
 before section 7 exists in the library. The pieces both bindings need (the error struct,
-the status codes, the loading rule) come from ``tests/oracle/capi_base.py``, which
+the status codes, the loading rule) come from ``tests/oracles/numpy/capi_base.py``, which
 imports only the standard library.
 
 Every wrapper returns a Python value, or raises ``NpCastError`` carrying ``status``,
@@ -21,8 +21,8 @@ import ctypes
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracle"))
-from capi_base import (  # noqa: E402,F401  (shared with tests/oracle; re-exported)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "numpy"))
+from capi_base import (  # noqa: E402,F401  (shared with tests/oracles/numpy; re-exported)
     DEFAULT_LIB,
     ERR_BUFFER_TOO_SMALL,
     ERR_CASTING,

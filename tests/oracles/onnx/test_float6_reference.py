@@ -4,7 +4,7 @@
 docs/semantics-cast.md 6 makes onnx 1.23's reference the oracle for FLOAT6 (onnx 1.23 ships no
 FLOAT6 node test data): each test builds a Cast-28 model (onnx.helper, opset 28) from a
 float source to a FLOAT6 target, runs it with ``onnx.reference.ReferenceEvaluator`` and
-compares tensorcast's output (``tcast_cast`` through tests/oracle's ctypes binding)
+compares tensorcast's output (``tcast_cast`` through tests/oracles/numpy's ctypes binding)
 byte-exact, packing included.
 
 * Sources: FLOAT, DOUBLE, FLOAT16, BFLOAT16, the four FLOAT8 formats, FLOAT4E2M1 and both

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""pytest setup of the onnx 1.23 oracle (tests/oracle_onnx123).
+"""pytest setup of the onnx 1.23 oracle (tests/oracles/onnx).
 
-* The ctypes binding is tests/oracle's ``tcast.py`` (with ``capi_base.py``), put on the
+* The ctypes binding is tests/oracles/numpy's ``tcast.py`` (with ``capi_base.py``), put on the
   import path here: one binding for every oracle.
 * Each test records how many cases it compared (``onnxside.record``); the counts are
   printed at the end of the run, so a passing run shows what it compared.
@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracle"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "numpy"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import onnxside  # noqa: E402

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The examples of docs/semantics-can-cast.md, as fixed expectations. (The generated
-//! comparisons with real numpy live in tests/oracle_np.)
+//! comparisons with real numpy live in tests/oracles/numpy_can_cast.)
 //!
 //! The specs and answers are numpy's on a little-endian host, where they were measured.
 //! On a big-endian host each spec is read with `<` and `>` traded and each answer traded

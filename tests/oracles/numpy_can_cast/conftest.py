@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""pytest setup of the numpy-casting oracle (tests/oracle_np).
+"""pytest setup of the numpy-casting oracle (tests/oracles/numpy_can_cast).
 
 * Under numpy 1.x, ``test_ml_can_cast.py`` is not collected (``collect_ignore``): it
   needs ml_dtypes 0.6.0, which only the numpy 2 venv has, and tcast_can_cast reproduces

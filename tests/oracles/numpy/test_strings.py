@@ -14,7 +14,7 @@ random values log-uniform over the whole range (both signs), random subnormals, 
 values around the layout thresholds 1e-4, 1e3, 1e6 and 1e16 (+-5 ulps).
 
 Every tensorcast call formats or parses a whole batch. Run with
-``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.
+``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracles/numpy -q``.
 """
 
 import decimal

@@ -19,7 +19,7 @@ also taken as ``x[..., ::2]``, ``x.T``, ``x[::2]`` and with its last axis broadc
   TCAST_ERR_UNSUPPORTED: a view carries no strides (docs/c-api.md section 6).
 
 The input is never written. Run with
-``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.
+``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracles/numpy -q``.
 """
 
 import collections

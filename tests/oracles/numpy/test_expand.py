@@ -21,7 +21,7 @@ stepped (``x[::2]`` along an axis), with a stride-0 axis (``as_strided``), or st
 transposed; the library gets numpy's real strides, in elements. Plus the page's examples,
 the error statuses and messages, outputs past the streaming threshold and packed dtypes.
 
-Run with ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracle -q``.
+Run with ``TCAST_LIB=target/release/libtensorcast.so python -m pytest tests/oracles/numpy -q``.
 """
 
 import ctypes
