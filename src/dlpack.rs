@@ -3,55 +3,10 @@
 //! and back. The codes are DLPack 1.1's `DLDataTypeCode`; a dtype's bit width is its
 //! own (the registry's), so the one fact kept here is each dtype's DLPack type code.
 
-use crate::dtype::DType;
+use crate::dtype::{DType, DTYPES};
 use crate::error::Error;
 
-crate::tables::c_enum! {
-    /// A DLPack type code (`DLDataTypeCode` in dlpack.h 1.1); [`DlpackCode::label`] is the
-    /// enumerator's name there, e.g. "kDLFloat8_e4m3fn".
-    pub enum DlpackCode: u8,
-        "DLPack 1.1's type codes (DLDataType.code), for tcast_dtype_from_dlpack and \
-         tcast_dtype_to_dlpack. The header does not include dlpack.h and defines no DL* \
-         name, so that both headers can be included together."
-    {
-        Int = 0 => TCAST_DLPACK_INT ("kDLInt"):
-            "DLPack type code kDLInt (signed integers: 2, 4, 8, 16, 32, 64 bits).",
-        UInt = 1 => TCAST_DLPACK_UINT ("kDLUInt"):
-            "DLPack type code kDLUInt (unsigned integers: 2, 4, 8, 16, 32, 64 bits).",
-        Float = 2 => TCAST_DLPACK_FLOAT ("kDLFloat"):
-            "DLPack type code kDLFloat (IEEE floats: 16, 32, 64 bits).",
-        OpaqueHandle = 3 => TCAST_DLPACK_OPAQUE_HANDLE ("kDLOpaqueHandle"):
-            "DLPack type code kDLOpaqueHandle (no tensorcast dtype).",
-        Bfloat = 4 => TCAST_DLPACK_BFLOAT ("kDLBfloat"):
-            "DLPack type code kDLBfloat (16 bits).",
-        Complex = 5 => TCAST_DLPACK_COMPLEX ("kDLComplex"):
-            "DLPack type code kDLComplex (64 and 128 bits).",
-        Bool = 6 => TCAST_DLPACK_BOOL ("kDLBool"):
-            "DLPack type code kDLBool (8 bits).",
-        Float8E3M4 = 7 => TCAST_DLPACK_FLOAT8_E3M4 ("kDLFloat8_e3m4"):
-            "DLPack type code kDLFloat8_e3m4 (no tensorcast dtype).",
-        Float8E4M3 = 8 => TCAST_DLPACK_FLOAT8_E4M3 ("kDLFloat8_e4m3"):
-            "DLPack type code kDLFloat8_e4m3 (no tensorcast dtype).",
-        Float8E4M3B11Fnuz = 9 => TCAST_DLPACK_FLOAT8_E4M3B11FNUZ ("kDLFloat8_e4m3b11fnuz"):
-            "DLPack type code kDLFloat8_e4m3b11fnuz (no tensorcast dtype).",
-        Float8E4M3Fn = 10 => TCAST_DLPACK_FLOAT8_E4M3FN ("kDLFloat8_e4m3fn"):
-            "DLPack type code kDLFloat8_e4m3fn: FLOAT8E4M3FN.",
-        Float8E4M3Fnuz = 11 => TCAST_DLPACK_FLOAT8_E4M3FNUZ ("kDLFloat8_e4m3fnuz"):
-            "DLPack type code kDLFloat8_e4m3fnuz: FLOAT8E4M3FNUZ.",
-        Float8E5M2 = 12 => TCAST_DLPACK_FLOAT8_E5M2 ("kDLFloat8_e5m2"):
-            "DLPack type code kDLFloat8_e5m2: FLOAT8E5M2.",
-        Float8E5M2Fnuz = 13 => TCAST_DLPACK_FLOAT8_E5M2FNUZ ("kDLFloat8_e5m2fnuz"):
-            "DLPack type code kDLFloat8_e5m2fnuz: FLOAT8E5M2FNUZ.",
-        Float8E8M0Fnu = 14 => TCAST_DLPACK_FLOAT8_E8M0FNU ("kDLFloat8_e8m0fnu"):
-            "DLPack type code kDLFloat8_e8m0fnu: FLOAT8E8M0.",
-        Float6E2M3Fn = 15 => TCAST_DLPACK_FLOAT6_E2M3FN ("kDLFloat6_e2m3fn"):
-            "DLPack type code kDLFloat6_e2m3fn: FLOAT6E2M3 (6 bits).",
-        Float6E3M2Fn = 16 => TCAST_DLPACK_FLOAT6_E3M2FN ("kDLFloat6_e3m2fn"):
-            "DLPack type code kDLFloat6_e3m2fn: FLOAT6E3M2 (6 bits).",
-        Float4E2M1Fn = 17 => TCAST_DLPACK_FLOAT4_E2M1FN ("kDLFloat4_e2m1fn"):
-            "DLPack type code kDLFloat4_e2m1fn: FLOAT4E2M1 (4 bits).",
-    }
-}
+pub use crate::dtype::DlpackCode;
 
 /// A DLPack `DLDataType`: type code, bits per lane, lanes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -63,36 +18,12 @@ pub struct DlpackDtype {
 
 /// The DLPack code of every dtype DLPack can describe, in dtype code order. STRING and
 /// the TF quantized types have none.
-#[rustfmt::skip]
-static DLPACK_CODES: [(DType, DlpackCode); 27] = [
-    (DType::Float, DlpackCode::Float),
-    (DType::Uint8, DlpackCode::UInt),
-    (DType::Int8, DlpackCode::Int),
-    (DType::Uint16, DlpackCode::UInt),
-    (DType::Int16, DlpackCode::Int),
-    (DType::Int32, DlpackCode::Int),
-    (DType::Int64, DlpackCode::Int),
-    (DType::Bool, DlpackCode::Bool),
-    (DType::Float16, DlpackCode::Float),
-    (DType::Double, DlpackCode::Float),
-    (DType::Uint32, DlpackCode::UInt),
-    (DType::Uint64, DlpackCode::UInt),
-    (DType::Complex64, DlpackCode::Complex),
-    (DType::Complex128, DlpackCode::Complex),
-    (DType::Bfloat16, DlpackCode::Bfloat),
-    (DType::Float8E4M3Fn, DlpackCode::Float8E4M3Fn),
-    (DType::Float8E4M3Fnuz, DlpackCode::Float8E4M3Fnuz),
-    (DType::Float8E5M2, DlpackCode::Float8E5M2),
-    (DType::Float8E5M2Fnuz, DlpackCode::Float8E5M2Fnuz),
-    (DType::Uint4, DlpackCode::UInt),
-    (DType::Int4, DlpackCode::Int),
-    (DType::Float4E2M1, DlpackCode::Float4E2M1Fn),
-    (DType::Float8E8M0, DlpackCode::Float8E8M0Fnu),
-    (DType::Uint2, DlpackCode::UInt),
-    (DType::Int2, DlpackCode::Int),
-    (DType::Float6E2M3, DlpackCode::Float6E2M3Fn),
-    (DType::Float6E3M2, DlpackCode::Float6E3M2Fn),
-];
+/// Every dtype with a DLPack code, with it (the registry's `dlpack` column).
+fn dlpack_codes() -> impl Iterator<Item = (DType, DlpackCode)> {
+    DTYPES
+        .iter()
+        .filter_map(|row| Some((row.dtype, row.dlpack?)))
+}
 
 /// The bit width DLPack gives `dtype`: the registry's (8 for BOOL, 4 for INT4, ...).
 fn dlpack_bits(dtype: DType) -> u8 {
@@ -102,12 +33,12 @@ fn dlpack_bits(dtype: DType) -> u8 {
 /// The DLPack description of `dtype` (lanes 1), or UNSUPPORTED for STRING and the TF
 /// quantized types, which DLPack has no code for.
 pub fn to_dlpack(dtype: DType) -> Result<DlpackDtype, Error> {
-    DLPACK_CODES
-        .iter()
-        .find(|(d, _)| *d == dtype)
-        .map(|&(d, code)| DlpackDtype {
+    dtype
+        .info()
+        .dlpack
+        .map(|code| DlpackDtype {
             code: code.code(),
-            bits: dlpack_bits(d),
+            bits: dlpack_bits(dtype),
             lanes: 1,
         })
         .ok_or_else(|| Error::Unsupported(format!("{dtype} has no DLPack type code")))
@@ -122,10 +53,9 @@ pub fn from_dlpack(dl: DlpackDtype) -> Result<DType, Error> {
             dl.lanes
         )));
     }
-    DLPACK_CODES
-        .iter()
-        .find(|&&(d, code)| code.code() == dl.code && dlpack_bits(d) == dl.bits)
-        .map(|&(d, _)| d)
+    dlpack_codes()
+        .find(|&(d, code)| code.code() == dl.code && dlpack_bits(d) == dl.bits)
+        .map(|(d, _)| d)
         .ok_or_else(|| {
             let name =
                 DlpackCode::from_code(dl.code).map_or("not a DLPack 1.1 code", DlpackCode::label);
@@ -180,14 +110,13 @@ mod tests {
                 }
             }
         }
-        assert_eq!(mapped, DLPACK_CODES.len());
+        assert_eq!(mapped, dlpack_codes().count());
     }
 
     #[test]
-    fn the_table_is_in_dtype_order_without_repeats() {
-        assert!(DLPACK_CODES.windows(2).all(|w| w[0].0 < w[1].0));
+    fn no_two_dtypes_share_a_dlpack_code_and_width() {
         let mut seen = std::collections::HashSet::new();
-        for &(d, code) in &DLPACK_CODES {
+        for (d, code) in dlpack_codes() {
             assert!(seen.insert((code, dlpack_bits(d))), "{d}");
         }
     }

@@ -5,12 +5,12 @@
 //! (`simd::x86_64::avx2_family`) so the compiler vectorises it, and the tier is detected
 //! once per process.
 
-use crate::dtype::Scalar;
+use crate::dtype::low_ids::*;
+use crate::dtype::{for_each_low_format, Scalar};
 use crate::formats::convert::CastTo;
 use crate::formats::elem::{Bool, Elem, C128, C64};
 use crate::formats::lowp::{
-    decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, E2M1, E2M3, E3M2, E4M3FN,
-    E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS, I2, I4, U2, U4,
+    decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, FORMATS,
 };
 use crate::formats::repr::Repr;
 use crate::simd::kernel::{Kernel, Tier};
@@ -252,19 +252,17 @@ fn encode_to<const F: u8, const OPT: u8>(from: Repr, tier: Tier) -> Kernel {
         Repr::Std(Scalar::F64) => encode_pick::<f64, F, OPT>(tier),
         Repr::Std(Scalar::C64) => encode_pick::<C64, F, OPT>(tier),
         Repr::Std(Scalar::C128) => encode_pick::<C128, F, OPT>(tier),
-        Repr::Low(E4M3FN) => encode_pick::<Code<E4M3FN>, F, OPT>(tier),
-        Repr::Low(E4M3FNUZ) => encode_pick::<Code<E4M3FNUZ>, F, OPT>(tier),
-        Repr::Low(E5M2) => encode_pick::<Code<E5M2>, F, OPT>(tier),
-        Repr::Low(E5M2FNUZ) => encode_pick::<Code<E5M2FNUZ>, F, OPT>(tier),
-        Repr::Low(E8M0) => encode_pick::<Code<E8M0>, F, OPT>(tier),
-        Repr::Low(E2M1) => encode_pick::<Code<E2M1>, F, OPT>(tier),
-        Repr::Low(E2M3) => encode_pick::<Code<E2M3>, F, OPT>(tier),
-        Repr::Low(E3M2) => encode_pick::<Code<E3M2>, F, OPT>(tier),
-        Repr::Low(I4) => encode_pick::<Code<I4>, F, OPT>(tier),
-        Repr::Low(U4) => encode_pick::<Code<U4>, F, OPT>(tier),
-        Repr::Low(I2) => encode_pick::<Code<I2>, F, OPT>(tier),
-        Repr::Low(U2) => encode_pick::<Code<U2>, F, OPT>(tier),
-        Repr::Low(other) => unreachable!("no low-precision format {other}"),
+        Repr::Low(source) => {
+            macro_rules! by_source {
+                ($($g:ident [$($o:literal),*];)*) => {
+                    match source {
+                        $($g => encode_pick::<Code<$g>, F, OPT>(tier),)*
+                        other => unreachable!("no low-precision format {other}"),
+                    }
+                };
+            }
+            for_each_low_format!(by_source)
+        }
     }
 }
 
@@ -302,45 +300,30 @@ pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Ti
     match (from, to) {
         (Repr::Std(a), Repr::Std(b)) => select(a, b, tier),
         (a, b) if a == b => copy(1, tier),
-        (Repr::Low(f), Repr::Std(d)) => match f {
-            E4M3FN => decode_for::<E4M3FN>(d, tier),
-            E4M3FNUZ => decode_for::<E4M3FNUZ>(d, tier),
-            E5M2 => decode_for::<E5M2>(d, tier),
-            E5M2FNUZ => decode_for::<E5M2FNUZ>(d, tier),
-            E8M0 => decode_for::<E8M0>(d, tier),
-            E2M1 => decode_for::<E2M1>(d, tier),
-            E2M3 => decode_for::<E2M3>(d, tier),
-            E3M2 => decode_for::<E3M2>(d, tier),
-            I4 => decode_for::<I4>(d, tier),
-            U4 => decode_for::<U4>(d, tier),
-            I2 => decode_for::<I2>(d, tier),
-            U2 => decode_for::<U2>(d, tier),
-            other => unreachable!("no low-precision format {other}"),
-        },
+        (Repr::Low(f), Repr::Std(d)) => {
+            macro_rules! by_format {
+                ($($g:ident [$($o:literal),*];)*) => {
+                    match f {
+                        $($g => decode_for::<$g>(d, tier),)*
+                        other => unreachable!("no low-precision format {other}"),
+                    }
+                };
+            }
+            for_each_low_format!(by_format)
+        }
         // (format, option bits): bit 0 saturate, bits 1-2 the round mode (`option_bits`).
-        (from, Repr::Low(g)) => match (g, option_bits(g, saturate, round_mode)) {
-            (E4M3FN, 0) => encode_to::<E4M3FN, 0>(from, tier),
-            (E4M3FN, 1) => encode_to::<E4M3FN, 1>(from, tier),
-            (E4M3FNUZ, 0) => encode_to::<E4M3FNUZ, 0>(from, tier),
-            (E4M3FNUZ, 1) => encode_to::<E4M3FNUZ, 1>(from, tier),
-            (E5M2, 0) => encode_to::<E5M2, 0>(from, tier),
-            (E5M2, 1) => encode_to::<E5M2, 1>(from, tier),
-            (E5M2FNUZ, 0) => encode_to::<E5M2FNUZ, 0>(from, tier),
-            (E5M2FNUZ, 1) => encode_to::<E5M2FNUZ, 1>(from, tier),
-            (E8M0, 0) => encode_to::<E8M0, 0>(from, tier),
-            (E8M0, 1) => encode_to::<E8M0, 1>(from, tier),
-            (E8M0, 2) => encode_to::<E8M0, 2>(from, tier),
-            (E8M0, 3) => encode_to::<E8M0, 3>(from, tier),
-            (E8M0, 4) => encode_to::<E8M0, 4>(from, tier),
-            (E8M0, 5) => encode_to::<E8M0, 5>(from, tier),
-            (E2M1, 0) => encode_to::<E2M1, 0>(from, tier),
-            (E2M3, 0) => encode_to::<E2M3, 0>(from, tier),
-            (E3M2, 0) => encode_to::<E3M2, 0>(from, tier),
-            (I4, 0) => encode_to::<I4, 0>(from, tier),
-            (U4, 0) => encode_to::<U4, 0>(from, tier),
-            (I2, 0) => encode_to::<I2, 0>(from, tier),
-            (U2, 0) => encode_to::<U2, 0>(from, tier),
-            (format, opt) => unreachable!("no kernel for format {format} with options {opt}"),
-        },
+        (from, Repr::Low(g)) => {
+            macro_rules! by_format_and_options {
+                ($($g:ident [$($o:literal),*];)*) => {
+                    match (g, option_bits(g, saturate, round_mode)) {
+                        $($(($g, $o) => encode_to::<$g, $o>(from, tier),)*)*
+                        (format, opt) => {
+                            unreachable!("no kernel for format {format} with options {opt}")
+                        }
+                    }
+                };
+            }
+            for_each_low_format!(by_format_and_options)
+        }
     }
 }

@@ -19,107 +19,15 @@ use super::elem::{Bool, Elem, C128, C64};
 use crate::dtype::DType;
 use half::{bf16, f16};
 
-/// How a format treats the top of its range and NaN.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// FLOAT8E5M2: IEEE-style infinities and NaNs.
-    Ieee,
-    /// FLOAT8E4M3FN: no infinity; S.1111.111 is NaN; -0 exists.
-    Fn,
-    /// FNUZ: no infinity, no -0; 0x80 is the only NaN.
-    Fnuz,
-    /// FLOAT4E2M1: no infinity or NaN; saturates; -0 exists; NaN gives 0x8 (+NaN) / 0x0
-    /// (-NaN) as onnx's test data (ml_dtypes) expect.
-    Fp4,
-    /// FLOAT6: the rules of FLOAT4E2M1 (saturates, -0 is 0x20, +NaN gives 0x20 and -NaN
-    /// 0x00, as the onnx 1.23 reference does); a kind of its own because FLOAT4E2M1 has
-    /// kernels of its own.
-    Fp6,
-    /// FLOAT8E8M0: an unsigned power of two; 0xFF is NaN.
-    E8m0,
-    /// Two's complement or unsigned integers.
-    Int { signed: bool },
-}
-
-/// One low-precision format.
-#[derive(Debug)]
-pub struct LowFormat {
-    pub dtype: DType,
-    pub bits: u32,
-    pub exp_bits: u32,
-    pub man_bits: u32,
-    pub bias: i32,
-    pub kind: Kind,
-    /// The largest finite code's magnitude bits (sign excluded).
-    pub max_code: u32,
-}
-
-// The format ids: the const generic `F` of the kernels (`Code<F>`, `decode_f32::<F>`, ...),
-// the `u8` of `Repr::Low`, and the index into `FORMATS`. Code names formats by these
-// constants only, never by their numbers.
-
-/// FLOAT8E4M3FN.
-pub const E4M3FN: u8 = 0;
-/// FLOAT8E4M3FNUZ.
-pub const E4M3FNUZ: u8 = 1;
-/// FLOAT8E5M2.
-pub const E5M2: u8 = 2;
-/// FLOAT8E5M2FNUZ.
-pub const E5M2FNUZ: u8 = 3;
-/// FLOAT8E8M0.
-pub const E8M0: u8 = 4;
-/// FLOAT4E2M1.
-pub const E2M1: u8 = 5;
-/// FLOAT6E2M3.
-pub const E2M3: u8 = 6;
-/// FLOAT6E3M2.
-pub const E3M2: u8 = 7;
-/// INT4.
-pub const I4: u8 = 8;
-/// UINT4.
-pub const U4: u8 = 9;
-/// INT2.
-pub const I2: u8 = 10;
-/// UINT2.
-pub const U2: u8 = 11;
-
-macro_rules! low {
-    ($dt:ident, $bits:expr, $e:expr, $m:expr, $bias:expr, $kind:expr, $max:expr) => {
-        LowFormat {
-            dtype: DType::$dt,
-            bits: $bits,
-            exp_bits: $e,
-            man_bits: $m,
-            bias: $bias,
-            kind: $kind,
-            max_code: $max,
-        }
-    };
-}
-
-/// The formats, indexed by the format ids above (`format_ids_name_their_dtypes` in
-/// tests/rust/cast/lowp.rs checks the order).
-#[rustfmt::skip]
-pub const FORMATS: [LowFormat; 12] = [
-    low!(Float8E4M3Fn, 8, 4, 3, 7, Kind::Fn, 0x7e),
-    low!(Float8E4M3Fnuz, 8, 4, 3, 8, Kind::Fnuz, 0x7f),
-    low!(Float8E5M2, 8, 5, 2, 15, Kind::Ieee, 0x7b),
-    low!(Float8E5M2Fnuz, 8, 5, 2, 16, Kind::Fnuz, 0x7f),
-    low!(Float8E8M0, 8, 8, 0, 127, Kind::E8m0, 0xfe),
-    low!(Float4E2M1, 4, 2, 1, 1, Kind::Fp4, 0x7),
-    low!(Float6E2M3, 6, 2, 3, 1, Kind::Fp6, 0x1f),
-    low!(Float6E3M2, 6, 3, 2, 3, Kind::Fp6, 0x1f),
-    low!(Int4, 4, 0, 0, 0, Kind::Int { signed: true }, 0x7),
-    low!(Uint4, 4, 0, 0, 0, Kind::Int { signed: false }, 0xf),
-    low!(Int2, 2, 0, 0, 0, Kind::Int { signed: true }, 0x1),
-    low!(Uint2, 2, 0, 0, 0, Kind::Int { signed: false }, 0x3),
-];
+pub use crate::dtype::low_ids::*;
+pub use crate::dtype::{LowKind as Kind, LOW_FORMATS as FORMATS};
 
 /// The format id of a low-precision dtype.
 pub fn format_of(dtype: DType) -> Option<u8> {
-    FORMATS
-        .iter()
-        .position(|f| f.dtype == dtype)
+    dtype
+        .info()
+        .low
+        .and_then(|low| FORMATS.iter().position(|f| *f == low))
         .map(|i| i as u8)
 }
 
@@ -515,22 +423,20 @@ pub fn to_code<S: LowSource, const F: u8, const OPT: u8>(s: S) -> u8 {
 /// the per-element string paths).
 pub fn encode_f64(format: u8, opt: u8, x: f64) -> u8 {
     macro_rules! by_format {
-        ($($f:ident => [$($o:literal),*]),*) => {
+        ($($f:ident [$($o:literal),*];)*) => {
             match (format, opt) {
                 $($( ($f, $o) => to_code::<f64, $f, $o>(x), )*)*
                 _ => unreachable!("no low-precision format {format} with options {opt}"),
             }
         };
     }
-    by_format!(E4M3FN => [0, 1], E4M3FNUZ => [0, 1], E5M2 => [0, 1], E5M2FNUZ => [0, 1],
-               E8M0 => [0, 1, 2, 3, 4, 5], E2M1 => [0], E2M3 => [0], E3M2 => [0], I4 => [0],
-               U4 => [0], I2 => [0], U2 => [0])
+    crate::dtype::for_each_low_format!(by_format)
 }
 
 /// The exact value of a code of format `format` (runtime dispatch).
 pub fn decode_f64(format: u8, code: u8) -> f64 {
     macro_rules! by_format {
-        ($($f:ident),*) => {
+        ($($f:ident [$($o:literal),*];)*) => {
             match format {
                 $( $f => match FORMATS[$f as usize].kind {
                     Kind::Int { .. } => f64::from(decode_int::<$f>(code)),
@@ -540,5 +446,5 @@ pub fn decode_f64(format: u8, code: u8) -> f64 {
             }
         };
     }
-    by_format!(E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, E2M1, E2M3, E3M2, I4, U4, I2, U2)
+    crate::dtype::for_each_low_format!(by_format)
 }

@@ -5,7 +5,7 @@
 use super::dtype::{NpDtype, Order};
 use super::level::level;
 use super::rules::NumpyRules;
-use crate::dtype::DType;
+use crate::dtype::{DType, NumpyName};
 use crate::error::Error;
 use crate::np::casting::Casting;
 
@@ -71,64 +71,30 @@ const LEVELS: [&[u8; 27]; 27] = [
     b"333433333333344444444444430",
 ];
 
-/// The TF quantized types are their storage integers.
+/// The dtype numpy sees for `d`: TF's quantized types are their storage integers.
 fn storage(d: DType) -> DType {
-    match d {
-        DType::Qint8 => DType::Int8,
-        DType::Quint8 => DType::Uint8,
-        DType::Qint16 => DType::Int16,
-        DType::Quint16 => DType::Uint16,
-        DType::Qint32 => DType::Int32,
-        other => other,
+    match d.info().numpy {
+        NumpyName::StoredAs(storage) => storage,
+        _ => d,
     }
 }
 
 /// The numpy dtype of a classic tensorcast dtype (STRING is the unsized `U`).
 pub fn numpy_of(d: DType) -> Option<NpDtype> {
-    let c = match storage(d) {
-        DType::Bool => b'?',
-        DType::Int8 => b'b',
-        DType::Uint8 => b'B',
-        DType::Int16 => b'h',
-        DType::Uint16 => b'H',
-        DType::Int32 => b'i',
-        DType::Uint32 => b'I',
-        DType::Int64 => b'l',
-        DType::Uint64 => b'L',
-        DType::Float16 => b'e',
-        DType::Float => b'f',
-        DType::Double => b'd',
-        DType::Complex64 => b'F',
-        DType::Complex128 => b'D',
-        DType::String => b'U',
-        _ => return None,
-    };
-    NpDtype::from_code(c, Order::None)
+    match storage(d).info().numpy {
+        NumpyName::Char(c) => NpDtype::from_code(c, Order::None),
+        _ => None,
+    }
 }
 
 /// The name numpy (with ml_dtypes) gives the dtype: `float64`, `bfloat16`, `<U` (`>U` on
 /// a big-endian host).
 pub fn numpy_name(d: DType) -> String {
-    match numpy_of(d) {
-        Some(_) if d == DType::String => format!("{}U", Order::NATIVE.prefix()),
-        Some(np) => np.to_str(),
-        None => match d {
-            DType::Float8E4M3Fn => "float8_e4m3fn",
-            DType::Float8E4M3Fnuz => "float8_e4m3fnuz",
-            DType::Float8E5M2 => "float8_e5m2",
-            DType::Float8E5M2Fnuz => "float8_e5m2fnuz",
-            DType::Float8E8M0 => "float8_e8m0fnu",
-            DType::Float4E2M1 => "float4_e2m1fn",
-            DType::Float6E2M3 => "float6_e2m3fn",
-            DType::Float6E3M2 => "float6_e3m2fn",
-            DType::Bfloat16 => "bfloat16",
-            DType::Int4 => "int4",
-            DType::Uint4 => "uint4",
-            DType::Int2 => "int2",
-            DType::Uint2 => "uint2",
-            other => other.name(),
-        }
-        .to_string(),
+    match (numpy_of(d), d.info().numpy) {
+        (Some(_), _) if d == DType::String => format!("{}U", Order::NATIVE.prefix()),
+        (Some(np), _) => np.to_str(),
+        (None, NumpyName::MlDtypes(name)) => name.to_string(),
+        (None, _) => d.name().to_string(),
     }
 }
 

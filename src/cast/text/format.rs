@@ -11,12 +11,11 @@ use super::layout::{
     printf_g, shortest_bf16, shortest_f16, shortest_f32, shortest_f64, shortest_low,
 };
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
+use crate::dtype::low_ids::*;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use crate::formats::elem::Elem;
-use crate::formats::lowp::{
-    self, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, I2, I4, U2, U4,
-};
+use crate::formats::lowp;
 use crate::formats::repr::Repr;
 use crate::formats::{convert, pack};
 
@@ -155,21 +154,15 @@ fn format_low<const F: u8>(bytes: &[u8], format: StringFormat, out: &mut Scratch
 }
 
 pub(super) fn low_formatter(format: u8) -> Formatter {
-    match format {
-        E4M3FN => format_low::<E4M3FN>,
-        E4M3FNUZ => format_low::<E4M3FNUZ>,
-        E5M2 => format_low::<E5M2>,
-        E5M2FNUZ => format_low::<E5M2FNUZ>,
-        E8M0 => format_low::<E8M0>,
-        E2M1 => format_low::<E2M1>,
-        E2M3 => format_low::<E2M3>,
-        E3M2 => format_low::<E3M2>,
-        I4 => format_low::<I4>,
-        U4 => format_low::<U4>,
-        I2 => format_low::<I2>,
-        U2 => format_low::<U2>,
-        other => unreachable!("no low-precision format {other}"),
+    macro_rules! by_format {
+        ($($f:ident [$($o:literal),*];)*) => {
+            match format {
+                $($f => format_low::<$f>,)*
+                other => unreachable!("no low-precision format {other}"),
+            }
+        };
     }
+    crate::dtype::for_each_low_format!(by_format)
 }
 
 fn formatter(source: Scalar) -> Formatter {
