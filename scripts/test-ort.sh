@@ -26,7 +26,9 @@ install_missing python3-venv cc
 
 step "cargo build --release (integrations/onnxruntime)" \
   cargo build --release --manifest-path integrations/onnxruntime/Cargo.toml
-export TCAST_ORT_LIB=$PWD/integrations/onnxruntime/target/release/libtensorcast_ort.so
+target_dir=${CARGO_TARGET_DIR:-integrations/onnxruntime/target}
+case $target_dir in /*) ;; *) target_dir=$PWD/$target_dir ;; esac
+export TCAST_ORT_LIB=$target_dir/release/libtensorcast_ort.so
 
 mkdir -p build
 if [ ! -x "$venv/bin/python" ]; then
