@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The kernels: onnxruntime's tensors described as tensorcast tensors, the work handed to
+//! tensorcast's C ABI, onnxruntime's intra-op threads as its executor, and its errors
+//! turned into `OrtStatus`es.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::{null, null_mut};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use tensorcast::ffi::{
+    tcast_cast, tcast_cast_options, tcast_cast_options_default, tcast_cast_to_strings, tcast_error,
+    tcast_executor, tcast_expand_ex, tcast_expand_shape, tcast_status_name, tcast_string,
+    tcast_string_arena, tcast_string_max_bytes, tcast_task_fn, tcast_tensor, tcast_tensor_bytes,
+    TCAST_MAX_NDIM,
+};
+
+use crate::ort::{self, sig, slot, Api, OrtKernelContext, OrtKernelInfo, OrtStatus, OrtValue};
+use crate::Op;
+
+/// tensorcast's STRING dtype (the same number in ONNX and in onnxruntime).
+const STRING: c_int = ort::TYPE_STRING;
+
+// tensorcast's status and round-mode numbers (include/tensorcast.h; fixed by its ABI).
+const TCAST_OK: c_int = 0;
+const TCAST_ERR_INVALID_DTYPE: c_int = 2;
+const TCAST_ERR_UNSUPPORTED: c_int = 3;
+const TCAST_ERR_PARSE: c_int = 7;
+const TCAST_ERR_INVALID_ARGUMENT: c_int = 8;
+const TCAST_ROUND_UP: i32 = 0;
+const TCAST_ROUND_DOWN: i32 = 1;
+const TCAST_ROUND_NEAREST: i32 = 2;
+
+/// The most tasks one call is split into. tensorcast makes fewer when the tensor is small
+/// (each task must be worth its hand-over); onnxruntime spreads them over its intra-op
+/// threads, however many the session has.
+const TASKS: i32 = 16;
+
+/// Why a callback failed: a status onnxruntime returned, or one of ours to create.
+pub enum Fail {
+    Ort(*mut OrtStatus),
+    New(c_int, String),
+}
+
+impl Fail {
+    pub fn into_status(self, api: Api) -> *mut OrtStatus {
+        match self {
+            Fail::Ort(status) => status,
+            Fail::New(code, message) => api.status(code, &message),
+        }
+    }
+}
+
+/// An onnxruntime call's status as a `Result`.
+pub fn check(status: *mut OrtStatus) -> Result<(), Fail> {
+    if status.is_null() {
+        Ok(())
+    } else {
+        Err(Fail::Ort(status))
+    }
+}
+
+/// A tensorcast status and error record as a `Result`, with its status name and message
+/// (which names the element at fault, e.g. `input element 5: cannot parse "1x" as FLOAT`).
+fn tcast_check(status: c_int, err: &tcast_error) -> Result<(), Fail> {
+    if status == TCAST_OK {
+        return Ok(());
+    }
+    // SAFETY: tcast_status_name returns a static NUL-terminated string for any status, and
+    // tensorcast NUL-terminates `message` whenever it fails.
+    let (name, message) = unsafe {
+        (
+            CStr::from_ptr(tcast_status_name(status)).to_string_lossy(),
+            CStr::from_ptr(err.message.as_ptr()).to_string_lossy(),
+        )
+    };
+    let text = format!("tensorcast: {name}: {message}");
+    let code = match status {
+        TCAST_ERR_PARSE | TCAST_ERR_INVALID_ARGUMENT => ort::ORT_INVALID_ARGUMENT,
+        TCAST_ERR_UNSUPPORTED | TCAST_ERR_INVALID_DTYPE => ort::ORT_NOT_IMPLEMENTED,
+        _ => ort::ORT_FAIL,
+    };
+    Err(Fail::New(code, text))
+}
+
+fn new_error() -> tcast_error {
+    tcast_error {
+        status: TCAST_OK,
+        index: -1,
+        message: [0; 256],
+    }
+}
+
+/// onnxruntime's element type number as tensorcast's (ONNX's): they differ after
+/// FLOAT4E2M1, where the C API put UINT2 and INT2 before FLOAT8E8M0.
+fn dtype_from_ort(ort_type: c_int) -> c_int {
+    match ort_type {
+        ort::TYPE_UINT2 => 25,
+        ort::TYPE_INT2 => 26,
+        ort::TYPE_FLOAT8E8M0 => 24,
+        other => other,
+    }
+}
+
+/// The inverse of `dtype_from_ort`.
+fn dtype_to_ort(dtype: c_int) -> c_int {
+    match dtype {
+        25 => ort::TYPE_UINT2,
+        26 => ort::TYPE_INT2,
+        24 => ort::TYPE_FLOAT8E8M0,
+        other => other,
+    }
+}
+
+/// One node's kernel: the attributes read when the session was made.
+pub struct Kernel {
+    pub api: Api,
+    op: Op,
+    saturate: i32,
+    round_mode: i32,
+}
+
+impl Kernel {
+    /// # Safety
+    /// `info` is the kernel info onnxruntime passes to CreateKernelV2.
+    pub unsafe fn new(api: Api, op: Op, info: *const OrtKernelInfo) -> Result<Kernel, Fail> {
+        let mut kernel = Kernel {
+            api,
+            op,
+            saturate: 1,
+            round_mode: TCAST_ROUND_UP,
+        };
+        if op == Op::Expand {
+            return Ok(kernel);
+        }
+        // SAFETY: `info` is valid for this call.
+        if let Some(saturate) = unsafe { attribute_int(api, info, c"saturate") } {
+            kernel.saturate = i32::from(saturate != 0);
+        }
+        // SAFETY: as above.
+        if let Some(mode) = unsafe { attribute_string(api, info, c"round_mode") } {
+            kernel.round_mode = match mode.as_str() {
+                "up" => TCAST_ROUND_UP,
+                "down" => TCAST_ROUND_DOWN,
+                "nearest" => TCAST_ROUND_NEAREST,
+                other => {
+                    return Err(Fail::New(
+                        ort::ORT_INVALID_ARGUMENT,
+                        format!(
+                            "tensorcast: round_mode must be up, down or nearest, not {other:?}"
+                        ),
+                    ))
+                }
+            };
+        }
+        Ok(kernel)
+    }
+
+    /// # Safety
+    /// `context` is the kernel context onnxruntime passes to KernelComputeV2.
+    pub unsafe fn compute(&self, context: *mut OrtKernelContext) -> Result<(), Fail> {
+        let pool = Pool {
+            api: self.api,
+            context,
+        };
+        let executor = tcast_executor {
+            ctx: (&pool as *const Pool).cast_mut().cast(),
+            parallel_for: Some(run_tasks),
+        };
+        let mut options: tcast_cast_options = tcast_cast_options_default();
+        options.saturate = self.saturate;
+        options.round_mode = self.round_mode;
+        options.threads = TASKS;
+        options.executor = &executor;
+        let io = Io { api: self.api };
+        // SAFETY: `context` is valid for this call; `options` and what it points to outlive
+        // the tensorcast calls made below.
+        unsafe {
+            match self.op {
+                Op::Cast | Op::CastLike => io.cast(context, &options),
+                Op::Expand => io.expand(context, &options),
+            }
+        }
+    }
+}
+
+/// The onnxruntime calls the kernels make.
+struct Io {
+    api: Api,
+}
+
+/// An onnxruntime tensor: its element type (tensorcast's number) and shape.
+struct Info {
+    dtype: c_int,
+    shape: Vec<i64>,
+}
+
+impl Info {
+    fn count(&self) -> usize {
+        self.shape.iter().map(|&d| d.max(0) as usize).product()
+    }
+}
+
+impl Io {
+    unsafe fn input(
+        &self,
+        context: *mut OrtKernelContext,
+        index: usize,
+    ) -> Result<*const OrtValue, Fail> {
+        let mut value = null();
+        // SAFETY: the slot's type is as declared; `context` is valid.
+        check(unsafe {
+            self.api
+                .get::<sig::KernelContextGetInput>(slot::KERNEL_CONTEXT_GET_INPUT)(
+                context, index, &mut value,
+            )
+        })?;
+        Ok(value)
+    }
+
+    unsafe fn output(
+        &self,
+        context: *mut OrtKernelContext,
+        shape: &[i64],
+    ) -> Result<*mut OrtValue, Fail> {
+        let mut value = null_mut();
+        // SAFETY: the slot's type is as declared; `shape` holds `shape.len()` extents.
+        check(unsafe {
+            self.api
+                .get::<sig::KernelContextGetOutput>(slot::KERNEL_CONTEXT_GET_OUTPUT)(
+                context,
+                0,
+                shape.as_ptr(),
+                shape.len(),
+                &mut value,
+            )
+        })?;
+        Ok(value)
+    }
+
+    unsafe fn info(&self, value: *const OrtValue) -> Result<Info, Fail> {
+        let api = self.api;
+        let mut handle = null_mut();
+        // SAFETY: the slots' types are as declared; `value` is a tensor; the info handle is
+        // released below whatever happens.
+        unsafe {
+            check(api.get::<sig::GetTensorTypeAndShape>(
+                slot::GET_TENSOR_TYPE_AND_SHAPE,
+            )(value, &mut handle))?;
+            let read = || -> Result<Info, Fail> {
+                let mut ort_type = 0;
+                check(api.get::<sig::GetTensorElementType>(
+                    slot::GET_TENSOR_ELEMENT_TYPE,
+                )(handle, &mut ort_type))?;
+                let mut ndim = 0;
+                check(api
+                    .get::<sig::GetDimensionsCount>(slot::GET_DIMENSIONS_COUNT)(
+                    handle, &mut ndim,
+                ))?;
+                let mut shape = vec![0i64; ndim];
+                check(api.get::<sig::GetDimensions>(slot::GET_DIMENSIONS)(
+                    handle,
+                    shape.as_mut_ptr(),
+                    ndim,
+                ))?;
+                Ok(Info {
+                    dtype: dtype_from_ort(ort_type),
+                    shape,
+                })
+            };
+            let result = read();
+            api.get::<sig::ReleaseTensorTypeAndShapeInfo>(slot::RELEASE_TENSOR_TYPE_AND_SHAPE_INFO)(
+                handle,
+            );
+            result
+        }
+    }
+
+    unsafe fn data(&self, value: *const OrtValue) -> Result<*mut c_void, Fail> {
+        let mut data = null_mut();
+        // SAFETY: the slot's type is as declared; `value` is a non-string tensor.
+        check(unsafe {
+            self.api
+                .get::<sig::GetTensorMutableData>(slot::GET_TENSOR_MUTABLE_DATA)(
+                value.cast_mut(),
+                &mut data,
+            )
+        })?;
+        Ok(data)
+    }
+
+    /// A tensorcast tensor over `data` (views for STRING).
+    fn tensor(data: *mut c_void, info: &Info) -> Result<tcast_tensor, Fail> {
+        let ndim = i32::try_from(info.shape.len()).unwrap_or(i32::MAX);
+        let mut bytes = 0;
+        let mut err = new_error();
+        tcast_check(
+            tcast_tensor_bytes(info.dtype, info.shape.as_ptr(), ndim, &mut bytes, &mut err),
+            &err,
+        )?;
+        Ok(tcast_tensor {
+            data,
+            data_bytes: bytes,
+            shape: info.shape.as_ptr(),
+            strides: null(),
+            ndim,
+            dtype: info.dtype,
+        })
+    }
+
+    /// A STRING tensor's text, copied out of onnxruntime: the bytes and a view per element.
+    unsafe fn read_strings(
+        &self,
+        value: *const OrtValue,
+        count: usize,
+    ) -> Result<(Vec<u8>, Vec<tcast_string>), Fail> {
+        if count == 0 {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let mut total = 0;
+        let mut offsets = vec![0usize; count];
+        // SAFETY: the slots' types are as declared; `value` is a STRING tensor of `count`
+        // elements; the buffers have the sizes passed.
+        let text = unsafe {
+            check(self.api.get::<sig::GetStringTensorDataLength>(
+                slot::GET_STRING_TENSOR_DATA_LENGTH,
+            )(value, &mut total))?;
+            let mut text = vec![0u8; total.max(1)];
+            check(self.api.get::<sig::GetStringTensorContent>(
+                slot::GET_STRING_TENSOR_CONTENT,
+            )(
+                value,
+                text.as_mut_ptr().cast(),
+                total,
+                offsets.as_mut_ptr(),
+                count,
+            ))?;
+            text
+        };
+        let views = (0..count)
+            .map(|i| {
+                let start = offsets[i];
+                let end = offsets.get(i + 1).copied().unwrap_or(total);
+                tcast_string {
+                    data: text[start..].as_ptr().cast(),
+                    len: (end - start) as u64,
+                }
+            })
+            .collect();
+        Ok((text, views))
+    }
+
+    /// Writes each view's bytes into the STRING tensor `value`, embedded NULs included.
+    unsafe fn write_strings(
+        &self,
+        value: *mut OrtValue,
+        views: &[tcast_string],
+    ) -> Result<(), Fail> {
+        // SAFETY: the slot's type is as declared.
+        let resize = unsafe {
+            self.api.get::<sig::GetResizedStringTensorElementBuffer>(
+                slot::GET_RESIZED_STRING_TENSOR_ELEMENT_BUFFER,
+            )
+        };
+        for (i, view) in views.iter().enumerate() {
+            let len = view.len as usize;
+            let mut buffer: *mut c_char = null_mut();
+            // SAFETY: `value` is a STRING tensor of `views.len()` elements; the buffer
+            // onnxruntime returns holds `len` bytes; a view holds `len` readable bytes.
+            unsafe {
+                check(resize(value, i, len, &mut buffer))?;
+                if len > 0 {
+                    std::ptr::copy_nonoverlapping(view.data, buffer, len);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Cast and CastLike: the input to the output's element type.
+    unsafe fn cast(
+        &self,
+        context: *mut OrtKernelContext,
+        options: &tcast_cast_options,
+    ) -> Result<(), Fail> {
+        let mut err = new_error();
+        // SAFETY: `context` is valid; the values onnxruntime returns are tensors of the
+        // shapes and types read from them; every buffer handed to tensorcast is described
+        // by its tensor and outlives the call.
+        unsafe {
+            let input = self.input(context, 0)?;
+            let in_info = self.info(input)?;
+            let output = self.output(context, &in_info.shape)?;
+            let out_info = self.info(output)?;
+            let count = in_info.count();
+            match (in_info.dtype == STRING, out_info.dtype == STRING) {
+                (false, false) => {
+                    let src = Self::tensor(self.data(input)?, &in_info)?;
+                    let dst = Self::tensor(self.data(output)?, &out_info)?;
+                    tcast_check(tcast_cast(&src, &dst, options, &mut err), &err)
+                }
+                (true, true) => {
+                    let (_text, views) = self.read_strings(input, count)?;
+                    self.write_strings(output, &views)
+                }
+                (true, false) => {
+                    let (_text, mut views) = self.read_strings(input, count)?;
+                    let src = Self::tensor(views.as_mut_ptr().cast(), &in_info)?;
+                    let dst = Self::tensor(self.data(output)?, &out_info)?;
+                    tcast_check(tcast_cast(&src, &dst, options, &mut err), &err)
+                }
+                (false, true) => {
+                    let src = Self::tensor(self.data(input)?, &in_info)?;
+                    let per_element = tcast_string_max_bytes(in_info.dtype) as usize;
+                    let mut text = vec![0u8; (count * per_element).max(1)];
+                    let mut arena = tcast_string_arena {
+                        data: text.as_mut_ptr().cast(),
+                        capacity: text.len() as u64,
+                        used: 0,
+                    };
+                    let mut views = vec![
+                        tcast_string {
+                            data: null(),
+                            len: 0
+                        };
+                        count
+                    ];
+                    let dst = Self::tensor(views.as_mut_ptr().cast(), &out_info)?;
+                    tcast_check(
+                        tcast_cast_to_strings(&src, &dst, &mut arena, options, &mut err),
+                        &err,
+                    )?;
+                    self.write_strings(output, &views)
+                }
+            }
+        }
+    }
+
+    /// Expand: the input broadcast to the shape given as the second input.
+    unsafe fn expand(
+        &self,
+        context: *mut OrtKernelContext,
+        options: &tcast_cast_options,
+    ) -> Result<(), Fail> {
+        let mut err = new_error();
+        // SAFETY: as in `cast`.
+        unsafe {
+            let input = self.input(context, 0)?;
+            let in_info = self.info(input)?;
+            let shape_value = self.input(context, 1)?;
+            let shape_info = self.info(shape_value)?;
+            let wanted = shape_info.count();
+            let wanted_ptr: *const i64 = if wanted == 0 {
+                null()
+            } else {
+                self.data(shape_value)?.cast()
+            };
+            let mut out_shape = [0i64; TCAST_MAX_NDIM as usize];
+            let mut out_ndim = 0;
+            tcast_check(
+                tcast_expand_shape(
+                    in_info.shape.as_ptr(),
+                    i32::try_from(in_info.shape.len()).unwrap_or(i32::MAX),
+                    wanted_ptr,
+                    i32::try_from(wanted).unwrap_or(i32::MAX),
+                    out_shape.as_mut_ptr(),
+                    TCAST_MAX_NDIM,
+                    &mut out_ndim,
+                    &mut err,
+                ),
+                &err,
+            )?;
+            let out_info = Info {
+                dtype: in_info.dtype,
+                shape: out_shape[..out_ndim as usize].to_vec(),
+            };
+            let output = self.output(context, &out_info.shape)?;
+            if in_info.dtype == STRING {
+                let (_text, mut views) = self.read_strings(input, in_info.count())?;
+                let mut out_views = vec![
+                    tcast_string {
+                        data: null(),
+                        len: 0
+                    };
+                    out_info.count()
+                ];
+                let src = Self::tensor(views.as_mut_ptr().cast(), &in_info)?;
+                let dst = Self::tensor(out_views.as_mut_ptr().cast(), &out_info)?;
+                tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)?;
+                self.write_strings(output, &out_views)
+            } else {
+                let src = Self::tensor(self.data(input)?, &in_info)?;
+                let dst = Self::tensor(self.data(output)?, &out_info)?;
+                tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)
+            }
+        }
+    }
+}
+
+/// A kernel call's context, the executor's `ctx`.
+struct Pool {
+    api: Api,
+    context: *mut OrtKernelContext,
+}
+
+/// One `parallel_for` call's tasks, handed to onnxruntime's pool.
+struct Tasks {
+    task: tcast_task_fn,
+    task_ctx: *mut c_void,
+    ran: Vec<AtomicBool>,
+}
+
+/// tensorcast's executor: runs the tasks on onnxruntime's intra-op threads through
+/// `KernelContext_ParallelFor`. Should onnxruntime refuse, the tasks it did not run are run
+/// here, so that each runs exactly once as the executor contract requires.
+unsafe extern "C" fn run_tasks(
+    ctx: *mut c_void,
+    n_tasks: u64,
+    task: tcast_task_fn,
+    task_ctx: *mut c_void,
+) {
+    // A panic must not unwind into tensorcast; should one happen, the tasks left unrun make
+    // tensorcast fail the call (it checks that each task ran once).
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `ctx` is the `Pool` of the kernel call that made this executor, alive
+        // during it.
+        let pool = unsafe { &*ctx.cast::<Pool>() };
+        let count = n_tasks as usize;
+        let tasks = Tasks {
+            task,
+            task_ctx,
+            ran: (0..count).map(|_| AtomicBool::new(false)).collect(),
+        };
+        // SAFETY: the slot's type is as declared; `tasks` outlives the call, which returns
+        // only when every task it started has finished.
+        let status = unsafe {
+            pool.api
+                .get::<sig::KernelContextParallelFor>(slot::KERNEL_CONTEXT_PARALLEL_FOR)(
+                pool.context,
+                run_one,
+                count,
+                0,
+                (&tasks as *const Tasks).cast_mut().cast(),
+            )
+        };
+        if !status.is_null() {
+            pool.api.release_status(status);
+            for (index, ran) in tasks.ran.iter().enumerate() {
+                if !ran.load(Ordering::Acquire) {
+                    // SAFETY: tensorcast's task with its own context and an index in range.
+                    unsafe { (tasks.task)(tasks.task_ctx, index as u64) };
+                }
+            }
+        }
+    }));
+}
+
+/// One task on one of onnxruntime's threads.
+unsafe extern "C" fn run_one(data: *mut c_void, index: usize) {
+    // Nothing here unwinds (tensorcast's tasks catch their own panics); the guard keeps it so.
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `data` is the `Tasks` of the `run_tasks` call that is waiting for this.
+        let tasks = unsafe { &*data.cast::<Tasks>() };
+        if let Some(ran) = tasks.ran.get(index) {
+            // SAFETY: tensorcast's task with its own context and an index in range.
+            unsafe { (tasks.task)(tasks.task_ctx, index as u64) };
+            ran.store(true, Ordering::Release);
+        }
+    }));
+}
+
+/// A Cast node's output type: the `to` attribute, the input's shape.
+///
+/// # Safety
+/// `context` is the inference context onnxruntime passes for a Cast node.
+pub unsafe fn infer_cast(api: Api, context: *mut ort::OrtShapeInferContext) -> Result<(), Fail> {
+    let mut handle = null_mut();
+    let mut attr = null();
+    let mut to = 0i64;
+    let mut written = 0;
+    // SAFETY: the slots' types are as declared. The type-and-shape handle belongs to the
+    // context (a copy of the input's, made for this call): it is given the output's element
+    // type and handed back as the output's. The attribute belongs to the node.
+    unsafe {
+        check(api.get::<sig::ShapeInferContextGetInputTypeShape>(
+            slot::SHAPE_INFER_CONTEXT_GET_INPUT_TYPE_SHAPE,
+        )(context, 0, &mut handle))?;
+        check(api.get::<sig::ShapeInferContextGetAttribute>(
+            slot::SHAPE_INFER_CONTEXT_GET_ATTRIBUTE,
+        )(context, c"to".as_ptr(), &mut attr))?;
+        if attr.is_null() {
+            return Err(Fail::New(
+                ort::ORT_INVALID_ARGUMENT,
+                "Cast needs the attribute 'to'".into(),
+            ));
+        }
+        check(api.get::<sig::ReadOpAttr>(slot::READ_OP_ATTR)(
+            attr,
+            ort::ATTR_INT,
+            (&mut to as *mut i64).cast(),
+            size_of::<i64>(),
+            &mut written,
+        ))?;
+        let to = c_int::try_from(to).unwrap_or(0);
+        check(api.get::<sig::SetTensorElementType>(
+            slot::SET_TENSOR_ELEMENT_TYPE,
+        )(handle, dtype_to_ort(to)))?;
+        check(api.get::<sig::ShapeInferContextSetOutputTypeShape>(
+            slot::SHAPE_INFER_CONTEXT_SET_OUTPUT_TYPE_SHAPE,
+        )(context, 0, handle))
+    }
+}
+
+/// An int attribute of the node, if it has one.
+unsafe fn attribute_int(api: Api, info: *const OrtKernelInfo, name: &CStr) -> Option<i64> {
+    let mut value = 0;
+    // SAFETY: the slot's type is as declared; `info` is valid; `name` NUL-terminated.
+    let status = unsafe {
+        api.get::<sig::KernelInfoGetAttributeInt64>(slot::KERNEL_INFO_GET_ATTRIBUTE_INT64)(
+            info,
+            name.as_ptr(),
+            &mut value,
+        )
+    };
+    if status.is_null() {
+        Some(value)
+    } else {
+        api.release_status(status);
+        None
+    }
+}
+
+/// A string attribute of the node, if it has one.
+unsafe fn attribute_string(api: Api, info: *const OrtKernelInfo, name: &CStr) -> Option<String> {
+    // SAFETY: the slot's type is as declared.
+    let get = unsafe {
+        api.get::<sig::KernelInfoGetAttributeString>(slot::KERNEL_INFO_GET_ATTRIBUTE_STRING)
+    };
+    let mut size = 0;
+    // SAFETY: a NULL buffer asks for the size (NUL included).
+    let status = unsafe { get(info, name.as_ptr(), null_mut(), &mut size) };
+    if !status.is_null() {
+        api.release_status(status);
+        return None;
+    }
+    let mut text = vec![0u8; size.max(1)];
+    // SAFETY: the buffer holds `size` bytes.
+    let status = unsafe { get(info, name.as_ptr(), text.as_mut_ptr().cast(), &mut size) };
+    if !status.is_null() {
+        api.release_status(status);
+        return None;
+    }
+    let end = text.iter().position(|&b| b == 0).unwrap_or(text.len());
+    Some(String::from_utf8_lossy(&text[..end]).into_owned())
+}

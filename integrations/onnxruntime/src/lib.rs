@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! An onnxruntime custom-op library whose Cast, CastLike and Expand kernels run on
+//! tensorcast. `RegisterCustomOps` adds them twice: in the ONNX domain (""), where a
+//! session's own kernels take precedence over onnxruntime's built-in ones, and in the
+//! domain `ai.tensorcast` for hosts that call them by name without overriding anything
+//! (the session config entry `tensorcast_ort.override_onnx_domain` = "0" registers only
+//! those). Each op is registered for every opset version (1 and up) and, one kernel per pair, for
+//! every input and output element type onnxruntime has: a kernel declared for "any type"
+//! would be offered only the types onnxruntime lists as such, which leave out INT2 and
+//! UINT2, and the schema built from it would then refuse models that use them.
+//!
+//! The kernels call tensorcast through its C ABI (`tensorcast::ffi`), split large work over
+//! onnxruntime's intra-op threads (`KernelContext_ParallelFor` as tensorcast's executor),
+//! and turn a tensorcast error into an `OrtStatus` carrying its message. Every callback
+//! that onnxruntime makes into the library catches panics, so none can abort the host.
+
+mod kernel;
+mod ort;
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::OnceLock;
+
+use ort::{Api, OrtApiBase, OrtCustomOp, OrtSessionOptions, OrtStatus};
+
+/// Which operator a registered op or kernel is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Op {
+    Cast,
+    CastLike,
+    Expand,
+}
+
+impl Op {
+    fn name(self) -> &'static CStr {
+        match self {
+            Op::Cast => c"Cast",
+            Op::CastLike => c"CastLike",
+            Op::Expand => c"Expand",
+        }
+    }
+
+    fn inputs(self) -> usize {
+        match self {
+            Op::Cast => 1,
+            Op::CastLike | Op::Expand => 2,
+        }
+    }
+}
+
+/// An `OrtCustomOp` followed by what the callbacks need to know about it; onnxruntime
+/// passes back the pointer to `base`, the first field.
+#[repr(C)]
+struct Registered {
+    base: OrtCustomOp,
+    op: Op,
+    /// The first input's element type (onnxruntime's number).
+    input: c_int,
+    /// The output's element type (CastLike's second input has it too).
+    output: c_int,
+}
+
+/// The tensor element types of onnxruntime's C API that its CPU tensors can hold: all but
+/// UNDEFINED and the complex types.
+const TYPES: [c_int; 24] = [
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+];
+
+// SAFETY: the struct is immutable after construction and holds only function pointers
+// and plain data.
+unsafe impl Sync for Registered {}
+
+/// The API table given to the last `RegisterCustomOps`, for the shape-inference callback,
+/// which onnxruntime calls without one.
+static API: AtomicPtr<ort::OrtApi> = AtomicPtr::new(std::ptr::null_mut());
+
+fn registered(op: *const OrtCustomOp) -> &'static Registered {
+    // SAFETY: onnxruntime passes back the pointer it was given, to a `Registered` (whose
+    // first field is the `OrtCustomOp`), which lives in a static.
+    unsafe { &*op.cast::<Registered>() }
+}
+
+unsafe extern "C" fn get_name(op: *const OrtCustomOp) -> *const c_char {
+    registered(op).op.name().as_ptr()
+}
+
+unsafe extern "C" fn get_execution_provider_type(_: *const OrtCustomOp) -> *const c_char {
+    // NULL: the CPU execution provider.
+    std::ptr::null()
+}
+
+unsafe extern "C" fn get_input_type(op: *const OrtCustomOp, index: usize) -> c_int {
+    let op = registered(op);
+    match (op.op, index) {
+        (_, 0) => op.input,
+        (Op::Expand, _) => ort::TYPE_INT64,
+        _ => op.output,
+    }
+}
+
+unsafe extern "C" fn get_input_type_count(op: *const OrtCustomOp) -> usize {
+    registered(op).op.inputs()
+}
+
+unsafe extern "C" fn get_output_type(op: *const OrtCustomOp, _: usize) -> c_int {
+    registered(op).output
+}
+
+unsafe extern "C" fn get_output_type_count(_: *const OrtCustomOp) -> usize {
+    1
+}
+
+unsafe extern "C" fn get_input_characteristic(_: *const OrtCustomOp, _: usize) -> c_int {
+    ort::REQUIRED
+}
+
+unsafe extern "C" fn get_output_characteristic(_: *const OrtCustomOp, _: usize) -> c_int {
+    ort::REQUIRED
+}
+
+unsafe extern "C" fn get_input_memory_type(_: *const OrtCustomOp, _: usize) -> c_int {
+    // OrtMemTypeDefault.
+    0
+}
+
+unsafe extern "C" fn variadic_min_arity(_: *const OrtCustomOp) -> c_int {
+    1
+}
+
+unsafe extern "C" fn variadic_homogeneity(_: *const OrtCustomOp) -> c_int {
+    1
+}
+
+unsafe extern "C" fn get_start_version(_: *const OrtCustomOp) -> c_int {
+    1
+}
+
+unsafe extern "C" fn get_end_version(_: *const OrtCustomOp) -> c_int {
+    c_int::MAX
+}
+
+unsafe extern "C" fn create_kernel_v2(
+    op: *const OrtCustomOp,
+    api: *const ort::OrtApi,
+    info: *const ort::OrtKernelInfo,
+    kernel: *mut *mut c_void,
+) -> *mut OrtStatus {
+    // SAFETY: onnxruntime passes the table of the version in `OrtCustomOp::version`.
+    let api = unsafe { Api::new(api) };
+    let op = registered(op).op;
+    guarded(api, || {
+        // SAFETY: `info` is the kernel info onnxruntime passes for this node.
+        let made = unsafe { kernel::Kernel::new(api, op, info) }?;
+        // SAFETY: `kernel` is onnxruntime's out-pointer.
+        unsafe { *kernel = Box::into_raw(Box::new(made)).cast() };
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn kernel_compute_v2(
+    kernel: *mut c_void,
+    context: *mut ort::OrtKernelContext,
+) -> *mut OrtStatus {
+    // SAFETY: `kernel` is what create_kernel_v2 made, alive until kernel_destroy.
+    let kernel = unsafe { &*kernel.cast::<kernel::Kernel>() };
+    guarded(kernel.api, || {
+        // SAFETY: `context` is the context onnxruntime passes for this call.
+        unsafe { kernel.compute(context) }
+    })
+}
+
+unsafe extern "C" fn kernel_destroy(kernel: *mut c_void) {
+    if !kernel.is_null() {
+        // Dropping a plain struct cannot panic.
+        // SAFETY: `kernel` came from Box::into_raw in create_kernel_v2 and is freed once.
+        drop(unsafe { Box::from_raw(kernel.cast::<kernel::Kernel>()) });
+    }
+}
+
+unsafe extern "C" fn infer_cast_type(
+    op: *const OrtCustomOp,
+    context: *mut ort::OrtShapeInferContext,
+) -> *mut OrtStatus {
+    let table = API.load(Ordering::Acquire);
+    // SAFETY: set by RegisterCustomOps before any session could run this callback.
+    let api = unsafe { Api::new(table) };
+    guarded(api, || {
+        debug_assert_eq!(registered(op).op, Op::Cast);
+        // SAFETY: `context` is the inference context onnxruntime passes for a Cast node.
+        unsafe { kernel::infer_cast(api, context) }
+    })
+}
+
+/// Runs `body` with panics caught; an error or a panic becomes an `OrtStatus`.
+fn guarded(api: Api, body: impl FnOnce() -> Result<(), kernel::Fail>) -> *mut OrtStatus {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => std::ptr::null_mut(),
+        Ok(Err(fail)) => fail.into_status(api),
+        Err(_) => api.status(
+            ort::ORT_FAIL,
+            "tensorcast-ort: internal error (a panic was caught)",
+        ),
+    }
+}
+
+fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
+    Registered {
+        base: OrtCustomOp {
+            version: ort::API_VERSION,
+            create_kernel: None,
+            get_name,
+            get_execution_provider_type,
+            get_input_type,
+            get_input_type_count,
+            get_output_type,
+            get_output_type_count,
+            kernel_compute: None,
+            kernel_destroy,
+            get_input_characteristic,
+            get_output_characteristic,
+            get_input_memory_type,
+            get_variadic_input_min_arity: variadic_min_arity,
+            get_variadic_input_homogeneity: variadic_homogeneity,
+            get_variadic_output_min_arity: variadic_min_arity,
+            get_variadic_output_homogeneity: variadic_homogeneity,
+            create_kernel_v2,
+            kernel_compute_v2,
+            infer_output_shape: match op {
+                Op::Cast => Some(infer_cast_type),
+                Op::CastLike | Op::Expand => None,
+            },
+            get_start_version,
+            get_end_version,
+            get_may_inplace: None,
+            release_may_inplace: None,
+            get_alias_map: None,
+            release_alias_map: None,
+        },
+        op,
+        input,
+        output,
+    }
+}
+
+/// Every registered op: Cast and CastLike for each pair of types, Expand for each type.
+fn all_ops() -> &'static [Registered] {
+    static OPS: OnceLock<Vec<Registered>> = OnceLock::new();
+    OPS.get_or_init(|| {
+        let mut ops = Vec::new();
+        for op in [Op::Cast, Op::CastLike] {
+            for input in TYPES {
+                for output in TYPES {
+                    ops.push(custom_op(op, input, output));
+                }
+            }
+        }
+        ops.extend(TYPES.map(|t| custom_op(Op::Expand, t, t)));
+        ops
+    })
+}
+
+/// The domains the ops are added to: ONNX's own (overriding the built-in kernels) and ours.
+const ONNX_DOMAIN: &CStr = c"";
+const OWN_DOMAIN: &CStr = c"ai.tensorcast";
+
+/// The session config entry that keeps the ONNX domain out: "0" registers the ops in
+/// `ai.tensorcast` only; "1" (the default) in both domains.
+const OVERRIDE_KEY: &CStr = c"tensorcast_ort.override_onnx_domain";
+
+/// Whether to register in the ONNX domain, from the session config entry OVERRIDE_KEY.
+///
+/// # Safety
+/// `options` is the session options onnxruntime passes to RegisterCustomOps.
+unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, kernel::Fail> {
+    let mut has = 0;
+    let mut value = [0u8; 16];
+    let mut size = value.len();
+    // SAFETY: the slots' types are as declared; `value` holds `size` bytes.
+    unsafe {
+        kernel::check(api.get::<ort::sig::HasSessionConfigEntry>(
+            ort::slot::HAS_SESSION_CONFIG_ENTRY,
+        )(options, OVERRIDE_KEY.as_ptr(), &mut has))?;
+        if has == 0 {
+            return Ok(true);
+        }
+        kernel::check(api.get::<ort::sig::GetSessionConfigEntry>(
+            ort::slot::GET_SESSION_CONFIG_ENTRY,
+        )(
+            options,
+            OVERRIDE_KEY.as_ptr(),
+            value.as_mut_ptr().cast(),
+            &mut size,
+        ))?;
+    }
+    match CStr::from_bytes_until_nul(&value).map(CStr::to_bytes) {
+        Ok(b"1") => Ok(true),
+        Ok(b"0") => Ok(false),
+        _ => Err(kernel::Fail::New(
+            ort::ORT_INVALID_ARGUMENT,
+            format!(
+                "tensorcast-ort: the session config entry {} must be 0 or 1",
+                OVERRIDE_KEY.to_string_lossy()
+            ),
+        )),
+    }
+}
+
+/// onnxruntime's entry point for a custom-op library (`register_custom_ops_library` in
+/// Python, `RegisterCustomOpsLibrary_V2` in C): adds Cast, CastLike and Expand to the
+/// session options in the domains "" and "ai.tensorcast", or in "ai.tensorcast" only when
+/// the session config entry `tensorcast_ort.override_onnx_domain` is "0" (set before the
+/// library is registered). The domains are never freed:
+/// onnxruntime keeps pointers to them for the lifetime of every session made from these
+/// options.
+///
+/// # Safety
+/// `options` and `api_base` are the pointers onnxruntime passes.
+#[no_mangle]
+pub unsafe extern "C" fn RegisterCustomOps(
+    options: *mut OrtSessionOptions,
+    api_base: *const OrtApiBase,
+) -> *mut OrtStatus {
+    if api_base.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: onnxruntime passes its OrtApiBase, valid for the process.
+    let base = unsafe { &*api_base };
+    // SAFETY: GetApi may be called with any version; NULL means not supported.
+    let table = unsafe { (base.get_api)(ort::API_VERSION) };
+    if table.is_null() {
+        // SAFETY: version 1 exists in every onnxruntime; its slot 0 is CreateStatus.
+        let oldest = unsafe { Api::new((base.get_api)(1)) };
+        return oldest.status(
+            ort::ORT_NOT_IMPLEMENTED,
+            "tensorcast-ort needs onnxruntime 1.17 or later (C API version 17)",
+        );
+    }
+    // SAFETY: a table of API_VERSION, valid for the process.
+    let api = unsafe { Api::new(table) };
+    API.store(table.cast_mut(), Ordering::Release);
+    guarded(api, || {
+        // SAFETY: `options` is the session options onnxruntime passes.
+        let domains: &[&CStr] = if unsafe { overrides(api, options) }? {
+            &[ONNX_DOMAIN, OWN_DOMAIN]
+        } else {
+            &[OWN_DOMAIN]
+        };
+        for &name in domains {
+            let mut domain = std::ptr::null_mut();
+            // SAFETY: the slots' types are as declared; `name` is NUL-terminated.
+            unsafe {
+                kernel::check(api.get::<ort::sig::CreateCustomOpDomain>(
+                    ort::slot::CREATE_CUSTOM_OP_DOMAIN,
+                )(name.as_ptr(), &mut domain))?;
+                for op in all_ops() {
+                    kernel::check(api
+                        .get::<ort::sig::CustomOpDomainAdd>(ort::slot::CUSTOM_OP_DOMAIN_ADD)(
+                        domain, &op.base,
+                    ))?;
+                }
+                kernel::check(api
+                    .get::<ort::sig::AddCustomOpDomain>(ort::slot::ADD_CUSTOM_OP_DOMAIN)(
+                    options, domain,
+                ))?;
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The parts of onnxruntime's C API (onnxruntime_c_api.h) this library uses, declared by
+//! hand. `OrtApi` is a table of function pointers that only ever grows at its end; each
+//! function used here is read from its slot (its index in the table), so the table needs
+//! no full declaration. The slot numbers were counted in the header of onnxruntime 1.31
+//! and checked against the generated bindings of ort-sys 2.0.0-rc.15; all of them exist
+//! from API version 17 on, which is the version this library asks for.
+
+use std::ffi::{c_char, c_int, c_void};
+
+/// The API version requested from `OrtApiBase::GetApi` and put in `OrtCustomOp::version`:
+/// onnxruntime 1.17, the first with the shape-inference hook and `KernelContext_ParallelFor`.
+pub const API_VERSION: u32 = 17;
+
+pub enum OrtStatus {}
+pub enum OrtApi {}
+pub enum OrtSessionOptions {}
+pub enum OrtCustomOpDomain {}
+pub enum OrtKernelInfo {}
+pub enum OrtKernelContext {}
+pub enum OrtValue {}
+pub enum OrtTensorTypeAndShapeInfo {}
+pub enum OrtShapeInferContext {}
+pub enum OrtOpAttr {}
+
+/// `OrtApiBase`: how a library finds the API table.
+#[repr(C)]
+pub struct OrtApiBase {
+    pub get_api: unsafe extern "C" fn(version: u32) -> *const OrtApi,
+    pub get_version_string: unsafe extern "C" fn() -> *const c_char,
+}
+
+// ONNXTensorElementDataType: as TensorProto's numbers up to FLOAT4E2M1 (23); after it the
+// C API has UINT2 = 24, INT2 = 25, FLOAT8E8M0 = 26 where ONNX has 24 = FLOAT8E8M0,
+// 25 = UINT2, 26 = INT2.
+pub const TYPE_INT64: c_int = 7;
+pub const TYPE_STRING: c_int = 8;
+pub const TYPE_UINT2: c_int = 24;
+pub const TYPE_INT2: c_int = 25;
+pub const TYPE_FLOAT8E8M0: c_int = 26;
+
+/// OrtErrorCode values used in statuses.
+pub const ORT_FAIL: c_int = 1;
+pub const ORT_INVALID_ARGUMENT: c_int = 2;
+pub const ORT_NOT_IMPLEMENTED: c_int = 9;
+
+/// OrtOpAttrType: ORT_OP_ATTR_INT.
+pub const ATTR_INT: c_int = 1;
+
+/// OrtCustomOpInputOutputCharacteristic.
+pub const REQUIRED: c_int = 0;
+
+type Status = *mut OrtStatus;
+
+/// `OrtCustomOp` as laid out for version 17 and later (fields read only from version 18 on
+/// are present and NULL).
+#[repr(C)]
+pub struct OrtCustomOp {
+    pub version: u32,
+    pub create_kernel: Option<
+        unsafe extern "C" fn(
+            *const OrtCustomOp,
+            *const OrtApi,
+            *const OrtKernelInfo,
+        ) -> *mut c_void,
+    >,
+    pub get_name: unsafe extern "C" fn(*const OrtCustomOp) -> *const c_char,
+    pub get_execution_provider_type: unsafe extern "C" fn(*const OrtCustomOp) -> *const c_char,
+    pub get_input_type: unsafe extern "C" fn(*const OrtCustomOp, usize) -> c_int,
+    pub get_input_type_count: unsafe extern "C" fn(*const OrtCustomOp) -> usize,
+    pub get_output_type: unsafe extern "C" fn(*const OrtCustomOp, usize) -> c_int,
+    pub get_output_type_count: unsafe extern "C" fn(*const OrtCustomOp) -> usize,
+    pub kernel_compute: Option<unsafe extern "C" fn(*mut c_void, *mut OrtKernelContext)>,
+    pub kernel_destroy: unsafe extern "C" fn(*mut c_void),
+    pub get_input_characteristic: unsafe extern "C" fn(*const OrtCustomOp, usize) -> c_int,
+    pub get_output_characteristic: unsafe extern "C" fn(*const OrtCustomOp, usize) -> c_int,
+    pub get_input_memory_type: unsafe extern "C" fn(*const OrtCustomOp, usize) -> c_int,
+    pub get_variadic_input_min_arity: unsafe extern "C" fn(*const OrtCustomOp) -> c_int,
+    pub get_variadic_input_homogeneity: unsafe extern "C" fn(*const OrtCustomOp) -> c_int,
+    pub get_variadic_output_min_arity: unsafe extern "C" fn(*const OrtCustomOp) -> c_int,
+    pub get_variadic_output_homogeneity: unsafe extern "C" fn(*const OrtCustomOp) -> c_int,
+    pub create_kernel_v2: unsafe extern "C" fn(
+        *const OrtCustomOp,
+        *const OrtApi,
+        *const OrtKernelInfo,
+        *mut *mut c_void,
+    ) -> Status,
+    pub kernel_compute_v2: unsafe extern "C" fn(*mut c_void, *mut OrtKernelContext) -> Status,
+    pub infer_output_shape:
+        Option<unsafe extern "C" fn(*const OrtCustomOp, *mut OrtShapeInferContext) -> Status>,
+    pub get_start_version: unsafe extern "C" fn(*const OrtCustomOp) -> c_int,
+    pub get_end_version: unsafe extern "C" fn(*const OrtCustomOp) -> c_int,
+    pub get_may_inplace: Option<unsafe extern "C" fn(*mut *mut c_int, *mut *mut c_int) -> usize>,
+    pub release_may_inplace: Option<unsafe extern "C" fn(*mut c_int, *mut c_int)>,
+    pub get_alias_map: Option<unsafe extern "C" fn(*mut *mut c_int, *mut *mut c_int) -> usize>,
+    pub release_alias_map: Option<unsafe extern "C" fn(*mut c_int, *mut c_int)>,
+}
+
+/// The function pointer types of the slots used.
+pub mod sig {
+    use super::*;
+    pub type CreateStatus = unsafe extern "C" fn(c_int, *const c_char) -> Status;
+    pub type CreateCustomOpDomain =
+        unsafe extern "C" fn(*const c_char, *mut *mut OrtCustomOpDomain) -> Status;
+    pub type CustomOpDomainAdd =
+        unsafe extern "C" fn(*mut OrtCustomOpDomain, *const OrtCustomOp) -> Status;
+    pub type AddCustomOpDomain =
+        unsafe extern "C" fn(*mut OrtSessionOptions, *mut OrtCustomOpDomain) -> Status;
+    pub type HasSessionConfigEntry =
+        unsafe extern "C" fn(*const OrtSessionOptions, *const c_char, *mut c_int) -> Status;
+    pub type GetSessionConfigEntry = unsafe extern "C" fn(
+        *const OrtSessionOptions,
+        *const c_char,
+        *mut c_char,
+        *mut usize,
+    ) -> Status;
+    pub type GetTensorMutableData = unsafe extern "C" fn(*mut OrtValue, *mut *mut c_void) -> Status;
+    pub type GetStringTensorDataLength =
+        unsafe extern "C" fn(*const OrtValue, *mut usize) -> Status;
+    pub type GetStringTensorContent =
+        unsafe extern "C" fn(*const OrtValue, *mut c_void, usize, *mut usize, usize) -> Status;
+    pub type SetTensorElementType =
+        unsafe extern "C" fn(*mut OrtTensorTypeAndShapeInfo, c_int) -> Status;
+    pub type GetTensorElementType =
+        unsafe extern "C" fn(*const OrtTensorTypeAndShapeInfo, *mut c_int) -> Status;
+    pub type GetDimensionsCount =
+        unsafe extern "C" fn(*const OrtTensorTypeAndShapeInfo, *mut usize) -> Status;
+    pub type GetDimensions =
+        unsafe extern "C" fn(*const OrtTensorTypeAndShapeInfo, *mut i64, usize) -> Status;
+    pub type GetTensorTypeAndShape =
+        unsafe extern "C" fn(*const OrtValue, *mut *mut OrtTensorTypeAndShapeInfo) -> Status;
+    pub type KernelInfoGetAttributeInt64 =
+        unsafe extern "C" fn(*const OrtKernelInfo, *const c_char, *mut i64) -> Status;
+    pub type KernelInfoGetAttributeString = unsafe extern "C" fn(
+        *const OrtKernelInfo,
+        *const c_char,
+        *mut c_char,
+        *mut usize,
+    ) -> Status;
+    pub type KernelContextGetInput =
+        unsafe extern "C" fn(*const OrtKernelContext, usize, *mut *const OrtValue) -> Status;
+    pub type KernelContextGetOutput = unsafe extern "C" fn(
+        *mut OrtKernelContext,
+        usize,
+        *const i64,
+        usize,
+        *mut *mut OrtValue,
+    ) -> Status;
+    pub type ReleaseStatus = unsafe extern "C" fn(Status);
+    pub type ReleaseTensorTypeAndShapeInfo = unsafe extern "C" fn(*mut OrtTensorTypeAndShapeInfo);
+    pub type GetResizedStringTensorElementBuffer =
+        unsafe extern "C" fn(*mut OrtValue, usize, usize, *mut *mut c_char) -> Status;
+    pub type ShapeInferContextGetInputTypeShape = unsafe extern "C" fn(
+        *const OrtShapeInferContext,
+        usize,
+        *mut *mut OrtTensorTypeAndShapeInfo,
+    ) -> Status;
+    pub type ShapeInferContextGetAttribute = unsafe extern "C" fn(
+        *const OrtShapeInferContext,
+        *const c_char,
+        *mut *const OrtOpAttr,
+    ) -> Status;
+    pub type ShapeInferContextSetOutputTypeShape = unsafe extern "C" fn(
+        *const OrtShapeInferContext,
+        usize,
+        *const OrtTensorTypeAndShapeInfo,
+    ) -> Status;
+    pub type ReadOpAttr =
+        unsafe extern "C" fn(*const OrtOpAttr, c_int, *mut c_void, usize, *mut usize) -> Status;
+    pub type KernelContextParallelFor = unsafe extern "C" fn(
+        *const OrtKernelContext,
+        unsafe extern "C" fn(*mut c_void, usize),
+        usize,
+        usize,
+        *mut c_void,
+    ) -> Status;
+}
+
+/// Slot numbers in `OrtApi` (0-based, the order of onnxruntime_c_api.h).
+pub mod slot {
+    pub const CREATE_STATUS: usize = 0;
+    pub const CREATE_CUSTOM_OP_DOMAIN: usize = 26;
+    pub const CUSTOM_OP_DOMAIN_ADD: usize = 27;
+    pub const ADD_CUSTOM_OP_DOMAIN: usize = 28;
+    pub const GET_TENSOR_MUTABLE_DATA: usize = 51;
+    pub const GET_STRING_TENSOR_DATA_LENGTH: usize = 53;
+    pub const GET_STRING_TENSOR_CONTENT: usize = 54;
+    pub const SET_TENSOR_ELEMENT_TYPE: usize = 58;
+    pub const GET_TENSOR_ELEMENT_TYPE: usize = 60;
+    pub const GET_DIMENSIONS_COUNT: usize = 61;
+    pub const GET_DIMENSIONS: usize = 62;
+    pub const GET_TENSOR_TYPE_AND_SHAPE: usize = 65;
+    pub const KERNEL_INFO_GET_ATTRIBUTE_INT64: usize = 86;
+    pub const KERNEL_INFO_GET_ATTRIBUTE_STRING: usize = 87;
+    pub const KERNEL_CONTEXT_GET_INPUT: usize = 90;
+    pub const KERNEL_CONTEXT_GET_OUTPUT: usize = 91;
+    pub const RELEASE_STATUS: usize = 93;
+    pub const RELEASE_TENSOR_TYPE_AND_SHAPE_INFO: usize = 99;
+    pub const HAS_SESSION_CONFIG_ENTRY: usize = 237;
+    pub const GET_SESSION_CONFIG_ENTRY: usize = 238;
+    pub const GET_RESIZED_STRING_TENSOR_ELEMENT_BUFFER: usize = 252;
+    pub const SHAPE_INFER_CONTEXT_GET_INPUT_TYPE_SHAPE: usize = 268;
+    pub const SHAPE_INFER_CONTEXT_GET_ATTRIBUTE: usize = 269;
+    pub const SHAPE_INFER_CONTEXT_SET_OUTPUT_TYPE_SHAPE: usize = 270;
+    pub const READ_OP_ATTR: usize = 272;
+    pub const KERNEL_CONTEXT_PARALLEL_FOR: usize = 274;
+}
+
+/// A handle on an `OrtApi` table of version `API_VERSION` or later.
+#[derive(Clone, Copy)]
+pub struct Api(*const OrtApi);
+
+// SAFETY: the table is immutable and its functions are thread-safe per onnxruntime's API
+// documentation; the handle is a plain pointer to it.
+unsafe impl Send for Api {}
+// SAFETY: as for Send.
+unsafe impl Sync for Api {}
+
+impl Api {
+    /// # Safety
+    /// `table` is an `OrtApi` of version `API_VERSION` or later, valid for the process.
+    pub unsafe fn new(table: *const OrtApi) -> Self {
+        Api(table)
+    }
+
+    /// The function in slot `index`, as type `F` (a function pointer type).
+    ///
+    /// # Safety
+    /// `F` is the type of that slot in onnxruntime_c_api.h.
+    pub unsafe fn get<F: Copy>(self, index: usize) -> F {
+        const { assert!(size_of::<F>() == size_of::<*const c_void>()) };
+        // SAFETY: the table holds at least `index + 1` non-NULL function pointers (every
+        // slot used exists from API_VERSION on), and the caller names the slot's type.
+        unsafe { std::mem::transmute_copy(&*(self.0 as *const *const c_void).add(index)) }
+    }
+
+    /// A new status with `code` and `message` (any NUL inside is cut off).
+    pub fn status(self, code: c_int, message: &str) -> *mut OrtStatus {
+        let mut text: Vec<u8> = message.bytes().take_while(|&b| b != 0).collect();
+        text.push(0);
+        // SAFETY: slot 0 is CreateStatus in every version; it copies the NUL-terminated text.
+        unsafe { self.get::<sig::CreateStatus>(slot::CREATE_STATUS)(code, text.as_ptr().cast()) }
+    }
+
+    /// Releases a status the caller owns (NULL is fine).
+    pub fn release_status(self, status: *mut OrtStatus) {
+        if !status.is_null() {
+            // SAFETY: the status was returned by onnxruntime and is owned by the caller.
+            unsafe { self.get::<sig::ReleaseStatus>(slot::RELEASE_STATUS)(status) }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Side by side: one model of Cast, CastLike and Expand nodes in onnxruntime, without and
+with tensorcast-ort, timed per node by onnxruntime's own profiler.
+
+    bash scripts/test-ort.sh -k pinned          # once: builds the library and build/venv-ort
+    build/venv-ort/bin/python scripts/bench-ort.py [--n 1048576] [--runs 7] [--threads 1]
+
+Each node's time is the median of its kernel times over the runs (after one warm-up run);
+the speedup is onnxruntime's time over tensorcast-ort's. Both sessions run in this process,
+one after the other, on the same inputs, with graph optimizations off (so no node is
+folded away) and the same intra-op thread count. Only ratios within one run mean anything.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+
+import numpy as np
+import onnxruntime as ort
+from onnx import TensorProto, helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIB = os.environ.get("TCAST_ORT_LIB") or os.path.join(
+    ROOT, "integrations", "onnxruntime", "target", "release", "libtensorcast_ort.so")
+
+# (node name, what it does), in the order printed.
+NODES = [
+    ("cast_f32_to_f16", "Cast FLOAT -> FLOAT16"),
+    ("castlike_f32_to_f16", "CastLike FLOAT -> FLOAT16"),
+    ("cast_f32_to_e4m3fn", "Cast FLOAT -> FLOAT8E4M3FN"),
+    ("cast_f32_to_i32", "Cast FLOAT -> INT32"),
+    ("cast_f64_to_string", "Cast DOUBLE -> STRING"),
+    ("cast_string_to_f32", "Cast STRING -> FLOAT"),
+    ("expand_f32", "Expand FLOAT [1,1024] -> [n/1024,1024]"),
+    ("expand_f32_column", "Expand FLOAT [n/1024,1] -> [n/1024,1024]"),
+]
+
+
+def model(n):
+    rows = n // 1024
+    f = TensorProto.FLOAT
+    nodes = [
+        helper.make_node("Cast", ["x32"], ["y_f16"], name="cast_f32_to_f16", to=TensorProto.FLOAT16),
+        helper.make_node("CastLike", ["x32", "like_f16"], ["y_like"], name="castlike_f32_to_f16"),
+        helper.make_node("Cast", ["x32"], ["y_e4m3"], name="cast_f32_to_e4m3fn", to=TensorProto.FLOAT8E4M3FN),
+        helper.make_node("Cast", ["x32"], ["y_i32"], name="cast_f32_to_i32", to=TensorProto.INT32),
+        helper.make_node("Cast", ["x64"], ["y_str"], name="cast_f64_to_string", to=TensorProto.STRING),
+        helper.make_node("Cast", ["s"], ["y_parsed"], name="cast_string_to_f32", to=f),
+        helper.make_node("Expand", ["row", "shape"], ["y_wide"], name="expand_f32"),
+        helper.make_node("Expand", ["column", "shape"], ["y_tall"], name="expand_f32_column"),
+    ]
+    inputs = [
+        helper.make_tensor_value_info("x32", f, [n]),
+        helper.make_tensor_value_info("like_f16", TensorProto.FLOAT16, [1]),
+        helper.make_tensor_value_info("x64", TensorProto.DOUBLE, [n]),
+        helper.make_tensor_value_info("s", TensorProto.STRING, [n]),
+        helper.make_tensor_value_info("row", f, [1, 1024]),
+        helper.make_tensor_value_info("column", f, [rows, 1]),
+        helper.make_tensor_value_info("shape", TensorProto.INT64, [2]),
+    ]
+    outputs = [
+        helper.make_tensor_value_info("y_f16", TensorProto.FLOAT16, [n]),
+        helper.make_tensor_value_info("y_like", TensorProto.FLOAT16, [n]),
+        helper.make_tensor_value_info("y_e4m3", TensorProto.FLOAT8E4M3FN, [n]),
+        helper.make_tensor_value_info("y_i32", TensorProto.INT32, [n]),
+        helper.make_tensor_value_info("y_str", TensorProto.STRING, [n]),
+        helper.make_tensor_value_info("y_parsed", f, [n]),
+        helper.make_tensor_value_info("y_wide", f, [rows, 1024]),
+        helper.make_tensor_value_info("y_tall", f, [rows, 1024]),
+    ]
+    graph = helper.make_graph(nodes, "bench", inputs, outputs)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
+
+
+def feeds(n):
+    rng = np.random.default_rng(7)
+    x64 = rng.standard_normal(n) * rng.choice([1e-3, 1.0, 1e3], n)
+    return {
+        "x32": x64.astype(np.float32),
+        "like_f16": np.zeros(1, np.float16),
+        "x64": x64,
+        "s": np.array([repr(float(v)) for v in x64.astype(np.float32)], dtype=object),
+        "row": rng.standard_normal((1, 1024)).astype(np.float32),
+        "column": rng.standard_normal((n // 1024, 1)).astype(np.float32),
+        "shape": np.array([n // 1024, 1024], np.int64),
+    }
+
+
+def node_times(model_bytes, inputs, with_library, runs, threads):
+    """Median kernel time per node name, in microseconds, from onnxruntime's profiler."""
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.log_severity_level = 3
+    so.enable_profiling = True
+    with tempfile.TemporaryDirectory() as tmp:
+        so.profile_file_prefix = os.path.join(tmp, "profile")
+        if with_library:
+            so.register_custom_ops_library(LIB)
+        sess = ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"])
+        for _ in range(runs + 1):
+            sess.run(None, inputs)
+        with open(sess.end_profiling()) as f:
+            events = json.load(f)
+    times = {}
+    for event in events:
+        if event.get("cat") == "Node" and event["name"].endswith("_kernel_time"):
+            times.setdefault(event["name"][: -len("_kernel_time")], []).append(event["dur"])
+    # The first run is the warm-up.
+    return {name: statistics.median(d[1:]) for name, d in times.items()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=1 << 20, help="elements per tensor (a multiple of 1024)")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--threads", type=int, default=1, help="intra-op threads of both sessions")
+    args = parser.parse_args()
+    if args.n % 1024:
+        sys.exit("--n must be a multiple of 1024")
+    model_bytes, inputs = model(args.n), feeds(args.n)
+    theirs = node_times(model_bytes, inputs, False, args.runs, args.threads)
+    ours = node_times(model_bytes, inputs, True, args.runs, args.threads)
+    print(f"onnxruntime {ort.__version__}, n = {args.n}, {args.threads} intra-op thread(s), "
+          f"median of {args.runs} runs")
+    print(f"| {'node':<40} | {'onnxruntime':>12} | {'tensorcast-ort':>14} | {'speedup':>7} |")
+    print(f"|{'-' * 42}|{'-' * 13}:|{'-' * 15}:|{'-' * 8}:|")
+    known = {name for name, _ in NODES}
+    # onnxruntime inlines CastLike (a function op) into its body, a Cast of another name.
+    body = sum(t for name, t in theirs.items() if name not in known)
+    for name, what in NODES:
+        a, b = theirs.get(name, body), ours[name]
+        print(f"| {what:<40} | {a / 1000:>9.2f} ms | {b / 1000:>11.2f} ms | {a / b:>6.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

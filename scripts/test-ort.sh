@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
+# tensorcast-ort (integrations/onnxruntime) in the real onnxruntime: builds the custom-op
+# library, sets up build/venv-ort with the pins of tests/oracles/onnxruntime/requirements.txt
+# (onnxruntime 1.32.0 and onnx 1.22.0 from PyPI), takes onnx 1.18.0's STRING Cast node
+# tests from its wheel (as the test command's step onnx118 does, into build/onnx-1.18.0),
+# and runs tests/oracles/onnxruntime: every onnx 1.22 Cast/CastLike/Expand node test and
+# the 1.18 STRING ones through an InferenceSession with the library, the override proof,
+# 1 vs 2 intra-op threads, error propagation, and the C test (ort_c_test.c, compiled with
+# cc, on the wheel's libonnxruntime.so). Then counts the node tests that pass with and
+# without the library (information; the pytest run is what passes or fails).
+#
+#   scripts/test-ort.sh            everything; extra arguments go to pytest
+#
+# Ends with "N passed, N failed" (pytest's counts) and exits non-zero on any failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+venv=build/venv-ort
+requirements=tests/oracles/onnxruntime/requirements.txt
+
+install_missing python3-venv cc
+
+step "cargo build --release (integrations/onnxruntime)" \
+  cargo build --release --manifest-path integrations/onnxruntime/Cargo.toml
+target_dir=${CARGO_TARGET_DIR:-integrations/onnxruntime/target}
+case $target_dir in /*) ;; *) target_dir=$PWD/$target_dir ;; esac
+export TCAST_ORT_LIB=$target_dir/release/libtensorcast_ort.so
+
+mkdir -p build
+if [ ! -x "$venv/bin/python" ]; then
+  step "creating $venv (the pins of $requirements)" python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+"$venv/bin/python" - "$requirements" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+wrong = []
+for line in open(sys.argv[1]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, pinned = line.split("==")
+    try:
+        found = version(name)
+    except PackageNotFoundError:
+        found = "missing"
+    if found != pinned:
+        wrong.append(f"{name} {found} (pinned {pinned})")
+if wrong:
+    sys.exit("build/venv-ort does not hold the pins: " + ", ".join(wrong))
+PY
+
+if [ ! -d build/onnx-1.18.0/data ]; then
+  rm -rf build/onnx-1.18.0
+  "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+    --only-binary=:all: -d build/onnx-1.18.0 onnx==1.18.0
+  "$venv/bin/python" tests/conformance/extract_node_data.py \
+    build/onnx-1.18.0/onnx-1.18.0-*.whl build/onnx-1.18.0/data
+fi
+export ONNX118_NODE_DATA=$PWD/build/onnx-1.18.0/data/onnx/backend/test/data/node
+
+"$venv/bin/python" tests/oracles/onnxruntime/node_counts.py
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+(cd tests/oracles/onnxruntime && "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@") \
+  | tee "$log" || status=$?
+# pytest's last line, e.g. "=== 190 passed in 30.1s ===" or "=== 2 failed, 188 passed ... ===".
+summary=$(grep -E '[0-9]+ (passed|failed|errors?)' "$log" | tail -1 || true)
+count() {
+  local n
+  n=$(grep -oE "[0-9]+ $1" <<<"$summary" | grep -oE '^[0-9]+' | awk '{s += $1} END {print s + 0}') || n=0
+  echo "${n:-0}"
+}
+passed=$(count passed)
+failed=$(( $(count failed) + $(count 'errors?') ))
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  failed=1
+fi
+printf 'test-ort: %d passed, %d failed\n' "$passed" "$failed"
+exit "$status"

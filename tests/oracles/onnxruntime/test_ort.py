@@ -1,0 +1,222 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""tensorcast-ort in the real onnxruntime (pinned in build/venv-ort by scripts/test-ort.sh).
+
+- every onnx 1.22 Cast/CastLike/Expand node test, and onnx 1.18's STRING Cast dirs, pass
+  through an InferenceSession with the library registered;
+- the ONNX-domain override is taken (FLOAT -> INT32 of NaN is 0 with it; onnxruntime's own
+  kernel gives INT_MIN), and the ai.tensorcast domain runs the same kernels without it;
+- 2 intra-op threads give the bits of 1 thread on 4M-element casts and an Expand;
+- a tensorcast error (a bad string) is an onnxruntime error carrying tensorcast's message
+  and the element's index, and the session keeps working.
+"""
+
+import os
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper
+
+import ortnode
+
+INT32_MIN = -(2**31)
+
+
+@pytest.mark.parametrize("test_dir", ortnode.onnx122_dirs(), ids=os.path.basename)
+def test_onnx122_node(test_dir):
+    assert ortnode.run_dir(test_dir, with_library=True) is None
+
+
+@pytest.mark.parametrize("test_dir", ortnode.onnx118_string_dirs(), ids=os.path.basename)
+def test_onnx118_string_node(test_dir):
+    assert ortnode.run_dir(test_dir, with_library=True) is None
+
+
+def test_the_node_tests_cover_every_operator():
+    names = [os.path.basename(d) for d in ortnode.onnx122_dirs()]
+    assert len(names) == 174
+    for prefix in ortnode.PREFIXES:
+        assert any(n.startswith(prefix) for n in names)
+
+
+def cast_model(to, from_type=TensorProto.FLOAT, domain="", count=None):
+    node = helper.make_node("Cast", ["x"], ["y"], to=to, domain=domain)
+    graph = helper.make_graph([node], "cast", [helper.make_tensor_value_info("x", from_type, [count])],
+                              [helper.make_tensor_value_info("y", to, [count])])
+    opsets = [helper.make_opsetid("", 21)]
+    if domain:
+        opsets.append(helper.make_opsetid(domain, 1))
+    return helper.make_model(graph, opset_imports=opsets).SerializeToString()
+
+
+SPECIALS = np.array([np.nan, -np.nan, 1e10, -1e10, np.inf, -np.inf, 2.5, -7.9], np.float32)
+
+
+def test_the_onnx_domain_override_is_taken():
+    model = cast_model(TensorProto.INT32)
+    ours = ortnode.session(model, with_library=True).run(None, {"x": SPECIALS})[0]
+    theirs = ortnode.session(model, with_library=False).run(None, {"x": SPECIALS})[0]
+    # tensorcast: NaN -> 0, out-of-range values saturate, finite values truncate.
+    assert ours.tolist() == [0, 0, 2**31 - 1, INT32_MIN, 2**31 - 1, INT32_MIN, 2, -7]
+    # onnxruntime's own kernel: x86's cvttss2si result for NaN.
+    assert theirs[0] == INT32_MIN and theirs[1] == INT32_MIN
+
+
+def test_the_own_domain_runs_the_same_kernel():
+    model = cast_model(TensorProto.INT32, domain="ai.tensorcast")
+    got = ortnode.session(model, with_library=True).run(None, {"x": SPECIALS})[0]
+    assert got.tolist() == [0, 0, 2**31 - 1, INT32_MIN, 2**31 - 1, INT32_MIN, 2, -7]
+
+
+def options_with_override(value):
+    so = ortnode.session_options(False)
+    so.add_session_config_entry("tensorcast_ort.override_onnx_domain", value)
+    return so
+
+
+def test_opting_out_of_the_override_keeps_onnxruntime_kernels():
+    so = options_with_override("0")
+    so.register_custom_ops_library(ortnode.library())
+    onnx_domain = ort.InferenceSession(cast_model(TensorProto.INT32), so).run(None, {"x": SPECIALS})[0]
+    theirs = ortnode.session(cast_model(TensorProto.INT32), with_library=False).run(None, {"x": SPECIALS})[0]
+    assert onnx_domain.tolist() == theirs.tolist()
+    own = ort.InferenceSession(cast_model(TensorProto.INT32, domain="ai.tensorcast"), so).run(None, {"x": SPECIALS})[0]
+    assert own.tolist() == [0, 0, 2**31 - 1, INT32_MIN, 2**31 - 1, INT32_MIN, 2, -7]
+
+
+def test_a_bad_override_setting_is_refused():
+    so = options_with_override("yes")
+    with pytest.raises(Exception, match="override_onnx_domain must be 0 or 1"):
+        so.register_custom_ops_library(ortnode.library())
+
+
+def test_the_own_domain_needs_the_library():
+    with pytest.raises(Exception, match="ai.tensorcast"):
+        ortnode.session(cast_model(TensorProto.INT32, domain="ai.tensorcast"), with_library=False)
+
+
+N = 4 * 1024 * 1024
+THREAD_TARGETS = [TensorProto.FLOAT16, TensorProto.BFLOAT16, TensorProto.FLOAT8E4M3FN,
+                  TensorProto.FLOAT8E5M2, TensorProto.INT4, TensorProto.UINT2, TensorProto.INT32,
+                  TensorProto.FLOAT4E2M1]
+
+
+def threads_model():
+    nodes = [helper.make_node("Cast", ["x"], [f"y{i}"], to=to) for i, to in enumerate(THREAD_TARGETS)]
+    nodes.append(helper.make_node("Expand", ["row", "shape"], ["wide"]))
+    outputs = [helper.make_tensor_value_info(f"y{i}", to, [N]) for i, to in enumerate(THREAD_TARGETS)]
+    outputs.append(helper.make_tensor_value_info("wide", TensorProto.FLOAT, [2048, 2048]))
+    graph = helper.make_graph(
+        nodes, "threads",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [N]),
+         helper.make_tensor_value_info("row", TensorProto.FLOAT, [1, 2048]),
+         helper.make_tensor_value_info("shape", TensorProto.INT64, [None])],
+        outputs)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23)]).SerializeToString()
+
+
+def run_bound(sess, feeds, outputs):
+    """Runs `sess`, each output into a zeroed buffer; the outputs' bytes."""
+    binding = sess.io_binding()
+    for name, value in feeds.items():
+        binding.bind_cpu_input(name, value)
+    buffers = []
+    for name, dtype, shape in outputs:
+        buf, value = ortnode.bound_output(dtype, shape)
+        binding.bind_ortvalue_output(name, value)
+        buffers.append(buf)
+    sess.run_with_iobinding(binding)
+    return [b.tobytes() for b in buffers]
+
+
+def test_two_threads_give_the_bits_of_one():
+    rng = np.random.default_rng(30)
+    x = (rng.standard_normal(N) * rng.choice([1e-3, 1, 30, 1e5], N)).astype(np.float32)
+    x[rng.integers(0, N, 4096)] = rng.choice(SPECIALS, 4096)
+    feeds = {"x": x, "row": rng.standard_normal((1, 2048)).astype(np.float32),
+             "shape": np.array([2048, 2048], np.int64)}
+    outputs = [(f"y{i}", to, [N]) for i, to in enumerate(THREAD_TARGETS)]
+    outputs.append(("wide", TensorProto.FLOAT, [2048, 2048]))
+    model = threads_model()
+    one = run_bound(ortnode.session(model, True, threads=1), feeds, outputs)
+    two = run_bound(ortnode.session(model, True, threads=2), feeds, outputs)
+    for (name, dtype, _), a, b in zip(outputs, one, two):
+        assert a == b, f"{name} ({onnx_node_name(dtype)}) differs between 1 and 2 threads"
+    # The 1-thread result is tensorcast's: FLOAT16 agrees with numpy's rounding.
+    with np.errstate(over="ignore"):
+        assert one[0] == x.astype(np.float16).tobytes()
+
+
+def onnx_node_name(dtype):
+    return TensorProto.DataType.Name(dtype)
+
+
+def string_model():
+    node = helper.make_node("Cast", ["s"], ["y"], to=TensorProto.FLOAT)
+    graph = helper.make_graph([node], "parse", [helper.make_tensor_value_info("s", TensorProto.STRING, [8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
+
+
+def test_a_tensorcast_error_is_an_onnxruntime_error():
+    sess = ortnode.session(string_model(), with_library=True)
+    bad = np.array(["1", "2.5", "-3", "inf", "NaN", "1x", "7", "8"], dtype=object)
+    with pytest.raises(ort.capi.onnxruntime_pybind11_state.InvalidArgument) as caught:
+        sess.run(None, {"s": bad})
+    message = str(caught.value)
+    assert "tensorcast: TCAST_ERR_PARSE" in message
+    assert "element 5" in message
+    assert "1x" in message
+    # The process and the session survive: the next run works.
+    good = bad.copy()
+    good[5] = "6"
+    got = sess.run(None, {"s": good})[0]
+    assert got[:4].tolist() == [1.0, 2.5, -3.0, np.inf] and np.isnan(got[4])
+    assert got[5:].tolist() == [6.0, 7.0, 8.0]
+
+
+def test_an_unknown_round_mode_is_refused_when_the_session_is_made():
+    node = helper.make_node("Cast", ["x"], ["y"], to=TensorProto.FLOAT8E8M0, round_mode="sideways")
+    graph = helper.make_graph([node], "rm", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT8E8M0, [2])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 24)])
+    with pytest.raises(Exception, match="round_mode must be up, down or nearest"):
+        ortnode.session(model.SerializeToString(), with_library=True)
+
+
+def test_onnx_version_is_the_pinned_one():
+    assert onnx.__version__ == "1.22.0"
+    assert ort.__version__.startswith("1.32.")
+
+
+def graph_model(nodes, inputs, outputs):
+    graph = helper.make_graph(nodes, "edge", inputs, outputs)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
+
+
+@pytest.mark.parametrize("shape", [[], [0], [3, 0], [2, 3]], ids=str)
+@pytest.mark.parametrize("to", [TensorProto.FLOAT16, TensorProto.STRING, TensorProto.INT8], ids=onnx_node_name)
+def test_scalars_and_empty_tensors_match_onnxruntime(shape, to):
+    model = graph_model([helper.make_node("Cast", ["x"], ["y"], to=to)],
+                        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                        [helper.make_tensor_value_info("y", to, shape)])
+    x = np.full(shape, -2.5, np.float32)
+    ours = ortnode.session(model, True).run(None, {"x": x})[0]
+    theirs = ortnode.session(model, False).run(None, {"x": x})[0]
+    assert ours.shape == theirs.shape == tuple(shape)
+    assert ours.dtype == theirs.dtype and ours.tolist() == theirs.tolist()
+
+
+def test_string_expand_keeps_embedded_nuls_and_empty_shapes():
+    model = graph_model([helper.make_node("Expand", ["x", "shape"], ["y"])],
+                        [helper.make_tensor_value_info("x", TensorProto.STRING, [2, 1]),
+                         helper.make_tensor_value_info("shape", TensorProto.INT64, [None])],
+                        [helper.make_tensor_value_info("y", TensorProto.STRING, None)])
+    x = np.array([["a\0b"], [""]], dtype=object)
+    for shape in ([2, 3], [2, 0], [1, 1, 4]):
+        feeds = {"x": x, "shape": np.array(shape, np.int64)}
+        ours = ortnode.session(model, True).run(None, feeds)[0]
+        theirs = ortnode.session(model, False).run(None, feeds)[0]
+        assert ours.shape == theirs.shape and ours.tolist() == theirs.tolist()
+    assert ours[0, 0, 0] == "a\0b"

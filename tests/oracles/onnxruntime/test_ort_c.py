@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""The C test (ort_c_test.c): onnxruntime's C API from the wheel's libonnxruntime.so,
+with tensorcast-ort registered through RegisterCustomOpsLibrary_V2."""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+
+import onnxruntime as ort
+from onnx import TensorProto, helper
+
+import ortnode
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUST_SLOTS = os.path.join(ortnode.ROOT, "integrations", "onnxruntime", "src", "ort.rs")
+
+
+def libonnxruntime():
+    found = glob.glob(os.path.join(os.path.dirname(ort.__file__), "capi", "libonnxruntime.so*"))
+    assert len(found) == 1, found
+    return found[0]
+
+
+def write_model(path):
+    nodes = [helper.make_node("Cast", ["x"], ["y"], to=TensorProto.INT32),
+             helper.make_node("Cast", ["x"], ["z"], to=TensorProto.INT32, domain="ai.tensorcast")]
+    graph = helper.make_graph(nodes, "c_test", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [5])],
+                              [helper.make_tensor_value_info("y", TensorProto.INT32, [5]),
+                               helper.make_tensor_value_info("z", TensorProto.INT32, [5])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
+                                                    helper.make_opsetid("ai.tensorcast", 1)])
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+
+
+def test_the_c_api_runs_a_model_on_tensorcast(tmp_path):
+    cc = os.environ.get("CC") or shutil.which("cc")
+    exe = tmp_path / "ort_c_test"
+    subprocess.run([cc, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", os.path.join(HERE, "ort_c_test.c"),
+                    "-o", str(exe), "-ldl"], check=True)
+    model = tmp_path / "cast.onnx"
+    write_model(model)
+    run = subprocess.run([str(exe), libonnxruntime(), ortnode.library(), str(model)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("ok: onnxruntime 1.32.")
+
+
+def slots(path, pattern):
+    with open(path) as f:
+        return {name.upper(): int(index) for name, index in re.findall(pattern, f.read())}
+
+
+def test_the_c_and_rust_slot_tables_agree():
+    c = slots(os.path.join(HERE, "ort_c_test.c"), r"SLOT_([A-Z0-9_]+) = (\d+),")
+    rust = slots(RUST_SLOTS, r"pub const ([A-Z0-9_]+): usize = (\d+);")
+    shared = set(c) & set(rust)
+    assert shared == {"GET_TENSOR_MUTABLE_DATA", "RELEASE_STATUS"}, (c, rust)
+    assert {k: c[k] for k in shared} == {k: rust[k] for k in shared}
+    # One table, counted from the header: no two functions in one slot.
+    merged = {**c, **rust}
+    assert len(set(merged.values())) == len(merged)
