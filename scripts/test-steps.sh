@@ -48,7 +48,7 @@ expect_refused() {
 
 # The step names, as README.md documents them, in the order they run.
 steps=(options venv fmt cargo-test msrv ctest install abi dist deb rpm oracle np-oracle onnx123 conformance
-  onnx118 portable aarch64 s390x go csharp fuzz-lint fuzz)
+  onnx118 ort portable aarch64 s390x go csharp fuzz-lint fuzz)
 
 # --list: one line per step, name then description, in the order they run; what each
 # needs.
@@ -73,9 +73,11 @@ expect_plan "--only venv" venv
 expect_plan "--only fuzz" fuzz
 # --from: the step and every later one, after what they need that none of them makes.
 expect_plan "--from go" go csharp fuzz-lint fuzz
+# --quick: the quick tier's steps, after what they need.
+expect_plan "--quick" venv build fmt cargo-test oracle conformance
 expect_plan "--from portable" venv build portable aarch64 s390x go csharp fuzz-lint fuzz
 expect_plan "--from ctest" venv ctest install abi dist deb rpm oracle np-oracle onnx123 conformance onnx118 \
-  portable aarch64 s390x go csharp fuzz-lint fuzz
+  ort portable aarch64 s390x go csharp fuzz-lint fuzz
 expect_plan "--from venv" "${steps[@]:1}"
 expect_plan "--from options" "${steps[@]}"
 # --dry-run after the selection too.
@@ -87,8 +89,8 @@ expect_refused "--only bogus" "unknown step: bogus"
 expect_refused "--from bogus" "unknown step: bogus"
 grep -qE '^  fuzz-lint ' "$tmp/err" || fail "an unknown step's error does not list the steps"
 expect_refused "--only" "--only needs a step's name"
-expect_refused "--only fmt --from go" "one of --list, --only, --from at most"
-expect_refused "--list --only fmt" "one of --list, --only, --from at most"
+expect_refused "--only fmt --from go" "one of --list, --quick, --only, --from at most"
+expect_refused "--list --only fmt" "one of --list, --quick, --only, --from at most"
 expect_refused "--bogus" "unknown argument: --bogus"
 expect_refused "--only build" "unknown step: build"
 

@@ -140,6 +140,11 @@ run_onnx118() {
 
 # The same library with every SIMD kernel family turned off (src/simd/cpu.rs): the
 # portable code that other CPUs run, checked by the same C suite and oracles.
+step_def ort "" "onnxruntime 1.32.0 running tensorcast-ort (scripts/test-ort.sh): onnx node tests, override, threads, errors, C API"
+run_ort() {
+  bash scripts/test-ort.sh
+}
+
 step_def portable "venv build" "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all"
 run_portable() {
   export TCAST_DISABLE_CPU_FEATURES=all TCAST_LIB=$lib
@@ -187,8 +192,12 @@ prerequisite_titles=(
   "build        CMake build of build/cmake (target/release/libtensorcast.so, the C suite's programs), which step ctest makes too"
 )
 
+# The quick tier (--quick): the Rust and C suites and the oracles, with the exhaustive
+# tests sampled (TCAST_TEST_QUICK=1), for the edit-compile-test loop; CI runs every step.
+quick_steps=(fmt cargo-test oracle conformance)
+
 usage() {
-  echo "usage: bash scripts/test.sh [--dry-run] [--list | --only NAME | --from NAME]"
+  echo "usage: bash scripts/test.sh [--dry-run] [--list | --quick | --only NAME | --from NAME]"
 }
 
 list_steps() {
@@ -218,7 +227,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --list | --only | --from)
       if [ "$mode" != all ]; then
-        echo "error: $1 after --$mode: one of --list, --only, --from at most" >&2
+        echo "error: $1 after --$mode: one of --list, --quick, --only, --from at most" >&2
         usage >&2
         exit 2
       fi
@@ -233,6 +242,15 @@ while [ $# -gt 0 ]; do
         selected_name=$2
         shift
       fi
+      ;;
+    --quick)
+      if [ "$mode" != all ]; then
+        echo "error: $1 after --$mode: one of --list, --quick, --only, --from at most" >&2
+        usage >&2
+        exit 2
+      fi
+      mode=quick
+      export TCAST_TEST_QUICK=1
       ;;
     --dry-run) dry_run=1 ;;
     *)
@@ -265,6 +283,7 @@ for name in "${step_names[@]}"; do
     all) selected+=("$name") ;;
     only) if [ "$name" = "$selected_name" ]; then selected+=("$name"); fi ;;
     from) if [ "$name" = "$selected_name" ] || [ ${#selected[@]} -gt 0 ]; then selected+=("$name"); fi ;;
+    quick) if one_of "$name" "${quick_steps[@]}"; then selected+=("$name"); fi ;;
   esac
 done
 needed=()

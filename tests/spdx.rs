@@ -16,6 +16,7 @@ const ROOTS: &[&str] = &[
     "scripts",
     "cmake",
     "fuzz/fuzz_targets",
+    "integrations",
     "build.rs",
     "CMakeLists.txt",
 ];
@@ -24,6 +25,10 @@ const EXTENSIONS: &[&str] = &[
 ];
 
 fn walk(path: &Path, out: &mut Vec<PathBuf>) {
+    // A nested crate's build output (integrations/onnxruntime/target) is not source.
+    if path.file_name().is_some_and(|n| n == "target") {
+        return;
+    }
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
             .unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
