@@ -14,6 +14,7 @@ using TensorcastSharp.Interop;
 
 namespace TensorcastSharp
 {
+    // @generated begin enums: written by `cargo xtask generate`; do not edit
     /// <summary>The TCAST_OK / TCAST_ERR_* codes.</summary>
     public enum Status
     {
@@ -69,6 +70,7 @@ namespace TensorcastSharp
         QUInt16 = 103,
         QInt32 = 104,
     }
+    // @generated end enums
 
     /// <summary>TCAST_ROUND_*: how FLOAT8E8M0 targets round.</summary>
     public enum RoundMode { Up = 0, Down = 1, Nearest = 2 }
@@ -340,6 +342,7 @@ namespace TensorcastSharp
         // The dtype of a storage type that stands for exactly one dtype, or Undefined.
         internal static DType NamedDType(Type t)
         {
+            // @generated begin storage-types: written by `cargo xtask generate`; do not edit
             if (t == typeof(Float16)) return DType.Float16;
             if (t == typeof(BFloat16)) return DType.BFloat16;
             if (t == typeof(Float8E4M3FN)) return DType.Float8E4M3FN;
@@ -347,6 +350,7 @@ namespace TensorcastSharp
             if (t == typeof(Float8E5M2)) return DType.Float8E5M2;
             if (t == typeof(Float8E5M2FNUZ)) return DType.Float8E5M2FNUZ;
             if (t == typeof(Float8E8M0)) return DType.Float8E8M0;
+            // @generated end storage-types
 #if NET5_0_OR_GREATER
             if (t == typeof(Half)) return DType.Float16;
 #endif
