@@ -309,10 +309,10 @@ namespace TensorcastSharp
 
         /// <summary>The dtype a C# element type stands for: float FLOAT, double DOUBLE,
         /// sbyte/byte INT8/UINT8, short/ushort, int/uint, long/ulong the 16/32/64-bit integers,
-        /// bool BOOL, and the named storage types Float16, BFloat16, Float8E4M3FN,
-        /// Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ and Float8E8M0 their dtypes (System.Half
-        /// FLOAT16 too, on .NET 5 and later). A ushort is always UINT16 and a byte UINT8, never
-        /// FLOAT16 or a float8. Other types throw ArgumentException.</summary>
+        /// bool BOOL, and the named storage types of FloatStorage.cs (Float16, BFloat16, the
+        /// float8 structs) their dtypes (System.Half FLOAT16 too, on .NET 5 and later). A ushort
+        /// is always UINT16 and a byte UINT8, never FLOAT16 or a float8. Other types throw
+        /// ArgumentException.</summary>
         public static DType Of<T>() where T : struct
         {
             DType dtype = ElementType<T>.Natural;
