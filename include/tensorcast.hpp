@@ -76,6 +76,7 @@ namespace tensorcast {
  * Enumerations: the C constants, typed
  * ------------------------------------------------------------------------------------- */
 
+// @generated begin enums: written by `cargo xtask generate`; do not edit
 /** An element type (tcast_dtype). */
 enum class dtype : std::int32_t {
   undefined = TCAST_DTYPE_UNDEFINED,
@@ -129,6 +130,7 @@ enum class status : std::int32_t {
   out_of_memory = TCAST_ERR_OUT_OF_MEMORY,
   internal = TCAST_ERR_INTERNAL,
 };
+// @generated end enums
 
 /** A numpy casting level (TCAST_CASTING_*), strictest first; never is a result only. */
 enum class casting : std::int32_t {
@@ -311,6 +313,7 @@ struct float_bits {
   }
 };
 
+// @generated begin storage-types: written by `cargo xtask generate`; do not edit
 using float16 = float_bits<dtype::float16, std::uint16_t>;
 using bfloat16 = float_bits<dtype::bfloat16, std::uint16_t>;
 using float8e4m3fn = float_bits<dtype::float8e4m3fn, std::uint8_t>;
@@ -318,6 +321,7 @@ using float8e4m3fnuz = float_bits<dtype::float8e4m3fnuz, std::uint8_t>;
 using float8e5m2 = float_bits<dtype::float8e5m2, std::uint8_t>;
 using float8e5m2fnuz = float_bits<dtype::float8e5m2fnuz, std::uint8_t>;
 using float8e8m0 = float_bits<dtype::float8e8m0, std::uint8_t>;
+// @generated end storage-types
 
 static_assert(sizeof(float16) == 2 && sizeof(bfloat16) == 2 && sizeof(float8e4m3fn) == 1,
               "float_bits adds no padding");

@@ -16,43 +16,7 @@ import (
 // quantized storage types (100-104).
 type DType int32
 
-// The dtypes, with the values of the header's TCAST_DTYPE_* macros.
-const (
-	Undefined      DType = C.TCAST_DTYPE_UNDEFINED // never valid as an argument
-	Float          DType = C.TCAST_DTYPE_FLOAT     // IEEE binary32 (Go float32)
-	Uint8          DType = C.TCAST_DTYPE_UINT8
-	Int8           DType = C.TCAST_DTYPE_INT8
-	Uint16         DType = C.TCAST_DTYPE_UINT16
-	Int16          DType = C.TCAST_DTYPE_INT16
-	Int32          DType = C.TCAST_DTYPE_INT32
-	Int64          DType = C.TCAST_DTYPE_INT64
-	String         DType = C.TCAST_DTYPE_STRING // text; see ParseStrings, CastToStrings and ExpandStrings
-	Bool           DType = C.TCAST_DTYPE_BOOL   // one byte, 0 or 1 (Go bool)
-	Float16        DType = C.TCAST_DTYPE_FLOAT16
-	Double         DType = C.TCAST_DTYPE_DOUBLE // IEEE binary64 (Go float64)
-	Uint32         DType = C.TCAST_DTYPE_UINT32
-	Uint64         DType = C.TCAST_DTYPE_UINT64
-	Complex64      DType = C.TCAST_DTYPE_COMPLEX64  // two FLOATs (Go complex64)
-	Complex128     DType = C.TCAST_DTYPE_COMPLEX128 // two DOUBLEs (Go complex128)
-	BFloat16       DType = C.TCAST_DTYPE_BFLOAT16
-	Float8E4M3FN   DType = C.TCAST_DTYPE_FLOAT8E4M3FN
-	Float8E4M3FNUZ DType = C.TCAST_DTYPE_FLOAT8E4M3FNUZ
-	Float8E5M2     DType = C.TCAST_DTYPE_FLOAT8E5M2
-	Float8E5M2FNUZ DType = C.TCAST_DTYPE_FLOAT8E5M2FNUZ
-	Uint4          DType = C.TCAST_DTYPE_UINT4 // packed two per byte, element 0 in the low bits
-	Int4           DType = C.TCAST_DTYPE_INT4  // packed two per byte, element 0 in the low bits
-	Float4E2M1     DType = C.TCAST_DTYPE_FLOAT4E2M1
-	Float8E8M0     DType = C.TCAST_DTYPE_FLOAT8E8M0
-	Uint2          DType = C.TCAST_DTYPE_UINT2      // packed four per byte, element 0 in the low bits
-	Int2           DType = C.TCAST_DTYPE_INT2       // packed four per byte, element 0 in the low bits
-	Float6E2M3     DType = C.TCAST_DTYPE_FLOAT6E2M3 // packed four per three bytes
-	Float6E3M2     DType = C.TCAST_DTYPE_FLOAT6E3M2 // packed four per three bytes
-	QInt8          DType = C.TCAST_DTYPE_QINT8      // TensorFlow's quantized int8 storage
-	QUint8         DType = C.TCAST_DTYPE_QUINT8     // TensorFlow's quantized uint8 storage
-	QInt16         DType = C.TCAST_DTYPE_QINT16     // TensorFlow's quantized int16 storage
-	QUint16        DType = C.TCAST_DTYPE_QUINT16    // TensorFlow's quantized uint16 storage
-	QInt32         DType = C.TCAST_DTYPE_QINT32     // TensorFlow's quantized int32 storage
-)
+// The DType values (Undefined, Float, Uint8, ...) are in tables_generated.go.
 
 // MaxNDim is the largest rank a tensor may have (TCAST_MAX_NDIM).
 const MaxNDim = C.TCAST_MAX_NDIM
@@ -110,23 +74,8 @@ func Version() string { return libraryVersion() }
 // CPU's features, and never prints what it made of it: this is how a program learns it.
 func CPUInfo() (string, error) { return cpuInfo() }
 
-// Storage types for the floating-point dtypes Go has no type for. Each holds the raw
-// bits of one element in the dtype's own layout (IEEE 754 binary16 for Float16Bits;
-// bfloat16, the top half of a binary32; the OCP 8-bit float formats and ONNX's FNUZ
-// variants for the float8 types), in host byte order. They are distinct types, so that
-// the typed functions (CastSlice, CastToBytes, CastFromBytes, ParseSlice, FormatSlice,
-// ExpandSlice, BitcastSlice) see their dtype: a []Float16Bits is a FLOAT16 tensor, while a []uint16
-// stays UINT16 and a []uint8 UINT8. The library does all arithmetic on them; Go only
-// stores and copies the bits (Float16Bits(0x3C00) is 1.0).
-type (
-	Float16Bits        uint16 // FLOAT16: IEEE binary16
-	BFloat16Bits       uint16 // BFLOAT16: the top 16 bits of an IEEE binary32
-	Float8E4M3FNBits   uint8  // FLOAT8E4M3FN: OCP E4M3, NaN only, no infinities
-	Float8E4M3FNUZBits uint8  // FLOAT8E4M3FNUZ: E4M3, one NaN (0x80), no negative zero
-	Float8E5M2Bits     uint8  // FLOAT8E5M2: OCP E5M2, with infinities
-	Float8E5M2FNUZBits uint8  // FLOAT8E5M2FNUZ: E5M2, one NaN (0x80), no negative zero
-	Float8E8M0Bits     uint8  // FLOAT8E8M0: OCP E8M0 scale, a power of two, 0xFF is NaN
-)
+// The storage types for the floating-point dtypes Go has no type for (Float16Bits,
+// BFloat16Bits, the float8 formats' ...Bits types) are in tables_generated.go.
 
 // Native is the set of Go element types that have a tensorcast dtype of the same
 // memory layout; DTypeOf gives it. Besides Go's numeric types and bool it includes the
@@ -145,21 +94,8 @@ type Native interface {
 // a plain uint16 is Uint16.
 func DTypeOf[T Native]() DType {
 	var zero T
-	switch any(zero).(type) {
-	case Float16Bits:
-		return Float16
-	case BFloat16Bits:
-		return BFloat16
-	case Float8E4M3FNBits:
-		return Float8E4M3FN
-	case Float8E4M3FNUZBits:
-		return Float8E4M3FNUZ
-	case Float8E5M2Bits:
-		return Float8E5M2
-	case Float8E5M2FNUZBits:
-		return Float8E5M2FNUZ
-	case Float8E8M0Bits:
-		return Float8E8M0
+	if dtype, ok := storageDType(any(zero)); ok {
+		return dtype
 	}
 	switch reflect.TypeOf(zero).Kind() {
 	case reflect.Int8:

@@ -17,21 +17,7 @@ import (
 // works. The functions of this package return *Error, never a bare Status.
 type Status int32
 
-// The status codes, with the values of the header's TCAST_OK and TCAST_ERR_* macros.
-const (
-	OK                    Status = C.TCAST_OK                      // success
-	ErrNullArgument       Status = C.TCAST_ERR_NULL_ARGUMENT       // a required pointer was NULL
-	ErrInvalidDType       Status = C.TCAST_ERR_INVALID_DTYPE       // unknown dtype code or name
-	ErrUnsupported        Status = C.TCAST_ERR_UNSUPPORTED         // valid dtypes the operation does not accept
-	ErrInvalidShape       Status = C.TCAST_ERR_INVALID_SHAPE       // negative dim, rank above MaxNDim, overflow, bad strides, wrong output shape
-	ErrIncompatibleShapes Status = C.TCAST_ERR_INCOMPATIBLE_SHAPES // a broadcast or bitcast shape rule was violated
-	ErrBufferTooSmall     Status = C.TCAST_ERR_BUFFER_TOO_SMALL    // a buffer is smaller than its shape needs
-	ErrParse              Status = C.TCAST_ERR_PARSE               // a string element or dtype spec could not be parsed
-	ErrInvalidArgument    Status = C.TCAST_ERR_INVALID_ARGUMENT    // a bad option or enum value, or overlapping buffers
-	ErrCasting            Status = C.TCAST_ERR_CASTING             // not allowed at the requested numpy casting level
-	ErrOutOfMemory        Status = C.TCAST_ERR_OUT_OF_MEMORY       // a temporary the operation needs could not be allocated
-	ErrInternal           Status = C.TCAST_ERR_INTERNAL            // a bug: a panic was caught at the C boundary
-)
+// The Status values (OK, ErrNullArgument, ...) are in tables_generated.go.
 
 // String returns the C name of the status ("TCAST_ERR_PARSE"), from tcast_status_name;
 // "unknown" for a value that is not a status.

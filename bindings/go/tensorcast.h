@@ -23,8 +23,8 @@
 #ifndef TENSORCAST_H
 #define TENSORCAST_H
 
-/* Generated from the Rust sources by tests/header.rs (cbindgen and the enumeration
- * tables in src/): do not edit. */
+/* Generated from the Rust sources by `cargo xtask generate` (cbindgen and the
+ * enumeration tables in src/): do not edit. */
 
 #include <stdarg.h>
 #include <stdbool.h>

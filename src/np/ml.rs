@@ -9,67 +9,132 @@ use crate::dtype::{DType, NumpyName};
 use crate::error::Error;
 use crate::np::casting::Casting;
 
-/// Rows and columns of [`LEVELS`].
-const ORDER: [DType; 27] = [
-    DType::Bfloat16,
-    DType::Float8E4M3Fn,
-    DType::Float8E4M3Fnuz,
-    DType::Float8E5M2,
-    DType::Float8E5M2Fnuz,
-    DType::Float8E8M0,
-    DType::Float4E2M1,
-    DType::Float6E2M3,
-    DType::Float6E3M2,
-    DType::Int4,
-    DType::Uint4,
-    DType::Int2,
-    DType::Uint2,
-    DType::Bool,
-    DType::Int8,
-    DType::Uint8,
-    DType::Int16,
-    DType::Uint16,
-    DType::Int32,
-    DType::Uint32,
-    DType::Int64,
-    DType::Uint64,
-    DType::Float16,
-    DType::Float,
-    DType::Double,
-    DType::Complex64,
-    DType::Complex128,
-];
+/// The measured minimal levels, row = from, column = to (the file says how it is laid
+/// out). The text is parsed at compile time: a malformed table fails the build.
+const LEVELS_TEXT: &[u8] = include_bytes!("ml_dtypes_levels.txt");
 
-/// The measured minimal levels (0 no .. 4 unsafe, 5 never); row = from, column = to.
-const LEVELS: [&[u8; 27]; 27] = [
-    b"033433333333344444444442222",
-    b"302425222222244444444442222",
-    b"320425222222244444444442222",
-    b"333035333333344444444432222",
-    b"322405222222244444444442222",
-    b"355550555555544444444442222",
-    b"322425022222244444444442222",
-    b"322425202552244444444442222",
-    b"322425220222244444444442222",
-    b"322425252055542424242422222",
-    b"322425252505542222222222222",
-    b"322425222250542424242422222",
-    b"322425222525042222222222222",
-    b"222222222222202222222222222",
-    b"222222222333340424242422222",
-    b"222222222333343022222222222",
-    b"333333333333343404242432222",
-    b"333333333333343330222232222",
-    b"333333333333343434042433232",
-    b"333333333333343333302233232",
-    b"333333333333343434340433232",
-    b"333333333333343333333033232",
-    b"333333333333344444444402222",
-    b"333333333333344444444430222",
-    b"333333333333344444444433032",
-    b"333433333333344444444444402",
-    b"333433333333344444444444430",
-];
+/// The dtypes the table measures: its rows, which are also its columns.
+const N: usize = count_rows(LEVELS_TEXT);
+
+/// Rows and columns of [`LEVEL_TABLE`], in the file's order.
+const ORDER: [DType; N] = parse_order(LEVELS_TEXT);
+
+/// The table's digits as casting levels (each digit is a `Casting` code).
+const LEVEL_TABLE: [[Casting; N]; N] = parse_levels(LEVELS_TEXT);
+
+/// The end of the line starting at `at` (the index of its newline, or the text's length).
+const fn line_end(text: &[u8], at: usize) -> usize {
+    let mut end = at;
+    while end < text.len() && text[end] != b'\n' {
+        end += 1;
+    }
+    end
+}
+
+/// Whether the line `start..end` is a row (not empty, not a `#` comment).
+const fn is_row(text: &[u8], start: usize, end: usize) -> bool {
+    start < end && text[start] != b'#' && text[start] != b'\r'
+}
+
+/// The end of the name that starts a row, and the start of its digits.
+const fn split_row(text: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let mut name_end = start;
+    while name_end < end && text[name_end] != b' ' && text[name_end] != b'\t' {
+        name_end += 1;
+    }
+    let mut digits = name_end;
+    while digits < end && (text[digits] == b' ' || text[digits] == b'\t') {
+        digits += 1;
+    }
+    (name_end, digits)
+}
+
+const fn count_rows(text: &[u8]) -> usize {
+    let (mut at, mut rows) = (0, 0);
+    while at < text.len() {
+        let end = line_end(text, at);
+        if is_row(text, at, end) {
+            rows += 1;
+        }
+        at = end + 1;
+    }
+    rows
+}
+
+/// The dtype whose C name is `TCAST_DTYPE_` followed by `text[start..end]`.
+const fn dtype_named(text: &[u8], start: usize, end: usize) -> DType {
+    const PREFIX: usize = "TCAST_DTYPE_".len();
+    let consts = DType::TABLE.consts;
+    let mut i = 0;
+    while i < consts.len() {
+        let name = consts[i].name.as_bytes();
+        if name.len() == PREFIX + end - start {
+            let mut k = 0;
+            while k < end - start && name[PREFIX + k] == text[start + k] {
+                k += 1;
+            }
+            if k == end - start {
+                match DType::from_code(consts[i].value as i32) {
+                    Some(dtype) => return dtype,
+                    None => panic!("ml_dtypes_levels.txt names UNDEFINED"),
+                }
+            }
+        }
+        i += 1;
+    }
+    panic!("ml_dtypes_levels.txt names a dtype the registry does not have")
+}
+
+const fn parse_order<const N: usize>(text: &[u8]) -> [DType; N] {
+    let mut order = [DType::Float; N];
+    let (mut at, mut row) = (0, 0);
+    while at < text.len() {
+        let end = line_end(text, at);
+        if is_row(text, at, end) {
+            let (name_end, _) = split_row(text, at, end);
+            order[row] = dtype_named(text, at, name_end);
+            let mut earlier = 0;
+            while earlier < row {
+                if order[earlier] as i32 == order[row] as i32 {
+                    panic!("ml_dtypes_levels.txt has a dtype twice");
+                }
+                earlier += 1;
+            }
+            row += 1;
+        }
+        at = end + 1;
+    }
+    order
+}
+
+const fn parse_levels<const N: usize>(text: &[u8]) -> [[Casting; N]; N] {
+    let mut table = [[Casting::Never; N]; N];
+    let (mut at, mut row) = (0, 0);
+    while at < text.len() {
+        let mut end = line_end(text, at);
+        if is_row(text, at, end) {
+            while text[end - 1] == b'\r' || text[end - 1] == b' ' {
+                end -= 1;
+            }
+            let (_, digits) = split_row(text, at, end);
+            if end - digits != N {
+                panic!("a row of ml_dtypes_levels.txt has not one digit per row");
+            }
+            let mut column = 0;
+            while column < N {
+                let digit = text[digits + column];
+                table[row][column] = match Casting::from_code(digit as i32 - b'0' as i32) {
+                    Some(level) => level,
+                    _ => panic!("ml_dtypes_levels.txt holds a digit that is no casting level"),
+                };
+                column += 1;
+            }
+            row += 1;
+        }
+        at = line_end(text, at) + 1;
+    }
+    table
+}
 
 /// The dtype numpy sees for `d`: TF's quantized types are their storage integers.
 fn storage(d: DType) -> DType {
@@ -98,29 +163,10 @@ pub fn numpy_name(d: DType) -> String {
     }
 }
 
-/// The level a digit of [`LEVELS`] stands for.
+/// The level of the table's row `i`, column `j`.
 fn table_level(i: usize, j: usize) -> Casting {
     LEVEL_TABLE[i][j]
 }
-
-/// [`LEVELS`] as casting levels, converted once at compile time (each digit is a
-/// `Casting` code; a digit that is none fails the build).
-const LEVEL_TABLE: [[Casting; 27]; 27] = {
-    let mut table = [[Casting::Never; 27]; 27];
-    let mut i = 0;
-    while i < 27 {
-        let mut j = 0;
-        while j < 27 {
-            table[i][j] = match Casting::from_code((LEVELS[i][j] - b'0') as i32) {
-                Some(level) => level,
-                None => panic!("LEVELS holds a digit that is no casting level"),
-            };
-            j += 1;
-        }
-        i += 1;
-    }
-    table
-};
 
 /// The lowest numpy casting level allowing `from` -> `to` (NEVER: none).
 pub fn tensor_level(from: DType, to: DType) -> Casting {

@@ -14,6 +14,7 @@ using TensorcastSharp.Interop;
 
 namespace TensorcastSharp
 {
+    // @generated begin enums: written by `cargo xtask generate`; do not edit
     /// <summary>The TCAST_OK / TCAST_ERR_* codes.</summary>
     public enum Status
     {
@@ -69,6 +70,7 @@ namespace TensorcastSharp
         QUInt16 = 103,
         QInt32 = 104,
     }
+    // @generated end enums
 
     /// <summary>TCAST_ROUND_*: how FLOAT8E8M0 targets round.</summary>
     public enum RoundMode { Up = 0, Down = 1, Nearest = 2 }
@@ -307,10 +309,10 @@ namespace TensorcastSharp
 
         /// <summary>The dtype a C# element type stands for: float FLOAT, double DOUBLE,
         /// sbyte/byte INT8/UINT8, short/ushort, int/uint, long/ulong the 16/32/64-bit integers,
-        /// bool BOOL, and the named storage types Float16, BFloat16, Float8E4M3FN,
-        /// Float8E4M3FNUZ, Float8E5M2, Float8E5M2FNUZ and Float8E8M0 their dtypes (System.Half
-        /// FLOAT16 too, on .NET 5 and later). A ushort is always UINT16 and a byte UINT8, never
-        /// FLOAT16 or a float8. Other types throw ArgumentException.</summary>
+        /// bool BOOL, and the named storage types of FloatStorage.cs (Float16, BFloat16, the
+        /// float8 structs) their dtypes (System.Half FLOAT16 too, on .NET 5 and later). A ushort
+        /// is always UINT16 and a byte UINT8, never FLOAT16 or a float8. Other types throw
+        /// ArgumentException.</summary>
         public static DType Of<T>() where T : struct
         {
             DType dtype = ElementType<T>.Natural;
@@ -340,6 +342,7 @@ namespace TensorcastSharp
         // The dtype of a storage type that stands for exactly one dtype, or Undefined.
         internal static DType NamedDType(Type t)
         {
+            // @generated begin storage-types: written by `cargo xtask generate`; do not edit
             if (t == typeof(Float16)) return DType.Float16;
             if (t == typeof(BFloat16)) return DType.BFloat16;
             if (t == typeof(Float8E4M3FN)) return DType.Float8E4M3FN;
@@ -347,6 +350,7 @@ namespace TensorcastSharp
             if (t == typeof(Float8E5M2)) return DType.Float8E5M2;
             if (t == typeof(Float8E5M2FNUZ)) return DType.Float8E5M2FNUZ;
             if (t == typeof(Float8E8M0)) return DType.Float8E8M0;
+            // @generated end storage-types
 #if NET5_0_OR_GREATER
             if (t == typeof(Half)) return DType.Float16;
 #endif

@@ -4,6 +4,8 @@
 types, numpy's unsized ``U`` for STRING, the storage integers for TensorFlow's quantized
 types. numpy 2 venv only (imports ml_dtypes)."""
 
+from pathlib import Path
+
 import ml_dtypes
 import numpy as np
 
@@ -11,12 +13,32 @@ import npcast as nc
 
 _C = nc.DTYPE_CODES
 
-# the 27 types of the doc's section 0 matrix, in its column order
-SECTION0_ORDER = ["BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
-                  "FLOAT8E8M0", "FLOAT4E2M1", "FLOAT6E2M3", "FLOAT6E3M2", "INT4", "UINT4",
-                  "INT2", "UINT2", "BOOL", "INT8", "UINT8", "INT16", "UINT16", "INT32",
-                  "UINT32", "INT64", "UINT64", "FLOAT16", "FLOAT", "DOUBLE", "COMPLEX64",
-                  "COMPLEX128"]
+LEVELS_FILE = "src/np/ml_dtypes_levels.txt"
+
+
+def _read_levels():
+    """The measured matrix (LEVELS_FILE, found from this file up to the repository's root):
+    {name: [level of each column]}, rows in the file's order, which is the columns'."""
+    for root in Path(__file__).resolve().parents:
+        path = root / LEVELS_FILE
+        if path.is_file():
+            break
+    else:
+        raise FileNotFoundError(f"{LEVELS_FILE} above {__file__}")
+    rows = {}
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, digits = line.split()
+            assert name not in rows, name
+            rows[name] = [int(d) for d in digits]
+    for name, row in rows.items():
+        assert len(row) == len(rows), f"{LEVELS_FILE}: {name} has {len(row)} digits"
+    return rows
+
+
+# the doc's section 0 matrix, and its types in its column order
+LEVELS = _read_levels()
+SECTION0_ORDER = list(LEVELS)
 
 NUMPY_OF_NAME = {
     "BFLOAT16": np.dtype(ml_dtypes.bfloat16),
