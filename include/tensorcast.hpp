@@ -76,7 +76,7 @@ namespace tensorcast {
  * Enumerations: the C constants, typed
  * ------------------------------------------------------------------------------------- */
 
-// @generated begin enums: written by `cargo xtask generate`; do not edit
+// @generated begin enums: written by `bash scripts/generate.sh`; do not edit
 /** An element type (tcast_dtype). */
 enum class dtype : std::int32_t {
   undefined = TCAST_DTYPE_UNDEFINED,
@@ -313,7 +313,7 @@ struct float_bits {
   }
 };
 
-// @generated begin storage-types: written by `cargo xtask generate`; do not edit
+// @generated begin storage-types: written by `bash scripts/generate.sh`; do not edit
 using float16 = float_bits<dtype::float16, std::uint16_t>;
 using bfloat16 = float_bits<dtype::bfloat16, std::uint16_t>;
 using float8e4m3fn = float_bits<dtype::float8e4m3fn, std::uint8_t>;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The generated files are fresh, and include/tensorcast.h is a good C header.
 //!
-//! `cargo xtask generate` writes the header, its Go copy, the bindings' dtype and status
+//! `bash scripts/generate.sh` writes the header, its Go copy, the bindings' dtype and status
 //! tables and the copies of src/np/ml_dtypes_levels.txt (xtask/src/generate, compiled
 //! into this test too); [`generated_files_are_fresh`] fails naming every file a commit
 //! left stale. The header is compiled as C89 ... C23 and C++98 ... C++23 with warnings
@@ -19,7 +19,7 @@ use common::target_triple;
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Every generated file and region (the header and its Go copy, the bindings' tables, the
-/// copies of the measured ml_dtypes levels) is what `cargo xtask generate` writes now.
+/// copies of the measured ml_dtypes levels) is what `bash scripts/generate.sh` writes now.
 #[test]
 fn generated_files_are_fresh() {
     let root = Path::new(ROOT);

@@ -23,7 +23,7 @@
 #ifndef TENSORCAST_H
 #define TENSORCAST_H
 
-/* Generated from the Rust sources by `cargo xtask generate` (cbindgen and the
+/* Generated from the Rust sources by `bash scripts/generate.sh` (cbindgen and the
  * enumeration tables in src/): do not edit. */
 
 #include <stdarg.h>

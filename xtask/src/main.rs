@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! The repository's tasks. `cargo xtask generate` writes every generated file and region
+//! The repository's tasks. `bash scripts/generate.sh` writes every generated file and region
 //! (the header, the bindings' tables, the copies of the measured ml_dtypes levels) from
 //! the library's registry and src/np/ml_dtypes_levels.txt, and prints the files it
-//! changed; `cargo xtask generate --check` writes nothing and fails when one is stale.
+//! changed; `bash scripts/generate.sh --check` writes nothing and fails when one is stale.
 
 mod generate;
 
@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         ["generate"] => false,
         ["generate", "--check"] => true,
         _ => {
-            eprintln!("usage: cargo xtask generate [--check]");
+            eprintln!("usage: bash scripts/generate.sh [--check]");
             return ExitCode::from(2);
         }
     };

@@ -14,7 +14,7 @@ using TensorcastSharp.Interop;
 
 namespace TensorcastSharp
 {
-    // @generated begin enums: written by `cargo xtask generate`; do not edit
+    // @generated begin enums: written by `bash scripts/generate.sh`; do not edit
     /// <summary>The TCAST_OK / TCAST_ERR_* codes.</summary>
     public enum Status
     {
@@ -342,7 +342,7 @@ namespace TensorcastSharp
         // The dtype of a storage type that stands for exactly one dtype, or Undefined.
         internal static DType NamedDType(Type t)
         {
-            // @generated begin storage-types: written by `cargo xtask generate`; do not edit
+            // @generated begin storage-types: written by `bash scripts/generate.sh`; do not edit
             if (t == typeof(Float16)) return DType.Float16;
             if (t == typeof(BFloat16)) return DType.BFloat16;
             if (t == typeof(Float8E4M3FN)) return DType.Float8E4M3FN;

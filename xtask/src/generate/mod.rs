@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! Every generated file and region of the repository, from the library's registry (the
 //! dtype rows, the status table, `tensorcast::c_tables`) and the measured table
-//! src/np/ml_dtypes_levels.txt. `cargo xtask generate` writes them; tests/header.rs
+//! src/np/ml_dtypes_levels.txt. `bash scripts/generate.sh` writes them; tests/header.rs
 //! regenerates them in memory and fails, naming the file, when a committed one differs.
 //!
 //! A region is the part of a hand-written file between two marker lines, `@generated
@@ -18,7 +18,7 @@ mod levels;
 use std::path::Path;
 
 /// The command that regenerates everything, as the stale-file messages name it.
-pub const COMMAND: &str = "cargo xtask generate";
+pub const COMMAND: &str = "bash scripts/generate.sh";
 
 /// One generated file: its path from the repository's root and its fresh text.
 pub struct Output {
