@@ -67,7 +67,7 @@ pub fn decode_f32<const F: u8>(code: u8) -> f32 {
     let subnormal = (man as f32 * quantum).to_bits();
     let nan = match f.kind {
         Kind::Fn => mag == (1 << magnitude_bits) - 1,
-        Kind::Fnuz => code == 0x80,
+        Kind::Fnuz => c == 1 << magnitude_bits,
         Kind::Ieee => exp == max_exp && man != 0,
         _ => false,
     };
@@ -168,28 +168,31 @@ pub fn encode_f32<const F: u8, const OPT: u8>(x: f32) -> u8 {
     let overflow = abs >= 0x7f80_0000 || mag > f.max_code;
     let sign = u32::from(negative) << (f.exp_bits + m);
     let max = f.max_code;
+    // The all-ones magnitude (FN's NaN), and an IEEE format's infinity and quiet NaN.
+    let ones = (1 << (f.exp_bits + m)) - 1;
+    let inf = ones & !((1 << m) - 1);
     let code = match f.kind {
         Kind::Ieee => {
             if is_nan {
-                0x7e | sign
+                inf | (1 << (m - 1)) | sign
             } else if overflow {
-                (if saturate { max } else { 0x7c }) | sign
+                (if saturate { max } else { inf }) | sign
             } else {
                 mag | sign
             }
         }
         Kind::Fn => {
             if is_nan {
-                0x7f | sign
+                ones | sign
             } else if overflow {
-                (if saturate { max } else { 0x7f }) | sign
+                (if saturate { max } else { ones }) | sign
             } else {
                 mag | sign
             }
         }
         Kind::Fnuz => {
             if is_nan || (overflow && !saturate) {
-                0x80
+                ones + 1 // the negative zero's pattern
             } else if overflow {
                 max | sign
             } else if mag == 0 {

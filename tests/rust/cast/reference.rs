@@ -394,7 +394,7 @@ pub fn low_decode(format: u8, code: u8) -> Exact {
             let top_field = (1 << f.exp_bits) - 1;
             let nan = match kind {
                 Kind::Fn => mag == (1 << (f.exp_bits + m)) - 1,
-                Kind::Fnuz => code == 0x80,
+                Kind::Fnuz => u32::from(code) == 1 << (f.exp_bits + m),
                 Kind::Ieee => field == top_field && frac != 0,
                 _ => false,
             };
@@ -468,6 +468,10 @@ pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u
     // (Unused by FLOAT8E8M0 and the integer formats, which have no sign bit here.)
     let sign_bit = (1u32 << (f.exp_bits + m)) as u8;
     let max = f.max_code as u8;
+    // The all-ones magnitude (FN's NaN), and an IEEE format's infinity and quiet NaN.
+    let ones = sign_bit.wrapping_sub(1);
+    let inf = ones & !((1u8 << m) - 1);
+    let quiet_nan = if m > 0 { inf | 1 << (m - 1) } else { inf };
     match f.kind {
         Kind::Int { .. } => {
             let mask = (1u128 << f.bits) - 1;
@@ -492,18 +496,18 @@ pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u
             let overflow = |neg: bool| -> u8 {
                 let sign = if neg { sign_bit } else { 0 };
                 match kind {
-                    Kind::Fnuz if !saturate => 0x80,
-                    Kind::Fn if !saturate => 0x7f | sign,
-                    Kind::Ieee if !saturate => 0x7c | sign,
+                    Kind::Fnuz if !saturate => sign_bit,
+                    Kind::Fn if !saturate => ones | sign,
+                    Kind::Ieee if !saturate => inf | sign,
                     _ => max | sign,
                 }
             };
             let (neg, mant, exp) = match value {
                 Exact::Nan { neg, .. } => {
                     return match kind {
-                        Kind::Fn => 0x7f | if neg { sign_bit } else { 0 },
-                        Kind::Ieee => 0x7e | if neg { sign_bit } else { 0 },
-                        Kind::Fnuz => 0x80,
+                        Kind::Fn => ones | if neg { sign_bit } else { 0 },
+                        Kind::Ieee => quiet_nan | if neg { sign_bit } else { 0 },
+                        Kind::Fnuz => sign_bit,
                         // FLOAT4E2M1 and FLOAT6: +NaN -> -0, -NaN -> +0.
                         _ => {
                             if neg {
