@@ -8,8 +8,8 @@
 
 use super::executor::HostExecutor;
 use super::types::{
-    tcast_cast_options, tcast_np_dtype, tcast_string_arena, tcast_tensor, EXECUTOR_OPTIONS_SIZE,
-    FIRST_OPTIONS_SIZE, TCAST_MAX_NDIM,
+    tcast_cast_options, tcast_executor, tcast_np_dtype, tcast_string_arena, tcast_tensor,
+    EXECUTOR_OPTIONS_SIZE, FIRST_OPTIONS_SIZE, TCAST_MAX_NDIM,
 };
 use crate::bitcast::LastDim;
 use crate::cast::{
@@ -25,6 +25,7 @@ use core::fmt::Write as _;
 use core::marker::PhantomData;
 use std::ffi::{c_char, CStr};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// NULL_ARGUMENT naming `what` when `ptr` is NULL (the pointer is not read).
 #[inline(always)]
@@ -222,7 +223,9 @@ impl OptionsArg {
 }
 
 /// Validates a caller's cast options (NULL means the defaults). Fields past
-/// `struct_size` take their defaults and are not read.
+/// `struct_size` take their defaults and are not read. Every check is one compare and a
+/// branch to a cold function that builds the message, so that a call with valid options
+/// (the plain path's too) pays only the compares.
 ///
 /// # Safety
 /// `ptr` is NULL or points to at least `struct_size` readable bytes of options; a
@@ -235,22 +238,10 @@ pub(crate) unsafe fn read_options(ptr: *const tcast_cast_options) -> Result<Opti
             executor: None,
         });
     }
-    // SAFETY: forwarded from this function's contract.
-    unsafe { read_given_options(ptr) }
-}
-
-/// [`read_options`] of non-NULL options, out of line.
-///
-/// # Safety
-/// As [`read_options`], with `ptr` not NULL.
-#[inline(never)]
-unsafe fn read_given_options(ptr: *const tcast_cast_options) -> Result<OptionsArg, Error> {
     // SAFETY: non-NULL; struct_size is the first field of every layout.
     let size = unsafe { std::ptr::addr_of!((*ptr).struct_size).read() };
     if size < FIRST_OPTIONS_SIZE {
-        return Err(Error::InvalidArgument(format!(
-            "options.struct_size is {size}; it must be at least {FIRST_OPTIONS_SIZE} (use tcast_cast_options_default())"
-        )));
+        return Err(small_options(size));
     }
     // SAFETY: struct_size >= FIRST_OPTIONS_SIZE, which holds every field read here
     // (the first layout), each read on its own so nothing past it is touched.
@@ -275,11 +266,23 @@ unsafe fn read_given_options(ptr: *const tcast_cast_options) -> Result<OptionsAr
     } else {
         // SAFETY: a non-NULL executor is readable (this function's contract).
         let raw = unsafe { executor.read() };
-        Some(HostExecutor::new(raw).ok_or_else(|| {
-            Error::InvalidArgument("options.executor->parallel_for is NULL".into())
-        })?)
+        Some(HostExecutor::new(raw).ok_or_else(null_parallel_for)?)
     };
     Ok(OptionsArg { options, executor })
+}
+
+#[cold]
+#[inline(never)]
+fn small_options(size: u32) -> Error {
+    Error::InvalidArgument(format!(
+        "options.struct_size is {size}; it must be at least {FIRST_OPTIONS_SIZE} (use tcast_cast_options_default())"
+    ))
+}
+
+#[cold]
+#[inline(never)]
+fn null_parallel_for() -> Error {
+    Error::InvalidArgument("options.executor->parallel_for is NULL".into())
 }
 
 /// The fields of the first layout of tcast_cast_options.
@@ -291,22 +294,16 @@ struct FirstOptions {
     threads: i32,
 }
 
+#[inline(always)]
 fn check_options(raw: FirstOptions) -> Result<CastOptions, Error> {
     let saturate = match raw.saturate {
         0 => false,
         1 => true,
-        v => {
-            return Err(Error::InvalidArgument(format!(
-                "options.saturate is {v}; it must be 0 or 1"
-            )))
-        }
+        v => return Err(bad_saturate(v)),
     };
-    let threads = usize::try_from(raw.threads).map_err(|_| {
-        Error::InvalidArgument(format!(
-            "options.threads is {}; it must be >= 0",
-            raw.threads
-        ))
-    })?;
+    let Ok(threads) = usize::try_from(raw.threads) else {
+        return Err(negative_threads(raw.threads));
+    };
     Ok(CastOptions {
         saturate,
         round_mode: RoundMode::from_arg(raw.round_mode, "options.round_mode")?,
@@ -314,6 +311,102 @@ fn check_options(raw: FirstOptions) -> Result<CastOptions, Error> {
         casting: Casting::from_arg(raw.casting, "options.casting")?,
         threads,
     })
+}
+
+#[cold]
+#[inline(never)]
+fn bad_saturate(value: i32) -> Error {
+    Error::InvalidArgument(format!("options.saturate is {value}; it must be 0 or 1"))
+}
+
+#[cold]
+#[inline(never)]
+fn negative_threads(value: i32) -> Error {
+    Error::InvalidArgument(format!("options.threads is {value}; it must be >= 0"))
+}
+
+/// The options of a plain cast ([`plain_cast_operands`]), read in one pass: the fields
+/// [`read_options`] reads, with the same checks, but None instead of an error (the
+/// general path then reads them again and reports it); the executor as its pointer
+/// (NULL when none), checked.
+///
+/// # Safety
+/// As [`read_options`].
+#[inline(always)]
+unsafe fn plain_options(
+    ptr: *const tcast_cast_options,
+) -> Option<(CastOptions, *const tcast_executor)> {
+    if ptr.is_null() {
+        return Some((CastOptions::default(), std::ptr::null()));
+    }
+    // SAFETY: non-NULL; struct_size is the first field of every layout.
+    let size = unsafe { std::ptr::addr_of!((*ptr).struct_size).read() };
+    if size < FIRST_OPTIONS_SIZE {
+        return None;
+    }
+    // SAFETY: struct_size >= FIRST_OPTIONS_SIZE, which holds these fields.
+    let (saturate, round_mode, string_format, casting, threads) = unsafe {
+        (
+            std::ptr::addr_of!((*ptr).saturate).read(),
+            std::ptr::addr_of!((*ptr).round_mode).read(),
+            std::ptr::addr_of!((*ptr).string_format).read(),
+            std::ptr::addr_of!((*ptr).casting).read(),
+            std::ptr::addr_of!((*ptr).threads).read(),
+        )
+    };
+    let executor = if size >= EXECUTOR_OPTIONS_SIZE {
+        // SAFETY: the layout the caller compiled has the field.
+        unsafe { std::ptr::addr_of!((*ptr).executor).read() }
+    } else {
+        std::ptr::null()
+    };
+    // SAFETY: a non-NULL executor is readable (this function's contract).
+    if !executor.is_null() && unsafe { (*executor).parallel_for }.is_none() {
+        return None;
+    }
+    let options = CastOptions {
+        saturate: match saturate {
+            0 => false,
+            1 => true,
+            _ => return None,
+        },
+        round_mode: RoundMode::from_code(round_mode).filter(|m| m.is_argument())?,
+        string_format: StringFormat::from_code(string_format).filter(|f| f.is_argument())?,
+        casting: Casting::from_code(casting).filter(|c| c.is_argument())?,
+        threads: usize::try_from(threads).ok()?,
+    };
+    Some((options, executor))
+}
+
+/// Whether `casting` allows the cast `from` -> `to` (what [`check_casting`] checks),
+/// from a table of every pair's level built on first use, so that a call with a
+/// casting level pays one load.
+#[inline(always)]
+fn casting_allows(from: DType, to: DType, casting: Casting) -> bool {
+    if casting == Casting::Unsafe {
+        return true;
+    }
+    static LEVELS: OnceLock<[[Casting; DType::ALL.len()]; DType::ALL.len()]> = OnceLock::new();
+    let levels = LEVELS.get_or_init(|| {
+        core::array::from_fn(|i| {
+            core::array::from_fn(|j| np::ml::tensor_level(DType::ALL[i], DType::ALL[j]))
+        })
+    });
+    levels[slot(from)][slot(to)] <= casting
+}
+
+/// A dtype's position in [`DType::ALL`].
+#[inline(always)]
+fn slot(dtype: DType) -> usize {
+    static SLOTS: OnceLock<[u8; 256]> = OnceLock::new();
+    let slots = SLOTS.get_or_init(|| {
+        let mut slots = [0u8; 256];
+        for (i, d) in DType::ALL.iter().enumerate() {
+            slots[d.code() as usize] = i as u8;
+        }
+        slots
+    });
+    usize::from(slots[dtype.code() as u8 as usize])
 }
 
 /// Borrows a numpy dtype handle argument.
@@ -531,15 +624,17 @@ pub(crate) unsafe fn cast_operands<'a>(
     Ok((src, dst, options))
 }
 
-/// The operands of the plainest cast, which is also the most common one: NULL options,
-/// two tensors without strides whose shape arrays hold the same extents, a pair of
-/// standard scalar dtypes (no packed, low-precision or STRING dtype). Every check of
-/// [`cast_operands`] is made on them, in one straight pass: NULL pointers, dtype
-/// codes, rank, extents (>= 0), element and byte counts (overflow, addressable), buffer
-/// sizes, NULL data with elements, overlap. None when the call is not of this kind or a
-/// check fails: the general path then reads the arguments again and reports the first
-/// failure in the order of docs/c-api.md section 8, so this path changes no outcome,
-/// only the cost of the common one (tests: `plain_and_general_paths_agree`).
+/// The operands of the plainest cast, which is also the most common one: two tensors
+/// without strides whose shape arrays hold the same extents, a pair of numeric dtypes
+/// that are not packed (standard scalars, float8 and the other one-byte formats), any
+/// valid options that leave the call on the calling thread. Every check of
+/// [`cast_operands`] is made on them, in one straight pass: NULL pointers, dtype codes,
+/// option values and the casting level, rank, extents (>= 0), element and byte counts
+/// (overflow, addressable), buffer sizes, NULL data with elements, overlap. None when
+/// the call is not of this kind or a check fails: the general path then reads the
+/// arguments again and reports the first failure in the order of docs/c-api.md section
+/// 8, so this path changes no outcome, only the cost of the common one (tests:
+/// `plain_and_general_paths_agree`).
 ///
 /// # Safety
 /// As [`cast_operands`], for `'a`.
@@ -549,7 +644,7 @@ pub(crate) unsafe fn plain_cast_operands<'a>(
     output: *const tcast_tensor,
     options: *const tcast_cast_options,
 ) -> Option<(Kernel, &'a [u8], &'a mut [u8])> {
-    if input.is_null() || output.is_null() || !options.is_null() {
+    if input.is_null() || output.is_null() {
         return None;
     }
     // SAFETY: non-NULL descriptors are readable (this function's contract).
@@ -558,7 +653,13 @@ pub(crate) unsafe fn plain_cast_operands<'a>(
         return None;
     }
     let rank = usize::try_from(i.ndim).ok().filter(|&r| r <= MAX_NDIM)?;
-    let kernel = plain_kernel(DType::from_code(i.dtype)?, DType::from_code(o.dtype)?)?;
+    let (from, to) = (DType::from_code(i.dtype)?, DType::from_code(o.dtype)?);
+    // SAFETY: forwarded from this function's contract.
+    let (options, executor) = unsafe { plain_options(options) }?;
+    if !casting_allows(from, to, options.casting) {
+        return None;
+    }
+    let plan = plain_kernel(from, to, &options)?;
     let mut count: u64 = 1;
     if rank > 0 {
         if i.shape.is_null() || o.shape.is_null() {
@@ -578,6 +679,28 @@ pub(crate) unsafe fn plain_cast_operands<'a>(
             count = count.checked_mul(x as u64)?;
         }
     }
+    // Threads, on an executor or the library's own, pay only for large calls; the
+    // plain path takes the calls they would not split.
+    if options.threads > 1 {
+        let threads = options.threads;
+        let tasks = if executor.is_null() {
+            plan.tasks(count, Workers::own(threads))
+        } else {
+            // SAFETY: checked readable by plain_options, with a non-NULL parallel_for.
+            let host = HostExecutor::new(unsafe { executor.read() })?;
+            plan.tasks(
+                count,
+                Workers::Host {
+                    executor: &host,
+                    threads,
+                },
+            )
+        };
+        if tasks > 1 {
+            return None;
+        }
+    }
+    let kernel = plan.kernel;
     let in_bytes = count.checked_mul(kernel.src_size as u64)?;
     let out_bytes = count.checked_mul(kernel.dst_size as u64)?;
     // SAFETY: forwarded from this function's contract.
