@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 /// Runs `f` once to warm up, then `runs` times, and returns the fastest run.
+#[allow(dead_code)] // not every benchmark uses it
 pub fn best_of(runs: usize, mut f: impl FnMut()) -> Duration {
     f();
     (0..runs)

@@ -66,6 +66,15 @@ pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Resu
 }
 
 impl Plan {
+    /// How many tasks `workers` split `count` elements into (1: the calling thread).
+    #[inline(always)]
+    pub(crate) fn tasks(&self, count: u64, workers: Workers) -> usize {
+        workers.tasks(
+            usize::try_from(count).unwrap_or(usize::MAX),
+            self.ns_per_1k(),
+        )
+    }
+
     /// A rough cost per thousand elements, for deciding how many tasks pay: ~0.1 ns
     /// per byte moved, four times that for the low-precision formats, whose kernels
     /// compute more than they move.
@@ -243,22 +252,34 @@ fn packed_bits(dtype: DType) -> Option<u32> {
     dtype.is_packed().then(|| dtype.bits())
 }
 
-/// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
-/// the detected CPU tier: a pair `strings::check_pair` accepted, other than STRING ->
-/// numeric (parsed by [`super::strings`], not a kernel).
-/// The kernel of a pair of standard scalar dtypes (every numeric dtype but the packed
-/// and low-precision ones), which converts contiguous memory with no plan around it;
-/// None for other pairs.
+/// The plan of a pair of numeric dtypes that are not packed (standard scalars and the
+/// one-byte low-precision formats), whose kernel converts contiguous memory with nothing
+/// around it; None for other pairs.
 #[inline]
-pub(crate) fn plain_kernel(from: DType, to: DType) -> Option<Kernel> {
+pub(crate) fn plain_kernel(from: DType, to: DType, options: &CastOptions) -> Option<Plan> {
     match (Repr::of(from), Repr::of(to)) {
-        (Some(source @ Repr::Std(_)), Some(target @ Repr::Std(_))) => {
-            Some(kernels::select_detected(source, target, true, 0))
+        (Some(source @ Repr::Std(_)), Some(target @ Repr::Std(_))) => Some(Plan {
+            kernel: kernels::select_detected(source, target, true, 0),
+            src_packed: None,
+            dst_packed: None,
+            low: false,
+        }),
+        (Some(source), Some(target)) if !from.is_packed() && !to.is_packed() => {
+            let round = options.round_mode as u8;
+            Some(Plan {
+                kernel: kernels::select_detected(source, target, options.saturate, round),
+                src_packed: None,
+                dst_packed: None,
+                low: true,
+            })
         }
         _ => None,
     }
 }
 
+/// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
+/// the detected CPU tier: a pair `strings::check_pair` accepted, other than STRING ->
+/// numeric (parsed by [`super::strings`], not a kernel).
 #[inline]
 pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
     let (kernel, low) = match (from, to) {

@@ -272,10 +272,10 @@ mod tests {
             tcast_expand_ex,
             // SAFETY: the descriptors point at live buffers of their stated sizes.
             |i, o, opt| unsafe { expand_in_general(i, o, opt) },
-            |i, o| {
+            |i, o, opt| {
                 let mut dims = [[0; SMALL_RANK]; 2];
                 // SAFETY: as above.
-                unsafe { plain_expand_operands(i, o, std::ptr::null(), &mut dims) }.is_some()
+                unsafe { plain_expand_operands(i, o, opt, &mut dims) }.is_some()
             },
         );
     }

@@ -11,6 +11,33 @@ use crate::np::query::{self, PyScalar};
 use crate::np::{self, NumpyRules};
 use std::ffi::{c_char, c_void};
 
+/// The shell of the exports here: `guard(err, || ...)` (or another guard), then the
+/// pointer arguments read in the order listed, each checked for NULL first and named
+/// after its C parameter in errors, bound under their own names for `body`. The kinds:
+/// `text` a NUL-terminated UTF-8 text, `handle` a numpy dtype handle, `out` an
+/// out-pointer, `buf(capacity, needed)` a text output, `bytes(len)` a value's bytes.
+macro_rules! shell {
+    ($guard:ident($err:expr) [$($kind:ident $arg:ident $(($($extra:ident),*))?),* $(,)?]
+        $body:block) => {
+        $guard($err, || {
+            // SAFETY: each pointer argument is NULL or valid as docs/c-api.md sections 1
+            // and 7 promise for its kind: a text NUL-terminated, a handle live, an
+            // out-pointer writable, a text buffer writable for its capacity and `needed`
+            // NULL or writable, a value readable for its byte count.
+            #[allow(unused_mut)]
+            let ($(mut $arg,)*) = unsafe { ($(shell!(@read $kind $arg $(($($extra),*))?)?,)*) };
+            $body
+        })
+    };
+    (@read text $arg:ident) => { read_text($arg, stringify!($arg)) };
+    (@read handle $arg:ident) => { read_handle($arg, stringify!($arg)) };
+    (@read out $arg:ident) => { out_arg($arg, stringify!($arg)) };
+    (@read buf $arg:ident ($capacity:ident, $needed:ident)) => {
+        text_out($arg, $capacity, $needed, stringify!($arg))
+    };
+    (@read bytes $arg:ident ($len:ident)) => { read_bytes($arg, $len, stringify!($arg)) };
+}
+
 /// Parses a numpy dtype spec (`"<i4"`, `"S5"`, `"M8[ns]"`, `"i4,(2,)f8"`, `"float64"`)
 /// into a new handle at `*out` (NULL on failure). The spec ends at its NUL, so numpy's
 /// `'\x00'` (type number 0, bool) cannot be passed: `""` is refused as numpy refuses
@@ -28,12 +55,10 @@ pub extern "C" fn tcast_np_dtype_parse(
     out: *mut *mut tcast_np_dtype,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `out` is NULL or writable, `spec` NULL or NUL-terminated (docs/c-api.md
-        // section 1).
-        let mut out = unsafe { out_arg(out, "out") }?;
+    shell!(guard(err) [out out] {
+        // A failure leaves NULL at `*out`, a NULL spec's too.
         out.write(std::ptr::null_mut());
-        // SAFETY: as above.
+        // SAFETY: `spec` is NULL or NUL-terminated (docs/c-api.md section 1).
         let spec = unsafe { read_text(spec, "spec") }?;
         let parsed = np::parse(spec)?;
         let handle = crate::mem::boxed(tcast_np_dtype { parsed }, "a numpy dtype handle")?;
@@ -67,16 +92,8 @@ pub extern "C" fn tcast_np_dtype_str(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the handle is NULL or live, `buf` NULL or `capacity` writable bytes,
-        // `needed` NULL or writable (docs/c-api.md section 7).
-        let (parsed, buf) = unsafe {
-            (
-                read_handle(dtype, "dtype")?,
-                text_out(buf, capacity, needed, "buf")?,
-            )
-        };
-        buf.put(&parsed.dtype)
+    shell!(guard(err) [handle dtype, buf buf(capacity, needed)] {
+        buf.put(&dtype.dtype)
     })
 }
 
@@ -88,10 +105,8 @@ pub extern "C" fn tcast_np_casting_from_name(
     casting: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `name` is NULL or NUL-terminated, `casting` NULL or writable.
-        let (name, mut out) = unsafe { (read_text(name, "name")?, out_arg(casting, "casting")?) };
-        out.write(np::casting_from_name(name, NumpyRules::Numpy2)?.code());
+    shell!(guard(err) [text name, out casting] {
+        casting.write(np::casting_from_name(name, NumpyRules::Numpy2)?.code());
         Ok(())
     })
 }
@@ -108,17 +123,9 @@ pub extern "C" fn tcast_np_casting_level(
     level: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the handles are NULL or live, `level` NULL or writable.
-        let (from, to, mut out) = unsafe {
-            (
-                read_handle(from, "from")?,
-                read_handle(to, "to")?,
-                out_arg(level, "level")?,
-            )
-        };
+    shell!(guard(err) [handle from, handle to, out level] {
         let rules = NumpyRules::from_arg(rules, "rules")?;
-        out.write(query::casting_level(from, to, rules)?.code());
+        level.write(query::casting_level(from, to, rules)?.code());
         Ok(())
     })
 }
@@ -134,20 +141,12 @@ pub extern "C" fn tcast_np_can_cast(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the handles are NULL or live, `result` NULL or writable.
-        let (from, to, mut out) = unsafe {
-            (
-                read_handle(from, "from")?,
-                read_handle(to, "to")?,
-                out_arg(result, "result")?,
-            )
-        };
+    shell!(guard(err) [handle from, handle to, out result] {
         let (casting, rules) = (
             Casting::from_arg(casting, "casting")?,
             NumpyRules::from_arg(rules, "rules")?,
         );
-        out.write(i32::from(query::can_cast_parsed(from, to, casting, rules)?));
+        result.write(i32::from(query::can_cast_parsed(from, to, casting, rules)?));
         Ok(())
     })
 }
@@ -166,46 +165,25 @@ pub extern "C" fn tcast_np_can_cast_str(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the texts are NULL or NUL-terminated, `result` NULL or writable.
-        let (from, to, casting, mut out) = unsafe {
-            (
-                read_text(from, "from")?,
-                read_text(to, "to")?,
-                read_text(casting, "casting")?,
-                out_arg(result, "result")?,
-            )
-        };
+    shell!(guard(err) [text from, text to, text casting, out result] {
         let rules = NumpyRules::from_arg(rules, "rules")?;
         let casting = np::casting_from_name(casting, rules)?;
-        out.write(i32::from(np::can_cast_str(from, to, casting, rules)?));
+        result.write(i32::from(np::can_cast_str(from, to, casting, rules)?));
         Ok(())
     })
 }
 
-/// The arguments shared by the Python-scalar queries after the scalar itself: the
-/// target spec, the result's out-pointer, the casting level and the rules.
-///
-/// # Safety
-/// `to` is NULL or NUL-terminated and `result` NULL or writable, for `'a`.
-unsafe fn scalar_query_args<'a>(
-    to: *const c_char,
-    casting: i32,
-    rules: i32,
-    result: *mut i32,
-) -> Result<(&'a str, Casting, NumpyRules, Out<'a, i32>), Error> {
-    // SAFETY: forwarded from this function's contract.
-    let (to, out) = unsafe { (read_text(to, "to")?, out_arg(result, "result")?) };
-    let casting = Casting::from_arg(casting, "casting")?;
-    Ok((to, casting, NumpyRules::from_arg(rules, "rules")?, out))
-}
-
-/// Answers a Python-scalar query into `out`.
+/// Answers a Python-scalar query into `result`, after checking the casting level and
+/// the rules (in that order).
 fn answer_py_scalar(
     scalar: PyScalar,
-    (to, casting, rules, mut out): (&str, Casting, NumpyRules, Out<'_, i32>),
+    to: &str,
+    (casting, rules): (i32, i32),
+    mut result: Out<'_, i32>,
 ) -> Result<(), Error> {
-    out.write(i32::from(query::can_cast_py_scalar(
+    let casting = Casting::from_arg(casting, "casting")?;
+    let rules = NumpyRules::from_arg(rules, "rules")?;
+    result.write(i32::from(query::can_cast_py_scalar(
         scalar, to, casting, rules,
     )?));
     Ok(())
@@ -224,15 +202,8 @@ pub extern "C" fn tcast_np_can_cast_pyint(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the texts are NULL or NUL-terminated, `result` NULL or writable.
-        let (decimal, args) = unsafe {
-            (
-                read_text(decimal, "decimal")?,
-                scalar_query_args(to, casting, rules, result)?,
-            )
-        };
-        answer_py_scalar(PyScalar::Int(decimal), args)
+    shell!(guard(err) [text decimal, text to, out result] {
+        answer_py_scalar(PyScalar::Int(decimal), to, (casting, rules), result)
     })
 }
 
@@ -246,10 +217,8 @@ pub extern "C" fn tcast_np_can_cast_pyfloat(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `to` is NULL or NUL-terminated, `result` NULL or writable.
-        let args = unsafe { scalar_query_args(to, casting, rules, result) }?;
-        answer_py_scalar(PyScalar::Float(value), args)
+    shell!(guard(err) [text to, out result] {
+        answer_py_scalar(PyScalar::Float(value), to, (casting, rules), result)
     })
 }
 
@@ -264,10 +233,8 @@ pub extern "C" fn tcast_np_can_cast_pycomplex(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `to` is NULL or NUL-terminated, `result` NULL or writable.
-        let args = unsafe { scalar_query_args(to, casting, rules, result) }?;
-        answer_py_scalar(PyScalar::Complex(re, im), args)
+    shell!(guard(err) [text to, out result] {
+        answer_py_scalar(PyScalar::Complex(re, im), to, (casting, rules), result)
     })
 }
 
@@ -282,10 +249,8 @@ pub extern "C" fn tcast_np_can_cast_pybool(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `to` is NULL or NUL-terminated, `result` NULL or writable.
-        let args = unsafe { scalar_query_args(to, casting, rules, result) }?;
-        answer_py_scalar(PyScalar::Bool(value != 0), args)
+    shell!(guard(err) [text to, out result] {
+        answer_py_scalar(PyScalar::Bool(value != 0), to, (casting, rules), result)
     })
 }
 
@@ -307,17 +272,7 @@ pub extern "C" fn tcast_np_can_cast_scalar(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the texts are NULL or NUL-terminated, `value` NULL or `value_bytes`
-        // readable bytes, `result` NULL or writable (docs/c-api.md section 7).
-        let (spec, to, mut out, value) = unsafe {
-            (
-                read_text(dtype, "dtype")?,
-                read_text(to, "to")?,
-                out_arg(result, "result")?,
-                read_bytes(value, value_bytes, "value")?,
-            )
-        };
+    shell!(guard(err) [text dtype, text to, out result, bytes value(value_bytes)] {
         let is_array = match is_array {
             0 => false,
             1 => true,
@@ -331,8 +286,8 @@ pub extern "C" fn tcast_np_can_cast_scalar(
             Casting::from_arg(casting, "casting")?,
             NumpyRules::from_arg(rules, "rules")?,
         );
-        let ok = query::can_cast_scalar(spec, value, is_array, to, casting, rules)?;
-        out.write(i32::from(ok));
+        let ok = query::can_cast_scalar(dtype, value, is_array, to, casting, rules)?;
+        result.write(i32::from(ok));
         Ok(())
     })
 }
@@ -350,16 +305,7 @@ pub extern "C" fn tcast_np_promote_types(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: the texts are NULL or NUL-terminated, `buf` NULL or `capacity` writable
-        // bytes, `needed` NULL or writable (docs/c-api.md section 7).
-        let (a, b, buf) = unsafe {
-            (
-                read_text(a, "a")?,
-                read_text(b, "b")?,
-                text_out(buf, capacity, needed, "buf")?,
-            )
-        };
+    shell!(guard(err) [text a, text b, buf buf(capacity, needed)] {
         buf.put(&query::promote_specs(a, b)?)
     })
 }
@@ -380,15 +326,7 @@ pub extern "C" fn tcast_np_min_scalar_type_pyint(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `decimal` is NULL or NUL-terminated, `buf` NULL or `capacity` writable
-        // bytes, `needed` NULL or writable.
-        let (decimal, buf) = unsafe {
-            (
-                read_text(decimal, "decimal")?,
-                text_out(buf, capacity, needed, "buf")?,
-            )
-        };
+    shell!(guard(err) [text decimal, buf buf(capacity, needed)] {
         answer_min_scalar_type(PyScalar::Int(decimal), buf)
     })
 }
@@ -403,9 +341,7 @@ pub extern "C" fn tcast_np_min_scalar_type_pyfloat(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `buf` is NULL or `capacity` writable bytes, `needed` NULL or writable.
-        let buf = unsafe { text_out(buf, capacity, needed, "buf") }?;
+    shell!(guard(err) [buf buf(capacity, needed)] {
         answer_min_scalar_type(PyScalar::Float(value), buf)
     })
 }
@@ -421,9 +357,7 @@ pub extern "C" fn tcast_np_min_scalar_type_pycomplex(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard(err, || {
-        // SAFETY: `buf` is NULL or `capacity` writable bytes, `needed` NULL or writable.
-        let buf = unsafe { text_out(buf, capacity, needed, "buf") }?;
+    shell!(guard(err) [buf buf(capacity, needed)] {
         answer_min_scalar_type(PyScalar::Complex(re, im), buf)
     })
 }
@@ -441,15 +375,13 @@ pub extern "C" fn tcast_can_cast(
     result: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
-    guard_integer(err, || {
-        // SAFETY: `result` is NULL or writable.
-        let mut out = unsafe { out_arg(result, "result") }?;
+    shell!(guard_integer(err) [out result] {
         let (from, to) = (
             DType::from_code_arg(from, "from")?,
             DType::from_code_arg(to, "to")?,
         );
         let casting = Casting::from_arg(casting, "casting")?;
-        out.write(i32::from(query::can_cast_dtypes(from, to, casting)));
+        result.write(i32::from(query::can_cast_dtypes(from, to, casting)));
         Ok(())
     })
 }

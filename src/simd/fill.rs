@@ -119,3 +119,31 @@ pub fn replicate(out: &mut [u8], period: usize) -> bool {
     }
     false
 }
+
+/// Whether [`copy_repeated`] has fast string moves to work with.
+pub fn has_string_moves() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return cpu().erms().is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Fills `out` with whole copies of a non-empty `pattern` (the last one cut short) by
+/// string moves from it where the CPU has fast ones ([`has_string_moves`]): like
+/// memset, they write the output's lines without first reading them, where vector
+/// stores pay for that read. Elsewhere, ordinary copies.
+pub fn copy_repeated(out: &mut [u8], pattern: &[u8]) {
+    assert!(!pattern.is_empty());
+    #[cfg(target_arch = "x86_64")]
+    if let Some(token) = cpu().erms() {
+        for piece in out.chunks_mut(pattern.len()) {
+            let n = piece.len();
+            super::x86_64::fill::string_copy(&pattern[..n], piece, token);
+        }
+        return;
+    }
+    for piece in out.chunks_mut(pattern.len()) {
+        let n = piece.len();
+        piece.copy_from_slice(&pattern[..n]);
+    }
+}

@@ -324,3 +324,21 @@ pub fn replicate(out: &mut [u8], period: usize, _: Erms) {
         );
     }
 }
+
+/// Copies `src` into `dst` (same length, not overlapping) with one `rep movsb`, which
+/// on CPUs with enhanced string moves writes whole lines without first reading them.
+pub fn string_copy(src: &[u8], dst: &mut [u8], _: Erms) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: `src` and `dst` are distinct borrows (so they do not overlap) of
+    // `src.len()` bytes each; the direction flag is clear (the ABI guarantees it), so the
+    // move runs forward over exactly those bytes.
+    unsafe {
+        std::arch::asm!(
+            "rep movsb",
+            inout("rcx") src.len() => _,
+            inout("rdi") dst.as_mut_ptr() => _,
+            inout("rsi") src.as_ptr() => _,
+            options(nostack, preserves_flags)
+        );
+    }
+}

@@ -4,9 +4,12 @@
 //! give the same status, index, message and output bytes.
 
 use super::guard::test_support::{blank_error, message};
-use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
+use super::types::{
+    tcast_cast_options, tcast_error, tcast_executor, tcast_status, tcast_task_fn, tcast_tensor,
+};
 use crate::error::Error;
 use crate::testutil::{samples, Rng};
+use std::ffi::c_void;
 
 /// Which operation the random calls are shaped for.
 #[derive(Copy, Clone, PartialEq)]
@@ -29,7 +32,62 @@ struct Case {
     null: u64,
     strided: bool,
     overlap: bool,
-    with_options: bool,
+    options: Option<tcast_cast_options>,
+}
+
+/// An executor that runs every task on the calling thread.
+unsafe extern "C" fn inline_executor(
+    _ctx: *mut c_void,
+    n_tasks: u64,
+    task: tcast_task_fn,
+    task_ctx: *mut c_void,
+) {
+    for i in 0..n_tasks {
+        // SAFETY: the task and its context as the library handed them over.
+        unsafe { task(task_ctx, i) };
+    }
+}
+
+/// The executors a random options struct points to: a working one and one without
+/// `parallel_for`.
+static EXECUTORS: [ExecutorCell; 2] = [
+    ExecutorCell(tcast_executor {
+        ctx: std::ptr::null_mut(),
+        parallel_for: Some(inline_executor),
+    }),
+    ExecutorCell(tcast_executor {
+        ctx: std::ptr::null_mut(),
+        parallel_for: None,
+    }),
+];
+
+/// A tcast_executor that is never written, shareable between test threads.
+struct ExecutorCell(tcast_executor);
+
+// SAFETY: the executors are never written and their `ctx` is NULL.
+unsafe impl Sync for ExecutorCell {}
+
+/// Options with the defaults or a random mix of valid and invalid values in each field
+/// (struct_size, saturate, round_mode, string_format, casting, threads, executor).
+fn random_options(rng: &mut Rng) -> tcast_cast_options {
+    let mut options = super::tcast_cast_options_default();
+    if rng.below(3) == 0 {
+        return options;
+    }
+    let mut pick = |values: &[i32]| values[rng.below(values.len() as u64) as usize];
+    options.saturate = pick(&[0, 1, 1, 0, 2, -1]);
+    options.round_mode = pick(&[0, 1, 2, 0, 3, -1]);
+    options.string_format = pick(&[0, 1, 0, 2]);
+    options.casting = pick(&[4, 4, 0, 1, 2, 3, 5, -1]);
+    options.threads = pick(&[0, 1, 2, 4, 0, 1, -1]);
+    options.executor = match pick(&[0, 0, 1, 2]) {
+        0 => std::ptr::null(),
+        k => &EXECUTORS[k as usize - 1].0,
+    };
+    if pick(&[0, 0, 0, 0, 0, 1]) == 1 {
+        options.struct_size = pick(&[0, 16, 24, 32]) as u32;
+    }
+    options
 }
 
 fn random_case(rng: &mut Rng, kind: Kind) -> Case {
@@ -96,7 +154,7 @@ fn random_case(rng: &mut Rng, kind: Kind) -> Case {
         },
         strided: rng.below(10) == 0,
         overlap: rng.below(12) == 0,
-        with_options: rng.below(6) == 0,
+        options: (rng.below(3) == 0).then(|| random_options(rng)),
     }
 }
 
@@ -147,17 +205,12 @@ fn run(
         *mut tcast_error,
     ) -> tcast_status,
 ) -> (tcast_status, i64, String, Vec<u8>) {
-    let options = super::tcast_cast_options_default();
     let [a, b] = descriptors(case, input, out);
     let mut err = blank_error();
     let status = call(
         if case.null == 1 { std::ptr::null() } else { &a },
         if case.null == 2 { std::ptr::null() } else { &b },
-        if case.with_options {
-            &options
-        } else {
-            std::ptr::null()
-        },
+        case.options.as_ref().map_or(std::ptr::null(), |o| o),
         &mut err,
     );
     (status, err.index, message(&err), out.to_vec())
@@ -166,7 +219,8 @@ fn run(
 /// Random calls of `kind` through `export` and through `general` (the export's path
 /// without its plain shortcut) agree in status, index, message and output bytes, and
 /// leave the input alone; more than 100 of them took the plain path (`is_plain` of
-/// the descriptors of a call without NULLs, strides, overlap or options).
+/// the descriptors and options of a call without NULLs, strides or overlap), and more
+/// than 100 calls with options succeeded. Returns how many plain calls had options.
 pub(crate) fn check_paths_agree(
     kind: Kind,
     export: extern "C" fn(
@@ -180,10 +234,10 @@ pub(crate) fn check_paths_agree(
         *const tcast_tensor,
         *const tcast_cast_options,
     ) -> Result<(), Error>,
-    is_plain: impl Fn(*const tcast_tensor, *const tcast_tensor) -> bool,
-) {
+    is_plain: impl Fn(*const tcast_tensor, *const tcast_tensor, *const tcast_cast_options) -> bool,
+) -> usize {
     let mut rng = Rng(0x5eed_cafe_f00d_1234);
-    let mut plain_calls = 0;
+    let (mut plain_calls, mut with_options, mut plain_with_options) = (0, 0, 0);
     for _ in 0..samples(100_000) {
         let case = random_case(&mut rng, kind);
         let input: Vec<u8> = (0..512).map(|_| rng.below(256) as u8).collect();
@@ -193,14 +247,19 @@ pub(crate) fn check_paths_agree(
         let general = run(&case, &input, &mut b, &|i, o, opt, e| {
             super::guard::guard(e, || general(i, o, opt))
         });
-        assert_eq!(fast, general, "shapes {:?} ranks {:?} dtypes {:?} bytes {:?} null {} strided {} overlap {} options {}",
-            case.shapes, case.ranks, case.dtypes, case.bytes, case.null, case.strided, case.overlap, case.with_options);
+        assert_eq!(fast, general, "shapes {:?} ranks {:?} dtypes {:?} bytes {:?} null {} strided {} overlap {} options {:?}",
+            case.shapes, case.ranks, case.dtypes, case.bytes, case.null, case.strided, case.overlap, case.options.map(|o| (o.struct_size, o.saturate, o.round_mode, o.string_format, o.casting, o.threads, o.executor)));
         assert_eq!(input, before, "the input was written");
-        let simple = case.null == 0 && !case.overlap && !case.strided && !case.with_options;
+        let simple = case.null == 0 && !case.overlap && !case.strided;
+        if fast.0 == 0 && case.options.is_some() {
+            with_options += 1;
+        }
         if fast.0 == 0 && simple {
             let [i, o] = descriptors(&case, &input, &mut a);
-            if is_plain(&i, &o) {
+            let options = case.options.as_ref().map_or(std::ptr::null(), |o| o);
+            if is_plain(&i, &o, options) {
                 plain_calls += 1;
+                plain_with_options += usize::from(case.options.is_some());
             }
         }
     }
@@ -208,4 +267,9 @@ pub(crate) fn check_paths_agree(
         plain_calls > 100,
         "only {plain_calls} calls took the plain path"
     );
+    assert!(
+        with_options > 100,
+        "only {with_options} calls with options succeeded"
+    );
+    plain_with_options
 }

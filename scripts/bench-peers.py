@@ -1,0 +1,479 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""tensorcast beside its peers, in one process on one thread.
+
+Each operation runs on the same input through tensorcast (the release cdylib, through
+ctypes and the C ABI), onnxruntime (a one-node Cast or Expand model), numpy/ml_dtypes
+(astype or copyto, whichever is faster) and memcpy of the same bytes (a memmove of half
+the bytes read plus written, so that it reads and writes the same total; for Expand a
+memset of the output). onnxruntime runs with OrtValues in and out (no conversion to numpy
+arrays), and the contenders take turns run by run. Every figure is the best of several runs; only ratios within one
+run mean anything. Writes a Markdown table and a PNG chart (speedup of tensorcast over
+each peer, log scale), by default docs/perf/peers.md and docs/perf/peers.png, and (a
+full run to the default table) the table into docs/performance.md between its peers
+markers.
+
+    scripts/bench-peers.sh [--n N] [--runs R] [--only TEXT]   (creates build/venv-peers)
+    build/venv-peers/bin/python scripts/bench-peers.py --lib target/release/libtensorcast.so
+
+Not part of the test command's pass/fail: an operation a peer lacks is n/a, and one that
+fails in a peer is reported, not fatal.
+"""
+
+import argparse
+import ctypes
+import os
+import platform
+import sys
+import time
+from importlib.metadata import version
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+
+try:
+    import onnxruntime as ort  # noqa: E402
+    from onnx import TensorProto, helper  # noqa: E402
+except ImportError:  # the table then says n/a for onnxruntime
+    ort = None
+
+# ONNX TensorProto.DataType codes, which are also tensorcast's dtype codes.
+CODES = {
+    "f32": 1, "u8": 2, "i32": 6, "str": 8, "f16": 10, "f64": 11, "bf16": 16,
+    "e4m3fn": 17, "i4": 22,
+}
+NUMPY = {
+    "f32": np.float32, "u8": np.uint8, "i32": np.int32, "f16": np.float16,
+    "f64": np.float64, "bf16": ml_dtypes.bfloat16, "e4m3fn": ml_dtypes.float8_e4m3fn,
+    "i4": ml_dtypes.int4,
+}
+# Bits per element as tensorcast stores it (INT4 packs two per byte).
+BITS = {"f32": 32, "u8": 8, "i32": 32, "f16": 16, "f64": 64, "bf16": 16, "e4m3fn": 8,
+        "i4": 4, "str": 128}
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("data_bytes", ctypes.c_uint64),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("ndim", ctypes.c_int32), ("dtype", ctypes.c_int32)]
+
+
+class Error(ctypes.Structure):
+    _fields_ = [("status", ctypes.c_int32), ("index", ctypes.c_int64),
+                ("message", ctypes.c_char * 256)]
+
+
+class Arena(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("capacity", ctypes.c_uint64),
+                ("used", ctypes.c_uint64)]
+
+
+STRING_VIEW = np.dtype([("data", np.uint64), ("len", np.uint64)])
+
+
+class Lib:
+    """tensorcast's C ABI through ctypes."""
+
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        t = ctypes.POINTER(Tensor)
+        for name, args in {
+            "tcast_cast": [t, t, ctypes.c_void_p, ctypes.POINTER(Error)],
+            "tcast_expand": [t, t, ctypes.POINTER(Error)],
+            "tcast_cast_to_strings": [t, t, ctypes.POINTER(Arena), ctypes.c_void_p,
+                                      ctypes.POINTER(Error)],
+        }.items():
+            getattr(self.lib, name).argtypes = args
+            getattr(self.lib, name).restype = ctypes.c_int32
+        self.lib.tcast_string_max_bytes.argtypes = [ctypes.c_int32]
+        self.lib.tcast_string_max_bytes.restype = ctypes.c_uint64
+        self.err = Error()
+        self.keep = []
+
+    def tensor(self, array, dtype, shape):
+        dims = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        self.keep.append(dims)
+        return Tensor(array.ctypes.data, array.nbytes, dims, None, len(shape), CODES[dtype])
+
+    def check(self, status, what):
+        if status != 0:
+            raise RuntimeError(f"{what}: status {status}: {self.err.message.decode()}")
+
+
+def race(runs, contenders):
+    """The best time of each callable; the contenders take turns, run by run, so that all
+    of them see the same load on a shared machine. A contender that raises TypeError or
+    ValueError (a cast the peer does not make) is left out."""
+    times = {}
+    for name, f in list(contenders.items()):
+        try:
+            f()
+            times[name] = float("inf")
+        except (TypeError, ValueError):
+            del contenders[name]
+    for _ in range(runs):
+        for name, f in contenders.items():
+            t = time.perf_counter()
+            f()
+            times[name] = min(times[name], time.perf_counter() - t)
+    return times
+
+
+def source(dtype, n, rng):
+    """n ordinary values of `dtype` (some negatives, no NaN storms), as numpy stores them."""
+    x = (rng.random(n, dtype=np.float64) - 0.5) * 2000.0
+    if dtype in ("u8",):
+        return rng.integers(0, 256, n, dtype=np.uint8)
+    if dtype == "i32":
+        return rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+    if dtype == "i4":
+        return rng.integers(-8, 8, n, dtype=np.int8).astype(ml_dtypes.int4)
+    if dtype == "e4m3fn":
+        return (x / 4).astype(ml_dtypes.float8_e4m3fn)
+    return x.astype(NUMPY[dtype])
+
+
+def tensorcast_bytes(array, dtype):
+    """The array as tensorcast's C ABI takes it (INT4 packed two per byte, low first)."""
+    if dtype != "i4":
+        return array
+    codes = array.view(np.uint8) & 0xF
+    if len(codes) % 2:
+        codes = np.append(codes, np.uint8(0))
+    return (codes[0::2] | (codes[1::2] << 4)).astype(np.uint8)
+
+
+def ort_session(model):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    return ort.InferenceSession(model.SerializeToString(), options,
+                                providers=["CPUExecutionProvider"])
+
+
+def ort_value(array, dtype):
+    """An onnxruntime input of `array` (ml_dtypes arrays by their bits and ONNX type)."""
+    if dtype == "i4":
+        # The shape is taken from the array: n bytes, the packed n / 2 first.
+        bits = np.zeros(len(array), np.uint8)
+        packed = tensorcast_bytes(array, dtype)
+        bits[:len(packed)] = packed
+        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(bits, CODES[dtype])
+    if dtype in ("bf16", "e4m3fn"):
+        bits = array.view(np.uint16 if dtype == "bf16" else np.uint8)
+        return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(bits, CODES[dtype])
+    return ort.OrtValue.ortvalue_from_numpy(array)
+
+
+def ort_model(node, inputs, outputs, initializers=()):
+    graph = helper.make_graph([node], "peer", inputs, outputs, list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)],
+                             ir_version=10)
+
+
+def cast_row(lib, args, rng, src, dst):
+    n, runs = args.n, args.runs
+    x = source(src, n, rng)
+    row = {"op": f"{src} -> {dst}", "unit": "GB/s"}
+    xin = tensorcast_bytes(x, src)
+    out = np.zeros((n * BITS[dst] + 7) // 8, dtype=np.uint8)
+    shape = [n]
+    ti, to = lib.tensor(xin, src, shape), lib.tensor(out, dst, shape)
+    moved = xin.nbytes + out.nbytes
+    half = moved // 2
+    a, b = np.ones(half, np.uint8), np.zeros(half, np.uint8)
+    target = np.zeros(n, dtype=NUMPY[dst])
+    contenders = {
+        "tensorcast": lambda: lib.check(lib.lib.tcast_cast(ti, to, None, lib.err), row["op"]),
+        "memcpy": lambda: ctypes.memmove(b.ctypes.data, a.ctypes.data, half),
+        "numpy astype": lambda: x.astype(NUMPY[dst]),
+        "numpy copyto": lambda: np.copyto(target, x, casting="unsafe"),
+    }
+    if ort is not None:
+        try:
+            model = ort_model(
+                helper.make_node("Cast", ["x"], ["y"], to=CODES[dst]),
+                [helper.make_tensor_value_info("x", CODES[src], shape)],
+                [helper.make_tensor_value_info("y", CODES[dst], shape)])
+            session, feed = ort_session(model), {"x": ort_value(x, src)}
+            session.run_with_ort_values(None, feed)
+            contenders["onnxruntime"] = lambda: session.run_with_ort_values(None, feed)
+        except Exception as e:  # a pair onnxruntime lacks, or cannot feed
+            row["ort_note"] = str(e).splitlines()[0][:80]
+    times = race(runs, contenders)
+    row["tensorcast"] = times["tensorcast"]
+    row["rate"] = moved / row["tensorcast"] / 1e9
+    row["memcpy"] = times["memcpy"]
+    numpy = [times[k] for k in ("numpy astype", "numpy copyto") if k in times]
+    row["numpy"] = min(numpy) if numpy else None
+    row["onnxruntime"] = times.get("onnxruntime")
+    return row
+
+
+def expand_row(lib, args, rng, in_shape, out_shape, repeats=1):
+    runs = args.runs
+    x = rng.random(int(np.prod(in_shape)), dtype=np.float64).astype(np.float32)
+    x = x.reshape(in_shape)
+    count = int(np.prod(out_shape))
+    outs = [np.zeros(out_shape, np.float32) for _ in range(repeats)]
+    name = f"Expand {tuple(in_shape)} -> {tuple(out_shape)}"
+    if repeats > 1:
+        name += f" x{repeats}"
+    row = {"op": name, "unit": "GB/s"}
+    ti = lib.tensor(x, "f32", in_shape)
+    tos = [lib.tensor(o, "f32", out_shape) for o in outs]
+
+    def tc():
+        for to in tos:
+            lib.check(lib.lib.tcast_expand(ti, to, lib.err), name)
+
+    def fill():
+        for o in outs:
+            ctypes.memset(o.ctypes.data, 7, o.nbytes)
+
+    def np_copyto():
+        for o in outs:
+            np.copyto(o, np.broadcast_to(x, out_shape))
+
+    def np_copy():
+        for _ in outs:
+            np.broadcast_to(x, out_shape).copy()
+
+    contenders = {"tensorcast": tc, "memcpy": fill, "numpy copyto": np_copyto}
+    # A fresh copy of a small output reuses the block just freed, already in cache:
+    # with several outputs only copyto writes the same memory tensorcast writes.
+    if repeats == 1:
+        contenders["numpy copy"] = np_copy
+    if ort is not None:
+        try:
+            shape_init = helper.make_tensor("shape", TensorProto.INT64, [len(out_shape)],
+                                            list(out_shape))
+            model = ort_model(
+                helper.make_node("Expand", ["x", "shape"], ["y"]),
+                [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(in_shape))],
+                [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(out_shape))],
+                [shape_init])
+            session, feed = ort_session(model), {"x": ort_value(x, "f32")}
+            session.run_with_ort_values(None, feed)
+            contenders["onnxruntime"] = (
+                lambda: [session.run_with_ort_values(None, feed) for _ in outs])
+        except Exception as e:
+            row["ort_note"] = str(e).splitlines()[0][:80]
+    times = race(runs, contenders)
+    row["tensorcast"] = times["tensorcast"]
+    row["rate"] = count * 4 * repeats / row["tensorcast"] / 1e9
+    row["memcpy"] = times["memcpy"]
+    row["numpy"] = min(t for k, t in times.items() if k.startswith("numpy"))
+    row["onnxruntime"] = times.get("onnxruntime")
+    return row
+
+
+def text_rows(lib, args, rng, src):
+    """src -> shortest text and text -> src, in millions of values per second."""
+    n, runs = args.text_n, args.runs
+    x = ((rng.random(n) - 0.5) * 10.0 ** rng.integers(-8, 9, n)).astype(NUMPY[src])
+    views = np.zeros(n, dtype=STRING_VIEW)
+    cap = n * lib.lib.tcast_string_max_bytes(CODES[src])
+    arena_bytes = np.zeros(cap, np.uint8)
+    arena = Arena(arena_bytes.ctypes.data, cap, 0)
+    ti, tv = lib.tensor(x, src, [n]), lib.tensor(views, "str", [n])
+
+    def fmt():
+        arena.used = 0
+        lib.check(lib.lib.tcast_cast_to_strings(ti, tv, ctypes.byref(arena), None, lib.err),
+                  "to text")
+
+    fmt()
+    texts = np.array([str(v) for v in x], dtype=object)
+    unicode = texts.astype(np.str_)
+    back = np.zeros(n, dtype=NUMPY[src])
+    tb = lib.tensor(back, src, [n])
+    lib.check(lib.lib.tcast_cast(tv, tb, None, lib.err), "from text")
+    if not np.array_equal(back, x):
+        raise RuntimeError(f"text -> {src} did not give the values back")
+    sides = {
+        "to": ({"op": f"{src} -> text", "unit": "M/s", "memcpy": None},
+               {"tensorcast": fmt, "numpy": lambda: x.astype(np.str_)},
+               (CODES[src], CODES["str"], x)),
+        "from": ({"op": f"text -> {src}", "unit": "M/s", "memcpy": None},
+                 {"tensorcast": lambda: lib.check(lib.lib.tcast_cast(tv, tb, None, lib.err),
+                                                  "from text"),
+                  "numpy": lambda: unicode.astype(NUMPY[src])},
+                 (CODES["str"], CODES[src], texts)),
+    }
+    rows = []
+    for row, contenders, (a, b, feed) in sides.values():
+        if ort is not None:
+            try:
+                model = ort_model(
+                    helper.make_node("Cast", ["x"], ["y"], to=b),
+                    [helper.make_tensor_value_info("x", a, [n])],
+                    [helper.make_tensor_value_info("y", b, [n])])
+                session = ort_session(model)
+                session.run(None, {"x": feed})
+                contenders["onnxruntime"] = (
+                    lambda s=session, f=feed: s.run(None, {"x": f}))
+            except Exception as e:
+                row["ort_note"] = str(e).splitlines()[0][:80]
+        times = race(runs, contenders)
+        row["tensorcast"] = times["tensorcast"]
+        row["numpy"] = times.get("numpy")
+        row["onnxruntime"] = times.get("onnxruntime")
+        row["rate"] = n / row["tensorcast"] / 1e6
+        rows.append(row)
+    return rows
+
+
+def ratio(row, peer):
+    t = row.get(peer)
+    return None if t is None else t / row["tensorcast"]
+
+
+def fmt_ratio(value, suffix="x"):
+    return "n/a" if value is None else f"{value:.2f}{suffix}"
+
+
+def write_table(rows, path, header, failures):
+    lines = [header, "",
+             "| operation | tensorcast | / memcpy | vs onnxruntime | vs numpy / ml_dtypes |",
+             "|---|---|---|---|---|"]
+    for row in rows:
+        lines.append(
+            f"| {row['op']} | {row['rate']:.1f} {row['unit']} | "
+            f"{fmt_ratio(ratio(row, 'memcpy'), '')} | "
+            f"{fmt_ratio(ratio(row, 'onnxruntime'))} | {fmt_ratio(ratio(row, 'numpy'))} |")
+    notes = [f"- {row['op']}: onnxruntime n/a ({row['ort_note']})"
+             for row in rows if row.get("ort_note")]
+    notes += [f"- FAILED: {failure}" for failure in failures]
+    if notes:
+        lines += ["", *notes]
+    text = "\n".join(lines) + "\n"
+    with open(path, "w") as f:
+        f.write(text)
+    return text
+
+
+def update_doc(path, table):
+    """Puts `table` between the peers markers of docs/performance.md."""
+    with open(path) as f:
+        text = f.read()
+    begin = text.index("<!-- peers:begin")
+    begin = text.index("\n", begin) + 1
+    end = text.index("<!-- peers:end -->")
+    with open(path, "w") as f:
+        f.write(text[:begin] + table + text[end:])
+
+
+def write_chart(rows, path, title):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    peers = [("memcpy", "memcpy / memset (same bytes)", "#999999"),
+             ("onnxruntime", f"onnxruntime {version('onnxruntime')}", "#1f77b4"),
+             ("numpy", f"numpy {version('numpy')} / ml_dtypes {version('ml_dtypes')}",
+              "#ff7f0e")]
+    fig, ax = plt.subplots(figsize=(11, 0.42 * len(rows) + 1.8))
+    height = 0.26
+    for k, (peer, label, color) in enumerate(peers):
+        ys, xs = [], []
+        for i, row in enumerate(rows):
+            r = ratio(row, peer)
+            if r is not None:
+                ys.append(i + (k - 1) * height)
+                xs.append(r)
+        ax.barh(ys, xs, height=height, color=color, label=label)
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(rows)), [row["op"] for row in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel("speedup of tensorcast (peer time / tensorcast time; > 1: tensorcast faster)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.07), ncol=3, fontsize=8)
+    ax.grid(axis="x", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+
+
+PAIRS = [("f32", "f16"), ("f16", "f32"), ("f64", "f32"), ("f32", "i32"), ("i32", "f32"),
+         ("f32", "bf16"), ("bf16", "f32"), ("f32", "e4m3fn"), ("e4m3fn", "f32"),
+         ("f32", "i4"), ("i4", "f32"), ("u8", "f32")]
+EXPANDS = [((1, 4096), (4096, 4096), 1), ((4096, 1), (4096, 4096), 1),
+           ((1,), (16 << 20,), 1), ((64, 1, 64), (64, 64, 64), 64)]
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lib", default=os.path.join(root, "target/release/libtensorcast.so"))
+    parser.add_argument("--n", type=int, default=16 << 20, help="elements per numeric cast")
+    parser.add_argument("--text-n", type=int, default=1 << 20, help="elements per text cast")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs (best is kept)")
+    parser.add_argument("--table", default=os.path.join(root, "docs/perf/peers.md"),
+                        help="the Markdown table to write")
+    parser.add_argument("--chart", default=os.path.join(root, "docs/perf/peers.png"),
+                        help="the PNG chart to write")
+    parser.add_argument("--only", help="run only operations whose name contains this")
+    args = parser.parse_args()
+    lib = Lib(args.lib)
+    rng = np.random.default_rng(20261126)
+    rows = []
+
+    def wanted(name):
+        return args.only is None or args.only in name
+
+    failures = []
+
+    def run(name, make):
+        if not wanted(name):
+            return
+        try:
+            made = make()
+        except Exception as e:  # reported, and the other operations still run
+            failures.append(f"{name}: {e}")
+            print(f"{name:<40} FAILED: {e}", file=sys.stderr)
+            return
+        rows.extend(made)
+        print(f"{name:<40} done", file=sys.stderr)
+
+    for src, dst in PAIRS:
+        run(f"{src} -> {dst}", lambda: [cast_row(lib, args, rng, src, dst)])
+    for in_shape, out_shape, repeats in EXPANDS:
+        run(f"Expand {tuple(in_shape)} -> {tuple(out_shape)}",
+            lambda: [expand_row(lib, args, rng, in_shape, out_shape, repeats)])
+    for src in ("f32", "f64"):
+        run(f"{src} <-> text", lambda: text_rows(lib, args, rng, src))
+    peers = (f"onnxruntime {version('onnxruntime') if ort else 'absent'}, "
+             f"numpy {version('numpy')}, ml_dtypes {version('ml_dtypes')}")
+    cpu = platform.processor() or platform.machine()
+    for line in open("/proc/cpuinfo") if os.path.exists("/proc/cpuinfo") else []:
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    header = (f"One process, one thread; {args.n:,} elements per numeric cast and Expand "
+              f"output of 16M elements, {args.text_n:,} per text cast; best of {args.runs} "
+              f"runs; {peers}; {cpu}. tensorcast: GB/s of bytes read + written (numeric), "
+              f"output bytes (Expand), M values/s (text). / memcpy: tensorcast's speed over "
+              f"memcpy of the same total bytes (Expand: a memset of the output). vs a peer: "
+              f"the peer's time over tensorcast's (> 1: tensorcast is faster).")
+    for path in (args.table, args.chart):
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    table = write_table(rows, args.table, header, failures)
+    print(table)
+    if parser.get_default("table") == args.table and not args.only:
+        update_doc(os.path.join(root, "docs/performance.md"), table)
+    write_chart(rows, args.chart, f"tensorcast vs peers, 1 thread ({peers})")
+    print(f"wrote {args.table} and {args.chart}", file=sys.stderr)
+    for failure in failures:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

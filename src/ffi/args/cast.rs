@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The operands of a cast: every check of docs/c-api.md section 8 on the descriptors and
+//! the options, in the general order or in one straight pass (the plain path).
+
+use super::options::{casting_allows, plain_options, read_options, OptionsArg};
+use super::strings::ArenaArg;
+use super::tensors::{
+    dtype_of, input_output_views, plain_views, read_descriptor, read_layout, same_contiguous_shape,
+    LayoutBuf,
+};
+use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel};
+use crate::dtype::DType;
+use crate::error::Error;
+use crate::ffi::executor::HostExecutor;
+use crate::ffi::types::{tcast_cast_options, tcast_tensor};
+use crate::parallel::Workers;
+use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
+
+/// The operands of a cast (`tcast_cast`, `tcast_cast_to_strings`), checked in the order
+/// of docs/c-api.md section 8: NULL pointers, dtype codes and the pair (`check_pair`),
+/// option values and the casting level they ask for, shapes, buffer (and `arena`)
+/// sizes, overlap.
+///
+/// # Safety
+/// `input`, `output` and `options` are NULL or valid as docs/c-api.md sections 4 and 5
+/// describe, for `'a`.
+#[inline(always)]
+pub(crate) unsafe fn cast_operands<'a>(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+    check_pair: fn(DType, DType) -> Result<(), Error>,
+    arena: Option<&mut ArenaArg>,
+    (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
+) -> Result<(Tensor<'a>, TensorMut<'a>, OptionsArg), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let (input, output) = unsafe {
+        (
+            read_descriptor(input, "input")?,
+            read_descriptor(output, "output")?,
+        )
+    };
+    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+    check_pair(from, to)?;
+    // SAFETY: as above.
+    let options = unsafe { read_options(options)? };
+    check_casting(from, to, &options.options)?;
+    // SAFETY: as above.
+    let in_layout = unsafe { read_layout("input", &input, from, in_buf)? };
+    let out_layout = if same_contiguous_shape(&input, &output) {
+        // The output's shape is the input's, already checked: only its bytes differ.
+        in_layout.retyped("output", to)?
+    } else {
+        // SAFETY: as above.
+        let out_layout = unsafe { read_layout("output", &output, to, out_buf)? };
+        check_same_shape(&in_layout, &out_layout)?;
+        out_layout
+    };
+    // SAFETY: as above.
+    let (src, dst) = unsafe { input_output_views(&input, in_layout, &output, out_layout, arena)? };
+    Ok((src, dst, options))
+}
+
+/// The operands of the plainest cast, which is also the most common one: two tensors
+/// without strides whose shape arrays hold the same extents, a pair of numeric dtypes
+/// that are not packed (standard scalars, float8 and the other one-byte formats), any
+/// valid options that leave the call on the calling thread. Every check of
+/// [`cast_operands`] is made on them, in one straight pass: NULL pointers, dtype codes,
+/// option values and the casting level, rank, extents (>= 0), element and byte counts
+/// (overflow, addressable), buffer sizes, NULL data with elements, overlap. None when
+/// the call is not of this kind or a check fails: the general path then reads the
+/// arguments again and reports the first failure in the order of docs/c-api.md section
+/// 8, so this path changes no outcome, only the cost of the common one (tests:
+/// `plain_and_general_paths_agree`).
+///
+/// # Safety
+/// As [`cast_operands`], for `'a`.
+#[inline(always)]
+pub(crate) unsafe fn plain_cast_operands<'a>(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+) -> Option<(Kernel, &'a [u8], &'a mut [u8])> {
+    if input.is_null() || output.is_null() {
+        return None;
+    }
+    // SAFETY: non-NULL descriptors are readable (this function's contract).
+    let (i, o) = unsafe { (input.read(), output.read()) };
+    if !i.strides.is_null() || !o.strides.is_null() || i.ndim != o.ndim {
+        return None;
+    }
+    let rank = usize::try_from(i.ndim).ok().filter(|&r| r <= MAX_NDIM)?;
+    let (from, to) = (DType::from_code(i.dtype)?, DType::from_code(o.dtype)?);
+    // SAFETY: forwarded from this function's contract.
+    let (options, executor) = unsafe { plain_options(options) }?;
+    if !casting_allows(from, to, options.casting) {
+        return None;
+    }
+    let plan = plain_kernel(from, to, &options)?;
+    let mut count: u64 = 1;
+    if rank > 0 {
+        if i.shape.is_null() || o.shape.is_null() {
+            return None;
+        }
+        // SAFETY: non-NULL shapes hold `ndim` readable int64_t (docs/c-api.md section 4).
+        let (a, b) = unsafe {
+            (
+                std::slice::from_raw_parts(i.shape, rank),
+                std::slice::from_raw_parts(o.shape, rank),
+            )
+        };
+        for (&x, &y) in a.iter().zip(b) {
+            if x != y || x < 0 {
+                return None;
+            }
+            count = count.checked_mul(x as u64)?;
+        }
+    }
+    // Threads, on an executor or the library's own, pay only for large calls; the
+    // plain path takes the calls they would not split.
+    if options.threads > 1 {
+        let threads = options.threads;
+        let tasks = if executor.is_null() {
+            plan.tasks(count, Workers::own(threads))
+        } else {
+            // SAFETY: checked readable by plain_options, with a non-NULL parallel_for.
+            let host = HostExecutor::new(unsafe { executor.read() })?;
+            plan.tasks(
+                count,
+                Workers::Host {
+                    executor: &host,
+                    threads,
+                },
+            )
+        };
+        if tasks > 1 {
+            return None;
+        }
+    }
+    let kernel = plan.kernel;
+    let in_bytes = count.checked_mul(kernel.src_size as u64)?;
+    let out_bytes = count.checked_mul(kernel.dst_size as u64)?;
+    // SAFETY: forwarded from this function's contract.
+    let (src, dst) = unsafe { plain_views(&i, in_bytes, &o, out_bytes) }?;
+    Some((kernel, src, dst))
+}
