@@ -4,7 +4,8 @@
 //! For each pair, 16M elements are cast on one thread; GB/s counts bytes read plus bytes
 //! written. The memcpy column copies half that many bytes (so it too reads and writes
 //! the same total) and the ratio is cast / memcpy. Each figure is the best of several
-//! runs. `cargo bench --bench cast [-- N]` (N elements, default 16M).
+//! runs. `cargo bench --bench cast [-- N] [-- WORD]` (N elements, default 16M; WORD
+//! keeps only the pairs whose "FROM -> TO" name contains it, ignoring case).
 
 use std::hint::black_box;
 mod common;
@@ -18,7 +19,8 @@ fn best_of(f: impl FnMut()) -> Duration {
     common::best_of(RUNS, f)
 }
 
-/// Source bytes holding ordinary values of `dtype` (no NaN storms, some negatives).
+/// Source bytes holding ordinary values of `dtype` (no NaN storms, some negatives);
+/// random bytes for the 8-bit and packed codes, which covers every code.
 fn source(dtype: DType, n: usize) -> Vec<u8> {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -38,9 +40,9 @@ fn source(dtype: DType, n: usize) -> Vec<u8> {
             DType::Bfloat16 => out.extend(half::bf16::from_f64(x).to_bits().to_ne_bytes()),
             DType::Int32 => out.extend((r as i32).to_ne_bytes()),
             DType::Int64 => out.extend((r as i64).to_ne_bytes()),
-            DType::Uint8 | DType::Float8E4M3Fn => out.push(r as u8),
-            // Packed: two elements per byte; the tail is trimmed below.
-            DType::Int4 => out.push(r as u8),
+            // One byte per element, or more than enough for a packed dtype (the tail is
+            // trimmed below).
+            d if d.bits() <= 8 => out.push(r as u8),
             other => unreachable!("no source data for {other}"),
         }
     }
@@ -53,6 +55,10 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(16 << 20);
+    let filter: Option<String> = std::env::args()
+        .skip(1)
+        .find(|a| a.parse::<usize>().is_err() && !a.starts_with('-'))
+        .map(|a| a.to_ascii_lowercase());
     let numeric = [
         (DType::Float, DType::Float16),
         (DType::Float16, DType::Float),
@@ -65,22 +71,47 @@ fn main() {
         (DType::Int32, DType::Float),
         (DType::Float, DType::Bool),
         (DType::Uint8, DType::Float),
+        (DType::Int8, DType::Float),
     ];
-    let low_precision = [
-        (DType::Float, DType::Float8E4M3Fn),
-        (DType::Float8E4M3Fn, DType::Float),
-        (DType::Float16, DType::Float8E5M2),
-        (DType::Bfloat16, DType::Float8E4M3Fn),
-        (DType::Float, DType::Int4),
-        (DType::Int4, DType::Float),
-        (DType::Float, DType::Float4E2M1),
-        (DType::Float, DType::Float8E8M0),
+    use DType::{
+        Bfloat16, Float, Float16, Float4E2M1, Float6E2M3, Float6E3M2, Float8E4M3Fn,
+        Float8E4M3Fnuz, Float8E5M2, Float8E5M2Fnuz, Float8E8M0, Int2, Int4, Uint2, Uint4,
+    };
+    let small_floats = [
+        Float8E4M3Fn,
+        Float8E4M3Fnuz,
+        Float8E5M2,
+        Float8E5M2Fnuz,
+        Float8E8M0,
+        Float4E2M1,
+        Float6E2M3,
+        Float6E3M2,
     ];
+    let mut low_precision = Vec::new();
+    for format in small_floats {
+        for to in [Float, Float16, Bfloat16] {
+            low_precision.push((format, to));
+        }
+        low_precision.push((Float, format));
+    }
+    low_precision.extend([(Float16, Float8E5M2), (Bfloat16, Float8E4M3Fn)]);
+    for format in [Int4, Uint4, Int2, Uint2] {
+        low_precision.extend([(format, Float), (Float, format)]);
+    }
+    let keep = |&(from, to): &(DType, DType)| match &filter {
+        Some(word) => format!("{from} -> {to}").to_ascii_lowercase().contains(word),
+        None => true,
+    };
+    let numeric: Vec<_> = numeric.into_iter().filter(keep).collect();
+    let low_precision: Vec<_> = low_precision.into_iter().filter(keep).collect();
     println!("cast throughput, {n} elements, 1 thread (GB/s = bytes read + written)");
     for (title, pairs, target) in [
         ("numeric", &numeric[..], 0.8),
-        ("low precision", &low_precision[..], 0.5),
+        ("low precision", &low_precision[..], 0.8),
     ] {
+        if pairs.is_empty() {
+            continue;
+        }
         println!();
         println!(
             "{:<30} {:>10} {:>12} {:>7}",
