@@ -130,6 +130,44 @@ fn every_code_decodes_exactly_to_every_target() {
     }
 }
 
+/// The decoders' vector loops (32 codes per step) and their scalar tails, on every
+/// tier: every code of every format, in a scrambled order, at lengths that end inside
+/// and at the end of a step, to f32, f16 and bf16 (the table decoders' targets) and f64.
+#[test]
+fn codes_decode_in_vector_steps_and_tails() {
+    for format in formats() {
+        let count = 1usize << FORMATS[format as usize].bits;
+        for len in [31usize, 32, 33, 64 + 7, 256, 256 + 45, 1024 + 31] {
+            let input: Vec<u8> = (0..len)
+                .map(|i| ((i * 37 + i / count) % count) as u8)
+                .collect();
+            for to in [Scalar::F32, Scalar::F16, Scalar::Bf16, Scalar::F64] {
+                let ts = to.size();
+                let mut expected = vec![0u8; len * ts];
+                for (&c, slot) in input.iter().zip(expected.chunks_exact_mut(ts)) {
+                    store_exact(low_decode(format, c), to, slot);
+                }
+                for tier in Tier::available() {
+                    let mut got = vec![0u8; len * ts];
+                    let kernel = select_any(Repr::Low(format), Repr::Std(to), true, 0, tier);
+                    kernel.run(&input, &mut got);
+                    if let Some(i) =
+                        (0..len).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
+                    {
+                        panic!(
+                            "{} code {:#04x} at {i} of {len} -> {to:?} on {tier:?}: got {:02x?}, expected {:02x?}",
+                            FORMATS[format as usize].dtype,
+                            input[i],
+                            &got[i * ts..][..ts],
+                            &expected[i * ts..][..ts]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_f16_and_bf16_value_encodes_to_every_format() {
     let all: Vec<u8> = patterns_u16()

@@ -13,6 +13,7 @@ use crate::cast::convert::{
     f64_to_f32 as f64_to_f32_bits,
 };
 use crate::cast::kernel::Kernel;
+use crate::cast::kernels::{lut_all, lut_size, Lut, LUT_F32};
 use crate::cast::lowp::{
     self, Kind, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS,
 };
@@ -42,7 +43,7 @@ bodies! {
     EncodeF32<const F: u8, const OPT: u8> => encode_f32;
     EncodeF16<const F: u8, const OPT: u8> => encode_f16;
     EncodeBf16<const F: u8, const OPT: u8> => encode_bf16;
-    DecodeToF32<const F: u8> => decode_to_f32;
+    DecodeLut<const F: u8, const T: u8> => decode_lut_body;
 }
 
 /// A kernel of this family.
@@ -822,83 +823,51 @@ unsafe fn encode_bf16<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     unsafe { encode_half::<1, F, OPT>(src, dst) }
 }
 
-/// Codes of an 8-bit float format `F` -> f32, exactly (see `lowp::decode_f32`).
+/// Codes of low-precision format `F` -> table target `T` (f32, f16 or bf16 bits): 32
+/// codes per step, each group of eight widened to 32-bit indices and gathered from the
+/// format's table (`cast::kernels::Lut`), so every format, and any format added, runs
+/// this one loop; the 16-bit targets are packed back to 16 bits.
 ///
 /// # Safety
-/// The CPU must support AVX2; `dst.len() == 4 * src.len()`.
+/// The CPU must support AVX2; `dst.len() == lut_size::<T>() * src.len()`.
 #[inline(always)]
-unsafe fn decode_to_f32<const F: u8>(src: &[u8], dst: &mut [u8]) {
+unsafe fn decode_lut_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
-        let f = &FORMATS[F as usize];
-        let mut s = src.chunks_exact(8);
-        let mut d = dst.chunks_exact_mut(32);
+        let table = Lut::<F>::TABLES[T as usize].as_ptr().cast::<i32>();
+        let mut s = src.chunks_exact(32);
+        let mut d = dst.chunks_exact_mut(32 * lut_size::<T>());
         for (si, di) in (&mut s).zip(&mut d) {
-            // In bounds: `si` holds 8 readable bytes and `di` 32 writable bytes.
+            // In bounds: `si` holds 32 readable bytes and `di` the output of 32 codes; a
+            // gather index is a byte, below the table's 256 entries.
             {
-                let c = _mm256_cvtepu8_epi32(_mm_loadl_epi64(si.as_ptr().cast()));
-                let bits = if f.kind == Kind::E8m0 {
-                    let v = _mm256_slli_epi32::<23>(c);
-                    let v = _mm256_blendv_epi8(
-                        v,
-                        _mm256_set1_epi32(0x0040_0000),
-                        _mm256_cmpeq_epi32(c, _mm256_setzero_si256()),
-                    );
-                    _mm256_blendv_epi8(
-                        v,
-                        _mm256_set1_epi32(0x7fc0_0000),
-                        _mm256_cmpeq_epi32(c, _mm256_set1_epi32(0xff)),
-                    )
-                } else {
-                    let m = f.man_bits as i32;
-                    let magnitude_bits = f.exp_bits as i32 + m;
-                    let mag = _mm256_and_si256(c, _mm256_set1_epi32((1 << magnitude_bits) - 1));
-                    let sign = _mm256_sll_epi32(
-                        _mm256_srl_epi32(c, _mm_cvtsi32_si128(magnitude_bits)),
-                        _mm_cvtsi32_si128(31),
-                    );
-                    let normal = _mm256_add_epi32(
-                        _mm256_sll_epi32(mag, _mm_cvtsi32_si128(23 - m)),
-                        _mm256_set1_epi32((127 - f.bias) << 23),
-                    );
-                    let quantum = _mm256_castsi256_ps(_mm256_set1_epi32((128 - f.bias - m) << 23));
-                    let subnormal =
-                        _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag), quantum));
-                    let exp_mask = _mm256_set1_epi32(((1 << f.exp_bits) - 1) << m);
-                    let exp_zero =
-                        _mm256_cmpeq_epi32(_mm256_and_si256(mag, exp_mask), _mm256_setzero_si256());
-                    let v = _mm256_blendv_epi8(normal, subnormal, exp_zero);
-                    let all_ones = _mm256_set1_epi32((1 << magnitude_bits) - 1);
-                    let nan = match f.kind {
-                        Kind::Fn => _mm256_cmpeq_epi32(mag, all_ones),
-                        Kind::Fnuz => _mm256_cmpeq_epi32(c, _mm256_set1_epi32(0x80)),
-                        Kind::Ieee => _mm256_cmpgt_epi32(mag, exp_mask),
-                        _ => _mm256_setzero_si256(),
-                    };
-                    let v = if f.kind == Kind::Ieee {
-                        _mm256_blendv_epi8(
-                            v,
-                            _mm256_set1_epi32(0x7f80_0000),
-                            _mm256_cmpeq_epi32(mag, exp_mask),
-                        )
-                    } else {
-                        v
-                    };
-                    let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7fc0_0000), nan);
-                    _mm256_or_si256(v, sign)
+                let p = si.as_ptr();
+                let look = |k: usize| {
+                    let index = _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.add(8 * k).cast()));
+                    _mm256_i32gather_epi32::<4>(table, index)
                 };
-                _mm256_storeu_si256(di.as_mut_ptr().cast(), bits);
+                let out = di.as_mut_ptr();
+                if T == LUT_F32 {
+                    for k in 0..4 {
+                        _mm256_storeu_si256(out.add(32 * k).cast(), look(k));
+                    }
+                } else {
+                    // The 16-bit entries are below 2^16: the unsigned pack keeps them.
+                    let pack =
+                        |a, b| _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+                    _mm256_storeu_si256(out.cast(), pack(look(0), look(1)));
+                    _mm256_storeu_si256(out.add(32).cast(), pack(look(2), look(3)));
+                }
             }
         }
-        for (&si, di) in s
-            .remainder()
-            .iter()
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            di.copy_from_slice(&lowp::decode_f32::<F>(si).to_le_bytes());
-        }
+        lut_all::<F, T>(s.remainder(), d.into_remainder());
     }
+}
+
+/// The table decoder of low-precision format `F` to table target `T`.
+pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
+    kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
 }
 
 /// The hand-written kernel for a low-precision pair, if there is one.
@@ -943,17 +912,6 @@ pub fn special_low(from: Repr, to: Repr, opt: u8, token: Avx2) -> Option<Kernel>
         (Repr::Std(Scalar::F32), _) => all_float_formats!(EncodeF32, 4),
         (Repr::Std(Scalar::F16), _) => all_float_formats!(EncodeF16, 2),
         (Repr::Std(Scalar::Bf16), _) => all_float_formats!(EncodeBf16, 2),
-        (Repr::Low(f), Repr::Std(Scalar::F32)) => {
-            let run: Run = match f {
-                E4M3FN => entry::<DecodeToF32<{ E4M3FN }>>,
-                E4M3FNUZ => entry::<DecodeToF32<{ E4M3FNUZ }>>,
-                E5M2 => entry::<DecodeToF32<{ E5M2 }>>,
-                E5M2FNUZ => entry::<DecodeToF32<{ E5M2FNUZ }>>,
-                E8M0 => entry::<DecodeToF32<{ E8M0 }>>,
-                _ => return None,
-            };
-            Some(kernel(run, 1, 4, token))
-        }
         _ => None,
     }
 }
