@@ -810,3 +810,57 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
         expect_page_codes(other, &[0x20, 0x00], to, opts, &[0x20, 0x00]);
     }
 }
+
+#[test]
+fn large_decoded_outputs_match_the_reference() {
+    // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
+    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer.
+    // Outputs at a boundary and one element past it; random codes, checked against the
+    // reference's value of each code.
+    let mut rng = Rng(0xdec0de);
+    for format in formats().filter(|&f| FORMATS[f as usize].bits == 8) {
+        let dtype = FORMATS[format as usize].dtype;
+        for to in [Scalar::F32, Scalar::F16] {
+            let ts = to.size();
+            let n = super::kernel::STREAM_MIN_BYTES / ts + 37;
+            let src: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            let expected: Vec<Vec<u8>> = (0..=255u8)
+                .map(|c| {
+                    let mut slot = vec![0u8; ts];
+                    store_exact(low_decode(format, c), to, &mut slot);
+                    slot
+                })
+                .collect();
+            let to_dtype = if to == Scalar::F32 {
+                DType::Float
+            } else {
+                DType::Float16
+            };
+            for offset in [0, ts] {
+                let mut storage = vec![0u8; n * ts + 64];
+                let start = storage.as_ptr().align_offset(32) + offset;
+                let shape = [n];
+                let input = Tensor::new(&src, dtype, &shape).unwrap();
+                let out = &mut storage[start..start + n * ts];
+                let mut output = TensorMut::new(out, to_dtype, &shape).unwrap();
+                cast(&input, &mut output, &CastOptions::default()).unwrap();
+                for (i, (&c, g)) in src
+                    .iter()
+                    .zip(out_chunks(&storage[start..], ts, n))
+                    .enumerate()
+                {
+                    assert_eq!(
+                        g,
+                        &expected[usize::from(c)][..],
+                        "{dtype} -> {to:?} at offset {offset}: element {i} (code {c:#04x})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The first `n` elements of `ts` bytes of `bytes`.
+fn out_chunks(bytes: &[u8], ts: usize, n: usize) -> impl Iterator<Item = &[u8]> {
+    bytes[..n * ts].chunks_exact(ts)
+}
