@@ -122,16 +122,18 @@ unsafe fn store(at: *mut u8, v: __m256i, stream: bool) {
     }
 }
 
-/// Runs a widening body `$run(src, dst, stream)` (`$in` source bytes to `$out` output
+/// Runs a kernel body `$run(src, dst, stream)` (`$in` source bytes to `$out` output
 /// bytes per element) inside an `unsafe` block of the calling kernel: with ordinary
 /// stores, or, for an output of at least [`STREAM_MIN_BYTES`] whose first 32-byte
 /// boundary falls on an element, ordinary stores up to that boundary and streaming
 /// stores after it (a body's steps write whole multiples of 32 bytes, so each of its
 /// vector stores stays aligned), then a fence so the streamed data is ordered before the
-/// call returns. The widening kernels stream large outputs themselves: no second pass
-/// over a staging buffer, which measured u8 -> f32 at 1.3x instead of 1.1x memcpy in a
-/// standalone loop. A macro, not a function taking a closure: a closure would not be
-/// compiled with the kernel's target features, and its intrinsics would not inline.
+/// call returns. Streaming skips the read for ownership of the output, and the kernel
+/// doing it itself skips the second pass over `exec::run_contiguous`'s staging buffer:
+/// in a standalone u8 -> f32 loop, 1.3-1.5x memcpy against 1.0-1.2x staged; f64 -> f32
+/// and f32 -> i32, which were staged by no one, went from 0.76 and 0.84 to 1.0-1.2x.
+/// A macro, not a function taking a closure: a closure is not compiled with the
+/// kernel's target features, and its intrinsics would not inline (measured 0.13x).
 macro_rules! streamed {
     ($run:expr, $in:expr, $out:expr, $src:expr, $dst:expr) => {{
         let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
@@ -156,7 +158,7 @@ unsafe fn f16_to_f32(src: &[u8], dst: &mut [u8]) {
     unsafe { streamed!(f16_to_f32_run, 2, 4, src, dst) }
 }
 
-/// As [`f16_to_f32`], streaming the vector stores when `stream` (see [`streamed`]).
+/// As [`f16_to_f32`], streaming the vector stores when `stream` (see `streamed!`).
 #[inline(always)]
 unsafe fn f16_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -249,7 +251,7 @@ unsafe fn bf16_to_f32(src: &[u8], dst: &mut [u8]) {
     unsafe { streamed!(bf16_to_f32_run, 2, 4, src, dst) }
 }
 
-/// As [`bf16_to_f32`], streaming the vector stores when `stream` (see [`streamed`]).
+/// As [`bf16_to_f32`], streaming the vector stores when `stream` (see `streamed!`).
 #[inline(always)]
 unsafe fn bf16_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -294,7 +296,7 @@ unsafe fn f32_to_i32(src: &[u8], dst: &mut [u8]) {
     unsafe { streamed!(f32_to_i32_run, 4, 4, src, dst) }
 }
 
-/// As [`f32_to_i32`], streaming the vector stores when `stream` (see [`streamed`]).
+/// As [`f32_to_i32`], streaming the vector stores when `stream` (see `streamed!`).
 #[inline(always)]
 unsafe fn f32_to_i32_run(src: &[u8], dst: &mut [u8], stream: bool) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -420,7 +422,7 @@ unsafe fn f64_to_f32(src: &[u8], dst: &mut [u8]) {
     unsafe { streamed!(f64_to_f32_run, 8, 4, src, dst) }
 }
 
-/// As [`f64_to_f32`], streaming the vector stores when `stream` (see [`streamed`]).
+/// As [`f64_to_f32`], streaming the vector stores when `stream` (see `streamed!`).
 #[inline(always)]
 unsafe fn f64_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -1037,7 +1039,7 @@ unsafe fn encode_bf16<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
 /// codes per step, each group of eight widened to 32-bit indices and gathered from the
 /// format's table (`cast::kernels::Lut`), so every format, and any format added, runs
 /// this one loop; the 16-bit targets are packed back to 16 bits. Large f32 outputs are
-/// streamed ([`streamed`]: 0.66 -> 0.84x memcpy); the 16-bit targets are not (measured
+/// streamed (`streamed!`: 0.66 -> 0.84x memcpy); the 16-bit targets are not (measured
 /// 0.44x streamed against 0.60x staged through `exec::run_contiguous`'s buffer: at two
 /// vector stores per step the gathers, not the stores, set the pace).
 ///
@@ -1056,7 +1058,7 @@ unsafe fn decode_lut_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) 
     }
 }
 
-/// As [`decode_lut_body`], streaming the vector stores when `stream` (see [`streamed`]).
+/// As [`decode_lut_body`], streaming the vector stores when `stream` (see `streamed!`).
 #[inline(always)]
 unsafe fn decode_lut_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], stream: bool) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
