@@ -15,7 +15,7 @@ use crate::cast::convert::{
 use crate::cast::kernel::{Kernel, STREAM_MIN_BYTES};
 use crate::cast::kernels::{lut_all, lut_size, Lut, LUT_F32};
 use crate::cast::lowp::{
-    self, Kind, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS,
+    self, Kind, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS, I2, I4, U2, U4,
 };
 use crate::cast::pack;
 use crate::cast::repr::Repr;
@@ -699,6 +699,10 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
+        if matches!(FORMATS[F as usize].kind, Kind::Int { .. }) {
+            encode_f32_int::<F>(src, dst);
+            return;
+        }
         if FORMATS[F as usize].kind == Kind::Fp4 {
             let steps = src.len() / 128;
             // In bounds: AVX2 is enabled here; whole steps of 32 values, 16 output bytes each.
@@ -734,6 +738,38 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
         }
         let done = output_bytes::<F>(src.len() / 128 * 32);
         finish_codes::<F, OPT>(&mut dst[done..], s.remainder().chunks_exact(4).map(f32_of));
+    }
+}
+
+/// f32 -> codes of integer format `F` (INT4, UINT4, INT2, UINT2): the low bits of the
+/// value rounded to the nearest even integer. The conversion instruction rounds so
+/// (the default rounding mode) and gives 0x80000000 for NaN, infinities and magnitudes
+/// of 2^31 or more, whose low bits are 0 as the rule has it (`lowp::LowSource`). The
+/// 4-bit codes are packed two per byte here.
+///
+/// # Safety
+/// The CPU must support AVX2; `dst.len()` is `output_bytes::<F>` of `src.len() / 4`.
+#[inline(always)]
+unsafe fn encode_f32_int<const F: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); the
+    // loads and stores stay inside the slices, as noted at each.
+    unsafe {
+        let mask = _mm256_set1_epi32((1 << FORMATS[F as usize].bits) - 1);
+        let mut s = src.chunks_exact(128);
+        let mut d = dst.chunks_exact_mut(output_bytes::<F>(32));
+        for (si, di) in (&mut s).zip(&mut d) {
+            // In bounds: `si` holds 128 readable bytes and `di` the output of 32 codes.
+            {
+                let p = si.as_ptr();
+                let code = |k: usize| {
+                    let v = _mm256_loadu_ps(p.add(32 * k).cast());
+                    _mm256_and_si256(_mm256_cvtps_epi32(v), mask)
+                };
+                store_codes::<F>(di, pack_codes(code(0), code(1), code(2), code(3)));
+            }
+        }
+        let done = output_bytes::<F>(src.len() / 128 * 32);
+        finish_codes::<F, 0>(&mut dst[done..], s.remainder().chunks_exact(4).map(f32_of));
     }
 }
 
@@ -1014,7 +1050,7 @@ fn finish_codes<const F: u8, const OPT: u8>(
     let mut codes = [0u8; 32];
     let n = values.len();
     for (slot, x) in codes.iter_mut().zip(values) {
-        *slot = lowp::encode_f32::<F, OPT>(x);
+        *slot = lowp::to_code::<f32, F, OPT>(x);
     }
     if FORMATS[F as usize].bits == 4 {
         pack::pack(4, &codes[..n], rest);
@@ -1143,7 +1179,8 @@ pub fn special_low(from: Repr, to: Repr, opt: u8, token: Avx2) -> Option<Kernel>
         };
     }
     match (from, to) {
-        (Repr::Std(Scalar::F32), _) => all_float_formats!(EncodeF32, 4),
+        (Repr::Std(Scalar::F32), _) => all_float_formats!(EncodeF32, 4)
+            .or_else(|| encoders!(EncodeF32, 4, (I4, 0), (U4, 0), (I2, 0), (U2, 0))),
         (Repr::Std(Scalar::F16), _) => all_float_formats!(EncodeF16, 2),
         (Repr::Std(Scalar::Bf16), _) => all_float_formats!(EncodeBf16, 2),
         _ => None,
