@@ -13,7 +13,6 @@ use crate::cast::convert::{
     f64_to_f32 as f64_to_f32_bits, CastTo,
 };
 use crate::cast::kernel::{Kernel, STREAM_MIN_BYTES};
-use crate::cast::kernels::{lut_all, lut_size, Lut, LUT_F32};
 use crate::cast::lowp::{
     self, Kind, E2M1, E2M3, E3M2, E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0, FORMATS, I2, I4, U2, U4,
 };
@@ -22,6 +21,7 @@ use crate::cast::repr::Repr;
 use crate::dtype::Scalar;
 use crate::simd::cpu::Tier;
 use crate::simd::family::{bodies, enable_features, Body, Run};
+use crate::simd::lut::{lut_all, lut_size, Lut, LUT_F32};
 use std::arch::x86_64::*;
 
 avx2_family! { enable_features! {
