@@ -10,7 +10,7 @@ use crate::formats::pack::{pack, packed_bytes, unpack};
 use crate::formats::repr::Repr;
 use crate::parallel::{shares, Pieces, Workers};
 use crate::simd::fill;
-use crate::simd::kernel::{Kernel, Tier};
+use crate::simd::kernel::{Kernel, Tier, STREAM_MIN_BYTES};
 use crate::tensor::{Tensor, MAX_NDIM};
 
 /// Task shares start on multiples of this many elements (whole cache lines of output,
@@ -151,18 +151,18 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
     }
 }
 
-/// Widening casts with outputs at least this large bypass the cache: converted block by
-/// block into a small buffer, then written with streaming stores (no read-for-ownership
-/// of the output). Measured (benches/cast.rs): it lifts u8 -> f32 and f16 -> f32 from
-/// ~0.8x to ~1.0x memcpy, and costs 5-10% on same-size and narrowing casts, which keep
-/// ordinary stores.
-const STREAM_MIN_BYTES: usize = 16 << 20;
+/// Widening casts with outputs of at least `STREAM_MIN_BYTES` bypass the cache (unless
+/// the kernel streams them itself): converted block by block into a small buffer, then
+/// written with streaming stores (no read-for-ownership of the output).
 const STREAM_BLOCK_BYTES: usize = 8192;
 
 #[inline]
 pub(crate) fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
     let tier = kernel.tier;
-    if out.len() < STREAM_MIN_BYTES || kernel.dst_size <= kernel.src_size || !fill::can_stream(tier)
+    if out.len() < STREAM_MIN_BYTES
+        || kernel.dst_size <= kernel.src_size
+        || kernel.streams
+        || !fill::can_stream(tier)
     {
         kernel.run(src, out);
         return;

@@ -12,6 +12,7 @@ use crate::formats::elem::{Bool, Elem, C128, C64};
 use crate::formats::lowp::{
     decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, FORMATS,
 };
+use crate::formats::lut::{lut_all, lut_size, LUT_BF16, LUT_F16, LUT_F32};
 use crate::formats::repr::Repr;
 use crate::simd::kernel::{Kernel, Tier};
 #[cfg(target_arch = "x86_64")]
@@ -215,7 +216,27 @@ where
     )
 }
 
+/// # Safety
+/// None beyond the shared kernel signature.
+unsafe fn lut_portable<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
+    lut_all::<F, T>(src, dst)
+}
+
+/// The table decoder of format `F` to target `T`: the tier's own, or the scalar loop.
+fn lut_pick<const F: u8, const T: u8>(tier: Tier) -> Kernel {
+    crate::simd::kernels::decode_lut::<F, T>(tier).unwrap_or_else(|| {
+        // SAFETY: the portable loop runs on every CPU.
+        unsafe { Kernel::new(lut_portable::<F, T>, 1, lut_size::<T>(), tier) }
+    })
+}
+
 fn decode_for<const F: u8>(to: Scalar, tier: Tier) -> Kernel {
+    match to {
+        Scalar::F32 => return lut_pick::<F, LUT_F32>(tier),
+        Scalar::F16 => return lut_pick::<F, LUT_F16>(tier),
+        Scalar::Bf16 => return lut_pick::<F, LUT_BF16>(tier),
+        _ => {}
+    }
     match to {
         Scalar::Bool => decode_pick::<F, Bool>(tier),
         Scalar::I8 => decode_pick::<F, i8>(tier),

@@ -21,7 +21,7 @@ pub trait CastTo<D> {
 /// f32 -> binary16 bits, round to nearest even; NaN keeps its sign and top payload bits
 /// and becomes quiet; overflow gives infinity; subnormals are kept.
 #[inline(always)]
-pub fn f32_to_f16_bits(x: f32) -> u16 {
+pub const fn f32_to_f16_bits(x: f32) -> u16 {
     let bits = x.to_bits();
     let sign = (bits >> 16) & 0x8000;
     let abs = bits & 0x7fff_ffff;
@@ -67,7 +67,7 @@ pub fn f16_bits_to_f32(h: u16) -> f32 {
 
 /// f32 -> bfloat16 bits, round to nearest even (never truncation); NaN quiet, sign kept.
 #[inline(always)]
-pub fn f32_to_bf16_bits(x: f32) -> u16 {
+pub const fn f32_to_bf16_bits(x: f32) -> u16 {
     let bits = x.to_bits();
     if bits & 0x7fff_ffff > 0x7f80_0000 {
         ((bits >> 16) | 0x0040) as u16

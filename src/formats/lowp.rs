@@ -41,12 +41,13 @@ pub fn option_bits(format: u8, saturate: bool, round_mode: u8) -> u8 {
     }
 }
 
-/// The exact value of a float format's code, as f32 (every one of them fits).
+/// The exact value of a float format's code, as f32 (every one of them fits). A `const
+/// fn`, so the kernels' lookup tables are computed from it at compile time.
 #[inline(always)]
-pub fn decode_f32<const F: u8>(code: u8) -> f32 {
+pub const fn decode_f32<const F: u8>(code: u8) -> f32 {
     let f = &FORMATS[F as usize];
-    let c = u32::from(code);
-    if f.kind == Kind::E8m0 {
+    let c = code as u32;
+    if matches!(f.kind, Kind::E8m0) {
         let bits = match code {
             0xff => 0x7fc0_0000,
             0 => 0x0040_0000, // 2^-127: an f32 subnormal
@@ -71,7 +72,7 @@ pub fn decode_f32<const F: u8>(code: u8) -> f32 {
         Kind::Ieee => exp == max_exp && man != 0,
         _ => false,
     };
-    let inf = f.kind == Kind::Ieee && exp == max_exp && man == 0;
+    let inf = matches!(f.kind, Kind::Ieee) && exp == max_exp && man == 0;
     let bits = if nan {
         0x7fc0_0000
     } else if inf {
@@ -86,7 +87,7 @@ pub fn decode_f32<const F: u8>(code: u8) -> f32 {
 
 /// The value of an integer format's code.
 #[inline(always)]
-pub fn decode_int<const F: u8>(code: u8) -> i8 {
+pub const fn decode_int<const F: u8>(code: u8) -> i8 {
     let f = &FORMATS[F as usize];
     match f.kind {
         Kind::Int { signed: true } => ((code << (8 - f.bits)) as i8) >> (8 - f.bits),

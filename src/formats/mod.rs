@@ -7,5 +7,6 @@
 pub(crate) mod convert;
 pub(crate) mod elem;
 pub(crate) mod lowp;
+pub(crate) mod lut;
 pub(crate) mod pack;
 pub(crate) mod repr;

@@ -6,6 +6,14 @@
 /// The kernel set a kernel was compiled for; made only by detection (`simd::cpu`).
 pub use crate::simd::cpu::Tier;
 
+/// Widening casts with outputs at least this large bypass the cache with streaming
+/// stores (no read-for-ownership of the output): the kernels that stream
+/// ([`Kernel::streams`]) do so themselves, the others through a buffer
+/// (`exec::run_contiguous`). Measured (benches/cast.rs): it lifts u8 -> f32 and f16 ->
+/// f32 from ~0.8x to ~1.0x memcpy, and costs 5-10% on same-size and narrowing casts,
+/// which keep ordinary stores.
+pub const STREAM_MIN_BYTES: usize = 16 << 20;
+
 /// A contiguous kernel: converts `src.len() / src_size` elements into `dst`.
 #[derive(Copy, Clone)]
 pub struct Kernel {
@@ -18,6 +26,9 @@ pub struct Kernel {
     /// The kernel writes a 4-bit packed output itself (two codes per byte) instead of
     /// one code per byte.
     pub packs_nibbles: bool,
+    /// The kernel writes large outputs with streaming stores itself, so the caller
+    /// need not stage them through a buffer (`exec::run_contiguous`).
+    pub streams: bool,
 }
 
 impl Kernel {
@@ -38,6 +49,17 @@ impl Kernel {
             dst_size,
             tier,
             packs_nibbles: false,
+            streams: false,
+        }
+    }
+
+    /// This kernel, marked as streaming its large outputs itself (outputs of at least
+    /// `exec::STREAM_MIN_BYTES`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn streaming(self) -> Kernel {
+        Kernel {
+            streams: true,
+            ..self
         }
     }
 

@@ -32,3 +32,15 @@ pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> 
         Tier::Neon(_) => None,
     }
 }
+
+/// The tier's table decoder of low-precision format `F` to table target `T`
+/// (`cast::kernels::LUT_F32`, ...), if it has one.
+pub fn decode_lut<const F: u8, const T: u8>(tier: Tier) -> Option<Kernel> {
+    match tier {
+        Tier::Portable => None,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => Some(super::x86_64::cast::decode_lut::<F, T>(token)),
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon(_) => None,
+    }
+}

@@ -38,7 +38,10 @@ fn format_ids_name_their_dtypes() {
     }
     let with_params = DType::all().filter(|d| d.info().low.is_some()).count();
     assert_eq!(with_params, FORMATS.len());
-    assert_eq!(crate::formats::lowp::E4M3FN, format_of(DType::Float8E4M3Fn).unwrap());
+    assert_eq!(
+        crate::formats::lowp::E4M3FN,
+        format_of(DType::Float8E4M3Fn).unwrap()
+    );
     assert_eq!(crate::formats::lowp::U2, format_of(DType::Uint2).unwrap());
 }
 
@@ -115,6 +118,44 @@ fn every_code_decodes_exactly_to_every_target() {
                         &got[i * ts..][..ts],
                         &expected[i * ts..][..ts]
                     );
+                }
+            }
+        }
+    }
+}
+
+/// The decoders' vector loops (32 codes per step) and their scalar tails, on every
+/// tier: every code of every format, in a scrambled order, at lengths that end inside
+/// and at the end of a step, to f32, f16 and bf16 (the table decoders' targets) and f64.
+#[test]
+fn codes_decode_in_vector_steps_and_tails() {
+    for format in formats() {
+        let count = 1usize << FORMATS[format as usize].bits;
+        for len in [31usize, 32, 33, 64 + 7, 256, 256 + 45, 1024 + 31] {
+            let input: Vec<u8> = (0..len)
+                .map(|i| ((i * 37 + i / count) % count) as u8)
+                .collect();
+            for to in [Scalar::F32, Scalar::F16, Scalar::Bf16, Scalar::F64] {
+                let ts = to.size();
+                let mut expected = vec![0u8; len * ts];
+                for (&c, slot) in input.iter().zip(expected.chunks_exact_mut(ts)) {
+                    store_exact(low_decode(format, c), to, slot);
+                }
+                for tier in Tier::available() {
+                    let mut got = vec![0u8; len * ts];
+                    let kernel = select_any(Repr::Low(format), Repr::Std(to), true, 0, tier);
+                    kernel.run(&input, &mut got);
+                    if let Some(i) =
+                        (0..len).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
+                    {
+                        panic!(
+                            "{} code {:#04x} at {i} of {len} -> {to:?} on {tier:?}: got {:02x?}, expected {:02x?}",
+                            FORMATS[format as usize].dtype,
+                            input[i],
+                            &got[i * ts..][..ts],
+                            &expected[i * ts..][..ts]
+                        );
+                    }
                 }
             }
         }
@@ -762,4 +803,58 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
         let other = if to == e2m3 { e3m2 } else { e2m3 };
         expect_page_codes(other, &[0x20, 0x00], to, opts, &[0x20, 0x00]);
     }
+}
+
+#[test]
+fn large_decoded_outputs_match_the_reference() {
+    // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
+    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer.
+    // Outputs at a boundary and one element past it; random codes, checked against the
+    // reference's value of each code.
+    let mut rng = Rng(0xdec0de);
+    for format in formats().filter(|&f| FORMATS[f as usize].bits == 8) {
+        let dtype = FORMATS[format as usize].dtype;
+        for to in [Scalar::F32, Scalar::F16] {
+            let ts = to.size();
+            let n = crate::simd::kernel::STREAM_MIN_BYTES / ts + 37;
+            let src: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            let expected: Vec<Vec<u8>> = (0..=255u8)
+                .map(|c| {
+                    let mut slot = vec![0u8; ts];
+                    store_exact(low_decode(format, c), to, &mut slot);
+                    slot
+                })
+                .collect();
+            let to_dtype = if to == Scalar::F32 {
+                DType::Float
+            } else {
+                DType::Float16
+            };
+            for offset in [0, ts] {
+                let mut storage = vec![0u8; n * ts + 64];
+                let start = storage.as_ptr().align_offset(32) + offset;
+                let shape = [n];
+                let input = Tensor::new(&src, dtype, &shape).unwrap();
+                let out = &mut storage[start..start + n * ts];
+                let mut output = TensorMut::new(out, to_dtype, &shape).unwrap();
+                cast(&input, &mut output, &CastOptions::default()).unwrap();
+                for (i, (&c, g)) in src
+                    .iter()
+                    .zip(out_chunks(&storage[start..], ts, n))
+                    .enumerate()
+                {
+                    assert_eq!(
+                        g,
+                        &expected[usize::from(c)][..],
+                        "{dtype} -> {to:?} at offset {offset}: element {i} (code {c:#04x})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The first `n` elements of `ts` bytes of `bytes`.
+fn out_chunks(bytes: &[u8], ts: usize, n: usize) -> impl Iterator<Item = &[u8]> {
+    bytes[..n * ts].chunks_exact(ts)
 }

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The decoders' lookup tables: the value of every code of a low-precision format as
+//! f32, f16 and bf16 bits, computed at compile time, and the scalar loop over them that
+//! the portable and NEON tiers run (and the AVX2 kernel's tail).
+
+use super::convert::{f32_to_bf16_bits, f32_to_f16_bits};
+use super::lowp::{decode_f32, decode_int, Kind, FORMATS};
+
+/// The targets the decoders look up in a table: an index into [`Lut::TABLES`].
+pub(crate) const LUT_F32: u8 = 0;
+pub(crate) const LUT_F16: u8 = 1;
+pub(crate) const LUT_BF16: u8 = 2;
+
+/// The value of every code of low-precision format `F` as f32, f16 and bf16 bits
+/// (the 16-bit ones zero-extended to 32 bits, the width a gather loads), computed at
+/// compile time from the scalar decoders and conversions: no allocation and no
+/// initialisation at run time, and a new format needs nothing but its row in
+/// `FORMATS`. The scalar rules round each exact value once, so a table entry is the
+/// per-element result.
+pub(crate) struct Lut<const F: u8>;
+
+impl<const F: u8> Lut<F> {
+    /// A reference, so that a kernel reads the one copy in static memory.
+    pub(crate) const TABLES: &'static [[u32; 256]; 3] =
+        &[lut::<F>(LUT_F32), lut::<F>(LUT_F16), lut::<F>(LUT_BF16)];
+}
+
+/// The exact value of a code of format `F`, as f32.
+const fn code_value<const F: u8>(code: u8) -> f32 {
+    match FORMATS[F as usize].kind {
+        Kind::Int { .. } => decode_int::<F>(code) as f32,
+        _ => decode_f32::<F>(code),
+    }
+}
+
+/// The table of format `F` for target `target` (`LUT_F32`, `LUT_F16` or `LUT_BF16`).
+const fn lut<const F: u8>(target: u8) -> [u32; 256] {
+    let mut table = [0u32; 256];
+    let mut code = 0;
+    while code < 256 {
+        let value = code_value::<F>(code as u8);
+        table[code] = match target {
+            LUT_F32 => value.to_bits(),
+            LUT_F16 => f32_to_f16_bits(value) as u32,
+            _ => f32_to_bf16_bits(value) as u32,
+        };
+        code += 1;
+    }
+    table
+}
+
+/// Bytes of one output element of table target `T`.
+pub(crate) const fn lut_size<const T: u8>() -> usize {
+    if T == LUT_F32 {
+        4
+    } else {
+        2
+    }
+}
+
+/// Looks each code of format `F` up in its table for target `T`.
+#[inline(always)]
+pub(crate) fn lut_all<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
+    let table = &Lut::<F>::TABLES[T as usize];
+    if T == LUT_F32 {
+        for (&s, d) in src.iter().zip(dst.chunks_exact_mut(4)) {
+            d.copy_from_slice(&table[usize::from(s)].to_ne_bytes());
+        }
+    } else {
+        for (&s, d) in src.iter().zip(dst.chunks_exact_mut(2)) {
+            d.copy_from_slice(&(table[usize::from(s)] as u16).to_ne_bytes());
+        }
+    }
+}
