@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_dtypes.h"
 #include "tc_util.h"
 
 #define CAP (TCAST_MAX_NDIM + 2)
@@ -1027,7 +1028,8 @@ static void test_errors(void) {
   }
 
   /* unknown dtype codes, on either side, under every rule set */
-  static const int32_t BAD_CODES[] = {0, -1, 29, 50, 99, 105, 255, INT32_MAX, INT32_MIN};
+  static const int32_t BAD_CODES[] = {0,  -1,  TC_FIRST_FREE_CODE, 50, 99, 105, 255,
+                                      INT32_MAX, INT32_MIN};
   for (int r = 0; r < 3; r++) {
     for (int i = 0; i < 9; i++) {
       CHECK_STATUS(tcast_bitcast(&in, BAD_CODES[i], r, &view, storage, 4, TC_ERR),

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_dtypes.h"
 #include "tc_util.h"
 
 /* dlpack.h 1.1's DLDataType, DLDevice and DLTensor, field for field. */
@@ -210,9 +211,8 @@ static void test_refusals(void) {
   CHECK_STATUS(tcast_dtype_to_dlpack(TCAST_DTYPE_FLOAT, &code, &bits, NULL, TC_ERR),
                TCAST_ERR_NULL_ARGUMENT);
   CHECK_MSG_CONTAINS(TC_ERR, "lanes");
-  static const tcast_dtype not_dtypes[] = {0, 29, 99, 105, -1, INT32_MAX};
-  for (size_t i = 0; i < sizeof not_dtypes / sizeof not_dtypes[0]; i++) {
-    CHECK_STATUS(tcast_dtype_to_dlpack(not_dtypes[i], &code, &bits, &lanes, TC_ERR),
+  for (size_t i = 0; i < TC_NOT_DTYPE_COUNT; i++) {
+    CHECK_STATUS(tcast_dtype_to_dlpack(TC_NOT_DTYPES[i], &code, &bits, &lanes, TC_ERR),
                  TCAST_ERR_INVALID_DTYPE);
   }
   CHECK_EQ_INT(tcast_dtype_from_dlpack(TCAST_DLPACK_FLOAT, 64, 1, &dtype, NULL), TCAST_OK);

@@ -6,6 +6,7 @@
 #include <ctype.h>
 
 #include "tc_check.h"
+#include "tc_dtypes.h"
 
 #define STRING_BITS (8u * (uint32_t)sizeof(tcast_string))
 
@@ -52,8 +53,9 @@ static const struct {
 };
 #define N_DTYPES ((int)(sizeof DTYPES / sizeof DTYPES[0]))
 
-static const tcast_dtype NOT_DTYPES[] = {0, 29, 30, 99, 105, -1, 200, INT32_MIN, INT32_MAX};
-#define N_NOT_DTYPES ((int)(sizeof NOT_DTYPES / sizeof NOT_DTYPES[0]))
+/* Codes that are no dtype's (generated from the registry: tc_dtypes.h), and one more. */
+#define NOT_DTYPES TC_NOT_DTYPES
+#define N_NOT_DTYPES TC_NOT_DTYPE_COUNT
 
 static uint32_t expected_bits(int row) {
   return DTYPES[row].code == TCAST_DTYPE_STRING ? STRING_BITS : DTYPES[row].bits;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "tc_check.h"
+#include "tc_dtypes.h"
 #include "tc_util.h"
 
 #define GUARD_BYTES 64
@@ -101,7 +102,7 @@ static void test_null_descriptors(void) {
 }
 
 static void test_dtype_codes(void) {
-  static const tcast_dtype bad[] = {77, 0, 29, 99, 105, -1, INT32_MAX};
+  static const tcast_dtype bad[] = {77, 0, TC_FIRST_FREE_CODE, 99, 105, -1, INT32_MAX};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char code[16];
     snprintf(code, sizeof code, "%d", (int)bad[i]);

@@ -14,6 +14,7 @@
 mod bindings;
 mod header;
 mod levels;
+mod test_dtypes;
 
 use std::path::Path;
 
@@ -52,6 +53,10 @@ pub fn outputs(root: &Path) -> Vec<Output> {
         Output {
             path: levels::C_INCLUDE,
             text: levels.c_include(),
+        },
+        Output {
+            path: test_dtypes::C_INCLUDE,
+            text: test_dtypes::c_include(),
         },
     ];
     let regions: [Regions; 3] = [
