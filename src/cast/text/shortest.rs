@@ -222,32 +222,6 @@ impl Digits {
         }
     }
 
-    /// FLOAT's digits `d * 10^k`, d non-zero and below 10^9: written as 9 digits.
-    #[inline(always)]
-    fn of9(d: u64, k: i32) -> Digits {
-        let mut text = [b'0'; 48];
-        let top = d / 100_000_000;
-        let low = digit_word(d % 100_000_000);
-        text[0] = b'0' + top as u8;
-        text[1..9].copy_from_slice(&(low | ASCII_ZEROS).to_le_bytes());
-        let leading = if top != 0 {
-            0
-        } else {
-            1 + low.trailing_zeros() as usize / 8
-        };
-        let trailing = if low != 0 {
-            low.leading_zeros() as usize / 8
-        } else {
-            8
-        };
-        Digits {
-            text,
-            first: leading,
-            n: 9 - leading - trailing,
-            exp: k + 8 - leading as i32,
-        }
-    }
-
     /// Appends numpy's layout: positional ("123.45", "100.0", "0.00012"; the exponent
     /// between -4 and 15) or scientific ("1.2345e-07", "1e+300").
     #[inline(always)]
@@ -301,7 +275,9 @@ pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
     Digits::of17(d, k).write((1e-4..upper).contains(&x), out);
 }
 
-/// [`shortest_f64`] for a FLOAT value (exact as f64).
+/// [`shortest_f64`] for a FLOAT value (exact as f64). FLOAT's text is at most 16 bytes
+/// ("1.2345678e-38", "0.00012345678"), so it is laid out in one 128-bit register and
+/// stored once.
 #[inline(always)]
 pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
     if x == 0.0 {
@@ -309,7 +285,71 @@ pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
         return;
     }
     let (d, k) = digits_f32((x as f32).to_bits());
-    Digits::of9(d, k).write((1e-4..upper).contains(&x), out);
+    // Nine digit places: `top`, then the eight of `low` (byte 0 the first).
+    let top = d / 100_000_000;
+    let low = digit_word(d % 100_000_000);
+    let lead = low.trailing_zeros() as usize / 8;
+    let trailing = if low != 0 {
+        low.leading_zeros() as usize / 8
+    } else {
+        8
+    };
+    // The first significant digit, and the eight places after it ('0' past the
+    // significant ones).
+    let (first, rest, leading) = if top != 0 {
+        (b'0' + top as u8, low | ASCII_ZEROS, 0)
+    } else {
+        let shift = 8 * (lead as u32 + 1);
+        let rest = (low | ASCII_ZEROS).checked_shr(shift).unwrap_or(0)
+            | ASCII_ZEROS.checked_shl(64 - shift).unwrap_or(0);
+        (b'0' + (low >> (8 * lead)) as u8, rest, lead + 1)
+    };
+    let n = 9 - leading - trailing;
+    let exp = k + 8 - leading as i32;
+    let digits = u128::from(first) | (u128::from(rest) << 8);
+    let below = |bytes: usize| (1u128 << (8 * bytes)) - 1;
+    let (text, len) = if (1e-4..upper).contains(&x) && exp >= 0 {
+        // The whole part (at most six places), the point, then the fraction's digits or
+        // a single '0'.
+        let whole = exp as usize + 1;
+        let text = (digits & below(whole))
+            | (u128::from(b'.') << (8 * whole))
+            | ((digits >> (8 * whole)) << (8 * (whole + 1)));
+        (text, whole + 1 + n.saturating_sub(whole).max(1))
+    } else if (1e-4..upper).contains(&x) {
+        // "0." and -exp - 1 zeros (at most three) before the digits.
+        let at = (1 - exp) as usize;
+        let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
+        (head | ((digits & below(9)) << (8 * at)), at + n)
+    } else {
+        let e = exp.unsigned_abs() as usize;
+        let exponent = u128::from(b'e')
+            | (u128::from(if exp < 0 { b'-' } else { b'+' }) << 8)
+            | (u128::from(DIGIT_PAIRS[e * 2]) << 16)
+            | (u128::from(DIGIT_PAIRS[e * 2 + 1]) << 24);
+        // d, then ".ddd" when there is more than one digit.
+        let mantissa_len = if n > 1 { n + 1 } else { 1 };
+        let mantissa = (u128::from(first) | (u128::from(b'.') << 8) | (u128::from(rest) << 16))
+            & below(mantissa_len);
+        (
+            mantissa | (exponent << (8 * mantissa_len)),
+            mantissa_len + 4,
+        )
+    };
+    // 3 to 16 bytes: stored by two stores that may overlap, nothing after the text.
+    let to = &mut out.buf[out.len..out.len + len];
+    if len >= 8 {
+        to[..8].copy_from_slice(&(text as u64).to_le_bytes());
+        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&(text as u32).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((text >> (8 * (len - 4))) as u32).to_le_bytes());
+    } else {
+        // "1.0": at least three bytes.
+        to[..2].copy_from_slice(&(text as u16).to_le_bytes());
+        to[len - 2..].copy_from_slice(&((text >> (8 * (len - 2))) as u16).to_le_bytes());
+    }
+    out.len += len;
 }
 
 #[cfg(test)]
