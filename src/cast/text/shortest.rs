@@ -516,13 +516,53 @@ mod tests {
         );
     }
 
-    /// Every FLOAT bit pattern when TCAST_SHORTEST_EXHAUSTIVE=1 (scripts/
-    /// test-shortest-exhaustive.sh; a few minutes on one core), else every 4093rd pattern
-    /// plus random ones and the boundaries. On all the cores there are.
+    /// Compares the digits of a positive finite FLOAT with ryu's: the same significant
+    /// digits and exponent (the layout is checked by [`check_f32`]).
+    fn check_f32_digits(bits: u32) {
+        let x = f32::from_bits(bits);
+        if !x.is_finite() || x <= 0.0 {
+            return;
+        }
+        let (mut d, mut k) = digits_f32(bits);
+        while d % 10 == 0 {
+            d /= 10;
+            k += 1;
+        }
+        let count = d.ilog10() as i32 + 1;
+        let mut buffer = ryu::Buffer::new();
+        let (digits, exp) = ryu_digits(buffer.format_finite(x).as_bytes());
+        let value = digits
+            .get()
+            .iter()
+            .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
+        assert!(
+            (d, k + count - 1) == (value, exp),
+            "FLOAT {bits:#010x} ({x:e}): digits {d} exponent {}, ryu's {value} {exp}",
+            k + count - 1
+        );
+    }
+
+    /// Every positive FLOAT's digits when TCAST_SHORTEST_EXHAUSTIVE=1 (scripts/
+    /// test-shortest-exhaustive.sh; minutes of CPU time), every 4093rd otherwise; then
+    /// the whole text (sign, digits, layout) of every 4093rd pattern, random ones and the
+    /// boundaries. On all the cores there are.
     #[test]
     fn float_texts_are_ryus_digits_in_numpys_layout() {
         let exhaustive = std::env::var_os("TCAST_SHORTEST_EXHAUSTIVE").is_some_and(|v| v == "1");
-        let step: u64 = if exhaustive { 1 } else { 4093 };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        let digit_step: u32 = if exhaustive { 1 } else { 4093 };
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                scope.spawn(move || {
+                    let mut bits = t * digit_step;
+                    while bits < 0x7f80_0000 {
+                        check_f32_digits(bits);
+                        bits = bits.saturating_add(threads * digit_step);
+                    }
+                });
+            }
+        });
+        let step: u64 = 4093;
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
         std::thread::scope(|scope| {
             for t in 0..threads {
