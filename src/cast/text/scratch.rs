@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The room one element's text is built in, and the digit writers the formatters share.
 
-use super::shortest::{digit_word, ASCII_ZEROS};
 use core::fmt::Write;
 
 /// Room one element's text is built in: at least [`SCRATCH_BYTES`] bytes, either a
@@ -43,6 +42,22 @@ pub(super) fn push(out: &mut Scratch, bytes: &[u8]) {
     out.buf[out.len..end].copy_from_slice(bytes);
     out.len = end;
 }
+
+/// Eight decimal digits of v < 10^8 as the bytes of a word counted from its low end
+/// (byte 0 the most significant digit), each byte 0..=9: v split into two halves of
+/// four digits, each into two pairs, each into two digits, all lanes at once. The
+/// divisions by 100 and 10 are multiplications exact over these ranges.
+#[inline(always)]
+pub(super) fn digit_word(v: u64) -> u64 {
+    let halves = (v / 10_000) | ((v % 10_000) << 32);
+    let hundreds = ((halves * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let tens = ((pairs * 103) >> 10) & 0x000f_000f_000f_000f;
+    tens | ((pairs - tens * 10) << 8)
+}
+
+/// '0' in every byte: added to a [`digit_word`] it gives the digits' text.
+pub(super) const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// Two-digit groups for exponents.
 pub(super) const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\

@@ -20,7 +20,7 @@
 //! into place without touching a byte after it.
 
 use super::decimal::{POW5_128, TABLE_MIN_Q};
-use super::scratch::{push_prefix, Scratch, DIGIT_PAIRS};
+use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS, DIGIT_PAIRS};
 
 /// floor(log10(2^e)), exact for |e| <= 2620.
 #[inline(always)]
@@ -161,22 +161,6 @@ pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
     let vbr = round_odd_64(g, (cb + 2) << h);
     (pick(vb, vbl, vbr, c & 1), k)
 }
-
-/// Eight decimal digits of v < 10^8 as the bytes of a word counted from its low end
-/// (byte 0 the most significant digit), each byte 0..=9: v split into two halves of
-/// four digits, each into two pairs, each into two digits, all lanes at once. The
-/// divisions by 100 and 10 are multiplications exact over these ranges.
-#[inline(always)]
-pub(super) fn digit_word(v: u64) -> u64 {
-    let halves = (v / 10_000) | ((v % 10_000) << 32);
-    let hundreds = ((halves * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    let pairs = hundreds | ((halves - hundreds * 100) << 16);
-    let tens = ((pairs * 103) >> 10) & 0x000f_000f_000f_000f;
-    tens | ((pairs - tens * 10) << 8)
-}
-
-/// '0' in every byte: added to a [`digit_word`] it gives the digits' text.
-pub(super) const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// A decimal laid out for copying: its significant digits at `text[first..first + n]`,
 /// '0's after them to the end of the buffer; the value is d.ddd * 10^exp.
