@@ -1,22 +1,42 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! String cast throughput through the C API: elements per second, one thread, 1M
-//! elements, best of several runs. `cargo bench --bench strings [-- N]`.
+//! String casts through the C API beside the fastest standalone crate for the same job,
+//! on the same values in the same run: elements per second, one thread, 1M elements,
+//! best of 9 rounds (tensorcast and the crates timed in turns), and tensorcast's ratio to the crate (the target is >= 1.0x,
+//! docs/performance.md). `cargo bench --bench strings [-- N]`.
+//!
+//! Each crate does the whole job tensorcast does: formatting writes every text into
+//! one arena and a view of it per element; parsing reads each view into an output
+//! array. Formatting: zmij and ryu (FLOAT, DOUBLE), itoa (INT64). Parsing: fast-float2
+//! (FLOAT, DOUBLE) and core's `str::parse` (INT64). An argument that is not a number
+//! keeps the jobs whose name contains it ("FLOAT ->", "-> INT64"); the texts to parse
+//! are formatted either way.
 
 use std::ffi::c_void;
 use std::hint::black_box;
-mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tensorcast::ffi::{
     tcast_cast, tcast_cast_options_default, tcast_cast_to_strings, tcast_error, tcast_string,
     tcast_string_arena, tcast_string_max_bytes, tcast_tensor,
 };
 use tensorcast::{DType, Status};
 
-const RUNS: usize = 7;
+const ROUNDS: usize = 9;
 
-fn best_of(f: impl FnMut()) -> Duration {
-    common::best_of(RUNS, f)
+/// Times `jobs` in turns, round after round (a change of the machine's load hits them
+/// alike), after one warm-up round; the best round of each.
+fn rounds(jobs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
+    let mut best = vec![Duration::MAX; jobs.len()];
+    for round in 0..=ROUNDS {
+        for (job, best) in jobs.iter_mut().zip(&mut best) {
+            let t = Instant::now();
+            job();
+            if round > 0 {
+                *best = (*best).min(t.elapsed());
+            }
+        }
+    }
+    best
 }
 
 fn tensor(data: *mut c_void, bytes: usize, shape: &[i64; 1], dtype: i32) -> tcast_tensor {
@@ -38,20 +58,29 @@ fn error() -> tcast_error {
     }
 }
 
-/// Formats `values` (raw bytes of `dtype`) and returns the texts' arena and views.
-fn format(dtype: i32, values: &mut [u8], n: usize) -> (Duration, Vec<u8>, Vec<tcast_string>) {
-    let shape = [n as i64];
-    let mut arena_bytes = vec![0u8; n * tcast_string_max_bytes(dtype) as usize];
-    let mut views = vec![
+fn empty_views(n: usize) -> Vec<tcast_string> {
+    vec![
         tcast_string {
             data: std::ptr::null(),
             len: 0
         };
         n
-    ];
+    ]
+}
+
+/// Formatting through the C API: the texts of `values` (raw bytes of `dtype`) into
+/// `arena`, their views into `views`.
+fn format<'a>(
+    dtype: i32,
+    values: &'a mut [u8],
+    arena: &'a mut [u8],
+    views: &'a mut [tcast_string],
+) -> impl FnMut() + 'a {
+    let n = views.len();
     let options = tcast_cast_options_default();
-    let input = tensor(values.as_mut_ptr().cast(), values.len(), &shape, dtype);
-    let time = best_of(|| {
+    move || {
+        let shape = [n as i64];
+        let input = tensor(values.as_mut_ptr().cast(), values.len(), &shape, dtype);
         let output = tensor(
             views.as_mut_ptr().cast(),
             n * 16,
@@ -59,24 +88,59 @@ fn format(dtype: i32, values: &mut [u8], n: usize) -> (Duration, Vec<u8>, Vec<tc
             DType::String.code(),
         );
         let mut arena = tcast_string_arena {
-            data: arena_bytes.as_mut_ptr().cast(),
-            capacity: arena_bytes.len() as u64,
+            data: arena.as_mut_ptr().cast(),
+            capacity: arena.len() as u64,
             used: 0,
         };
         let mut err = error();
         let status = tcast_cast_to_strings(&input, &output, &mut arena, &options, &mut err);
         assert_eq!(status, Status::Ok.code());
         black_box(&views);
-    });
-    (time, arena_bytes, views)
+    }
 }
 
-fn parse(dtype: i32, views: &mut [tcast_string], size: usize) -> Duration {
+/// The texts of `values` and their views, formatted once.
+fn texts(dtype: i32, values: &mut [u8], n: usize) -> (Vec<u8>, Vec<tcast_string>) {
+    let mut arena = vec![0u8; n * tcast_string_max_bytes(dtype) as usize];
+    let mut views = empty_views(n);
+    format(dtype, values, &mut arena, &mut views)();
+    (arena, views)
+}
+
+/// The same job with a crate: `write(i, room)` writes element i's text at the start of
+/// `room` (at least 64 bytes) and returns its length; the texts go one after another
+/// into one arena, with a view of each.
+fn crate_format(n: usize, mut write: impl FnMut(usize, &mut [u8]) -> usize) -> impl FnMut() {
+    let mut arena = vec![0u8; n * 24 + 64];
+    let mut views = empty_views(n);
+    move || {
+        let mut end = 0;
+        for (i, view) in views.iter_mut().enumerate() {
+            let len = write(i, &mut arena[end..end + 64]);
+            *view = tcast_string {
+                data: arena[end..].as_ptr().cast(),
+                len: len as u64,
+            };
+            end += len;
+        }
+        black_box(&views);
+    }
+}
+
+/// Copies a crate's text into the room.
+#[inline(always)]
+fn put(room: &mut [u8], text: &str) -> usize {
+    room[..text.len()].copy_from_slice(text.as_bytes());
+    text.len()
+}
+
+/// Parsing through the C API: each view into an element of `dtype` (`size` bytes).
+fn parse(dtype: i32, views: &mut [tcast_string], size: usize) -> impl FnMut() + '_ {
     let n = views.len();
-    let shape = [n as i64];
     let mut out = vec![0u8; n * size];
     let options = tcast_cast_options_default();
-    best_of(|| {
+    move || {
+        let shape = [n as i64];
         let input = tensor(
             views.as_mut_ptr().cast(),
             n * 16,
@@ -90,7 +154,37 @@ fn parse(dtype: i32, views: &mut [tcast_string], size: usize) -> Duration {
             Status::Ok.code()
         );
         black_box(&out);
-    })
+    }
+}
+
+/// The same job with a crate: each view's bytes parsed into an output array.
+fn crate_parse<'a, T: Default + Copy + 'a>(
+    views: &'a [tcast_string],
+    read: impl Fn(&[u8]) -> Option<T> + 'a,
+) -> impl FnMut() + 'a {
+    let mut out = vec![T::default(); views.len()];
+    move || {
+        for (slot, view) in out.iter_mut().zip(views) {
+            // SAFETY: every view points at `len` bytes of the arena the formatter filled,
+            // which outlives this loop.
+            let text =
+                unsafe { std::slice::from_raw_parts(view.data.cast::<u8>(), view.len as usize) };
+            *slot = read(text).expect("the crate parses the text");
+        }
+        black_box(&out);
+    }
+}
+
+/// One row: tensorcast's rate beside a crate's, and their ratio.
+fn row(job: &str, n: usize, ours: Duration, peer: &str, theirs: Duration) {
+    let rate = |t: Duration| n as f64 / t.as_secs_f64() / 1e6;
+    let ratio = theirs.as_secs_f64() / ours.as_secs_f64();
+    let verdict = if ratio >= 1.0 { "met" } else { "MISSED" };
+    println!(
+        "{job:<18} {:>9.1} {peer:<14} {:>9.1} {ratio:>7.2}x  {verdict}",
+        rate(ours),
+        rate(theirs)
+    );
 }
 
 fn main() {
@@ -98,6 +192,10 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(1 << 20);
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| a.parse::<usize>().is_err() && !a.starts_with("--"));
+    let wanted = |job: &str| filter.as_deref().is_none_or(|f| job.contains(f));
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         state ^= state << 13;
@@ -112,38 +210,87 @@ fn main() {
         let e = (next() % 80) as i32 - 40;
         f64s.push(m * 10f64.powi(e) * if next() & 1 == 0 { 1.0 } else { -1.0 });
     }
+    let f32s: Vec<f32> = f64s.iter().map(|&x| x as f32).collect();
+    let i64s: Vec<i64> = (0..n).map(|_| (next() as i64) >> (next() % 63)).collect();
     let mut f64_bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
-    let mut f32_bytes: Vec<u8> = f64s
-        .iter()
-        .flat_map(|&x| (x as f32).to_ne_bytes())
-        .collect();
-    let mut i64_bytes: Vec<u8> = (0..n)
-        .flat_map(|_| ((next() as i64) >> (next() % 63)).to_ne_bytes())
-        .collect();
+    let mut f32_bytes: Vec<u8> = f32s.iter().flat_map(|x| x.to_ne_bytes()).collect();
+    let mut i64_bytes: Vec<u8> = i64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
 
+    println!("string casts, {n} elements, 1 thread, M elements/s; ratio = tensorcast / crate (target >= 1.00x)");
     println!(
-        "string casts, {n} elements, 1 thread (M elements/s; targets: format >= 25, parse >= 40)"
+        "{:<18} {:>9} {:<14} {:>9} {:>8}",
+        "job", "tensorcast", "crate", "crate M/s", "ratio"
     );
-    let rate = |t: Duration| n as f64 / t.as_secs_f64() / 1e6;
-    let mut rows = Vec::new();
-    for (name, dtype, bytes, size) in [
-        ("FLOAT", DType::Float.code(), &mut f32_bytes, 4),
-        ("DOUBLE", DType::Double.code(), &mut f64_bytes, 8),
-        ("INT64", DType::Int64.code(), &mut i64_bytes, 8),
-    ] {
-        let (format_time, _arena, mut views) = format(dtype, bytes, n);
-        let parse_time = parse(dtype, &mut views, size);
-        rows.push((format!("{name} -> STRING"), rate(format_time)));
-        rows.push((format!("STRING -> {name}"), rate(parse_time)));
+
+    let (_f32_arena, f32_views) = texts(DType::Float.code(), &mut f32_bytes, n);
+    let (_f64_arena, f64_views) = texts(DType::Double.code(), &mut f64_bytes, n);
+    let (_i64_arena, i64_views) = texts(DType::Int64.code(), &mut i64_bytes, n);
+
+    if wanted("FLOAT -> STRING") {
+        let (mut arena, mut views) = (vec![0u8; n * 16], empty_views(n));
+        let t = rounds(&mut [
+            &mut format(DType::Float.code(), &mut f32_bytes, &mut arena, &mut views),
+            &mut crate_format(n, |i, room| {
+                put(room, zmij::Buffer::new().format_finite(f32s[i]))
+            }),
+            &mut crate_format(n, |i, room| {
+                put(room, ryu::Buffer::new().format_finite(f32s[i]))
+            }),
+        ]);
+        row("FLOAT -> STRING", n, t[0], "zmij", t[1]);
+        row("FLOAT -> STRING", n, t[0], "ryu", t[2]);
     }
-    for (pair, r) in rows {
-        let target = if pair.starts_with("STRING") {
-            40.0
-        } else {
-            25.0
-        };
-        let verdict = if r >= target { "met" } else { "MISSED" };
-        println!("{pair:<20} {r:>8.1} M/s   target >= {target} M/s: {verdict}");
+    if wanted("DOUBLE -> STRING") {
+        let (mut arena, mut views) = (vec![0u8; n * 24], empty_views(n));
+        let t = rounds(&mut [
+            &mut format(DType::Double.code(), &mut f64_bytes, &mut arena, &mut views),
+            &mut crate_format(n, |i, room| {
+                put(room, zmij::Buffer::new().format_finite(f64s[i]))
+            }),
+            &mut crate_format(n, |i, room| {
+                put(room, ryu::Buffer::new().format_finite(f64s[i]))
+            }),
+        ]);
+        row("DOUBLE -> STRING", n, t[0], "zmij", t[1]);
+        row("DOUBLE -> STRING", n, t[0], "ryu", t[2]);
     }
-    println!("(targets from docs/performance.md; benchmarks report, they do not fail)");
+    if wanted("INT64 -> STRING") {
+        let (mut arena, mut views) = (vec![0u8; n * 20], empty_views(n));
+        let t = rounds(&mut [
+            &mut format(DType::Int64.code(), &mut i64_bytes, &mut arena, &mut views),
+            &mut crate_format(n, |i, room| put(room, itoa::Buffer::new().format(i64s[i]))),
+        ]);
+        row("INT64 -> STRING", n, t[0], "itoa", t[1]);
+    }
+    let (mut f32_views, mut f64_views, mut i64_views) = (f32_views, f64_views, i64_views);
+    if wanted("STRING -> FLOAT") {
+        let peer_views = f32_views.clone();
+        let t = rounds(&mut [
+            &mut parse(DType::Float.code(), &mut f32_views, 4),
+            &mut crate_parse(&peer_views, |s| fast_float2::parse::<f32, _>(s).ok()),
+        ]);
+        row("STRING -> FLOAT", n, t[0], "fast-float2", t[1]);
+    }
+    if wanted("STRING -> DOUBLE") {
+        let peer_views = f64_views.clone();
+        let t = rounds(&mut [
+            &mut parse(DType::Double.code(), &mut f64_views, 8),
+            &mut crate_parse(&peer_views, |s| fast_float2::parse::<f64, _>(s).ok()),
+        ]);
+        row("STRING -> DOUBLE", n, t[0], "fast-float2", t[1]);
+    }
+    if wanted("STRING -> INT64") {
+        let peer_views = i64_views.clone();
+        let t = rounds(&mut [
+            &mut parse(DType::Int64.code(), &mut i64_views, 8),
+            &mut crate_parse(&peer_views, |s| {
+                // SAFETY: the formatter wrote ASCII digits and a sign, which is UTF-8.
+                unsafe { std::str::from_utf8_unchecked(s) }
+                    .parse::<i64>()
+                    .ok()
+            }),
+        ]);
+        row("STRING -> INT64", n, t[0], "core parse", t[1]);
+    }
+    println!("(benchmarks report, they do not fail)");
 }

@@ -8,7 +8,7 @@
 include!(concat!(env!("OUT_DIR"), "/pow5_table.rs"));
 
 /// The smallest decimal exponent of [`POW5_128`].
-const TABLE_MIN_Q: i64 = -342;
+pub(super) const TABLE_MIN_Q: i64 = -342;
 
 /// A binary floating-point format, as the algorithm needs it.
 pub struct Format {

@@ -7,10 +7,9 @@
 
 use super::super::options::StringFormat;
 use super::form::{text_repr, PACKED_BLOCK};
-use super::layout::{
-    printf_g, shortest_bf16, shortest_f16, shortest_f32, shortest_f64, shortest_low,
-};
+use super::layout::{printf_g, shortest_bf16, shortest_f16, shortest_low};
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
+use super::shortest::{shortest_f32, shortest_f64};
 use crate::dtype::low_ids::*;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
@@ -59,9 +58,10 @@ fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch
         push(out, if x < 0.0 { b"-INF" } else { b"INF" });
         return;
     }
-    if x.is_sign_negative() {
-        push(out, b"-");
-    }
+    // The sign without a branch (signs are often random): '-' is always written, and
+    // kept only for a negative value; otherwise the text below overwrites it.
+    out.buf[out.len] = b'-';
+    out.len += usize::from(x.is_sign_negative());
     let magnitude = x.abs();
     match format {
         StringFormat::Shortest => (spec.shortest)(magnitude, spec.upper, out),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! Text layouts of float digits: numpy's `str()` of the shortest round-trip digits (ryu's
-//! for FLOAT and DOUBLE, a search for the 16-bit and low-precision floats) and C's
-//! `%.Pg`.
+//! Text layouts of float digits: numpy's `str()` of the shortest round-trip digits of
+//! the 16-bit and low-precision floats (found by a search; FLOAT's and DOUBLE's are in
+//! `shortest.rs`) and C's `%.Pg`.
 
 use super::super::options::RoundMode;
 use super::scratch::{push, push_exponent, Scratch, SCRATCH_BYTES};
@@ -26,7 +26,7 @@ struct Decimal {
 
 impl Decimal {
     /// Reads an unsigned decimal text in positional ("0.000123", "123.0") or scientific
-    /// ("1.2345e-5", "1e16") form, as ryu and Rust's `{:e}` write them.
+    /// ("1.2345e-5", "1e16") form, as Rust's `{:e}` writes them.
     fn parse(text: &[u8]) -> Decimal {
         let mut d = Decimal {
             digits: [0; 40],
@@ -122,123 +122,6 @@ impl Decimal {
             push(out, &digits[int_len..]);
         }
     }
-}
-
-/// Ryu's shortest digits, written by ryu straight into `out`, then laid out as numpy's
-/// `str()` in place: ryu's exponent gets a sign and a second digit ("1.5e-7" ->
-/// "1.5e-07", "1e30" -> "1e+30"); the two ranges where ryu writes positionally but numpy
-/// scientifically (or the reverse) are re-laid from the digits. `x` is the magnitude
-/// (non-negative, finite), as f64.
-#[inline(always)]
-fn shortest_ryu<const SINGLE: bool>(x: f64, upper: f64, out: &mut Scratch) {
-    let start = out.len;
-    // ryu writes at most 16 (f32) or 24 (f64) bytes; the exponent fix-up adds 2.
-    let room = &mut out.buf[start..start + 26];
-    // Bytes past the final text must stay as they were (they may be the caller's
-    // arena): kept here for the one case where the final text is shorter than ryu's.
-    let saved: [u8; 26] = room[..].try_into().expect("26 bytes");
-    // SAFETY: `room` is 26 writable bytes, more than ryu writes for either type.
-    let n = unsafe {
-        if SINGLE {
-            ryu::raw::format32(x as f32, room.as_mut_ptr())
-        } else {
-            ryu::raw::format64(x, room.as_mut_ptr())
-        }
-    };
-    let positional = x == 0.0 || (1e-4..upper).contains(&x);
-    // An exponent ("e-324" at the longest) sits in the last five bytes.
-    let tail = n.saturating_sub(5);
-    let e_at = room[tail..n]
-        .iter()
-        .rposition(|&c| c == b'e')
-        .map(|p| p + tail);
-    match e_at {
-        None if positional => out.len = start + n,
-        Some(e_at) if !positional => {
-            let negative = room[e_at + 1] == b'-';
-            let digits_at = e_at + 1 + usize::from(negative);
-            let widen = usize::from(!negative) + usize::from(n - digits_at == 1);
-            if widen > 0 {
-                // At most three exponent digits: moved by hand, not by a memmove call.
-                for k in (digits_at..n).rev() {
-                    room[k + widen] = room[k];
-                }
-                let mut at = e_at + 1;
-                if !negative {
-                    room[at] = b'+';
-                }
-                at += 1;
-                if n - digits_at == 1 {
-                    room[at] = b'0';
-                }
-            }
-            out.len = start + n + widen;
-        }
-        None => {
-            // ryu positional, numpy scientific: "12345680.0" -> "1.234568e+07",
-            // "0.0000123" -> "1.23e-05".
-            let text: [u8; 26] = room[..].try_into().expect("26 bytes");
-            room.copy_from_slice(&saved);
-            out.len = start + positional_as_scientific(&text[..n], room);
-        }
-        Some(_) => {
-            // ryu scientific where numpy is positional: not in either type's ranges, kept
-            // for completeness.
-            let text: [u8; 26] = room[..].try_into().expect("26 bytes");
-            room.copy_from_slice(&saved);
-            out.len = start;
-            let digits = Decimal::parse(&text[..n]);
-            digits.write_positional(out, b".0");
-        }
-    }
-}
-
-/// Rewrites a positional text ("12345680.0", "0.0000123") in numpy's scientific layout
-/// into `room`; returns its length.
-fn positional_as_scientific(text: &[u8], room: &mut [u8]) -> usize {
-    let dot = text.iter().position(|&c| c == b'.').unwrap_or(text.len());
-    let (int, frac) = (&text[..dot], text.get(dot + 1..).unwrap_or(&[]));
-    let mut digits = [0u8; 26];
-    let (mut len, exp) = if int == b"0" {
-        let zeros = frac.iter().take_while(|&&c| c == b'0').count();
-        let significant = &frac[zeros..];
-        digits[..significant.len()].copy_from_slice(significant);
-        (significant.len(), -(zeros as i32) - 1)
-    } else {
-        digits[..int.len()].copy_from_slice(int);
-        digits[int.len()..int.len() + frac.len()].copy_from_slice(frac);
-        (int.len() + frac.len(), int.len() as i32 - 1)
-    };
-    while len > 1 && digits[len - 1] == b'0' {
-        len -= 1;
-    }
-    room[0] = digits[0];
-    let mut at = 1;
-    if len > 1 {
-        room[1] = b'.';
-        room[2..len + 1].copy_from_slice(&digits[1..len]);
-        at = len + 1;
-    }
-    room[at] = b'e';
-    room[at + 1] = if exp < 0 { b'-' } else { b'+' };
-    at += 2;
-    let e = exp.unsigned_abs();
-    if e >= 100 {
-        room[at] = b'0' + (e / 100) as u8;
-        at += 1;
-    }
-    room[at] = b'0' + (e / 10 % 10) as u8;
-    room[at + 1] = b'0' + (e % 10) as u8;
-    at + 2
-}
-
-pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
-    shortest_ryu::<false>(x, upper, out);
-}
-
-pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
-    // `x as f32` is exact: the value came from an f32.
-    shortest_ryu::<true>(x, upper, out);
 }
 
 pub(super) fn shortest_f16(x: f64, upper: f64, out: &mut Scratch) {

@@ -2,8 +2,10 @@
 //! Numbers <-> text (ONNX Cast-9+ with STRING, `docs/semantics-cast.md` section 8).
 //!
 //! - `format.rs`: numbers -> text, one formatter per source type;
-//! - `layout.rs`: numpy's `str()` layout of the shortest round-trip digits, and C's
-//!   `%.8g` ("%.17g" for DOUBLE);
+//! - `shortest.rs`: FLOAT's and DOUBLE's shortest round-trip digits (a Schubfach-family
+//!   search), laid out as numpy's `str()`;
+//! - `layout.rs`: numpy's `str()` layout of the other floats' shortest round-trip
+//!   digits (found by a search), and C's `%.8g` ("%.17g" for DOUBLE);
 //! - `scratch.rs`: the room a text is built in, and the digit writers;
 //! - `parse.rs`: text -> numbers, one parser per target type;
 //! - `scan.rs`: byte scanning of number texts (whitespace, integers, plain decimals);
@@ -20,6 +22,7 @@ mod layout;
 mod parse;
 mod scan;
 mod scratch;
+mod shortest;
 #[cfg(test)]
 #[path = "../../../tests/rust/cast/text.rs"]
 mod tests;

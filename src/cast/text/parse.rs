@@ -11,7 +11,7 @@
 
 use super::super::options::CastOptions;
 use super::form::{text_repr, PACKED_BLOCK};
-use super::scan::{plain_integer, plain_integer_low_bits, scan_wide, trim};
+use super::scan::{plain_integer, plain_integer_low_bits, scan_wide, short_integer, trim};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use crate::formats::elem::Elem;
@@ -123,14 +123,24 @@ fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]
     } else {
         (0, (1i128 << bits) - 1)
     };
-    let value = match plain_integer(text) {
-        Some(v) => v,
-        None => {
-            let x: f64 = parse_float(text)?;
-            // `as` truncates toward zero, saturates and maps NaN to 0; i128 holds every
-            // integer target's range.
-            x as i128
+    let value = match short_integer(text) {
+        Some((negative, magnitude)) => {
+            let m = i128::from(magnitude);
+            if negative {
+                -m
+            } else {
+                m
+            }
         }
+        None => match plain_integer(text) {
+            Some(v) => v,
+            None => {
+                let x: f64 = parse_float(text)?;
+                // `as` truncates toward zero, saturates and maps NaN to 0; i128 holds
+                // every integer target's range.
+                x as i128
+            }
+        },
     };
     // Two's complement in BYTES bytes, stored in the host's byte order.
     let word = value.clamp(min, max) as u64;

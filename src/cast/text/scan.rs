@@ -59,6 +59,45 @@ pub(super) fn plain_integer_low_bits(text: &[u8]) -> Option<u64> {
     })
 }
 
+/// A plain integer text ("-123", "+7") of at most 19 digits: its sign and magnitude,
+/// read eight digits at a time (the last run of 1 to 7 digits in one step too).
+/// None for anything else, longer texts included (see [`plain_integer`]).
+#[inline(always)]
+pub(super) fn short_integer(text: &[u8]) -> Option<(bool, u64)> {
+    let first = *text.first()?;
+    let negative = first == b'-';
+    let digits = &text[usize::from(negative | (first == b'+'))..];
+    let n = digits.len();
+    if n == 0 || n > 19 {
+        return None;
+    }
+    let mut v = 0u64;
+    let mut at = 0;
+    while n - at >= 8 {
+        let chunk: [u8; 8] = digits[at..at + 8].try_into().expect("8 bytes");
+        v = v * 100_000_000 + eight_digits(chunk)?;
+        at += 8;
+    }
+    let rest = n - at;
+    if rest > 0 {
+        // The last 1..=7 digits: eight bytes ending at the text's end when the text is
+        // long enough (the bytes before the run shifted out), else copied.
+        let word = if n >= 8 {
+            u64::from_le_bytes(digits[n - 8..].try_into().expect("8 bytes")) >> (8 * (8 - rest))
+        } else {
+            let mut bytes = [0u8; 8];
+            bytes[..rest].copy_from_slice(&digits[at..]);
+            u64::from_le_bytes(bytes)
+        };
+        let mask = u64::MAX >> (8 * (8 - rest));
+        if non_digits(word) & mask != 0 {
+            return None;
+        }
+        v = v * POW10[rest] + leading_value(word, rest);
+    }
+    Some((negative, v))
+}
+
 /// A plain integer text ("-123", "+7"): its value, saturated to i128's range.
 #[inline]
 pub(super) fn plain_integer(text: &[u8]) -> Option<i128> {
@@ -346,6 +385,50 @@ pub fn scan_wide(s: &[u8]) -> Option<Plain> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_integers_agree_with_the_plain_reader() {
+        let mut rng = crate::testutil::Rng(0x1f7e_6e25);
+        let alphabet = b"0123456789+-. e/:";
+        for _ in 0..crate::testutil::samples(400_000) {
+            let len = rng.next() % 24;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    let r = rng.next() % 40;
+                    if r < 34 {
+                        b'0' + (r % 10) as u8
+                    } else {
+                        alphabet[(r - 24) as usize]
+                    }
+                })
+                .collect();
+            let want = plain_integer(&text).filter(|_| {
+                let digits = text.iter().filter(|c| c.is_ascii_digit()).count();
+                digits <= 19
+            });
+            let got = short_integer(&text).map(|(negative, m)| {
+                if negative {
+                    -i128::from(m)
+                } else {
+                    i128::from(m)
+                }
+            });
+            assert_eq!(got, want, "{:?}", text.escape_ascii().to_string());
+        }
+        for text in [
+            &b"9999999999999999999"[..],
+            b"-9223372036854775808",
+            b"+0",
+            b"-",
+            b"+",
+            b"",
+        ] {
+            let want = plain_integer(text);
+            let got =
+                short_integer(text).map(|(n, m)| if n { -i128::from(m) } else { i128::from(m) });
+            assert_eq!(got, want, "{:?}", text.escape_ascii().to_string());
+        }
+    }
 
     #[test]
     fn eight_digits_reads_exactly_digits() {

@@ -43,33 +43,89 @@ pub(super) fn push(out: &mut Scratch, bytes: &[u8]) {
     out.len = end;
 }
 
-/// Two-digit groups for integer formatting.
-const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+/// Eight decimal digits of v < 10^8 as the bytes of a word counted from its low end
+/// (byte 0 the most significant digit), each byte 0..=9: v split into two halves of
+/// four digits, each into two pairs, each into two digits, all lanes at once. The
+/// divisions by 100 and 10 are multiplications exact over these ranges.
+#[inline(always)]
+pub(super) fn digit_word(v: u64) -> u64 {
+    let halves = (v / 10_000) | ((v % 10_000) << 32);
+    let hundreds = ((halves * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let tens = ((pairs * 103) >> 10) & 0x000f_000f_000f_000f;
+    tens | ((pairs - tens * 10) << 8)
+}
+
+/// '0' in every byte: added to a [`digit_word`] it gives the digits' text.
+pub(super) const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// Two-digit groups for exponents.
+pub(super) const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 2021222324252627282930313233343536373839\
 4041424344454647484950515253545556575859\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-/// Writes an unsigned integer in decimal.
-#[inline]
-pub(super) fn push_u64(out: &mut Scratch, mut v: u64) {
-    let mut tmp = [0u8; 20];
-    let mut at = tmp.len();
-    while v >= 100 {
-        let pair = (v % 100) as usize * 2;
-        v /= 100;
-        at -= 2;
-        tmp[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
-    }
-    if v >= 10 {
-        let pair = v as usize * 2;
-        at -= 2;
-        tmp[at..at + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+/// Appends the first `len` (at most 32) bytes of `text` with at most two fixed-size
+/// copies, which may overlap, and writes nothing after them (the room may be the
+/// caller's arena).
+#[inline(always)]
+pub(super) fn push_prefix(out: &mut Scratch, text: &[u8], len: usize) {
+    let to = &mut out.buf[out.len..out.len + len];
+    if len >= 16 {
+        to[..16].copy_from_slice(&text[..16]);
+        to[len - 16..].copy_from_slice(&text[len - 16..len]);
+    } else if len >= 8 {
+        to[..8].copy_from_slice(&text[..8]);
+        to[len - 8..].copy_from_slice(&text[len - 8..len]);
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&text[..4]);
+        to[len - 4..].copy_from_slice(&text[len - 4..len]);
     } else {
-        at -= 1;
-        tmp[at] = b'0' + v as u8;
+        to.copy_from_slice(&text[..len]);
     }
-    push(out, &tmp[at..]);
+    out.len += len;
+}
+
+/// The text of a [`digit_word`] without its leading zeros (one '0' left for 0), and
+/// its length, in the low bytes of a word.
+#[inline(always)]
+fn trimmed_word(word: u64) -> (u64, usize) {
+    let lead = if word == 0 {
+        7
+    } else {
+        word.trailing_zeros() as usize / 8
+    };
+    ((word | ASCII_ZEROS) >> (8 * lead), 8 - lead)
+}
+
+/// Writes an unsigned integer in decimal, eight digits at a time.
+#[inline]
+pub(super) fn push_u64(out: &mut Scratch, v: u64) {
+    const E8: u64 = 100_000_000;
+    const E16: u64 = E8 * E8;
+    let mut text = [0u8; 32];
+    let len = if v < E8 {
+        let (word, n) = trimmed_word(digit_word(v));
+        text[..8].copy_from_slice(&word.to_le_bytes());
+        n
+    } else {
+        let (head, body) = if v < E16 {
+            (v / E8, [v % E8, 0])
+        } else {
+            (v / E16, [v / E8 % E8, v % E8])
+        };
+        let (word, n) = trimmed_word(digit_word(head));
+        text[..8].copy_from_slice(&word.to_le_bytes());
+        text[n..n + 8].copy_from_slice(&(digit_word(body[0]) | ASCII_ZEROS).to_le_bytes());
+        if v < E16 {
+            n + 8
+        } else {
+            text[n + 8..n + 16].copy_from_slice(&(digit_word(body[1]) | ASCII_ZEROS).to_le_bytes());
+            n + 16
+        }
+    };
+    push_prefix(out, &text, len);
 }
 
 /// Writes "e+05" / "e-300": a sign and at least two digits, as numpy and C do.

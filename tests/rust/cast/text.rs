@@ -40,7 +40,7 @@ fn f16s(x: f32) -> String {
 #[test]
 fn formatting_writes_nothing_past_its_text() {
     // The texts are built in place in the caller's arena: the bytes after each one
-    // must be left as they were, in every layout (ryu's and numpy's agreeing or not).
+    // must be left as they were, in every layout.
     let check = |source: Scalar, bits: u64| {
         let mut space = [0xa5u8; SCRATCH_BYTES];
         let mut out = Scratch::over(&mut space);

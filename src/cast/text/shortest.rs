@@ -1,0 +1,670 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! Shortest round-trip digits of FLOAT and DOUBLE values, laid out as numpy's `str()` of
+//! a scalar (docs/semantics-cast.md section 8).
+//!
+//! The digits come from a Schubfach-family search (R. Giulietti, "The Schubfach way to
+//! render doubles", 2020). For a value c * 2^q the decimal scale 10^k is chosen so that
+//! the interval of reals that read back as the value is less than ten units of 10^k
+//! wide. The value and the interval's two ends are computed at that scale times four
+//! (two bits below the unit), each by one multiplication with 10^-k rounded up, the
+//! product rounded to odd (its lowest bit set when anything below it is not zero). A
+//! multiple of ten inside the interval is then the shortest answer (there is at most
+//! one); otherwise the unit just below or just above the value, whichever is inside, the
+//! closer one when both are (the even one on a tie). These are the digits ryu and
+//! numpy's shortest mode give: the tests compare every FLOAT and a large sample of
+//! DOUBLEs with ryu.
+//!
+//! The digits then become text eight at a time (a word of eight decimal digits, found
+//! by three multiplications), and their leading and trailing zeros are counted on that
+//! word. The text is laid out with fixed-size copies in a local buffer, then copied
+//! into place without touching a byte after it.
+
+use super::decimal::{POW5_128, TABLE_MIN_Q};
+use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS, DIGIT_PAIRS};
+
+/// floor(log10(2^e)), exact for |e| <= 2620.
+#[inline(always)]
+fn floor_log10_pow2(e: i32) -> i32 {
+    (e * 315_653) >> 20
+}
+
+/// floor(log10(3/4 * 2^e)), exact for -2985 <= e <= 2936.
+#[inline(always)]
+fn floor_log10_three_quarters_pow2(e: i32) -> i32 {
+    (e * 631_305 - 261_663) >> 21
+}
+
+/// floor(log2(10^e)), exact for |e| <= 1233.
+#[inline(always)]
+fn floor_log2_pow10(e: i32) -> i32 {
+    (e * 1_741_647) >> 19
+}
+
+/// The 128 leading bits of 10^e rounded up, as (high, low) halves of a value in
+/// [2^127, 2^128), for -342 <= e <= 324. 10^e = 5^e * 2^e has the leading bits of 5^e,
+/// which the table holds exactly for 0 <= e <= 55, rounded up for -27 <= e < 0, and
+/// cut short (one is added here) otherwise.
+#[inline(always)]
+fn pow10_up(e: i32) -> (u64, u64) {
+    let (hi, lo) = POW5_128[(i64::from(e) - TABLE_MIN_Q) as usize];
+    let cut = !(-27..=55).contains(&e);
+    let (lo, carry) = lo.overflowing_add(u64::from(cut));
+    (hi + u64::from(carry), lo)
+}
+
+/// The 64 leading bits of 10^e rounded up (in [2^63, 2^64]), for FLOAT's range of e:
+/// exact for 0 <= e <= 27, where 5^e fits 64 bits.
+#[inline(always)]
+fn pow10_up_64(e: i32) -> u64 {
+    let (hi, _) = POW5_128[(i64::from(e) - TABLE_MIN_Q) as usize];
+    hi + u64::from(!(0..=27).contains(&e))
+}
+
+/// g * cp / 2^128 rounded to odd, for g = (high, low): the integer part, its lowest bit
+/// set when the fraction (its upper 64 bits) is not zero.
+#[inline(always)]
+fn round_odd_128((hi, lo): (u64, u64), cp: u64) -> u64 {
+    let upper = u128::from(hi) * u128::from(cp);
+    let lower = (u128::from(lo) * u128::from(cp)) >> 64;
+    // No overflow: upper + lower < (2^64 - 1) * cp + cp <= 2^128.
+    let sum = upper + lower;
+    ((sum >> 64) as u64) | u64::from(sum as u64 != 0)
+}
+
+/// g * cp / 2^64 rounded to odd, the fraction's upper 32 bits looked at (the lower ones
+/// hold no more than the error of g, times cp < 2^31).
+#[inline(always)]
+fn round_odd_64(g: u64, cp: u64) -> u64 {
+    let p = u128::from(g) * u128::from(cp);
+    ((p >> 64) as u64) | u64::from((p as u64) >> 32 != 0)
+}
+
+/// The pick among the candidates: `vb` is the value and `vbl`, `vbr` the interval's ends
+/// at four times the scale; `open` is 1 when the ends are outside the interval (an odd
+/// significand: a tie reads back to the even neighbour). Returns the digits (possibly
+/// with trailing zeros) at the scale.
+#[inline(always)]
+fn pick(vb: u64, vbl: u64, vbr: u64, open: u64) -> u64 {
+    // Which candidate wins depends on the digits, so it is selected by masks rather than
+    // branches (a branch here would be mispredicted about every other value).
+    let select =
+        |take_a: bool, a: u64, b: u64| b ^ ((a ^ b) & 0u64.wrapping_sub(u64::from(take_a)));
+    let s = vb >> 2;
+    // A multiple of ten inside: one digit shorter than any other candidate.
+    let sp10 = s / 10 * 10;
+    let tp10 = sp10 + 10;
+    let lower_in = vbl + open <= sp10 << 2;
+    let upper_in = (tp10 << 2) + open <= vbr;
+    let shorter = (lower_in != upper_in) & (s >= 10);
+    // Else the unit below or above, the one inside; if both are, the closer to the
+    // value, the even one on a tie.
+    let t = s + 1;
+    let s_in = vbl + open <= s << 2;
+    let t_in = (t << 2) + open <= vbr;
+    let middle = (s << 2) + 2;
+    let s_closer = (vb < middle) | ((vb == middle) & (s & 1 == 0));
+    let take_s = s_in & (!t_in | s_closer);
+    select(shorter, select(lower_in, sp10, tp10), select(take_s, s, t))
+}
+
+/// The shortest digits of a positive, finite, non-zero DOUBLE (its bits): `(d, k)` for
+/// the value d * 10^k, d below 10^17 and possibly with trailing zeros.
+#[inline(always)]
+pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
+    let field = (bits >> 52) as i32 & 0x7ff;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (c, q) = if field == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), field - 1075)
+    };
+    // Only at a power of two above the smallest normal is the gap below the value half
+    // the gap above it.
+    let regular = fraction != 0 || field <= 1;
+    let k = if regular {
+        floor_log10_pow2(q)
+    } else {
+        floor_log10_three_quarters_pow2(q)
+    };
+    let g = pow10_up(-k);
+    // 1..=4: the shift that puts c * 2^q * 10^-k (times four) at the product's bit 128.
+    let h = q + floor_log2_pow10(-k) + 1;
+    let cb = c << 2;
+    let vb = round_odd_128(g, cb << h);
+    let vbl = round_odd_128(g, (cb - 2 + u64::from(!regular)) << h);
+    let vbr = round_odd_128(g, (cb + 2) << h);
+    (pick(vb, vbl, vbr, c & 1), k)
+}
+
+/// The shortest digits of a positive, finite, non-zero FLOAT (its bits): `(d, k)` for
+/// the value d * 10^k, d below 10^9 and possibly with trailing zeros.
+#[inline(always)]
+pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
+    let field = (bits >> 23) as i32 & 0xff;
+    let fraction = u64::from(bits & ((1u32 << 23) - 1));
+    let (c, q) = if field == 0 {
+        (fraction, -149)
+    } else {
+        (fraction | (1u64 << 23), field - 150)
+    };
+    let regular = fraction != 0 || field <= 1;
+    let k = if regular {
+        floor_log10_pow2(q)
+    } else {
+        floor_log10_three_quarters_pow2(q)
+    };
+    let g = pow10_up_64(-k);
+    let h = q + floor_log2_pow10(-k) + 1;
+    let cb = c << 2;
+    let vb = round_odd_64(g, cb << h);
+    let vbl = round_odd_64(g, (cb - 2 + u64::from(!regular)) << h);
+    let vbr = round_odd_64(g, (cb + 2) << h);
+    (pick(vb, vbl, vbr, c & 1), k)
+}
+
+/// A decimal laid out for copying: its significant digits at `text[first..first + n]`,
+/// '0's after them to the end of the buffer; the value is d.ddd * 10^exp.
+struct Digits {
+    text: [u8; 48],
+    first: usize,
+    n: usize,
+    exp: i32,
+}
+
+impl Digits {
+    /// DOUBLE's digits `d * 10^k`, d non-zero and below 10^17: written as 17 digits.
+    #[inline(always)]
+    fn of17(d: u64, k: i32) -> Digits {
+        let mut text = [b'0'; 48];
+        let top = d / 10_000_000_000_000_000;
+        let rest = d % 10_000_000_000_000_000;
+        let (mid, low) = (
+            digit_word(rest / 100_000_000),
+            digit_word(rest % 100_000_000),
+        );
+        text[0] = b'0' + top as u8;
+        text[1..9].copy_from_slice(&(mid | ASCII_ZEROS).to_le_bytes());
+        text[9..17].copy_from_slice(&(low | ASCII_ZEROS).to_le_bytes());
+        // Counted on the digit words (byte 0 the first digit): zeros before the first
+        // significant digit and after the last, without a branch on the digits.
+        let both = u128::from(mid) | (u128::from(low) << 64);
+        let leading = if top != 0 {
+            0
+        } else {
+            1 + both.trailing_zeros() as usize / 8
+        };
+        let trailing = if both != 0 {
+            both.leading_zeros() as usize / 8
+        } else {
+            16
+        };
+        Digits {
+            text,
+            first: leading,
+            n: 17 - leading - trailing,
+            exp: k + 16 - leading as i32,
+        }
+    }
+
+    /// Appends numpy's layout: positional ("123.45", "100.0", "0.00012"; the exponent
+    /// between -4 and 15) or scientific ("1.2345e-07", "1e+300").
+    #[inline(always)]
+    fn write(&self, positional: bool, out: &mut Scratch) {
+        let mut room = [0u8; 64];
+        let d = &self.text[self.first..];
+        let (n, exp) = (self.n, self.exp);
+        let len = if positional && exp >= 0 {
+            // The whole part's digits ('0's past the significant ones), the point, then
+            // the fraction's digits or a single '0'.
+            let e = exp as usize;
+            room[..16].copy_from_slice(&d[..16]);
+            room[e + 1] = b'.';
+            room[e + 2..e + 18].copy_from_slice(&d[e + 1..e + 17]);
+            e + 2 + n.saturating_sub(e + 1).max(1)
+        } else if positional {
+            // "0." and -exp - 1 zeros before the digits.
+            let at = (1 - exp) as usize;
+            room[..8].copy_from_slice(b"0.000000");
+            room[at..at + 17].copy_from_slice(&d[..17]);
+            at + n
+        } else {
+            room[0] = d[0];
+            room[1] = b'.';
+            room[2..18].copy_from_slice(&d[1..17]);
+            let mut at = if n > 1 { n + 1 } else { 1 };
+            room[at] = b'e';
+            room[at + 1] = if exp < 0 { b'-' } else { b'+' };
+            at += 2;
+            let e = exp.unsigned_abs() as usize;
+            if e >= 100 {
+                room[at] = b'0' + (e / 100) as u8;
+                at += 1;
+            }
+            room[at..at + 2].copy_from_slice(&DIGIT_PAIRS[e % 100 * 2..e % 100 * 2 + 2]);
+            at + 2
+        };
+        push_prefix(out, &room, len);
+    }
+}
+
+/// Writes the shortest digits of a finite, non-negative DOUBLE in numpy's layout,
+/// positional when `1e-4 <= x < upper` (on the exact value) or x is zero.
+#[inline(always)]
+pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
+    if x == 0.0 {
+        push_prefix(out, b"0.0", 3);
+        return;
+    }
+    let (d, k) = digits_f64(x.to_bits());
+    Digits::of17(d, k).write((1e-4..upper).contains(&x), out);
+}
+
+/// [`shortest_f64`] for a FLOAT value (exact as f64). FLOAT's text is at most 16 bytes
+/// ("1.2345678e-38", "0.00012345678"), so it is laid out in one 128-bit register and
+/// stored once.
+#[inline(always)]
+pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
+    if x == 0.0 {
+        push_prefix(out, b"0.0", 3);
+        return;
+    }
+    let (d, k) = digits_f32((x as f32).to_bits());
+    // Nine digit places: `top`, then the eight of `low` (byte 0 the first).
+    let top = d / 100_000_000;
+    let low = digit_word(d % 100_000_000);
+    let lead = low.trailing_zeros() as usize / 8;
+    let trailing = if low != 0 {
+        low.leading_zeros() as usize / 8
+    } else {
+        8
+    };
+    // The first significant digit, and the eight places after it ('0' past the
+    // significant ones).
+    let (first, rest, leading) = if top != 0 {
+        (b'0' + top as u8, low | ASCII_ZEROS, 0)
+    } else {
+        let shift = 8 * (lead as u32 + 1);
+        let rest = (low | ASCII_ZEROS).checked_shr(shift).unwrap_or(0)
+            | ASCII_ZEROS.checked_shl(64 - shift).unwrap_or(0);
+        (b'0' + (low >> (8 * lead)) as u8, rest, lead + 1)
+    };
+    let n = 9 - leading - trailing;
+    let exp = k + 8 - leading as i32;
+    let digits = u128::from(first) | (u128::from(rest) << 8);
+    let below = |bytes: usize| (1u128 << (8 * bytes)) - 1;
+    let (text, len) = if (1e-4..upper).contains(&x) && exp >= 0 {
+        // The whole part (at most six places), the point, then the fraction's digits or
+        // a single '0'.
+        let whole = exp as usize + 1;
+        let text = (digits & below(whole))
+            | (u128::from(b'.') << (8 * whole))
+            | ((digits >> (8 * whole)) << (8 * (whole + 1)));
+        (text, whole + 1 + n.saturating_sub(whole).max(1))
+    } else if (1e-4..upper).contains(&x) {
+        // "0." and -exp - 1 zeros (at most three) before the digits.
+        let at = (1 - exp) as usize;
+        let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
+        (head | ((digits & below(9)) << (8 * at)), at + n)
+    } else {
+        let e = exp.unsigned_abs() as usize;
+        let exponent = u128::from(b'e')
+            | (u128::from(if exp < 0 { b'-' } else { b'+' }) << 8)
+            | (u128::from(DIGIT_PAIRS[e * 2]) << 16)
+            | (u128::from(DIGIT_PAIRS[e * 2 + 1]) << 24);
+        // d, then ".ddd" when there is more than one digit.
+        let mantissa_len = if n > 1 { n + 1 } else { 1 };
+        let mantissa = (u128::from(first) | (u128::from(b'.') << 8) | (u128::from(rest) << 16))
+            & below(mantissa_len);
+        (
+            mantissa | (exponent << (8 * mantissa_len)),
+            mantissa_len + 4,
+        )
+    };
+    // 3 to 16 bytes: stored by two stores that may overlap, nothing after the text.
+    let to = &mut out.buf[out.len..out.len + len];
+    if len >= 8 {
+        to[..8].copy_from_slice(&(text as u64).to_le_bytes());
+        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&(text as u32).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((text >> (8 * (len - 4))) as u32).to_le_bytes());
+    } else {
+        // "1.0": at least three bytes.
+        to[..2].copy_from_slice(&(text as u16).to_le_bytes());
+        to[len - 2..].copy_from_slice(&((text >> (8 * (len - 2))) as u16).to_le_bytes());
+    }
+    out.len += len;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::StringFormat;
+    use super::super::format::format_element;
+    use super::super::scratch::{push_u64, Scratch, SCRATCH_BYTES};
+    use super::*;
+    use crate::dtype::Scalar;
+    use crate::testutil::{samples, Rng};
+
+    /// A text being built in a fixed buffer (no allocation in the exhaustive loops).
+    struct Text {
+        bytes: [u8; 48],
+        len: usize,
+    }
+
+    impl Text {
+        fn new() -> Text {
+            Text {
+                bytes: [0; 48],
+                len: 0,
+            }
+        }
+        fn push(&mut self, b: &[u8]) {
+            self.bytes[self.len..self.len + b.len()].copy_from_slice(b);
+            self.len += b.len();
+        }
+        fn zeros(&mut self, n: usize) {
+            for _ in 0..n {
+                self.push(b"0");
+            }
+        }
+        fn get(&self) -> &[u8] {
+            &self.bytes[..self.len]
+        }
+    }
+
+    /// ryu's shortest digits of a positive, finite, non-zero value from its text
+    /// ("1.5e-7", "0.001", "12345.0"): the significant digits (no leading or trailing
+    /// zero) and the exponent of the first.
+    fn ryu_digits(text: &[u8]) -> (Text, i32) {
+        let e_at = text.iter().position(|&c| c == b'e').unwrap_or(text.len());
+        let mut exp: i32 = 0;
+        if e_at < text.len() {
+            let rest = &text[e_at + 1..];
+            let (negative, rest) = match rest {
+                [b'-', r @ ..] => (true, r),
+                r => (false, r),
+            };
+            exp = rest.iter().fold(0, |v, &c| v * 10 + i32::from(c - b'0'));
+            if negative {
+                exp = -exp;
+            }
+        }
+        let mantissa = &text[..e_at];
+        let point = mantissa
+            .iter()
+            .position(|&c| c == b'.')
+            .unwrap_or(mantissa.len());
+        let mut digits = Text::new();
+        let mut first: Option<i32> = None;
+        for (i, &c) in mantissa.iter().enumerate().filter(|&(_, &c)| c != b'.') {
+            if c != b'0' || first.is_some() {
+                if first.is_none() {
+                    // Position i (of the digits only) relative to the point.
+                    let place = if i < point { i } else { i - 1 };
+                    first = Some(point as i32 - 1 - place as i32);
+                }
+                digits.push(&[c]);
+            }
+        }
+        while digits.len > 1 && digits.bytes[digits.len - 1] == b'0' {
+            digits.len -= 1;
+        }
+        (digits, first.expect("a non-zero digit") + exp)
+    }
+
+    /// numpy's layout of the digits, written plainly (the reference for the fast one).
+    fn numpy_layout(negative: bool, digits: &[u8], exp: i32, positional: bool) -> Text {
+        let mut t = Text::new();
+        if negative {
+            t.push(b"-");
+        }
+        if positional && exp >= 0 {
+            let whole = exp as usize + 1;
+            if digits.len() <= whole {
+                t.push(digits);
+                t.zeros(whole - digits.len());
+                t.push(b".0");
+            } else {
+                t.push(&digits[..whole]);
+                t.push(b".");
+                t.push(&digits[whole..]);
+            }
+        } else if positional {
+            t.push(b"0.");
+            t.zeros((-exp - 1) as usize);
+            t.push(digits);
+        } else {
+            t.push(&digits[..1]);
+            if digits.len() > 1 {
+                t.push(b".");
+                t.push(&digits[1..]);
+            }
+            t.push(if exp < 0 { b"e-" } else { b"e+" });
+            let e = exp.unsigned_abs();
+            if e >= 100 {
+                t.push(&[b'0' + (e / 100) as u8]);
+            }
+            t.push(&[b'0' + (e / 10 % 10) as u8, b'0' + (e % 10) as u8]);
+        }
+        t
+    }
+
+    /// The text tensorcast writes for a value of `source` (its bits).
+    fn ours(source: Scalar, bits: u64) -> Text {
+        let mut space = [0u8; SCRATCH_BYTES];
+        let mut out = Scratch::over(&mut space);
+        // The element's bytes in the host's order, without an allocation (this runs
+        // 2^32 times in the exhaustive check).
+        let (narrow, wide) = ((bits as u32).to_ne_bytes(), bits.to_ne_bytes());
+        let bytes: &[u8] = if source.size() == 4 { &narrow } else { &wide };
+        format_element(source, bytes, StringFormat::Shortest, &mut out);
+        let mut t = Text::new();
+        t.push(out.bytes());
+        t
+    }
+
+    /// Compares tensorcast's text of a finite FLOAT with ryu's digits in numpy's layout.
+    fn check_f32(bits: u32) {
+        let x = f32::from_bits(bits);
+        if !x.is_finite() || x == 0.0 {
+            return;
+        }
+        let mut buffer = ryu::Buffer::new();
+        let (digits, exp) = ryu_digits(buffer.format_finite(x.abs()).as_bytes());
+        let positional = (1e-4..1e6).contains(&f64::from(x.abs()));
+        let want = numpy_layout(x < 0.0, digits.get(), exp, positional);
+        let got = ours(Scalar::F32, u64::from(bits));
+        assert!(
+            got.get() == want.get(),
+            "FLOAT {bits:#010x} ({x:e}): {:?}, ryu's digits give {:?}",
+            got.get().escape_ascii().to_string(),
+            want.get().escape_ascii().to_string()
+        );
+    }
+
+    fn check_f64(bits: u64) {
+        let x = f64::from_bits(bits);
+        if !x.is_finite() || x == 0.0 {
+            return;
+        }
+        let mut buffer = ryu::Buffer::new();
+        let (digits, exp) = ryu_digits(buffer.format_finite(x.abs()).as_bytes());
+        let positional = (1e-4..1e16).contains(&x.abs());
+        let want = numpy_layout(x < 0.0, digits.get(), exp, positional);
+        let got = ours(Scalar::F64, bits);
+        assert!(
+            got.get() == want.get(),
+            "DOUBLE {bits:#018x} ({x:e}): {:?}, ryu's digits give {:?}",
+            got.get().escape_ascii().to_string(),
+            want.get().escape_ascii().to_string()
+        );
+    }
+
+    /// Compares the digits of a positive finite FLOAT with ryu's: the same significant
+    /// digits and exponent (the layout is checked by [`check_f32`]).
+    fn check_f32_digits(bits: u32) {
+        let x = f32::from_bits(bits);
+        if !x.is_finite() || x <= 0.0 {
+            return;
+        }
+        let (mut d, mut k) = digits_f32(bits);
+        while d % 10 == 0 {
+            d /= 10;
+            k += 1;
+        }
+        let count = d.ilog10() as i32 + 1;
+        let mut buffer = ryu::Buffer::new();
+        let (digits, exp) = ryu_digits(buffer.format_finite(x).as_bytes());
+        let value = digits
+            .get()
+            .iter()
+            .fold(0u64, |v, &c| v * 10 + u64::from(c - b'0'));
+        assert!(
+            (d, k + count - 1) == (value, exp),
+            "FLOAT {bits:#010x} ({x:e}): digits {d} exponent {}, ryu's {value} {exp}",
+            k + count - 1
+        );
+    }
+
+    /// Every positive FLOAT's digits when TCAST_SHORTEST_EXHAUSTIVE=1 (scripts/
+    /// test-shortest-exhaustive.sh; minutes of CPU time), every 4093rd otherwise; then
+    /// the whole text (sign, digits, layout) of every 4093rd pattern, random ones and the
+    /// boundaries. On all the cores there are.
+    #[test]
+    fn float_texts_are_ryus_digits_in_numpys_layout() {
+        let exhaustive = std::env::var_os("TCAST_SHORTEST_EXHAUSTIVE").is_some_and(|v| v == "1");
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        let digit_step: u32 = if exhaustive { 1 } else { 4093 };
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                scope.spawn(move || {
+                    let mut bits = t * digit_step;
+                    while bits < 0x7f80_0000 {
+                        check_f32_digits(bits);
+                        bits = bits.saturating_add(threads * digit_step);
+                    }
+                });
+            }
+        });
+        let step: u64 = 4093;
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                scope.spawn(move || {
+                    let mut bits = t * step;
+                    while bits <= u64::from(u32::MAX) {
+                        check_f32(bits as u32);
+                        bits += threads * step;
+                    }
+                });
+            }
+        });
+        let mut rng = Rng(0x05ee_df32);
+        for _ in 0..samples(1_000_000) {
+            check_f32(rng.next() as u32);
+        }
+        for field in 0..=255u32 {
+            for fraction in [0, 1, 2, 3, 9, 10, 11, 0x7f_ffff, 0x7f_fffe, 0x40_0000] {
+                check_f32((field << 23) | fraction);
+                check_f32((1 << 31) | (field << 23) | fraction);
+            }
+        }
+    }
+
+    /// Random DOUBLEs (uniform bits, and uniform over the decades), every power of two,
+    /// the subnormals with few significant bits, and the neighbours of the layout's
+    /// thresholds.
+    #[test]
+    fn double_texts_are_ryus_digits_in_numpys_layout() {
+        let mut rng = Rng(0x05ee_df64);
+        for _ in 0..samples(3_000_000) {
+            check_f64(rng.next());
+            let m = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
+            let e = (rng.next() % 640) as i32 - 320;
+            check_f64((m * 10f64.powi(e)).to_bits());
+        }
+        for field in 0..=2047u64 {
+            for fraction in [0, 1, 2, 3, 9, 10, 99, (1 << 52) - 1, (1 << 52) - 2, 1 << 51] {
+                check_f64((field << 52) | fraction);
+            }
+        }
+        for fraction in 0..100_000u64 {
+            check_f64(fraction);
+        }
+        for x in [
+            1e-4,
+            1e16,
+            1e15,
+            1e-5,
+            1e23,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+        ] {
+            for delta in -3i64..=3 {
+                check_f64((x.to_bits() as i64 + delta) as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn the_scales_are_exact_where_used() {
+        // f64's log10(2) and log2(10) are accurate to ~1e-16 relative: enough where the
+        // exact value is not within 1e-9 of an integer, which the test also checks.
+        for e in -1100i32..=1100 {
+            let x = f64::from(e) * 2f64.log10();
+            assert!((x - x.round()).abs() > 1e-9 || e == 0, "{e}");
+            assert_eq!(floor_log10_pow2(e), x.floor() as i32, "log10 2^{e}");
+            let y = x + 0.75f64.log10();
+            assert!((y - y.round()).abs() > 1e-9, "{e}");
+            assert_eq!(floor_log10_three_quarters_pow2(e), y.floor() as i32, "{e}");
+        }
+        for e in -342i32..=342 {
+            let x = f64::from(e) * 10f64.log2();
+            assert!((x - x.round()).abs() > 1e-9 || e == 0, "{e}");
+            assert_eq!(floor_log2_pow10(e), x.floor() as i32, "log2 10^{e}");
+        }
+    }
+
+    #[test]
+    fn digit_words_are_the_digits() {
+        let mut rng = Rng(0xd191);
+        let values = (0..samples(2_000_000)).map(|_| rng.next() % 100_000_000);
+        for v in values.chain(0..100_000).chain(99_900_000..100_000_000) {
+            let word = digit_word(v);
+            let bytes = word.to_le_bytes();
+            assert!(bytes.iter().all(|&d| d <= 9), "{v}");
+            let back = bytes.iter().fold(0u64, |a, &d| a * 10 + u64::from(d));
+            assert_eq!(back, v);
+        }
+    }
+
+    #[test]
+    fn integers_are_written_in_full() {
+        let mut rng = Rng(0x17);
+        let check = |v: u64| {
+            let mut space = [0xa5u8; SCRATCH_BYTES];
+            let mut out = Scratch::over(&mut space);
+            push_u64(&mut out, v);
+            let len = out.len;
+            assert_eq!(&space[..len], v.to_string().as_bytes());
+            assert!(
+                space[len..].iter().all(|&b| b == 0xa5),
+                "{v}: past the text"
+            );
+        };
+        for shift in 0..64 {
+            let v = rng.next() >> shift;
+            check(v);
+            check(1 << shift);
+            check((1 << shift) - 1);
+        }
+        for p in 0..20 {
+            let t = 10u64.pow(p);
+            for v in [t - 1, t, t + 1] {
+                check(v);
+            }
+        }
+        check(u64::MAX);
+    }
+}
