@@ -25,7 +25,7 @@ requirements=tests/oracles/onnxruntime/requirements.txt
 install_missing python3-venv cc
 
 step "cargo build --release (integrations/onnxruntime)" \
-  cargo build --release --manifest-path integrations/onnxruntime/Cargo.toml
+  cargo build --release --locked --manifest-path integrations/onnxruntime/Cargo.toml
 target_dir=${CARGO_TARGET_DIR:-integrations/onnxruntime/target}
 case $target_dir in /*) ;; *) target_dir=$PWD/$target_dir ;; esac
 export TCAST_ORT_LIB=$target_dir/release/libtensorcast_ort.so
