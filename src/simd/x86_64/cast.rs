@@ -631,25 +631,29 @@ unsafe fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
         let capped = _mm256_blendv_epi8(mag, max, overflow);
         let nonzero_sign =
             |v: __m256i| _mm256_andnot_si256(_mm256_cmpeq_epi32(v, _mm256_setzero_si256()), sign);
+        // The all-ones magnitude (FN's NaN), an IEEE format's infinity and quiet NaN, and
+        // the sign bit alone (FNUZ's NaN), from the format's widths.
+        let ones = (1 << (f.exp_bits as i32 + m)) - 1;
+        let inf = ones & !((1 << m) - 1);
         match f.kind {
             Kind::Ieee => {
                 let over = if saturate {
                     max
                 } else {
-                    _mm256_set1_epi32(0x7c)
+                    _mm256_set1_epi32(inf)
                 };
                 let v = _mm256_blendv_epi8(mag, over, overflow);
-                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7e), nan);
+                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(inf | 1 << (m - 1)), nan);
                 _mm256_or_si256(v, sign)
             }
             Kind::Fn => {
                 let over = if saturate {
                     max
                 } else {
-                    _mm256_set1_epi32(0x7f)
+                    _mm256_set1_epi32(ones)
                 };
                 let v = _mm256_blendv_epi8(mag, over, overflow);
-                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(0x7f), nan);
+                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(ones), nan);
                 _mm256_or_si256(v, sign)
             }
             Kind::Fnuz => {
@@ -659,7 +663,7 @@ unsafe fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
                 } else {
                     _mm256_or_si256(nan, overflow)
                 };
-                _mm256_blendv_epi8(v, _mm256_set1_epi32(0x80), special)
+                _mm256_blendv_epi8(v, _mm256_set1_epi32(ones + 1), special)
             }
             Kind::Fp4 | Kind::Fp6 => {
                 let v = _mm256_or_si256(capped, sign);
