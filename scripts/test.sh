@@ -53,10 +53,14 @@ run_venv() {
   build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
 }
 
-step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings"
+step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the library, xtask/, integrations/onnxruntime/)"
 run_fmt() {
   cargo fmt --all -- --check
+  cargo fmt --manifest-path xtask/Cargo.toml -- --check
+  cargo fmt --manifest-path integrations/onnxruntime/Cargo.toml -- --check
   cargo clippy --all-targets -- -D warnings
+  cargo clippy --locked --manifest-path xtask/Cargo.toml --all-targets -- -D warnings
+  cargo clippy --locked --manifest-path integrations/onnxruntime/Cargo.toml --all-targets -- -D warnings
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 }
 
@@ -93,6 +97,10 @@ run_abi() {
 step_def dist "" "release tarballs (scripts/dist.sh): offline build from them with an empty CARGO_HOME, no build paths in the binaries (scripts/test-dist.sh)"
 run_dist() {
   bash scripts/test-dist.sh
+}
+step_def readme "" "README.md's promises (scripts/test-readme.sh): both commands shown, at most 200 lines, its C program builds and prints what it says"
+run_readme() {
+  bash scripts/test-readme.sh
 }
 step_def deb "" "Debian packages from the release tarballs (scripts/package-deb.sh): dpkg-buildpackage offline with Debian's rustc 1.85, lintian --pedantic, installed, consumers built against them"
 run_deb() {

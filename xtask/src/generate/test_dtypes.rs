@@ -13,7 +13,11 @@ pub const C_INCLUDE: &str = "tests/c/tc_dtypes.h";
 /// one in the gap below TF's quantized types, the first above them, and negatives and
 /// extremes.
 fn not_dtypes() -> Vec<i64> {
-    let onnx_max = DType::all().map(DType::code).filter(|&c| c < 100).max().unwrap_or(0);
+    let onnx_max = DType::all()
+        .map(DType::code)
+        .filter(|&c| c < 100)
+        .max()
+        .unwrap_or(0);
     let top = DType::all().map(DType::code).max().unwrap_or(0);
     let mut codes = vec![0, i64::from(onnx_max) + 1, 99, i64::from(top) + 1, -1, 200];
     codes.extend([i64::from(i32::MIN), i64::from(i32::MAX)]);
@@ -34,7 +38,12 @@ pub fn c_include() -> String {
          #include \"tensorcast.h\"\n\n",
     );
     let all: Vec<DType> = DType::all().collect();
-    let onnx_max = all.iter().map(|d| d.code()).filter(|&c| c < 100).max().unwrap_or(0);
+    let onnx_max = all
+        .iter()
+        .map(|d| d.code())
+        .filter(|&c| c < 100)
+        .max()
+        .unwrap_or(0);
     let dlpack = all
         .iter()
         .filter(|d| tensorcast::to_dlpack(**d).is_ok())
@@ -46,7 +55,11 @@ pub fn c_include() -> String {
         writeln!(out, "    TCAST_DTYPE_{},", d.name()).unwrap();
     }
     out.push_str("};\n\n");
-    writeln!(out, "/* The largest ONNX code with a dtype; the next is no dtype's. */").unwrap();
+    writeln!(
+        out,
+        "/* The largest ONNX code with a dtype; the next is no dtype's. */"
+    )
+    .unwrap();
     writeln!(out, "#define TC_ONNX_MAX_CODE {onnx_max}").unwrap();
     writeln!(out, "#define TC_FIRST_FREE_CODE {}", onnx_max + 1).unwrap();
     writeln!(out, "/* How many dtypes have a DLPack type code. */").unwrap();
