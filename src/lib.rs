@@ -58,7 +58,10 @@ mod testutil;
 pub use bitcast::{bitcast_shape, BitcastRules, LastAxis, ViewShape};
 pub use cast::{cast, format_strings, CastOptions, Casting, RoundMode, StringFormat};
 pub use dlpack::{from_dlpack, to_dlpack, DlpackCode, DlpackDtype};
-pub use dtype::{DType, DTypeInfo, Family, Scalar, ONNX_CAST_VERSIONS};
+pub use dtype::{
+    DType, DTypeInfo, Family, LowFormat, LowKind, NumpyName, Scalar, LOW_FORMATS,
+    ONNX_CAST_VERSIONS,
+};
 pub use error::{Error, Status};
 pub use expand::{broadcast_shape, expand};
 #[doc(hidden)]
