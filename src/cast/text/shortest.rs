@@ -136,10 +136,56 @@ pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
     (pick(vb, vbl, vbr, c & 1), k)
 }
 
+/// Fraction bits of the fixed-point products in [`digits_f32`].
+const F32_FRACTION: u32 = 34;
+
 /// The shortest digits of a positive, finite, non-zero FLOAT (its bits): `(d, k)` for
 /// the value d * 10^k, d below 10^9 and possibly with trailing zeros.
+///
+/// A normal value whose significand is not a power of two takes one product: the value
+/// at the scale 10^(k+1) (k as in [`digits_f32_interval`]), as a fixed-point number with
+/// 34 fraction bits. At that scale the interval of reals that read back as the value is
+/// less than one unit wide, so it holds at most one integer: the value's floor when the
+/// fraction is within half the interval, its ceiling when one minus the fraction is,
+/// and that integer (one digit shorter than any other answer) is the result. Otherwise
+/// the interval is at least one unit of 10^k wide and the value rounded to a unit of 10^k
+/// is inside it and closest: its last digit is the fraction times ten, rounded (a tie,
+/// only at 2.5 or 7.5, to even). Every FLOAT is checked against ryu
+/// (scripts/test-shortest-exhaustive.sh).
 #[inline(always)]
 pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
+    let field = (bits >> 23) as i32 & 0xff;
+    let fraction = u64::from(bits & ((1u32 << 23) - 1));
+    if field == 0 || fraction == 0 {
+        return digits_f32_interval(bits);
+    }
+    let (c, q) = (fraction | (1u64 << 23), field - 150);
+    let k = floor_log10_pow2(q);
+    // 10^-(k+1) rounded up, g * 2^(log2 - 63); `shift` (31..=34) puts the product's bit
+    // 64 at the value's 2^-34.
+    let g = pow10_up_64(-k - 1);
+    let shift = (q + floor_log2_pow10(-k - 1) + 35) as u32;
+    let p = ((u128::from(g) * u128::from(c << shift)) >> 64) as u64;
+    let one = 1u64 << F32_FRACTION;
+    let (integral, frac) = (p >> F32_FRACTION, p & (one - 1));
+    // Half the gap between neighbours (2^(q-1)) at the same scale; an even significand's
+    // interval includes its ends.
+    let half = (g >> (65 - shift)) + (1 - (c & 1));
+    let up = (frac + half) >> F32_FRACTION != 0;
+    let down = half > frac;
+    let digit = if frac == one >> 2 {
+        2
+    } else {
+        (frac * 10 + (one >> 1)) >> F32_FRACTION
+    };
+    let last = if up | down { 0 } else { digit };
+    ((integral + u64::from(up)) * 10 + last, k)
+}
+
+/// [`digits_f32`] by the interval's ends, for every FLOAT: the value and the two ends at
+/// four times the scale 10^k, each by its own product.
+#[inline(always)]
+fn digits_f32_interval(bits: u32) -> (u64, i32) {
     let field = (bits >> 23) as i32 & 0xff;
     let fraction = u64::from(bits & ((1u32 << 23) - 1));
     let (c, q) = if field == 0 {
