@@ -109,8 +109,46 @@ fn pick(vb: u64, vbl: u64, vbr: u64, open: u64) -> u64 {
 
 /// The shortest digits of a positive, finite, non-zero DOUBLE (its bits): `(d, k)` for
 /// the value d * 10^k, d below 10^17 and possibly with trailing zeros.
+///
+/// A normal value whose significand is not a power of two takes one product, as in
+/// [`digits_f32`]: the value at the scale 10^(k+1) with 64 fraction bits, from 10^-(k+1)
+/// rounded up to 128 bits. The others go by the interval's ends
+/// ([`digits_f64_interval`]).
 #[inline(always)]
 pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
+    let field = (bits >> 52) as i32 & 0x7ff;
+    let fraction = bits & ((1u64 << 52) - 1);
+    if field == 0 || fraction == 0 {
+        return digits_f64_interval(bits);
+    }
+    let (c, q) = (fraction | (1u64 << 52), field - 1075);
+    let k = floor_log10_pow2(q);
+    // 10^-(k+1) rounded up, (high, low) * 2^(log2 - 127); `shift` (1..=4) puts the
+    // product's bit 128 at the value's 2^4.
+    let (hi, lo) = pow10_up(-k - 1);
+    let shift = (q + floor_log2_pow10(-k - 1) + 5) as u32;
+    let m = c << shift;
+    // The product's upper 128 bits (the bits below them dropped: floor).
+    let p = u128::from(hi) * u128::from(m) + ((u128::from(lo) * u128::from(m)) >> 64);
+    let (integral, frac) = ((p >> 68) as u64, (p >> 4) as u64);
+    // Half the gap between neighbours (2^(q-1)) at the same scale; an even significand's
+    // interval includes its ends.
+    let half = (hi >> (5 - shift)) + (1 - (c & 1));
+    let up = frac.checked_add(half).is_none();
+    let down = half > frac;
+    let digit = if frac == 1 << 62 {
+        2
+    } else {
+        ((u128::from(frac) * 10 + (1 << 63)) >> 64) as u64
+    };
+    let last = if up | down { 0 } else { digit };
+    ((integral + u64::from(up)) * 10 + last, k)
+}
+
+/// [`digits_f64`] by the interval's ends, for every DOUBLE: the value and the two ends at
+/// four times the scale 10^k, each by its own product.
+#[inline(always)]
+fn digits_f64_interval(bits: u64) -> (u64, i32) {
     let field = (bits >> 52) as i32 & 0x7ff;
     let fraction = bits & ((1u64 << 52) - 1);
     let (c, q) = if field == 0 {
@@ -136,10 +174,56 @@ pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
     (pick(vb, vbl, vbr, c & 1), k)
 }
 
+/// Fraction bits of the fixed-point products in [`digits_f32`].
+const F32_FRACTION: u32 = 34;
+
 /// The shortest digits of a positive, finite, non-zero FLOAT (its bits): `(d, k)` for
 /// the value d * 10^k, d below 10^9 and possibly with trailing zeros.
+///
+/// A normal value whose significand is not a power of two takes one product: the value
+/// at the scale 10^(k+1) (k as in [`digits_f32_interval`]), as a fixed-point number with
+/// 34 fraction bits. At that scale the interval of reals that read back as the value is
+/// less than one unit wide, so it holds at most one integer: the value's floor when the
+/// fraction is within half the interval, its ceiling when one minus the fraction is,
+/// and that integer (one digit shorter than any other answer) is the result. Otherwise
+/// the interval is at least one unit of 10^k wide and the value rounded to a unit of 10^k
+/// is inside it and closest: its last digit is the fraction times ten, rounded (a tie,
+/// only at 2.5 or 7.5, to even). Every FLOAT is checked against ryu
+/// (scripts/test-shortest-exhaustive.sh).
 #[inline(always)]
 pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
+    let field = (bits >> 23) as i32 & 0xff;
+    let fraction = u64::from(bits & ((1u32 << 23) - 1));
+    if field == 0 || fraction == 0 {
+        return digits_f32_interval(bits);
+    }
+    let (c, q) = (fraction | (1u64 << 23), field - 150);
+    let k = floor_log10_pow2(q);
+    // 10^-(k+1) rounded up, g * 2^(log2 - 63); `shift` (31..=34) puts the product's bit
+    // 64 at the value's 2^-34.
+    let g = pow10_up_64(-k - 1);
+    let shift = (q + floor_log2_pow10(-k - 1) + 35) as u32;
+    let p = ((u128::from(g) * u128::from(c << shift)) >> 64) as u64;
+    let one = 1u64 << F32_FRACTION;
+    let (integral, frac) = (p >> F32_FRACTION, p & (one - 1));
+    // Half the gap between neighbours (2^(q-1)) at the same scale; an even significand's
+    // interval includes its ends.
+    let half = (g >> (65 - shift)) + (1 - (c & 1));
+    let up = (frac + half) >> F32_FRACTION != 0;
+    let down = half > frac;
+    let digit = if frac == one >> 2 {
+        2
+    } else {
+        (frac * 10 + (one >> 1)) >> F32_FRACTION
+    };
+    let last = if up | down { 0 } else { digit };
+    ((integral + u64::from(up)) * 10 + last, k)
+}
+
+/// [`digits_f32`] by the interval's ends, for every FLOAT: the value and the two ends at
+/// four times the scale 10^k, each by its own product.
+#[inline(always)]
+fn digits_f32_interval(bits: u32) -> (u64, i32) {
     let field = (bits >> 23) as i32 & 0xff;
     let fraction = u64::from(bits & ((1u32 << 23) - 1));
     let (c, q) = if field == 0 {
@@ -602,6 +686,44 @@ mod tests {
             f64::MIN_POSITIVE,
         ] {
             for delta in -3i64..=3 {
+                check_f64((x.to_bits() as i64 + delta) as u64);
+            }
+        }
+    }
+
+    /// More DOUBLEs: random bits, every exponent with random significands and those next
+    /// to the ends of its range, significands that are multiples of high powers of five
+    /// (whose value can sit exactly on a half or a tie at the scale), and the values next
+    /// to each power of ten.
+    #[test]
+    fn double_digits_hold_on_ties_and_range_ends() {
+        let mut rng = Rng(0x0d16_175f);
+        for _ in 0..samples(4_000_000) {
+            check_f64(rng.next() >> 1);
+        }
+        for field in 1..=2046u64 {
+            for _ in 0..samples(200) {
+                check_f64((field << 52) | (rng.next() >> 12));
+            }
+            for fraction in 1..64u64 {
+                check_f64((field << 52) | fraction);
+                check_f64((field << 52) | ((1 << 52) - fraction));
+            }
+        }
+        for j in 1..=22u32 {
+            // c = 5^j * m, a 53-bit significand, at any exponent.
+            let five = 5u64.pow(j);
+            let (low, top) = ((1u64 << 52).div_ceil(five), (1u64 << 53) / five);
+            for _ in 0..samples(20_000) {
+                let c = five * (low + rng.next() % (top - low + 1));
+                assert_eq!(c >> 52, 1, "{c}");
+                let field = 1 + rng.next() % 2046;
+                check_f64((field << 52) | (c & ((1 << 52) - 1)));
+            }
+        }
+        for e in -323i32..=308 {
+            let x = 10f64.powi(e);
+            for delta in -2i64..=2 {
                 check_f64((x.to_bits() as i64 + delta) as u64);
             }
         }
