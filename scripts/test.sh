@@ -69,6 +69,11 @@ run_cargo_test() {
   cargo test
 }
 
+step_def shortest "" "every FLOAT's shortest text against ryu's digits, exhaustively (scripts/test-shortest-exhaustive.sh)"
+run_shortest() {
+  bash scripts/test-shortest-exhaustive.sh
+}
+
 step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web in build/rust-1.85: clippy and cargo test"
 run_msrv() {
   bash scripts/test-msrv.sh
