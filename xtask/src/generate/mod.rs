@@ -58,6 +58,10 @@ pub fn outputs(root: &Path) -> Vec<Output> {
             path: test_dtypes::C_INCLUDE,
             text: test_dtypes::c_include(),
         },
+        Output {
+            path: test_dtypes::GO_TEST,
+            text: test_dtypes::go_test(),
+        },
     ];
     let regions: [Regions; 3] = [
         (
