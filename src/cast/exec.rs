@@ -105,6 +105,16 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         None => out.len() / ds,
     };
     let data = input.data();
+    if kernel.unpacks_nibbles {
+        // The kernel reads the packed codes itself: one call over the whole range. A
+        // share starts on a multiple of `SPLIT_ALIGN` elements, so on a whole byte.
+        assert!(first % 2 == 0 && plan.dst_packed.is_none());
+        kernel.run(
+            &data[first / 2..(first + n).div_ceil(2)],
+            &mut out[..n * ds],
+        );
+        return;
+    }
     if kernel.packs_nibbles && plan.src_packed.is_none() && input.layout().strides().is_none() {
         // The kernel packs its own output: one call over the whole range.
         kernel.run(

@@ -26,6 +26,10 @@ pub struct Kernel {
     /// The kernel writes a 4-bit packed output itself (two codes per byte) instead of
     /// one code per byte.
     pub packs_nibbles: bool,
+    /// The kernel reads a 4-bit packed input itself (two codes per byte, the first in
+    /// the low nibble; an odd count leaves the last byte's high nibble unread) instead
+    /// of one code per byte.
+    pub unpacks_nibbles: bool,
     /// The kernel writes large outputs with streaming stores itself, so the caller
     /// need not stage them through a buffer (`exec::run_contiguous`).
     pub streams: bool,
@@ -49,6 +53,7 @@ impl Kernel {
             dst_size,
             tier,
             packs_nibbles: false,
+            unpacks_nibbles: false,
             streams: false,
         }
     }
@@ -73,17 +78,40 @@ impl Kernel {
         }
     }
 
-    /// Converts every element of `src` into `dst`; both hold the same element count.
+    /// This kernel, marked as reading two 4-bit codes per byte (only hand-written
+    /// kernels unpack; the targets without one never call this).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn unpacking_nibbles(self) -> Kernel {
+        Kernel {
+            unpacks_nibbles: true,
+            ..self
+        }
+    }
+
+    /// Converts every element of `src` into `dst`; both hold the same element count
+    /// (for a kernel that unpacks nibbles, `dst`'s count sets it and `src` holds its
+    /// packed bytes).
     #[inline]
     pub fn run(&self, src: &[u8], dst: &mut [u8]) {
         // Element sizes are powers of two (1 to 16 bytes): shifts, not divisions, which
         // would cost more than a small call's conversions.
         debug_assert!(self.src_size.is_power_of_two() && self.dst_size.is_power_of_two());
-        let n = src.len() >> self.src_size.trailing_zeros();
-        let expected = if self.packs_nibbles {
-            n.div_ceil(2)
+        let (n, expected) = if self.unpacks_nibbles {
+            let n = dst.len() >> self.dst_size.trailing_zeros();
+            assert!(
+                src.len() == n.div_ceil(2),
+                "kernel input of {} bytes for {n} packed elements",
+                src.len()
+            );
+            (n, n << self.dst_size.trailing_zeros())
         } else {
-            n << self.dst_size.trailing_zeros()
+            let n = src.len() >> self.src_size.trailing_zeros();
+            let expected = if self.packs_nibbles {
+                n.div_ceil(2)
+            } else {
+                n << self.dst_size.trailing_zeros()
+            };
+            (n, expected)
         };
         assert!(
             dst.len() == expected,

@@ -48,6 +48,7 @@ bodies! {
     EncodeF16<const F: u8, const OPT: u8> => encode_f16;
     EncodeBf16<const F: u8, const OPT: u8> => encode_bf16;
     DecodeLut<const F: u8, const T: u8> => decode_lut_body;
+    DecodeNibbles<const F: u8, const T: u8> => decode_nibbles_body;
 }
 
 /// A kernel of this family.
@@ -1130,8 +1131,100 @@ unsafe fn decode_lut_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], s
     }
 }
 
-/// The table decoder of low-precision format `F` to table target `T`.
+/// A 4-bit format's decoder, reading the packed codes itself: a format with 16 codes
+/// needs no gather, its table fits a `vpshufb` lookup per output byte (the planes of
+/// `Lut::NIBBLES`), 32 codes (16 packed bytes) per step, streaming large outputs (as
+/// `streamed!`, with the first 32-byte boundary on an even element, a whole input byte).
+/// Measured (benches/cast.rs): INT4 -> FLOAT from 0.47x memcpy (unpacked in blocks, then
+/// gathered) to 1.1x, FLOAT4E2M1 -> FLOAT/FLOAT16/BFLOAT16 from ~0.5x to 0.95-1.0x.
+///
+/// # Safety
+/// The CPU must support AVX2; `src.len() == n.div_ceil(2)` for `n` elements of `dst`.
+#[inline(always)]
+unsafe fn decode_nibbles_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract).
+    unsafe {
+        let size = lut_size::<T>();
+        let head = dst.as_ptr().align_offset(32);
+        if dst.len() < STREAM_MIN_BYTES || head % (2 * size) != 0 {
+            decode_nibbles_run::<F, T>(src, dst, false);
+        } else {
+            let (dst_head, dst_rest) = dst.split_at_mut(head);
+            let (src_head, src_rest) = src.split_at(head / size / 2);
+            decode_nibbles_run::<F, T>(src_head, dst_head, false);
+            decode_nibbles_run::<F, T>(src_rest, dst_rest, true);
+            _mm_sfence();
+        }
+    }
+}
+
+/// As [`decode_nibbles_body`], streaming the vector stores when `stream`.
+#[inline(always)]
+unsafe fn decode_nibbles_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], stream: bool) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); the
+    // loads and stores stay inside the slices, as noted at each.
+    unsafe {
+        let size = lut_size::<T>();
+        let planes = &Lut::<F>::NIBBLES[T as usize];
+        let plane = |p: usize| _mm256_loadu_si256(planes[p].as_ptr().cast());
+        let (p0, p1, p2, p3) = (plane(0), plane(1), plane(2), plane(3));
+        let low = _mm_set1_epi8(0x0f);
+        // Whole steps of 32 codes; an odd count's last packed byte goes to the tail.
+        let (whole, packed) = src.split_at(dst.len() / (32 * size) * 16);
+        let mut d = dst.chunks_exact_mut(32 * size);
+        for (si, di) in whole.chunks_exact(16).zip(&mut d) {
+            // In bounds: `si` holds 16 readable bytes (32 codes) and `di` their output.
+            let b = _mm_loadu_si128(si.as_ptr().cast());
+            let lo = _mm_and_si128(b, low);
+            let hi = _mm_and_si128(_mm_srli_epi16::<4>(b), low);
+            // Codes 0-15 in the low lane, 16-31 in the high one.
+            let codes = _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi));
+            let out = di.as_mut_ptr();
+            let (b0, b1) = (
+                _mm256_shuffle_epi8(p0, codes),
+                _mm256_shuffle_epi8(p1, codes),
+            );
+            // Per lane: the low halves of the codes (0-7 | 16-23), the high (8-15 | 24-31).
+            let (w01l, w01h) = (_mm256_unpacklo_epi8(b0, b1), _mm256_unpackhi_epi8(b0, b1));
+            let (first, second) = (
+                _mm256_permute2x128_si256::<0x20>,
+                _mm256_permute2x128_si256::<0x31>,
+            );
+            if T == LUT_F32 {
+                let (b2, b3) = (
+                    _mm256_shuffle_epi8(p2, codes),
+                    _mm256_shuffle_epi8(p3, codes),
+                );
+                let (w23l, w23h) = (_mm256_unpacklo_epi8(b2, b3), _mm256_unpackhi_epi8(b2, b3));
+                // Per lane, four codes each: 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31.
+                let d0 = _mm256_unpacklo_epi16(w01l, w23l);
+                let d1 = _mm256_unpackhi_epi16(w01l, w23l);
+                let d2 = _mm256_unpacklo_epi16(w01h, w23h);
+                let d3 = _mm256_unpackhi_epi16(w01h, w23h);
+                store(out, first(d0, d1), stream);
+                store(out.add(32), first(d2, d3), stream);
+                store(out.add(64), second(d0, d1), stream);
+                store(out.add(96), second(d2, d3), stream);
+            } else {
+                store(out, first(w01l, w01h), stream);
+                store(out.add(32), second(w01l, w01h), stream);
+            }
+        }
+        let table = &Lut::<F>::TABLES[T as usize];
+        for (i, di) in d.into_remainder().chunks_exact_mut(size).enumerate() {
+            let code = (packed[i / 2] >> (4 * (i % 2))) & 15;
+            di.copy_from_slice(&table[usize::from(code)].to_le_bytes()[..size]);
+        }
+    }
+}
+
+/// The table decoder of low-precision format `F` to table target `T`; a 4-bit format's
+/// reads its packed codes itself.
 pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
+    if FORMATS[F as usize].bits == 4 {
+        let kernel = kernel(entry::<DecodeNibbles<F, T>>, 1, lut_size::<T>(), token);
+        return kernel.unpacking_nibbles().streaming();
+    }
     let kernel = kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token);
     if T == LUT_F32 {
         kernel.streaming()

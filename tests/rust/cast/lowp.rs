@@ -11,7 +11,7 @@ use super::{cast, CastOptions, RoundMode};
 use crate::dtype::{DType, Scalar};
 use crate::formats::lowp::{format_of, FORMATS};
 use crate::formats::repr::Repr;
-use crate::simd::kernel::Tier;
+use crate::simd::kernel::{Kernel, Tier};
 use crate::tensor::{Tensor, TensorMut};
 
 const OPTIONS: [(bool, u8); 6] = [
@@ -95,6 +95,24 @@ fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
     }
 }
 
+/// Runs decoder `kernel` over `codes` (one per byte) from `offset` bytes into a buffer:
+/// packed two per byte first for a kernel that reads 4-bit packed input, with the
+/// unread high nibble of an odd count's last byte set (the kernel must ignore it).
+fn run_decoder(kernel: Kernel, codes: &[u8], offset: usize, out: &mut [u8]) {
+    let mut input = vec![0u8; offset];
+    if kernel.unpacks_nibbles {
+        let mut packed = vec![0u8; codes.len().div_ceil(2)];
+        crate::formats::pack::pack(4, codes, &mut packed);
+        if codes.len() % 2 == 1 {
+            *packed.last_mut().unwrap() |= 0xf0;
+        }
+        input.extend_from_slice(&packed);
+    } else {
+        input.extend_from_slice(codes);
+    }
+    kernel.run(&input[offset..], out);
+}
+
 #[test]
 fn every_code_decodes_exactly_to_every_target() {
     for format in formats() {
@@ -107,7 +125,8 @@ fn every_code_decodes_exactly_to_every_target() {
             }
             for tier in Tier::available() {
                 let mut got = vec![0u8; expected.len()];
-                select_any(Repr::Low(format), Repr::Std(to), true, 0, tier).run(&all, &mut got);
+                let kernel = select_any(Repr::Low(format), Repr::Std(to), true, 0, tier);
+                run_decoder(kernel, &all, 0, &mut got);
                 if let Some(i) =
                     (0..all.len()).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
                 {
@@ -141,15 +160,16 @@ fn codes_decode_in_vector_steps_and_tails() {
                 for (&c, slot) in input.iter().zip(expected.chunks_exact_mut(ts)) {
                     store_exact(low_decode(format, c), to, slot);
                 }
-                for tier in Tier::available() {
-                    let mut got = vec![0u8; len * ts];
+                for (tier, offset) in Tier::available().into_iter().flat_map(|t| [(t, 0), (t, 1)]) {
+                    let mut storage = vec![0u8; len * ts + offset];
+                    let got = &mut storage[offset..];
                     let kernel = select_any(Repr::Low(format), Repr::Std(to), true, 0, tier);
-                    kernel.run(&input, &mut got);
+                    run_decoder(kernel, &input, offset, got);
                     if let Some(i) =
                         (0..len).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
                     {
                         panic!(
-                            "{} code {:#04x} at {i} of {len} -> {to:?} on {tier:?}: got {:02x?}, expected {:02x?}",
+                            "{} code {:#04x} at {i} of {len} -> {to:?} on {tier:?}, offset {offset}: got {:02x?}, expected {:02x?}",
                             FORMATS[format as usize].dtype,
                             input[i],
                             &got[i * ts..][..ts],
@@ -808,16 +828,28 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
 #[test]
 fn large_decoded_outputs_match_the_reference() {
     // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
-    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer.
-    // Outputs at a boundary and one element past it; random codes, checked against the
-    // reference's value of each code.
+    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer;
+    // the 4-bit decoders stream both from a boundary that falls on an even element.
+    // Outputs at a boundary, one element past it and two (4-bit: not streamed, streamed
+    // after a head); random codes (packed for the 4-bit formats, an odd count), checked
+    // against the reference's value of each code.
     let mut rng = Rng(0xdec0de);
-    for format in formats().filter(|&f| FORMATS[f as usize].bits == 8) {
+    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 4 | 8)) {
         let dtype = FORMATS[format as usize].dtype;
+        let bits = FORMATS[format as usize].bits;
         for to in [Scalar::F32, Scalar::F16] {
             let ts = to.size();
             let n = crate::simd::kernel::STREAM_MIN_BYTES / ts + 37;
-            let src: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            let codes: Vec<u8> = (0..n)
+                .map(|_| (rng.next() as u8) & ((1u16 << bits) - 1) as u8)
+                .collect();
+            let src = if bits == 4 {
+                let mut packed = vec![0u8; n.div_ceil(2)];
+                crate::formats::pack::pack(4, &codes, &mut packed);
+                packed
+            } else {
+                codes.clone()
+            };
             let expected: Vec<Vec<u8>> = (0..=255u8)
                 .map(|c| {
                     let mut slot = vec![0u8; ts];
@@ -830,7 +862,7 @@ fn large_decoded_outputs_match_the_reference() {
             } else {
                 DType::Float16
             };
-            for offset in [0, ts] {
+            for offset in [0, ts, 2 * ts] {
                 let mut storage = vec![0u8; n * ts + 64];
                 let start = storage.as_ptr().align_offset(32) + offset;
                 let shape = [n];
@@ -838,7 +870,7 @@ fn large_decoded_outputs_match_the_reference() {
                 let out = &mut storage[start..start + n * ts];
                 let mut output = TensorMut::new(out, to_dtype, &shape).unwrap();
                 cast(&input, &mut output, &CastOptions::default()).unwrap();
-                for (i, (&c, g)) in src
+                for (i, (&c, g)) in codes
                     .iter()
                     .zip(out_chunks(&storage[start..], ts, n))
                     .enumerate()
