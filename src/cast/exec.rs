@@ -115,11 +115,12 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         );
         return;
     }
-    if kernel.packs_nibbles && plan.src_packed.is_none() && input.layout().strides().is_none() {
+    let packs = kernel.packs_bits;
+    if packs != 0 && plan.src_packed.is_none() && input.layout().strides().is_none() {
         // The kernel packs its own output: one call over the whole range.
         kernel.run(
             &data[first * es..(first + n) * es],
-            &mut out[..n.div_ceil(2)],
+            &mut out[..packed_bytes(packs, n)],
         );
         return;
     }
@@ -146,8 +147,9 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
             &data[at * es..(at + m) * es]
         };
         match plan.dst_packed {
-            Some(4) if kernel.packs_nibbles => {
-                kernel.run(src, &mut out[done / 2..(done + m).div_ceil(2)]);
+            Some(bits) if bits == packs => {
+                let start = packed_bytes(bits, done);
+                kernel.run(src, &mut out[start..packed_bytes(bits, done + m)]);
             }
             Some(bits) => {
                 kernel.run(src, &mut codes[..m]);

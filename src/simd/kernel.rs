@@ -23,9 +23,9 @@ pub struct Kernel {
     pub dst_size: usize,
     /// The CPU tier the kernel was compiled for.
     pub tier: Tier,
-    /// The kernel writes a 4-bit packed output itself (two codes per byte) instead of
-    /// one code per byte.
-    pub packs_nibbles: bool,
+    /// The kernel writes a packed output itself, this many bits per code (4: two
+    /// codes per byte, 2: four), instead of one code per byte (0).
+    pub packs_bits: u32,
     /// The kernel reads a 4-bit packed input itself (two codes per byte, the first in
     /// the low nibble; an odd count leaves the last byte's high nibble unread) instead
     /// of one code per byte.
@@ -52,7 +52,7 @@ impl Kernel {
             src_size,
             dst_size,
             tier,
-            packs_nibbles: false,
+            packs_bits: 0,
             unpacks_nibbles: false,
             streams: false,
         }
@@ -68,12 +68,13 @@ impl Kernel {
         }
     }
 
-    /// This kernel, marked as writing two 4-bit codes per byte (only hand-written
-    /// kernels pack; the targets without one never call this).
+    /// This kernel, marked as writing codes of `bits` (4 or 2) packed (only
+    /// hand-written kernels pack; the targets without one never call this).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) fn packing_nibbles(self) -> Kernel {
+    pub(crate) fn packing(self, bits: u32) -> Kernel {
+        debug_assert!(bits == 4 || bits == 2);
         Kernel {
-            packs_nibbles: true,
+            packs_bits: bits,
             ..self
         }
     }
@@ -106,8 +107,8 @@ impl Kernel {
             (n, n << self.dst_size.trailing_zeros())
         } else {
             let n = src.len() >> self.src_size.trailing_zeros();
-            let expected = if self.packs_nibbles {
-                n.div_ceil(2)
+            let expected = if self.packs_bits != 0 {
+                (n * self.packs_bits as usize).div_ceil(8)
             } else {
                 n << self.dst_size.trailing_zeros()
             };

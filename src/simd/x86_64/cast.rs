@@ -1000,17 +1000,18 @@ unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst
     }
 }
 
-/// Output bytes of `codes` codes of format `F`: one each, or two per byte for the 4-bit
-/// format (whose kernels pack their own output).
+/// Output bytes of `codes` codes of format `F` (a multiple of 4): one each, or two or
+/// four per byte for the 4-bit and 2-bit formats (whose kernels pack their own output).
 const fn output_bytes<const F: u8>(codes: usize) -> usize {
-    if FORMATS[F as usize].bits == 4 {
-        codes / 2
-    } else {
-        codes
+    match FORMATS[F as usize].bits {
+        4 => codes / 2,
+        2 => codes / 4,
+        _ => codes,
     }
 }
 
-/// Stores 32 codes: as they are, or packed two per byte for the 4-bit format.
+/// Stores 32 codes: as they are, or packed two or four per byte for the 4-bit and 2-bit
+/// formats.
 ///
 /// # Safety
 /// `di` holds `output_bytes::<F>(32)` writable bytes.
@@ -1030,6 +1031,20 @@ unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
                 _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(merged, merged));
             // In bounds: the caller provides 16 writable bytes.
             _mm_storeu_si128(di.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
+        } else if FORMATS[F as usize].bits == 2 {
+            // Codes (4k .. 4k+3) weighted (1, 4) into 16-bit words, then (1, 16) into
+            // 32-bit lanes: one byte of four codes per lane, first code lowest.
+            let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x0401));
+            let groups = _mm256_madd_epi16(words, _mm256_set1_epi32(0x0010_0001));
+            let narrow = _mm256_packus_epi32(groups, groups);
+            let bytes = _mm256_packus_epi16(narrow, narrow);
+            // Bytes 0-3 of each 128-bit lane are groups 0-3 and 4-7.
+            let ordered = _mm_unpacklo_epi32(
+                _mm256_castsi256_si128(bytes),
+                _mm256_extracti128_si256::<1>(bytes),
+            );
+            // In bounds: the caller provides 8 writable bytes.
+            _mm_storel_epi64(di.as_mut_ptr().cast(), ordered);
         } else {
             // In bounds: the caller provides 32 writable bytes.
             _mm256_storeu_si256(di.as_mut_ptr().cast(), codes);
@@ -1053,8 +1068,8 @@ fn finish_codes<const F: u8, const OPT: u8>(
     for (slot, x) in codes.iter_mut().zip(values) {
         *slot = lowp::to_code::<f32, F, OPT>(x);
     }
-    if FORMATS[F as usize].bits == 4 {
-        pack::pack(4, &codes[..n], rest);
+    if let bits @ (4 | 2) = FORMATS[F as usize].bits {
+        pack::pack(bits, &codes[..n], rest);
     } else {
         rest.copy_from_slice(&codes[..n]);
     }
@@ -1265,9 +1280,8 @@ fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Optio
         Scalar::Bf16 if !is_int => kernel(entry::<EncodeBf16<F, OPT>>, 2, 1, token),
         _ => return None,
     };
-    Some(if FORMATS[F as usize].bits == 4 {
-        kernel.packing_nibbles()
-    } else {
-        kernel
+    Some(match FORMATS[F as usize].bits {
+        bits @ (4 | 2) => kernel.packing(bits),
+        _ => kernel,
     })
 }

@@ -74,10 +74,11 @@ fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
             for tier in Tier::available() {
                 let mut got = vec![0u8; expected.len()];
                 let kernel = select_any(from, Repr::Low(format), saturate, mode, tier);
-                if kernel.packs_nibbles {
-                    let mut packed = vec![0u8; got.len().div_ceil(2)];
+                if kernel.packs_bits != 0 {
+                    let bits = kernel.packs_bits;
+                    let mut packed = vec![0u8; (got.len() * bits as usize).div_ceil(8)];
                     kernel.run(inputs, &mut packed);
-                    crate::formats::pack::unpack(4, &packed, &mut got);
+                    crate::formats::pack::unpack(bits, &packed, &mut got);
                 } else {
                     kernel.run(inputs, &mut got);
                 }
@@ -277,6 +278,63 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
     }
     let bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
     check_encoding(Repr::Std(Scalar::F64), 8, &bytes);
+}
+
+/// The encoders that pack their own output (the 4-bit and 2-bit formats from f32), on
+/// every tier: lengths ending inside and at the end of a vector step of 32 (odd ones
+/// leave the last byte part-filled; its unused bits must be 0), into a misaligned
+/// output, against the reference code of each element.
+#[test]
+fn packed_encodings_in_vector_steps_and_tails() {
+    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4)) {
+        let bits = FORMATS[format as usize].bits;
+        for len in [1usize, 3, 31, 32, 33, 63, 64 + 5, 128 + 31, 257] {
+            // Steps of 0.375 from -9 cover ties, both signs and the out-of-range values.
+            let values: Vec<f32> = (0..len).map(|i| (i % 48) as f32 * 0.375 - 9.0).collect();
+            let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_ne_bytes()).collect();
+            for (saturate, mode) in OPTIONS {
+                let expected: Vec<u8> = values
+                    .iter()
+                    .map(|x| {
+                        let exact = source_value(Repr::Std(Scalar::F32), &x.to_ne_bytes());
+                        low_encode(format, saturate, mode, exact)
+                    })
+                    .collect();
+                for tier in Tier::available() {
+                    let from = Repr::Std(Scalar::F32);
+                    let kernel = select_any(from, Repr::Low(format), saturate, mode, tier);
+                    let mut got = vec![0u8; len];
+                    if kernel.packs_bits != 0 {
+                        assert_eq!(kernel.packs_bits, bits);
+                        let size = (len * bits as usize).div_ceil(8);
+                        let mut storage = vec![0xffu8; size + 1];
+                        kernel.run(&bytes, &mut storage[1..]);
+                        crate::formats::pack::unpack(bits, &storage[1..], &mut got);
+                        let used = (len * bits as usize) % 8;
+                        if used != 0 {
+                            assert_eq!(
+                                storage[size] >> used,
+                                0,
+                                "{} of {len}: unused bits of the last byte",
+                                FORMATS[format as usize].dtype
+                            );
+                        }
+                    } else {
+                        kernel.run(&bytes, &mut got);
+                    }
+                    if let Some(i) = (0..len).find(|&i| got[i] != expected[i]) {
+                        panic!(
+                            "f32 {} at {i} of {len} -> {} (saturate {saturate}, round_mode {mode}) on {tier:?}: gave {:#04x}, expected {:#04x}",
+                            values[i],
+                            FORMATS[format as usize].dtype,
+                            got[i],
+                            expected[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -649,10 +707,11 @@ fn expect_page_codes(
     for tier in Tier::available() {
         let kernel = select_any(source, Repr::Low(format), saturate, mode, tier);
         let mut got = vec![0u8; n * REPLICAS];
-        if kernel.packs_nibbles {
-            let mut packed = vec![0u8; got.len().div_ceil(2)];
+        if kernel.packs_bits != 0 {
+            let bits = kernel.packs_bits;
+            let mut packed = vec![0u8; (got.len() * bits as usize).div_ceil(8)];
             kernel.run(&replicated, &mut packed);
-            crate::formats::pack::unpack(4, &packed, &mut got);
+            crate::formats::pack::unpack(bits, &packed, &mut got);
         } else {
             kernel.run(&replicated, &mut got);
         }
