@@ -105,12 +105,12 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         None => out.len() / ds,
     };
     let data = input.data();
-    if kernel.unpacks_nibbles {
+    if let bits @ (4 | 2) = kernel.unpacks_bits {
         // The kernel reads the packed codes itself: one call over the whole range. A
         // share starts on a multiple of `SPLIT_ALIGN` elements, so on a whole byte.
-        assert!(first % 2 == 0 && plan.dst_packed.is_none());
+        assert!(first % SPLIT_ALIGN == 0 && plan.dst_packed.is_none());
         kernel.run(
-            &data[first / 2..(first + n).div_ceil(2)],
+            &data[packed_bytes(bits, first)..packed_bytes(bits, first + n)],
             &mut out[..n * ds],
         );
         return;

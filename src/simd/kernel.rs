@@ -26,10 +26,10 @@ pub struct Kernel {
     /// The kernel writes a packed output itself, this many bits per code (4: two
     /// codes per byte, 2: four), instead of one code per byte (0).
     pub packs_bits: u32,
-    /// The kernel reads a 4-bit packed input itself (two codes per byte, the first in
-    /// the low nibble; an odd count leaves the last byte's high nibble unread) instead
-    /// of one code per byte.
-    pub unpacks_nibbles: bool,
+    /// The kernel reads a packed input itself, this many bits per code (4: two codes
+    /// per byte, 2: four, the first in the lowest bits; the unused bits of a part-filled
+    /// last byte are not read) instead of one code per byte (0).
+    pub unpacks_bits: u32,
     /// The kernel writes large outputs with streaming stores itself, so the caller
     /// need not stage them through a buffer (`exec::run_contiguous`).
     pub streams: bool,
@@ -53,7 +53,7 @@ impl Kernel {
             dst_size,
             tier,
             packs_bits: 0,
-            unpacks_nibbles: false,
+            unpacks_bits: 0,
             streams: false,
         }
     }
@@ -79,28 +79,29 @@ impl Kernel {
         }
     }
 
-    /// This kernel, marked as reading two 4-bit codes per byte (only hand-written
-    /// kernels unpack; the targets without one never call this).
+    /// This kernel, marked as reading codes of `bits` (4 or 2) packed (only
+    /// hand-written kernels unpack; the targets without one never call this).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) fn unpacking_nibbles(self) -> Kernel {
+    pub(crate) fn unpacking(self, bits: u32) -> Kernel {
+        debug_assert!(bits == 4 || bits == 2);
         Kernel {
-            unpacks_nibbles: true,
+            unpacks_bits: bits,
             ..self
         }
     }
 
     /// Converts every element of `src` into `dst`; both hold the same element count
-    /// (for a kernel that unpacks nibbles, `dst`'s count sets it and `src` holds its
+    /// (for a kernel that unpacks its input, `dst`'s count sets it and `src` holds its
     /// packed bytes).
     #[inline]
     pub fn run(&self, src: &[u8], dst: &mut [u8]) {
         // Element sizes are powers of two (1 to 16 bytes): shifts, not divisions, which
         // would cost more than a small call's conversions.
         debug_assert!(self.src_size.is_power_of_two() && self.dst_size.is_power_of_two());
-        let (n, expected) = if self.unpacks_nibbles {
+        let (n, expected) = if self.unpacks_bits != 0 {
             let n = dst.len() >> self.dst_size.trailing_zeros();
             assert!(
-                src.len() == n.div_ceil(2),
+                src.len() == (n * self.unpacks_bits as usize).div_ceil(8),
                 "kernel input of {} bytes for {n} packed elements",
                 src.len()
             );

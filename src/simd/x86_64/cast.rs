@@ -48,7 +48,7 @@ bodies! {
     EncodeF16<const F: u8, const OPT: u8> => encode_f16;
     EncodeBf16<const F: u8, const OPT: u8> => encode_bf16;
     DecodeLut<const F: u8, const T: u8> => decode_lut_body;
-    DecodeNibbles<const F: u8, const T: u8> => decode_nibbles_body;
+    DecodePacked<const F: u8, const T: u8> => decode_packed_body;
 }
 
 /// A kernel of this family.
@@ -1146,54 +1146,71 @@ unsafe fn decode_lut_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], s
     }
 }
 
-/// A 4-bit format's decoder, reading the packed codes itself: a format with 16 codes
-/// needs no gather, its table fits a `vpshufb` lookup per output byte (the planes of
-/// `Lut::NIBBLES`), 32 codes (16 packed bytes) per step, streaming large outputs (as
-/// `streamed!`, with the first 32-byte boundary on an even element, a whole input byte).
-/// Measured (benches/cast.rs): INT4 -> FLOAT from 0.47x memcpy (unpacked in blocks, then
-/// gathered) to 1.1x, FLOAT4E2M1 -> FLOAT/FLOAT16/BFLOAT16 from ~0.5x to 0.95-1.0x.
+/// A 4-bit or 2-bit format's decoder, reading the packed codes itself: a format with at
+/// most 16 codes needs no gather, its table fits a `vpshufb` lookup per output byte
+/// (the planes of `Lut::NIBBLES`), 32 codes (16 or 8 packed bytes) per step, streaming
+/// large outputs (as `streamed!`, with the first 32-byte boundary on an element that
+/// starts a byte). Measured (benches/cast.rs), from unpacking in blocks then gathering:
+/// INT4 -> FLOAT 0.47x memcpy to 1.0-1.1x, FLOAT4E2M1 -> FLOAT/FLOAT16/BFLOAT16 ~0.5x
+/// to 0.95-1.0x, INT2 -> FLOAT 0.37x to 0.91x.
 ///
 /// # Safety
-/// The CPU must support AVX2; `src.len() == n.div_ceil(2)` for `n` elements of `dst`.
+/// The CPU must support AVX2; `src` holds the packed bytes of `dst`'s elements.
 #[inline(always)]
-unsafe fn decode_nibbles_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
+unsafe fn decode_packed_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract).
     unsafe {
         let size = lut_size::<T>();
+        let per_byte = 8 / FORMATS[F as usize].bits as usize;
         let head = dst.as_ptr().align_offset(32);
-        if dst.len() < STREAM_MIN_BYTES || head % (2 * size) != 0 {
-            decode_nibbles_run::<F, T>(src, dst, false);
+        if dst.len() < STREAM_MIN_BYTES || head % (per_byte * size) != 0 {
+            decode_packed_run::<F, T>(src, dst, false);
         } else {
             let (dst_head, dst_rest) = dst.split_at_mut(head);
-            let (src_head, src_rest) = src.split_at(head / size / 2);
-            decode_nibbles_run::<F, T>(src_head, dst_head, false);
-            decode_nibbles_run::<F, T>(src_rest, dst_rest, true);
+            let (src_head, src_rest) = src.split_at(head / size / per_byte);
+            decode_packed_run::<F, T>(src_head, dst_head, false);
+            decode_packed_run::<F, T>(src_rest, dst_rest, true);
             _mm_sfence();
         }
     }
 }
 
-/// As [`decode_nibbles_body`], streaming the vector stores when `stream`.
+/// As [`decode_packed_body`], streaming the vector stores when `stream`.
 #[inline(always)]
-unsafe fn decode_nibbles_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], stream: bool) {
+unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], stream: bool) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
         let size = lut_size::<T>();
+        let bits = FORMATS[F as usize].bits as usize;
+        let per_byte = 8 / bits;
         let planes = &Lut::<F>::NIBBLES[T as usize];
         let plane = |p: usize| _mm256_loadu_si256(planes[p].as_ptr().cast());
         let (p0, p1, p2, p3) = (plane(0), plane(1), plane(2), plane(3));
-        let low = _mm_set1_epi8(0x0f);
-        // Whole steps of 32 codes; an odd count's last packed byte goes to the tail.
-        let (whole, packed) = src.split_at(dst.len() / (32 * size) * 16);
+        let step = 32 / per_byte;
+        // Whole steps of 32 codes; a part-filled last byte goes to the tail.
+        let (whole, packed) = src.split_at(dst.len() / (32 * size) * step);
         let mut d = dst.chunks_exact_mut(32 * size);
-        for (si, di) in whole.chunks_exact(16).zip(&mut d) {
-            // In bounds: `si` holds 16 readable bytes (32 codes) and `di` their output.
-            let b = _mm_loadu_si128(si.as_ptr().cast());
-            let lo = _mm_and_si128(b, low);
-            let hi = _mm_and_si128(_mm_srli_epi16::<4>(b), low);
+        for (si, di) in whole.chunks_exact(step).zip(&mut d) {
+            // In bounds: `si` holds `step` readable bytes (32 codes) and `di` their output.
             // Codes 0-15 in the low lane, 16-31 in the high one.
-            let codes = _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi));
+            let codes = if bits == 4 {
+                let b = _mm_loadu_si128(si.as_ptr().cast());
+                let low = _mm_set1_epi8(0x0f);
+                let lo = _mm_and_si128(b, low);
+                let hi = _mm_and_si128(_mm_srli_epi16::<4>(b), low);
+                _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi))
+            } else {
+                let b = _mm_loadl_epi64(si.as_ptr().cast());
+                let mask = _mm_set1_epi8(3);
+                let c0 = _mm_and_si128(b, mask);
+                let c1 = _mm_and_si128(_mm_srli_epi16::<2>(b), mask);
+                let c2 = _mm_and_si128(_mm_srli_epi16::<4>(b), mask);
+                let c3 = _mm_and_si128(_mm_srli_epi16::<6>(b), mask);
+                // Byte k's four codes side by side: elements 4k to 4k+3.
+                let (c01, c23) = (_mm_unpacklo_epi8(c0, c1), _mm_unpacklo_epi8(c2, c3));
+                _mm256_set_m128i(_mm_unpackhi_epi16(c01, c23), _mm_unpacklo_epi16(c01, c23))
+            };
             let out = di.as_mut_ptr();
             let (b0, b1) = (
                 _mm256_shuffle_epi8(p0, codes),
@@ -1226,19 +1243,20 @@ unsafe fn decode_nibbles_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8
             }
         }
         let table = &Lut::<F>::TABLES[T as usize];
+        let mask = (1u8 << bits) - 1;
         for (i, di) in d.into_remainder().chunks_exact_mut(size).enumerate() {
-            let code = (packed[i / 2] >> (4 * (i % 2))) & 15;
+            let code = (packed[i / per_byte] >> (bits * (i % per_byte))) & mask;
             di.copy_from_slice(&table[usize::from(code)].to_le_bytes()[..size]);
         }
     }
 }
 
-/// The table decoder of low-precision format `F` to table target `T`; a 4-bit format's
-/// reads its packed codes itself.
+/// The table decoder of low-precision format `F` to table target `T`; a 4-bit or 2-bit
+/// format's reads its packed codes itself.
 pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
-    if FORMATS[F as usize].bits == 4 {
-        let kernel = kernel(entry::<DecodeNibbles<F, T>>, 1, lut_size::<T>(), token);
-        return kernel.unpacking_nibbles().streaming();
+    if let bits @ (4 | 2) = FORMATS[F as usize].bits {
+        let kernel = kernel(entry::<DecodePacked<F, T>>, 1, lut_size::<T>(), token);
+        return kernel.unpacking(bits).streaming();
     }
     let kernel = kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token);
     if T == LUT_F32 {

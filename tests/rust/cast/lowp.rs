@@ -97,15 +97,17 @@ fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
 }
 
 /// Runs decoder `kernel` over `codes` (one per byte) from `offset` bytes into a buffer:
-/// packed two per byte first for a kernel that reads 4-bit packed input, with the
-/// unread high nibble of an odd count's last byte set (the kernel must ignore it).
+/// packed first for a kernel that reads packed input, with the unused high bits of a
+/// part-filled last byte set (the kernel must ignore them).
 fn run_decoder(kernel: Kernel, codes: &[u8], offset: usize, out: &mut [u8]) {
     let mut input = vec![0u8; offset];
-    if kernel.unpacks_nibbles {
-        let mut packed = vec![0u8; codes.len().div_ceil(2)];
-        crate::formats::pack::pack(4, codes, &mut packed);
-        if codes.len() % 2 == 1 {
-            *packed.last_mut().unwrap() |= 0xf0;
+    let bits = kernel.unpacks_bits;
+    if bits != 0 {
+        let mut packed = vec![0u8; (codes.len() * bits as usize).div_ceil(8)];
+        crate::formats::pack::pack(bits, codes, &mut packed);
+        let used = codes.len() * bits as usize % 8;
+        if used != 0 {
+            *packed.last_mut().unwrap() |= 0xff << used;
         }
         input.extend_from_slice(&packed);
     } else {
@@ -888,12 +890,12 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
 fn large_decoded_outputs_match_the_reference() {
     // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
     // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer;
-    // the 4-bit decoders stream both from a boundary that falls on an even element.
-    // Outputs at a boundary, one element past it and two (4-bit: not streamed, streamed
-    // after a head); random codes (packed for the 4-bit formats, an odd count), checked
+    // the 4-bit and 2-bit decoders stream both from a boundary on an element that starts
+    // a byte. Outputs at a boundary, one, two and four elements past it; random codes (packed
+    // for the 4-bit and 2-bit formats, a count ending inside a byte), checked
     // against the reference's value of each code.
     let mut rng = Rng(0xdec0de);
-    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 4 | 8)) {
+    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4 | 8)) {
         let dtype = FORMATS[format as usize].dtype;
         let bits = FORMATS[format as usize].bits;
         for to in [Scalar::F32, Scalar::F16] {
@@ -902,9 +904,9 @@ fn large_decoded_outputs_match_the_reference() {
             let codes: Vec<u8> = (0..n)
                 .map(|_| (rng.next() as u8) & ((1u16 << bits) - 1) as u8)
                 .collect();
-            let src = if bits == 4 {
-                let mut packed = vec![0u8; n.div_ceil(2)];
-                crate::formats::pack::pack(4, &codes, &mut packed);
+            let src = if bits < 8 {
+                let mut packed = vec![0u8; (n * bits as usize).div_ceil(8)];
+                crate::formats::pack::pack(bits, &codes, &mut packed);
                 packed
             } else {
                 codes.clone()
@@ -921,7 +923,7 @@ fn large_decoded_outputs_match_the_reference() {
             } else {
                 DType::Float16
             };
-            for offset in [0, ts, 2 * ts] {
+            for offset in [0, ts, 2 * ts, 4 * ts] {
                 let mut storage = vec![0u8; n * ts + 64];
                 let start = storage.as_ptr().align_offset(32) + offset;
                 let shape = [n];
