@@ -26,7 +26,9 @@ impl<const F: u8> Lut<F> {
 
     /// The tables of the 16 codes of a 4-bit format split into byte planes, for a
     /// 16-entry byte lookup: `NIBBLES[T][p][c]` is byte `p` (little-endian) of the
-    /// entry of code `c & 15` in `TABLES[T]`, twice over (once per 128-bit lane).
+    /// entry of code `c & 15` in `TABLES[T]`, twice over (once per 128-bit lane). Read
+    /// by the AVX2 kernels only.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) const NIBBLES: &'static [[[u8; 32]; 4]; 3] = &[
         nibble_planes(&Self::TABLES[0]),
         nibble_planes(&Self::TABLES[1]),
@@ -35,6 +37,7 @@ impl<const F: u8> Lut<F> {
 }
 
 /// The byte planes of the first 16 entries of `table` (see [`Lut::NIBBLES`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 const fn nibble_planes(table: &[u32; 256]) -> [[u8; 32]; 4] {
     let mut planes = [[0u8; 32]; 4];
     let mut i = 0;
