@@ -105,11 +105,22 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         None => out.len() / ds,
     };
     let data = input.data();
-    if kernel.packs_nibbles && plan.src_packed.is_none() && input.layout().strides().is_none() {
+    if let bits @ (4 | 2) = kernel.unpacks_bits {
+        // The kernel reads the packed codes itself: one call over the whole range. A
+        // share starts on a multiple of `SPLIT_ALIGN` elements, so on a whole byte.
+        assert!(first % SPLIT_ALIGN == 0 && plan.dst_packed.is_none());
+        kernel.run(
+            &data[packed_bytes(bits, first)..packed_bytes(bits, first + n)],
+            &mut out[..n * ds],
+        );
+        return;
+    }
+    let packs = kernel.packs_bits;
+    if packs != 0 && plan.src_packed.is_none() && input.layout().strides().is_none() {
         // The kernel packs its own output: one call over the whole range.
         kernel.run(
             &data[first * es..(first + n) * es],
-            &mut out[..n.div_ceil(2)],
+            &mut out[..packed_bytes(packs, n)],
         );
         return;
     }
@@ -136,8 +147,9 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
             &data[at * es..(at + m) * es]
         };
         match plan.dst_packed {
-            Some(4) if kernel.packs_nibbles => {
-                kernel.run(src, &mut out[done / 2..(done + m).div_ceil(2)]);
+            Some(bits) if bits == packs => {
+                let start = packed_bytes(bits, done);
+                kernel.run(src, &mut out[start..packed_bytes(bits, done + m)]);
             }
             Some(bits) => {
                 kernel.run(src, &mut codes[..m]);

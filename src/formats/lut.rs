@@ -23,6 +23,34 @@ impl<const F: u8> Lut<F> {
     /// A reference, so that a kernel reads the one copy in static memory.
     pub(crate) const TABLES: &'static [[u32; 256]; 3] =
         &[lut::<F>(LUT_F32), lut::<F>(LUT_F16), lut::<F>(LUT_BF16)];
+
+    /// The tables of the 16 codes of a 4-bit format split into byte planes, for a
+    /// 16-entry byte lookup: `NIBBLES[T][p][c]` is byte `p` (little-endian) of the
+    /// entry of code `c & 15` in `TABLES[T]`, twice over (once per 128-bit lane). Read
+    /// by the AVX2 kernels only.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const NIBBLES: &'static [[[u8; 32]; 4]; 3] = &[
+        nibble_planes(&Self::TABLES[0]),
+        nibble_planes(&Self::TABLES[1]),
+        nibble_planes(&Self::TABLES[2]),
+    ];
+}
+
+/// The byte planes of the first 16 entries of `table` (see [`Lut::NIBBLES`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const fn nibble_planes(table: &[u32; 256]) -> [[u8; 32]; 4] {
+    let mut planes = [[0u8; 32]; 4];
+    let mut i = 0;
+    while i < 32 {
+        let bytes = table[i & 15].to_le_bytes();
+        let mut p = 0;
+        while p < 4 {
+            planes[p][i] = bytes[p];
+            p += 1;
+        }
+        i += 1;
+    }
+    planes
 }
 
 /// The exact value of a code of format `F`, as f32.

@@ -23,9 +23,13 @@ pub struct Kernel {
     pub dst_size: usize,
     /// The CPU tier the kernel was compiled for.
     pub tier: Tier,
-    /// The kernel writes a 4-bit packed output itself (two codes per byte) instead of
-    /// one code per byte.
-    pub packs_nibbles: bool,
+    /// The kernel writes a packed output itself, this many bits per code (4: two
+    /// codes per byte, 2: four), instead of one code per byte (0).
+    pub packs_bits: u32,
+    /// The kernel reads a packed input itself, this many bits per code (4: two codes
+    /// per byte, 2: four, the first in the lowest bits; the unused bits of a part-filled
+    /// last byte are not read) instead of one code per byte (0).
+    pub unpacks_bits: u32,
     /// The kernel writes large outputs with streaming stores itself, so the caller
     /// need not stage them through a buffer (`exec::run_contiguous`).
     pub streams: bool,
@@ -48,7 +52,8 @@ impl Kernel {
             src_size,
             dst_size,
             tier,
-            packs_nibbles: false,
+            packs_bits: 0,
+            unpacks_bits: 0,
             streams: false,
         }
     }
@@ -63,27 +68,52 @@ impl Kernel {
         }
     }
 
-    /// This kernel, marked as writing two 4-bit codes per byte (only hand-written
-    /// kernels pack; the targets without one never call this).
+    /// This kernel, marked as writing codes of `bits` (4 or 2) packed (only
+    /// hand-written kernels pack; the targets without one never call this).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) fn packing_nibbles(self) -> Kernel {
+    pub(crate) fn packing(self, bits: u32) -> Kernel {
+        debug_assert!(bits == 4 || bits == 2);
         Kernel {
-            packs_nibbles: true,
+            packs_bits: bits,
             ..self
         }
     }
 
-    /// Converts every element of `src` into `dst`; both hold the same element count.
+    /// This kernel, marked as reading codes of `bits` (4 or 2) packed (only
+    /// hand-written kernels unpack; the targets without one never call this).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) fn unpacking(self, bits: u32) -> Kernel {
+        debug_assert!(bits == 4 || bits == 2);
+        Kernel {
+            unpacks_bits: bits,
+            ..self
+        }
+    }
+
+    /// Converts every element of `src` into `dst`; both hold the same element count
+    /// (for a kernel that unpacks its input, `dst`'s count sets it and `src` holds its
+    /// packed bytes).
     #[inline]
     pub fn run(&self, src: &[u8], dst: &mut [u8]) {
         // Element sizes are powers of two (1 to 16 bytes): shifts, not divisions, which
         // would cost more than a small call's conversions.
         debug_assert!(self.src_size.is_power_of_two() && self.dst_size.is_power_of_two());
-        let n = src.len() >> self.src_size.trailing_zeros();
-        let expected = if self.packs_nibbles {
-            n.div_ceil(2)
+        let (n, expected) = if self.unpacks_bits != 0 {
+            let n = dst.len() >> self.dst_size.trailing_zeros();
+            assert!(
+                src.len() == (n * self.unpacks_bits as usize).div_ceil(8),
+                "kernel input of {} bytes for {n} packed elements",
+                src.len()
+            );
+            (n, n << self.dst_size.trailing_zeros())
         } else {
-            n << self.dst_size.trailing_zeros()
+            let n = src.len() >> self.src_size.trailing_zeros();
+            let expected = if self.packs_bits != 0 {
+                (n * self.packs_bits as usize).div_ceil(8)
+            } else {
+                n << self.dst_size.trailing_zeros()
+            };
+            (n, expected)
         };
         assert!(
             dst.len() == expected,

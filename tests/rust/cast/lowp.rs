@@ -11,7 +11,7 @@ use super::{cast, CastOptions, RoundMode};
 use crate::dtype::{DType, Scalar};
 use crate::formats::lowp::{format_of, FORMATS};
 use crate::formats::repr::Repr;
-use crate::simd::kernel::Tier;
+use crate::simd::kernel::{Kernel, Tier};
 use crate::tensor::{Tensor, TensorMut};
 
 const OPTIONS: [(bool, u8); 6] = [
@@ -74,10 +74,11 @@ fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
             for tier in Tier::available() {
                 let mut got = vec![0u8; expected.len()];
                 let kernel = select_any(from, Repr::Low(format), saturate, mode, tier);
-                if kernel.packs_nibbles {
-                    let mut packed = vec![0u8; got.len().div_ceil(2)];
+                if kernel.packs_bits != 0 {
+                    let bits = kernel.packs_bits;
+                    let mut packed = vec![0u8; (got.len() * bits as usize).div_ceil(8)];
                     kernel.run(inputs, &mut packed);
-                    crate::formats::pack::unpack(4, &packed, &mut got);
+                    crate::formats::pack::unpack(bits, &packed, &mut got);
                 } else {
                     kernel.run(inputs, &mut got);
                 }
@@ -95,6 +96,26 @@ fn check_encoding(from: Repr, size: usize, inputs: &[u8]) {
     }
 }
 
+/// Runs decoder `kernel` over `codes` (one per byte) from `offset` bytes into a buffer:
+/// packed first for a kernel that reads packed input, with the unused high bits of a
+/// part-filled last byte set (the kernel must ignore them).
+fn run_decoder(kernel: Kernel, codes: &[u8], offset: usize, out: &mut [u8]) {
+    let mut input = vec![0u8; offset];
+    let bits = kernel.unpacks_bits;
+    if bits != 0 {
+        let mut packed = vec![0u8; (codes.len() * bits as usize).div_ceil(8)];
+        crate::formats::pack::pack(bits, codes, &mut packed);
+        let used = codes.len() * bits as usize % 8;
+        if used != 0 {
+            *packed.last_mut().unwrap() |= 0xff << used;
+        }
+        input.extend_from_slice(&packed);
+    } else {
+        input.extend_from_slice(codes);
+    }
+    kernel.run(&input[offset..], out);
+}
+
 #[test]
 fn every_code_decodes_exactly_to_every_target() {
     for format in formats() {
@@ -107,7 +128,8 @@ fn every_code_decodes_exactly_to_every_target() {
             }
             for tier in Tier::available() {
                 let mut got = vec![0u8; expected.len()];
-                select_any(Repr::Low(format), Repr::Std(to), true, 0, tier).run(&all, &mut got);
+                let kernel = select_any(Repr::Low(format), Repr::Std(to), true, 0, tier);
+                run_decoder(kernel, &all, 0, &mut got);
                 if let Some(i) =
                     (0..all.len()).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
                 {
@@ -141,15 +163,16 @@ fn codes_decode_in_vector_steps_and_tails() {
                 for (&c, slot) in input.iter().zip(expected.chunks_exact_mut(ts)) {
                     store_exact(low_decode(format, c), to, slot);
                 }
-                for tier in Tier::available() {
-                    let mut got = vec![0u8; len * ts];
+                for (tier, offset) in Tier::available().into_iter().flat_map(|t| [(t, 0), (t, 1)]) {
+                    let mut storage = vec![0u8; len * ts + offset];
+                    let got = &mut storage[offset..];
                     let kernel = select_any(Repr::Low(format), Repr::Std(to), true, 0, tier);
-                    kernel.run(&input, &mut got);
+                    run_decoder(kernel, &input, offset, got);
                     if let Some(i) =
                         (0..len).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
                     {
                         panic!(
-                            "{} code {:#04x} at {i} of {len} -> {to:?} on {tier:?}: got {:02x?}, expected {:02x?}",
+                            "{} code {:#04x} at {i} of {len} -> {to:?} on {tier:?}, offset {offset}: got {:02x?}, expected {:02x?}",
                             FORMATS[format as usize].dtype,
                             input[i],
                             &got[i * ts..][..ts],
@@ -257,6 +280,63 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
     }
     let bytes: Vec<u8> = f64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
     check_encoding(Repr::Std(Scalar::F64), 8, &bytes);
+}
+
+/// The encoders that pack their own output (the 4-bit and 2-bit formats from f32), on
+/// every tier: lengths ending inside and at the end of a vector step of 32 (odd ones
+/// leave the last byte part-filled; its unused bits must be 0), into a misaligned
+/// output, against the reference code of each element.
+#[test]
+fn packed_encodings_in_vector_steps_and_tails() {
+    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4)) {
+        let bits = FORMATS[format as usize].bits;
+        for len in [1usize, 3, 31, 32, 33, 63, 64 + 5, 128 + 31, 257] {
+            // Steps of 0.375 from -9 cover ties, both signs and the out-of-range values.
+            let values: Vec<f32> = (0..len).map(|i| (i % 48) as f32 * 0.375 - 9.0).collect();
+            let bytes: Vec<u8> = values.iter().flat_map(|x| x.to_ne_bytes()).collect();
+            for (saturate, mode) in OPTIONS {
+                let expected: Vec<u8> = values
+                    .iter()
+                    .map(|x| {
+                        let exact = source_value(Repr::Std(Scalar::F32), &x.to_ne_bytes());
+                        low_encode(format, saturate, mode, exact)
+                    })
+                    .collect();
+                for tier in Tier::available() {
+                    let from = Repr::Std(Scalar::F32);
+                    let kernel = select_any(from, Repr::Low(format), saturate, mode, tier);
+                    let mut got = vec![0u8; len];
+                    if kernel.packs_bits != 0 {
+                        assert_eq!(kernel.packs_bits, bits);
+                        let size = (len * bits as usize).div_ceil(8);
+                        let mut storage = vec![0xffu8; size + 1];
+                        kernel.run(&bytes, &mut storage[1..]);
+                        crate::formats::pack::unpack(bits, &storage[1..], &mut got);
+                        let used = (len * bits as usize) % 8;
+                        if used != 0 {
+                            assert_eq!(
+                                storage[size] >> used,
+                                0,
+                                "{} of {len}: unused bits of the last byte",
+                                FORMATS[format as usize].dtype
+                            );
+                        }
+                    } else {
+                        kernel.run(&bytes, &mut got);
+                    }
+                    if let Some(i) = (0..len).find(|&i| got[i] != expected[i]) {
+                        panic!(
+                            "f32 {} at {i} of {len} -> {} (saturate {saturate}, round_mode {mode}) on {tier:?}: gave {:#04x}, expected {:#04x}",
+                            values[i],
+                            FORMATS[format as usize].dtype,
+                            got[i],
+                            expected[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[test]
@@ -629,10 +709,11 @@ fn expect_page_codes(
     for tier in Tier::available() {
         let kernel = select_any(source, Repr::Low(format), saturate, mode, tier);
         let mut got = vec![0u8; n * REPLICAS];
-        if kernel.packs_nibbles {
-            let mut packed = vec![0u8; got.len().div_ceil(2)];
+        if kernel.packs_bits != 0 {
+            let bits = kernel.packs_bits;
+            let mut packed = vec![0u8; (got.len() * bits as usize).div_ceil(8)];
             kernel.run(&replicated, &mut packed);
-            crate::formats::pack::unpack(4, &packed, &mut got);
+            crate::formats::pack::unpack(bits, &packed, &mut got);
         } else {
             kernel.run(&replicated, &mut got);
         }
@@ -808,16 +889,28 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
 #[test]
 fn large_decoded_outputs_match_the_reference() {
     // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
-    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer.
-    // Outputs at a boundary and one element past it; random codes, checked against the
-    // reference's value of each code.
+    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer;
+    // the 4-bit and 2-bit decoders stream both from a boundary on an element that starts
+    // a byte. Outputs at a boundary, one, two and four elements past it; random codes (packed
+    // for the 4-bit and 2-bit formats, a count ending inside a byte), checked
+    // against the reference's value of each code.
     let mut rng = Rng(0xdec0de);
-    for format in formats().filter(|&f| FORMATS[f as usize].bits == 8) {
+    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4 | 8)) {
         let dtype = FORMATS[format as usize].dtype;
+        let bits = FORMATS[format as usize].bits;
         for to in [Scalar::F32, Scalar::F16] {
             let ts = to.size();
             let n = crate::simd::kernel::STREAM_MIN_BYTES / ts + 37;
-            let src: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+            let codes: Vec<u8> = (0..n)
+                .map(|_| (rng.next() as u8) & ((1u16 << bits) - 1) as u8)
+                .collect();
+            let src = if bits < 8 {
+                let mut packed = vec![0u8; (n * bits as usize).div_ceil(8)];
+                crate::formats::pack::pack(bits, &codes, &mut packed);
+                packed
+            } else {
+                codes.clone()
+            };
             let expected: Vec<Vec<u8>> = (0..=255u8)
                 .map(|c| {
                     let mut slot = vec![0u8; ts];
@@ -830,7 +923,7 @@ fn large_decoded_outputs_match_the_reference() {
             } else {
                 DType::Float16
             };
-            for offset in [0, ts] {
+            for offset in [0, ts, 2 * ts, 4 * ts] {
                 let mut storage = vec![0u8; n * ts + 64];
                 let start = storage.as_ptr().align_offset(32) + offset;
                 let shape = [n];
@@ -838,7 +931,7 @@ fn large_decoded_outputs_match_the_reference() {
                 let out = &mut storage[start..start + n * ts];
                 let mut output = TensorMut::new(out, to_dtype, &shape).unwrap();
                 cast(&input, &mut output, &CastOptions::default()).unwrap();
-                for (i, (&c, g)) in src
+                for (i, (&c, g)) in codes
                     .iter()
                     .zip(out_chunks(&storage[start..], ts, n))
                     .enumerate()
