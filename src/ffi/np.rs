@@ -20,11 +20,11 @@ macro_rules! shell {
     ($guard:ident($err:expr) [$($kind:ident $arg:ident $(($($extra:ident),*))?),* $(,)?]
         $body:block) => {
         $guard($err, || {
+            #[allow(unused_mut)]
             // SAFETY: each pointer argument is NULL or valid as docs/c-api.md sections 1
             // and 7 promise for its kind: a text NUL-terminated, a handle live, an
             // out-pointer writable, a text buffer writable for its capacity and `needed`
             // NULL or writable, a value readable for its byte count.
-            #[allow(unused_mut)]
             let ($(mut $arg,)*) = unsafe { ($(shell!(@read $kind $arg $(($($extra),*))?)?,)*) };
             $body
         })

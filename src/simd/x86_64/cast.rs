@@ -644,7 +644,7 @@ unsafe fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
                     _mm256_set1_epi32(inf)
                 };
                 let v = _mm256_blendv_epi8(mag, over, overflow);
-                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(inf | 1 << (m - 1)), nan);
+                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(inf | (1 << (m - 1))), nan);
                 _mm256_or_si256(v, sign)
             }
             Kind::Fn => {

@@ -471,7 +471,7 @@ pub fn low_encode(format: u8, saturate: bool, round_mode: u8, value: Exact) -> u
     // The all-ones magnitude (FN's NaN), and an IEEE format's infinity and quiet NaN.
     let ones = sign_bit.wrapping_sub(1);
     let inf = ones & !((1u8 << m) - 1);
-    let quiet_nan = if m > 0 { inf | 1 << (m - 1) } else { inf };
+    let quiet_nan = if m > 0 { inf | (1 << (m - 1)) } else { inf };
     match f.kind {
         Kind::Int { .. } => {
             let mask = (1u128 << f.bits) - 1;
