@@ -105,9 +105,10 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         None => out.len() / ds,
     };
     let data = input.data();
-    if let bits @ (4 | 2) = kernel.unpacks_bits {
+    if let bits @ (4 | 2 | 6) = kernel.unpacks_bits {
         // The kernel reads the packed codes itself: one call over the whole range. A
-        // share starts on a multiple of `SPLIT_ALIGN` elements, so on a whole byte.
+        // share starts on a multiple of `SPLIT_ALIGN` elements, so on a whole byte (a
+        // whole 3-byte group of 6-bit codes).
         assert!(first % SPLIT_ALIGN == 0 && plan.dst_packed.is_none());
         kernel.run(
             &data[packed_bytes(bits, first)..packed_bytes(bits, first + n)],

@@ -34,6 +34,44 @@ impl<const F: u8> Lut<F> {
         nibble_planes(&Self::TABLES[1]),
         nibble_planes(&Self::TABLES[2]),
     ];
+
+    /// The tables of the 64 codes of a 6-bit format as 4 rows of 16 entries split into
+    /// byte planes, for 16-entry byte lookups: `SIXES[T][p][r][c]` is byte `p` of the
+    /// entry of code `16 r + (c & 15)` in `TABLES[T]`, XOR-ed with that of code
+    /// `16 (r + 1) + (c & 15)` but in the last row, twice over (once per 128-bit lane):
+    /// XOR-ing rows `h` to 3 of a code of row `h` gives its entry. Read by the AVX2
+    /// kernels only.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const SIXES: &'static [[[[u8; 32]; 4]; 4]; 3] = &[
+        six_rows(&Self::TABLES[0]),
+        six_rows(&Self::TABLES[1]),
+        six_rows(&Self::TABLES[2]),
+    ];
+}
+
+/// The XOR-ed row planes of the first 64 entries of `table` (see [`Lut::SIXES`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const fn six_rows(table: &[u32; 256]) -> [[[u8; 32]; 4]; 4] {
+    let mut planes = [[[0u8; 32]; 4]; 4];
+    let mut r = 0;
+    while r < 4 {
+        let mut i = 0;
+        while i < 32 {
+            let mut entry = table[16 * r + (i & 15)];
+            if r < 3 {
+                entry ^= table[16 * (r + 1) + (i & 15)];
+            }
+            let bytes = entry.to_le_bytes();
+            let mut p = 0;
+            while p < 4 {
+                planes[p][r][i] = bytes[p];
+                p += 1;
+            }
+            i += 1;
+        }
+        r += 1;
+    }
+    planes
 }
 
 /// The byte planes of the first 16 entries of `table` (see [`Lut::NIBBLES`]).

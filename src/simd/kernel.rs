@@ -27,7 +27,7 @@ pub struct Kernel {
     /// codes per byte, 2: four), instead of one code per byte (0).
     pub packs_bits: u32,
     /// The kernel reads a packed input itself, this many bits per code (4: two codes
-    /// per byte, 2: four, the first in the lowest bits; the unused bits of a part-filled
+    /// per byte, 2: four, 6: four per three bytes, the first in the lowest bits; the unused bits of a part-filled
     /// last byte are not read) instead of one code per byte (0).
     pub unpacks_bits: u32,
     /// The kernel writes large outputs with streaming stores itself, so the caller
@@ -79,11 +79,11 @@ impl Kernel {
         }
     }
 
-    /// This kernel, marked as reading codes of `bits` (4 or 2) packed (only
+    /// This kernel, marked as reading codes of `bits` (4, 2 or 6) packed (only
     /// hand-written kernels unpack; the targets without one never call this).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn unpacking(self, bits: u32) -> Kernel {
-        debug_assert!(bits == 4 || bits == 2);
+        debug_assert!(matches!(bits, 4 | 2 | 6));
         Kernel {
             unpacks_bits: bits,
             ..self

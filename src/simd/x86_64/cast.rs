@@ -1150,13 +1150,17 @@ unsafe fn decode_lut_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], s
     }
 }
 
-/// A 4-bit or 2-bit format's decoder, reading the packed codes itself: a format with at
-/// most 16 codes needs no gather, its table fits a `vpshufb` lookup per output byte
-/// (the planes of `Lut::NIBBLES`), 32 codes (16 or 8 packed bytes) per step, streaming
-/// large outputs (as `streamed!`, with the first 32-byte boundary on an element that
-/// starts a byte). Measured (benches/cast.rs), from unpacking in blocks then gathering:
-/// INT4 -> FLOAT 0.47x memcpy to 1.0-1.1x, FLOAT4E2M1 -> FLOAT/FLOAT16/BFLOAT16 ~0.5x
-/// to 0.95-1.0x, INT2 -> FLOAT 0.37x to 0.91x.
+/// A 4-bit, 2-bit or 6-bit format's decoder, reading the packed codes itself: a format
+/// with at most 16 codes needs no gather, its table fits a `vpshufb` lookup per output
+/// byte (the planes of `Lut::NIBBLES`); a 6-bit format's 64 codes take four, one per
+/// row of 16 (`Lut::SIXES`, row `i` looked up with the index `code + 0x70 - 16 i`,
+/// unsigned saturating: its top bit, which zeroes a lookup, is clear for the codes of
+/// rows up to `i`, and its low nibble is the code's). 32 codes (16, 8 or 24 packed
+/// bytes) per step, streaming large outputs (as `streamed!`, with the first 32-byte
+/// boundary on an element that starts a byte, or a 3-byte group). Measured
+/// (benches/cast.rs), from unpacking in blocks then gathering: INT4 -> FLOAT 0.47x
+/// memcpy to 1.0-1.1x, FLOAT4E2M1 -> FLOAT/FLOAT16/BFLOAT16 ~0.5x to 0.95-1.0x, INT2 ->
+/// FLOAT 0.37x to 0.91x.
 ///
 /// # Safety
 /// The CPU must support AVX2; `src` holds the packed bytes of `dst`'s elements.
@@ -1165,13 +1169,15 @@ unsafe fn decode_packed_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8
     // SAFETY: the caller runs the AVX2 family (this function's contract).
     unsafe {
         let size = lut_size::<T>();
-        let per_byte = 8 / FORMATS[F as usize].bits as usize;
+        let bits = FORMATS[F as usize].bits as usize;
+        // The codes of a whole number of bytes: 8 / bits, or 4 in 3 bytes.
+        let group = if bits == 6 { 4 } else { 8 / bits };
         let head = dst.as_ptr().align_offset(32);
-        if dst.len() < STREAM_MIN_BYTES || head % (per_byte * size) != 0 {
+        if dst.len() < STREAM_MIN_BYTES || head % (group * size) != 0 {
             decode_packed_run::<F, T>(src, dst, false);
         } else {
             let (dst_head, dst_rest) = dst.split_at_mut(head);
-            let (src_head, src_rest) = src.split_at(head / size / per_byte);
+            let (src_head, src_rest) = src.split_at(head / size * bits / 8);
             decode_packed_run::<F, T>(src_head, dst_head, false);
             decode_packed_run::<F, T>(src_rest, dst_rest, true);
             _mm_sfence();
@@ -1187,18 +1193,26 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
     unsafe {
         let size = lut_size::<T>();
         let bits = FORMATS[F as usize].bits as usize;
-        let per_byte = 8 / bits;
         let planes = &Lut::<F>::NIBBLES[T as usize];
         let plane = |p: usize| _mm256_loadu_si256(planes[p].as_ptr().cast());
         let (p0, p1, p2, p3) = (plane(0), plane(1), plane(2), plane(3));
-        let step = 32 / per_byte;
-        // Whole steps of 32 codes; a part-filled last byte goes to the tail.
-        let (whole, packed) = src.split_at(dst.len() / (32 * size) * step);
-        let mut d = dst.chunks_exact_mut(32 * size);
-        for (si, di) in whole.chunks_exact(step).zip(&mut d) {
-            // In bounds: `si` holds `step` readable bytes (32 codes) and `di` their output.
+        let sixes = &Lut::<F>::SIXES[T as usize];
+        let step = 32 * bits / 8;
+        // Whole steps of 32 codes; a part-filled last byte goes to the tail. A 6-bit
+        // step reads 28 bytes (two 16-byte loads 12 bytes apart).
+        let mut steps = dst.len() / (32 * size);
+        if bits == 6 {
+            steps = steps.min(src.len().saturating_sub(4) / step);
+        }
+        let packed = &src[steps * step..];
+        for (k, di) in dst.chunks_exact_mut(32 * size).take(steps).enumerate() {
+            let si = &src[k * step..];
+            // In bounds: `si` holds `step` readable bytes (32 codes), 28 for 6-bit codes
+            // (`steps` above), and `di` their output.
             // Codes 0-15 in the low lane, 16-31 in the high one.
-            let codes = if bits == 4 {
+            let codes = if bits == 6 {
+                six_codes(si.as_ptr())
+            } else if bits == 4 {
                 let b = _mm_loadu_si128(si.as_ptr().cast());
                 let low = _mm_set1_epi8(0x0f);
                 let lo = _mm_and_si128(b, low);
@@ -1216,10 +1230,15 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_set_m128i(_mm_unpackhi_epi16(c01, c23), _mm_unpacklo_epi16(c01, c23))
             };
             let out = di.as_mut_ptr();
-            let (b0, b1) = (
-                _mm256_shuffle_epi8(p0, codes),
-                _mm256_shuffle_epi8(p1, codes),
-            );
+            // Planes 0 and 1 of the 32 codes' entries.
+            let (b0, b1) = if bits == 6 {
+                (six_lookup(&sixes[0], codes), six_lookup(&sixes[1], codes))
+            } else {
+                (
+                    _mm256_shuffle_epi8(p0, codes),
+                    _mm256_shuffle_epi8(p1, codes),
+                )
+            };
             // Per lane: the low halves of the codes (0-7 | 16-23), the high (8-15 | 24-31).
             let (w01l, w01h) = (_mm256_unpacklo_epi8(b0, b1), _mm256_unpackhi_epi8(b0, b1));
             let (first, second) = (
@@ -1227,10 +1246,14 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_permute2x128_si256::<0x31>,
             );
             if T == LUT_F32 {
-                let (b2, b3) = (
-                    _mm256_shuffle_epi8(p2, codes),
-                    _mm256_shuffle_epi8(p3, codes),
-                );
+                let (b2, b3) = if bits == 6 {
+                    (six_lookup(&sixes[2], codes), six_lookup(&sixes[3], codes))
+                } else {
+                    (
+                        _mm256_shuffle_epi8(p2, codes),
+                        _mm256_shuffle_epi8(p3, codes),
+                    )
+                };
                 let (w23l, w23h) = (_mm256_unpacklo_epi8(b2, b3), _mm256_unpackhi_epi8(b2, b3));
                 // Per lane, four codes each: 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31.
                 let d0 = _mm256_unpacklo_epi16(w01l, w23l);
@@ -1247,18 +1270,66 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
             }
         }
         let table = &Lut::<F>::TABLES[T as usize];
-        let mask = (1u8 << bits) - 1;
-        for (i, di) in d.into_remainder().chunks_exact_mut(size).enumerate() {
-            let code = (packed[i / per_byte] >> (bits * (i % per_byte))) & mask;
+        let rest = &mut dst[steps * 32 * size..];
+        for (i, di) in rest.chunks_exact_mut(size).enumerate() {
+            let code = pack::get(bits as u32, packed, i);
             di.copy_from_slice(&table[usize::from(code)].to_le_bytes()[..size]);
         }
     }
 }
 
-/// The table decoder of low-precision format `F` to table target `T`; a 4-bit or 2-bit
-/// format's reads its packed codes itself.
+/// The 32 6-bit codes of the 24 bytes at `p`, one per byte: codes 0-15 in the low lane,
+/// 16-31 in the high one.
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `p` holds 28 readable bytes (two 16-byte loads 12
+/// bytes apart).
+#[inline(always)]
+unsafe fn six_codes(p: *const u8) -> __m256i {
+    // SAFETY: the caller's promise.
+    unsafe {
+        let b = _mm256_inserti128_si256::<1>(
+            _mm256_castsi128_si256(_mm_loadu_si128(p.cast())),
+            _mm_loadu_si128(p.add(12).cast()),
+        );
+        // Each 3-byte group as the low 24 bits of a 32-bit stream `s`.
+        let group = _mm256_setr_epi8(
+            0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 0, 1, 2, -1, 3, 4, 5, -1, 6, 7,
+            8, -1, 9, 10, 11, -1,
+        );
+        let s = _mm256_shuffle_epi8(b, group);
+        // Code j (bits 6 j to 6 j + 5 of `s`) to byte j: shifted left by 2 j.
+        let c0 = _mm256_and_si256(s, _mm256_set1_epi32(0x3f));
+        let c1 = _mm256_and_si256(_mm256_slli_epi32::<2>(s), _mm256_set1_epi32(0x3f00));
+        let c2 = _mm256_and_si256(_mm256_slli_epi32::<4>(s), _mm256_set1_epi32(0x3f_0000));
+        let c3 = _mm256_and_si256(_mm256_slli_epi32::<6>(s), _mm256_set1_epi32(0x3f00_0000));
+        _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3))
+    }
+}
+
+/// One byte plane of the entries of 6-bit `codes` (as [`six_codes`] lays them out):
+/// `rows` is that plane of `Lut::SIXES`.
+///
+/// # Safety
+/// The CPU runs the AVX2 family.
+#[inline(always)]
+unsafe fn six_lookup(rows: &[[u8; 32]; 4], codes: __m256i) -> __m256i {
+    // SAFETY: the caller's promise; each row holds 32 readable bytes.
+    unsafe {
+        let mut v = _mm256_setzero_si256();
+        for (i, row) in rows.iter().enumerate() {
+            let index = _mm256_adds_epu8(codes, _mm256_set1_epi8((0x70 - 16 * i) as i8));
+            let row = _mm256_loadu_si256(row.as_ptr().cast());
+            v = _mm256_xor_si256(v, _mm256_shuffle_epi8(row, index));
+        }
+        v
+    }
+}
+
+/// The table decoder of low-precision format `F` to table target `T`; a 4-bit, 2-bit or
+/// 6-bit format's reads its packed codes itself.
 pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
-    if let bits @ (4 | 2) = FORMATS[F as usize].bits {
+    if let bits @ (4 | 2 | 6) = FORMATS[F as usize].bits {
         let kernel = kernel(entry::<DecodePacked<F, T>>, 1, lut_size::<T>(), token);
         return kernel.unpacking(bits).streaming();
     }

@@ -153,7 +153,19 @@ fn every_code_decodes_exactly_to_every_target() {
 fn codes_decode_in_vector_steps_and_tails() {
     for format in formats() {
         let count = 1usize << FORMATS[format as usize].bits;
-        for len in [31usize, 32, 33, 64 + 7, 256, 256 + 45, 1024 + 31] {
+        for len in [
+            31usize,
+            32,
+            33,
+            34,
+            35,
+            37,
+            64,
+            64 + 7,
+            256,
+            256 + 45,
+            1024 + 31,
+        ] {
             let input: Vec<u8> = (0..len)
                 .map(|i| ((i * 37 + i / count) % count) as u8)
                 .collect();
@@ -890,12 +902,12 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
 fn large_decoded_outputs_match_the_reference() {
     // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
     // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer;
-    // the 4-bit and 2-bit decoders stream both from a boundary on an element that starts
-    // a byte. Outputs at a boundary, one, two and four elements past it; random codes (packed
+    // the 4-bit, 2-bit and 6-bit decoders stream both from a boundary on an element that
+    // starts a byte (a 3-byte group). Outputs at a boundary, one, two and four elements past it; random codes (packed
     // for the 4-bit and 2-bit formats, a count ending inside a byte), checked
     // against the reference's value of each code.
     let mut rng = Rng(0xdec0de);
-    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4 | 8)) {
+    for format in formats() {
         let dtype = FORMATS[format as usize].dtype;
         let bits = FORMATS[format as usize].bits;
         for to in [Scalar::F32, Scalar::F16] {
