@@ -85,7 +85,8 @@ func TestDTypeNamesCodesBits(t *testing.T) {
 type DType = tc.DType
 
 func TestDTypeUnknown(t *testing.T) {
-	for _, d := range notDTypes {
+	for _, code := range notDTypeCodes {
+		d := DType(code)
 		if got, want := d.String(), fmt.Sprintf("DType(%d)", int32(d)); got != want {
 			t.Errorf("String() = %q, want %q", got, want)
 		}
