@@ -47,6 +47,91 @@ impl<const F: u8> Lut<F> {
         six_rows(&Self::TABLES[1]),
         six_rows(&Self::TABLES[2]),
     ];
+
+    /// How a signed 8-bit float format's codes become FLOAT16 (`[1]`) or BFLOAT16
+    /// (`[2]`) bits without a gather ([`Eights`]); None for the other formats and
+    /// targets, and for any format the rule would not decode exactly (checked here, at
+    /// compile time, against every code's table entry). Read by the AVX2 kernels only.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const EIGHTS: &'static [Option<Eights>; 3] = &[
+        None,
+        eights::<F>(&Self::TABLES[1], 10, 15),
+        eights::<F>(&Self::TABLES[2], 7, 127),
+    ];
+}
+
+/// A signed 8-bit float format's decoding to a 16-bit float by a shift, an add and two
+/// 16-entry lookups: a magnitude `mag` (the code's low 7 bits) from 16 up to
+/// `max_code` (the largest finite one) is `(mag << shift) + offset` (its mantissa and
+/// exponent fields moved into place, the exponent rebiased); the magnitudes below 16
+/// (the subnormals and the smallest normals, which may be the target's subnormals) are
+/// the entries `small[mag]`, those above `max_code` (infinity, NaN) the entries
+/// `top[mag - 0x70]`; the code's sign bit is the value's, but for the code 0x80 of a
+/// format without -0, whose entry is `neg_zero` (NaN). The lookups are byte planes
+/// (`small[p][i]` is byte `p` of the entry of magnitude `i & 15`, twice over, once per
+/// 128-bit lane).
+#[derive(Copy, Clone)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct Eights {
+    pub(crate) shift: u32,
+    pub(crate) offset: u16,
+    pub(crate) max_code: u8,
+    pub(crate) small: [[u8; 32]; 2],
+    pub(crate) top: [[u8; 32]; 2],
+    pub(crate) neg_zero: u16,
+}
+
+/// The [`Eights`] of format `F` for a 16-bit target with `man` mantissa bits and
+/// exponent bias `bias`, if it decodes every code to `table`'s entry.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const fn eights<const F: u8>(table: &[u32; 256], man: u32, bias: i32) -> Option<Eights> {
+    let f = &FORMATS[F as usize];
+    let float = matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz);
+    if !float || f.bits != 8 || f.exp_bits + f.man_bits != 7 || f.max_code < 0x6f {
+        return None;
+    }
+    let shift = man - f.man_bits;
+    let offset = ((bias - f.bias) << man) as u16;
+    let mut e = Eights {
+        shift,
+        offset,
+        max_code: f.max_code as u8,
+        small: [[0; 32]; 2],
+        top: [[0; 32]; 2],
+        neg_zero: table[0x80] as u16,
+    };
+    let mut i = 0;
+    while i < 32 {
+        let (small, top) = (table[i & 15], table[0x70 + (i & 15)]);
+        e.small[0][i] = small as u8;
+        e.small[1][i] = (small >> 8) as u8;
+        e.top[0][i] = top as u8;
+        e.top[1][i] = (top >> 8) as u8;
+        i += 1;
+    }
+    // Every code against its table entry.
+    let mut code = 0;
+    while code < 256 {
+        // As the kernel looks them up: entry `mag & 15` of the byte planes.
+        let mag = code & 0x7f;
+        let planes = if mag < 16 { &e.small } else { &e.top };
+        let value = if mag < 16 || mag > f.max_code as usize {
+            planes[0][mag & 15] as u32 | (planes[1][mag & 15] as u32) << 8
+        } else {
+            ((mag as u32) << shift).wrapping_add(offset as u32) & 0xffff
+        };
+        // As the kernel adds them: the sign bit, and for a format without -0 the
+        // code 0x80's entry but its sign bit.
+        let mut value = value | ((code as u32 & 0x80) << 8);
+        if code == 0x80 && matches!(f.kind, Kind::Fnuz) {
+            value |= e.neg_zero as u32 & 0x7fff;
+        }
+        if value != table[code] {
+            return None;
+        }
+        code += 1;
+    }
+    Some(e)
 }
 
 /// The XOR-ed row planes of the first 64 entries of `table` (see [`Lut::SIXES`]).

@@ -146,6 +146,29 @@ fn every_code_decodes_exactly_to_every_target() {
     }
 }
 
+/// The signed 8-bit float formats decode to FLOAT16 and BFLOAT16 by the AVX2 rule of
+/// `Lut::EIGHTS` rather than by gathers: the compile-time check of the rule holds for
+/// each of them (a format it does not hold for would silently fall back to the slower
+/// gathers; the tests above check the values either way).
+#[test]
+fn signed_float8_formats_have_a_gather_free_16_bit_rule() {
+    use crate::dtype::low_ids::{E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ};
+    use crate::formats::lut::{Lut, LUT_BF16, LUT_F16};
+    for (name, rules) in [
+        ("E4M3FN", Lut::<E4M3FN>::EIGHTS),
+        ("E4M3FNUZ", Lut::<E4M3FNUZ>::EIGHTS),
+        ("E5M2", Lut::<E5M2>::EIGHTS),
+        ("E5M2FNUZ", Lut::<E5M2FNUZ>::EIGHTS),
+    ] {
+        for target in [LUT_F16, LUT_BF16] {
+            assert!(
+                rules[usize::from(target)].is_some(),
+                "{name} to target {target}"
+            );
+        }
+    }
+}
+
 /// The decoders' vector loops (32 codes per step) and their scalar tails, on every
 /// tier: every code of every format, in a scrambled order, at lengths that end inside
 /// and at the end of a step, to f32, f16 and bf16 (the table decoders' targets) and f64.
@@ -900,9 +923,9 @@ fn float6_keeps_the_sign_of_zero_and_writes_nan_as_float4_does() {
 
 #[test]
 fn large_decoded_outputs_match_the_reference() {
-    // Outputs of 16 MiB and more: the f32 table decoder streams them itself from the
-    // output's first 32-byte boundary on, the 16-bit ones are staged through a buffer;
-    // the 4-bit, 2-bit and 6-bit decoders stream both from a boundary on an element that
+    // Outputs of 16 MiB and more: the f32 table decoder and the 8-bit float formats'
+    // 16-bit decoders stream them themselves from the output's first 32-byte boundary
+    // on; the 4-bit, 2-bit and 6-bit decoders stream both from a boundary on an element that
     // starts a byte (a 3-byte group). Outputs at a boundary, one, two and four elements past it; random codes (packed
     // for the 4-bit and 2-bit formats, a count ending inside a byte), checked
     // against the reference's value of each code.
@@ -910,7 +933,7 @@ fn large_decoded_outputs_match_the_reference() {
     for format in formats() {
         let dtype = FORMATS[format as usize].dtype;
         let bits = FORMATS[format as usize].bits;
-        for to in [Scalar::F32, Scalar::F16] {
+        for to in [Scalar::F32, Scalar::F16, Scalar::Bf16] {
             let ts = to.size();
             let n = crate::simd::kernel::STREAM_MIN_BYTES / ts + 37;
             let codes: Vec<u8> = (0..n)
@@ -930,10 +953,10 @@ fn large_decoded_outputs_match_the_reference() {
                     slot
                 })
                 .collect();
-            let to_dtype = if to == Scalar::F32 {
-                DType::Float
-            } else {
-                DType::Float16
+            let to_dtype = match to {
+                Scalar::F32 => DType::Float,
+                Scalar::F16 => DType::Float16,
+                _ => DType::Bfloat16,
             };
             for offset in [0, ts, 2 * ts, 4 * ts] {
                 let mut storage = vec![0u8; n * ts + 64];
