@@ -68,11 +68,11 @@ impl Kernel {
         }
     }
 
-    /// This kernel, marked as writing codes of `bits` (4 or 2) packed (only
+    /// This kernel, marked as writing codes of `bits` (4, 2 or 6) packed (only
     /// hand-written kernels pack; the targets without one never call this).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) fn packing(self, bits: u32) -> Kernel {
-        debug_assert!(bits == 4 || bits == 2);
+        debug_assert!(matches!(bits, 4 | 2 | 6));
         Kernel {
             packs_bits: bits,
             ..self

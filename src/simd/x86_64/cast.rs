@@ -1012,12 +1012,13 @@ const fn output_bytes<const F: u8>(codes: usize) -> usize {
     match FORMATS[F as usize].bits {
         4 => codes / 2,
         2 => codes / 4,
+        6 => codes / 4 * 3,
         _ => codes,
     }
 }
 
-/// Stores 32 codes: as they are, or packed two or four per byte for the 4-bit and 2-bit
-/// formats.
+/// Stores 32 codes: as they are, packed two or four per byte for the 4-bit and 2-bit
+/// formats, or four per three bytes for the 6-bit ones.
 ///
 /// # Safety
 /// `di` holds `output_bytes::<F>(32)` writable bytes.
@@ -1051,6 +1052,28 @@ unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
             );
             // In bounds: the caller provides 8 writable bytes.
             _mm_storel_epi64(di.as_mut_ptr().cast(), ordered);
+        } else if FORMATS[F as usize].bits == 6 {
+            // Codes (4k .. 4k+3) weighted (1, 64) into 12-bit words, then (1, 4096) into
+            // 32-bit lanes: a 3-byte group per lane, first code lowest; its three bytes
+            // gathered to the front of each 128-bit lane, then the two lanes' 12 bytes
+            // side by side.
+            let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x4001));
+            let groups = _mm256_madd_epi16(words, _mm256_set1_epi32(0x1000_0001));
+            let front = _mm256_shuffle_epi8(
+                groups,
+                _mm256_setr_epi8(
+                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9,
+                    10, 12, 13, 14, -1, -1, -1, -1,
+                ),
+            );
+            let bytes =
+                _mm256_permutevar8x32_epi32(front, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
+            // In bounds: the caller provides 24 writable bytes.
+            _mm_storeu_si128(di.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
+            _mm_storel_epi64(
+                di.as_mut_ptr().add(16).cast(),
+                _mm256_extracti128_si256::<1>(bytes),
+            );
         } else {
             // In bounds: the caller provides 32 writable bytes.
             _mm256_storeu_si256(di.as_mut_ptr().cast(), codes);
@@ -1074,7 +1097,7 @@ fn finish_codes<const F: u8, const OPT: u8>(
     for (slot, x) in codes.iter_mut().zip(values) {
         *slot = lowp::to_code::<f32, F, OPT>(x);
     }
-    if let bits @ (4 | 2) = FORMATS[F as usize].bits {
+    if let bits @ (4 | 2 | 6) = FORMATS[F as usize].bits {
         pack::pack(bits, &codes[..n], rest);
     } else {
         rest.copy_from_slice(&codes[..n]);
@@ -1563,7 +1586,7 @@ fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Optio
         _ => return None,
     };
     Some(match FORMATS[F as usize].bits {
-        bits @ (4 | 2) => kernel.packing(bits),
+        bits @ (4 | 2 | 6) => kernel.packing(bits),
         _ => kernel,
     })
 }

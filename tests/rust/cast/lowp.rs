@@ -323,7 +323,7 @@ fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
 /// output, against the reference code of each element.
 #[test]
 fn packed_encodings_in_vector_steps_and_tails() {
-    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4)) {
+    for format in formats().filter(|&f| matches!(FORMATS[f as usize].bits, 2 | 4 | 6)) {
         let bits = FORMATS[format as usize].bits;
         for len in [1usize, 3, 31, 32, 33, 63, 64 + 5, 128 + 31, 257] {
             // Steps of 0.375 from -9 cover ties, both signs and the out-of-range values.
