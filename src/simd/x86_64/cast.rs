@@ -838,17 +838,23 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
         let max_bits = source_bits(max_exp, f.max_code as i32 & ((1 << m) - 1));
         let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
         let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
-        let zero = _mm256_cmpeq_epi16(abs, _mm256_setzero_si256());
-        let below = _mm256_cmpgt_epi16(_mm256_set1_epi16(min_bits as i16), abs);
-        let above = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(max_bits as i16));
+        // A value not zero but below the format's smallest normal: signed, abs + 0x7fff
+        // takes 0 to the largest i16 and 1.. up from the smallest.
+        let below = _mm256_cmpgt_epi16(
+            _mm256_set1_epi16((0x7fff + min_bits) as i16),
+            _mm256_add_epi16(abs, _mm256_set1_epi16(0x7fff)),
+        );
         // Saturating, a lane above the maximum (infinity included) gives ±max right here;
         // NaN, and anything above the maximum when not saturating, takes the general path.
         let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
             || matches!(f.kind, Kind::Fp4 | Kind::Fp6);
         let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
-        let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16));
-        let needs_general = if saturate { nan } else { above };
-        let slow = _mm256_or_si256(_mm256_andnot_si256(zero, below), needs_general);
+        let needs_general = if saturate {
+            _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16))
+        } else {
+            _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(max_bits as i16))
+        };
+        let slow = _mm256_or_si256(below, needs_general);
         if f.kind == Kind::E8m0 || _mm256_movemask_epi8(slow) != 0 {
             let widen = |half: __m128i| -> __m256i {
                 if SRC == 0 {
@@ -861,27 +867,39 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
             let hi = encode_lanes::<F, OPT>(widen(_mm256_extracti128_si256::<1>(h)));
             return _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
         }
+        // Every lane is zero, a normal of the format, or (saturating) above it: rounded
+        // to nearest even at the format's last mantissa bit, rebiased (zero stays zero: a
+        // subtraction saturates) and capped at the largest finite code (which only a
+        // lane above the maximum reaches).
         let shift = _mm_cvtsi32_si128(src_man_bits - m);
-        let one = _mm256_set1_epi16(1);
-        let lsb = _mm256_and_si256(_mm256_srl_epi16(abs, shift), one);
+        let lsb = _mm256_and_si256(_mm256_srl_epi16(abs, shift), _mm256_set1_epi16(1));
         let half_less_one = _mm256_set1_epi16(((1 << (src_man_bits - m - 1)) - 1) as i16);
         let rounded = _mm256_srl_epi16(
             _mm256_add_epi16(_mm256_add_epi16(abs, half_less_one), lsb),
             shift,
         );
-        let code = _mm256_sub_epi16(
-            rounded,
-            _mm256_set1_epi16(((src_bias - f.bias) << m) as i16),
-        );
-        let code = _mm256_andnot_si256(zero, code);
-        let code = _mm256_blendv_epi8(code, _mm256_set1_epi16(f.max_code as i16), above);
+        let rebias = (src_bias - f.bias) << m;
+        let code = if rebias >= 0 {
+            _mm256_subs_epu16(rounded, _mm256_set1_epi16(rebias as i16))
+        } else {
+            // The format's bias is above the source's (FLOAT16 -> FLOAT8E5M2FNUZ): zero
+            // is kept by a mask instead.
+            let zero = _mm256_cmpeq_epi16(abs, _mm256_setzero_si256());
+            _mm256_andnot_si256(
+                zero,
+                _mm256_sub_epi16(rounded, _mm256_set1_epi16(rebias as i16)),
+            )
+        };
+        let code = _mm256_min_epu16(code, _mm256_set1_epi16(f.max_code as i16));
         let sign = _mm256_srl_epi16(
             _mm256_and_si256(h, _mm256_set1_epi16(i16::MIN)),
             _mm_cvtsi32_si128(15 - (f.exp_bits as i32 + m)),
         );
         // FNUZ has no -0.
         let sign = match f.kind {
-            Kind::Fnuz => _mm256_andnot_si256(zero, sign),
+            Kind::Fnuz => {
+                _mm256_andnot_si256(_mm256_cmpeq_epi16(abs, _mm256_setzero_si256()), sign)
+            }
             _ => sign,
         };
         _mm256_or_si256(code, sign)
