@@ -23,11 +23,7 @@ requirements=scripts/bench-peers-requirements.txt
 
 install_missing python3-venv
 
-mkdir -p build
-if [ ! -x "$venv/bin/python" ]; then
-  step "creating $venv (the pins of $requirements)" python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+pinned_venv "$venv" "$requirements"
 
 lib=${TCAST_LIB:-}
 if [ -z "$lib" ]; then

@@ -142,6 +142,37 @@ build_paths_absent() {
   [ "$found" -eq 0 ] || fail "a library holds a path of the build machine"
 }
 
+# pinned_venv VENV REQUIREMENTS: the Python venv VENV (created when missing) with the
+# pins of REQUIREMENTS installed (a no-op when they are there) and then checked, so that
+# a stale venv fails here, naming each package that does not match its pin.
+pinned_venv() {
+  local venv=$1 requirements=$2
+  mkdir -p "$(dirname "$venv")"
+  if [ ! -x "$venv/bin/python" ]; then
+    step "creating $venv (the pins of $requirements)" python3 -m venv "$venv"
+  fi
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+  "$venv/bin/python" - "$venv" "$requirements" <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+wrong = []
+for line in open(sys.argv[2]):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    name, pinned = line.split("==")
+    try:
+        found = version(name)
+    except PackageNotFoundError:
+        found = "missing"
+    if found != pinned:
+        wrong.append(f"{name} {found} (pinned {pinned})")
+if wrong:
+    sys.exit(f"{sys.argv[1]} does not hold the pins: " + ", ".join(wrong))
+PY
+}
+
 have() {
   local command
   for command in "$@"; do

@@ -3,8 +3,9 @@
 # The numpy-casting oracle (tests/oracles/numpy_can_cast): tensorcast's tcast_np_* and tcast_can_cast
 # against real numpy, twice: numpy 2.4.6 + ml_dtypes 0.6.0 (build/venv, the pins of
 # tests/conformance/requirements.txt) and numpy 1.26.4 (build/venv-np1, the pins of
-# tests/oracles/numpy_can_cast/requirements-np1.txt). Each venv is created when missing (python3-venv
-# is installed first when Python lacks it, through scripts/lib.sh).
+# tests/oracles/numpy_can_cast/requirements-np1.txt). Each venv is created when missing
+# and its pins installed and checked (scripts/lib.sh: pinned_venv); python3-venv is
+# installed first when Python lacks it.
 #
 #   scripts/test-np-oracle.sh            build the release library, run both
 #   scripts/test-np-oracle.sh --dry-run  no library: a numpy-backed stand-in answers
@@ -26,18 +27,8 @@ fi
 
 install_missing python3-venv
 
-mkdir -p build
-create_venv() {
-  python3 -m venv build/venv
-  build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
-}
-if [ ! -x build/venv/bin/python ]; then
-  step "creating build/venv (numpy 2.4.6, ml_dtypes 0.6.0)" create_venv
-fi
-if [ ! -x build/venv-np1/bin/python ]; then
-  step "creating build/venv-np1 (numpy 1.26.4)" python3 -m venv build/venv-np1
-fi
-build/venv-np1/bin/pip install --quiet --disable-pip-version-check -r tests/oracles/numpy_can_cast/requirements-np1.txt
+pinned_venv build/venv tests/conformance/requirements.txt
+pinned_venv build/venv-np1 tests/oracles/numpy_can_cast/requirements-np1.txt
 
 if [ "$dry_run" -eq 1 ]; then
   export TCAST_NP_ORACLE_DRYRUN=1

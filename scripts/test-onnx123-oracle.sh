@@ -22,30 +22,7 @@ requirements=tests/oracles/onnx/requirements.txt
 
 install_missing python3-venv
 
-mkdir -p build
-if [ ! -x "$venv/bin/python" ]; then
-  step "creating $venv (onnx 1.23.0, the pins of $requirements)" python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
-"$venv/bin/python" - "$requirements" <<'PY'
-import sys
-from importlib.metadata import PackageNotFoundError, version
-
-wrong = []
-for line in open(sys.argv[1]):
-    line = line.split("#")[0].strip()
-    if not line:
-        continue
-    name, pinned = line.split("==")
-    try:
-        found = version(name)
-    except PackageNotFoundError:
-        found = "missing"
-    if found != pinned:
-        wrong.append(f"{name} {found} (pinned {pinned})")
-if wrong:
-    sys.exit("build/venv-onnx123 does not hold the pins: " + ", ".join(wrong))
-PY
+pinned_venv "$venv" "$requirements"
 
 if [ -z "${TCAST_LIB:-}" ]; then
   step "cargo build --release" cargo build --release

@@ -30,30 +30,7 @@ target_dir=${CARGO_TARGET_DIR:-integrations/onnxruntime/target}
 case $target_dir in /*) ;; *) target_dir=$PWD/$target_dir ;; esac
 export TCAST_ORT_LIB=$target_dir/release/libtensorcast_ort.so
 
-mkdir -p build
-if [ ! -x "$venv/bin/python" ]; then
-  step "creating $venv (the pins of $requirements)" python3 -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
-"$venv/bin/python" - "$requirements" <<'PY'
-import sys
-from importlib.metadata import PackageNotFoundError, version
-
-wrong = []
-for line in open(sys.argv[1]):
-    line = line.split("#")[0].strip()
-    if not line:
-        continue
-    name, pinned = line.split("==")
-    try:
-        found = version(name)
-    except PackageNotFoundError:
-        found = "missing"
-    if found != pinned:
-        wrong.append(f"{name} {found} (pinned {pinned})")
-if wrong:
-    sys.exit("build/venv-ort does not hold the pins: " + ", ".join(wrong))
-PY
+pinned_venv "$venv" "$requirements"
 
 if [ ! -d build/onnx-1.18.0/data ]; then
   rm -rf build/onnx-1.18.0

@@ -46,11 +46,7 @@ run_options() {
 
 step_def venv "" "Python venv (pinned oracles) in build/venv"
 run_venv() {
-  mkdir -p build
-  if [ ! -x build/venv/bin/python ]; then
-    python3 -m venv build/venv
-  fi
-  build/venv/bin/pip install --quiet --disable-pip-version-check -r tests/conformance/requirements.txt
+  pinned_venv build/venv tests/conformance/requirements.txt
 }
 
 step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the library, xtask/, integrations/onnxruntime/)"
