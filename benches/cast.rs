@@ -14,47 +14,13 @@
 use std::hint::black_box;
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tensorcast::{cast, CastOptions, DType, Tensor, TensorMut};
 
 const RUNS: usize = 9;
 
 fn best_of(f: impl FnMut()) -> Duration {
     common::best_of(RUNS, f)
-}
-
-#[repr(C)]
-struct Timespec {
-    sec: i64,
-    nsec: i64,
-}
-
-extern "C" {
-    fn clock_gettime(clock: i32, out: *mut Timespec) -> i32;
-}
-
-/// Nanoseconds this thread has run on a CPU (Linux's CLOCK_THREAD_CPUTIME_ID): on a
-/// shared machine a run is often descheduled part-way, and wall time would count the
-/// wait.
-fn on_cpu_ns() -> Option<u64> {
-    if !cfg!(all(target_os = "linux", target_pointer_width = "64")) {
-        return None;
-    }
-    let mut t = Timespec { sec: 0, nsec: 0 };
-    // SAFETY: `t` is a writable timespec (two 64-bit fields on 64-bit Linux), and 3 is
-    // CLOCK_THREAD_CPUTIME_ID there.
-    let status = unsafe { clock_gettime(3, &mut t) };
-    (status == 0).then(|| t.sec as u64 * 1_000_000_000 + t.nsec as u64)
-}
-
-/// The time `f` takes: on-CPU time where the system reports it, else wall time.
-fn time(f: &mut dyn FnMut()) -> Duration {
-    let (wall, cpu) = (Instant::now(), on_cpu_ns());
-    f();
-    match (cpu, on_cpu_ns()) {
-        (Some(a), Some(b)) => Duration::from_nanos(b - a),
-        _ => wall.elapsed(),
-    }
 }
 
 /// The best times of `jobs`, run in turns (so that the load of this shared machine
@@ -67,7 +33,7 @@ fn best_in_turns<const N: usize>(mut jobs: [&mut dyn FnMut(); N]) -> [Duration; 
     let mut best = [Duration::MAX; N];
     for _ in 0..RUNS {
         for (job, best) in jobs.iter_mut().zip(&mut best) {
-            *best = (*best).min(time(*job));
+            *best = (*best).min(common::time(*job));
         }
     }
     best

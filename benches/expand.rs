@@ -6,7 +6,7 @@
 use std::hint::black_box;
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tensorcast::{expand, DType, Tensor, TensorMut};
 
 const RUNS: usize = 7;
@@ -14,11 +14,9 @@ const RUNS: usize = 7;
 /// Name, dtype, input shape, output shape, number of separate outputs.
 type Case = (&'static str, DType, Vec<usize>, Vec<usize>, usize);
 
-/// One timed run of `f`.
+/// One run of `f`, timed on the thread's CPU clock.
 fn time(mut f: impl FnMut()) -> Duration {
-    let t = Instant::now();
-    f();
-    t.elapsed()
+    common::time(&mut f)
 }
 
 fn main() {
