@@ -15,7 +15,7 @@ use crate::formats::convert::{
     bf16_bits_to_f32, f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits, CastTo,
 };
-use crate::formats::lowp::{self, Kind, FORMATS};
+use crate::formats::lowp::{Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::formats::repr::Repr;
@@ -691,6 +691,32 @@ unsafe fn pack_codes(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i 
     }
 }
 
+/// Runs an encoder's whole steps (`$steps(src, dst)`, `$step` source bytes to 32 codes
+/// of format `$f`) over `$src`, then the values left over, fewer than a step, as one
+/// more step padded with zeros in a stack buffer (zero encodes to the code 0, so a
+/// part-filled last byte of packed codes gets zero bits): a short call, or a long one's
+/// tail, takes the vector path instead of the scalar encoder (16 f32 -> FLOAT8E4M3FN
+/// per call: 41 ns -> 34 ns, where f32 -> f16 takes 20 ns). A macro, so that the
+/// steps inline into the calling kernel with its target features.
+macro_rules! with_padded_tail {
+    ($steps:expr, $f:ident, $step:expr, $src:expr, $dst:expr) => {{
+        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
+        let whole = src.len() / $step * $step;
+        let done = output_bytes::<$f>(whole / $step * 32);
+        $steps(&src[..whole], &mut dst[..done]);
+        let rest = &src[whole..];
+        if !rest.is_empty() {
+            let mut padded = [0u8; $step];
+            padded[..rest.len()].copy_from_slice(rest);
+            let mut codes = [0u8; 32];
+            $steps(&padded, &mut codes[..output_bytes::<$f>(32)]);
+            let tail = &mut dst[done..];
+            let n = tail.len();
+            tail.copy_from_slice(&codes[..n]);
+        }
+    }};
+}
+
 /// f32 -> codes of float format `F`.
 ///
 /// For the float8/float6/float4 formats the f32 values are first rounded to bfloat16
@@ -700,9 +726,21 @@ unsafe fn pack_codes(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i 
 /// at about half the work of the 32-bit path. FLOAT8E8M0 takes the 32-bit path.
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len() == src.len() / 4`.
+/// The CPU must support AVX2 and F16C; `dst.len()` is `output_bytes::<F>` of
+/// `src.len() / 4`.
 #[inline(always)]
 unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract).
+    unsafe { with_padded_tail!(encode_f32_steps::<F, OPT>, F, 128, src, dst) }
+}
+
+/// [`encode_f32`] over whole steps of 32 values.
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `src.len()` is a multiple of 128 and `dst.len()`
+/// is `output_bytes::<F>` of `src.len() / 4`.
+#[inline(always)]
+unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
@@ -711,11 +749,7 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
             return;
         }
         if FORMATS[F as usize].kind == Kind::Fp4 {
-            let steps = src.len() / 128;
-            // In bounds: AVX2 is enabled here; whole steps of 32 values, 16 output bytes each.
-            encode_f32_fp4_steps(&src[..steps * 128], &mut dst[..steps * 16]);
-            let tail = src[steps * 128..].chunks_exact(4).map(f32_of);
-            finish_codes::<F, OPT>(&mut dst[steps * 16..], tail);
+            encode_f32_fp4_steps(src, dst);
             return;
         }
         let via_f16 = FORMATS[F as usize].kind != Kind::E8m0;
@@ -743,8 +777,6 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
                 store_codes::<F>(di, codes);
             }
         }
-        let done = output_bytes::<F>(src.len() / 128 * 32);
-        finish_codes::<F, OPT>(&mut dst[done..], s.remainder().chunks_exact(4).map(f32_of));
     }
 }
 
@@ -755,7 +787,8 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
 /// 4-bit codes are packed two per byte here.
 ///
 /// # Safety
-/// The CPU must support AVX2; `dst.len()` is `output_bytes::<F>` of `src.len() / 4`.
+/// The CPU must support AVX2; `src.len()` is a multiple of 128 and `dst.len()` is
+/// `output_bytes::<F>` of `src.len() / 4`.
 #[inline(always)]
 unsafe fn encode_f32_int<const F: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -775,8 +808,6 @@ unsafe fn encode_f32_int<const F: u8>(src: &[u8], dst: &mut [u8]) {
                 store_codes::<F>(di, pack_codes(code(0), code(1), code(2), code(3)));
             }
         }
-        let done = output_bytes::<F>(src.len() / 128 * 32);
-        finish_codes::<F, 0>(&mut dst[done..], s.remainder().chunks_exact(4).map(f32_of));
     }
 }
 
@@ -992,9 +1023,21 @@ unsafe fn encode_f32_fp4_steps(src: &[u8], dst: &mut [u8]) {
 /// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> codes of float format `F`.
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len() == src.len() / 2`.
+/// The CPU must support AVX2 and F16C; `dst.len()` is `output_bytes::<F>` of
+/// `src.len() / 2`.
 #[inline(always)]
 unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract).
+    unsafe { with_padded_tail!(encode_half_steps::<SRC, F, OPT>, F, 64, src, dst) }
+}
+
+/// [`encode_half`] over whole steps of 32 values.
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `src.len()` is a multiple of 64 and `dst.len()`
+/// is `output_bytes::<F>` of `src.len() / 2`.
+#[inline(always)]
+unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
@@ -1011,16 +1054,6 @@ unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst
                 store_codes::<F>(di, pack_words(a, b));
             }
         }
-        let tail = s.remainder().chunks_exact(2).map(|si| {
-            let bits = u16::from_ne_bytes([si[0], si[1]]);
-            if SRC == 0 {
-                f16_bits_to_f32(bits)
-            } else {
-                f32::from_bits(u32::from(bits) << 16)
-            }
-        });
-        let done = output_bytes::<F>(src.len() / 64 * 32);
-        finish_codes::<F, OPT>(&mut dst[done..], tail);
     }
 }
 
@@ -1096,29 +1129,6 @@ unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
             // In bounds: the caller provides 32 writable bytes.
             _mm256_storeu_si256(di.as_mut_ptr().cast(), codes);
         }
-    }
-}
-
-/// The f32 of four bytes in host order.
-fn f32_of(bytes: &[u8]) -> f32 {
-    f32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
-}
-
-/// Encodes the values a vector loop left over (fewer than one step of 32) with the
-/// scalar encoder into `rest`, through a stack buffer: no allocation on any call.
-fn finish_codes<const F: u8, const OPT: u8>(
-    rest: &mut [u8],
-    values: impl ExactSizeIterator<Item = f32>,
-) {
-    let mut codes = [0u8; 32];
-    let n = values.len();
-    for (slot, x) in codes.iter_mut().zip(values) {
-        *slot = lowp::to_code::<f32, F, OPT>(x);
-    }
-    if let bits @ (4 | 2 | 6) = FORMATS[F as usize].bits {
-        pack::pack(bits, &codes[..n], rest);
-    } else {
-        rest.copy_from_slice(&codes[..n]);
     }
 }
 
