@@ -116,7 +116,7 @@ const fn eights<const F: u8>(table: &[u32; 256], man: u32, bias: i32) -> Option<
         let mag = code & 0x7f;
         let planes = if mag < 16 { &e.small } else { &e.top };
         let value = if mag < 16 || mag > f.max_code as usize {
-            planes[0][mag & 15] as u32 | (planes[1][mag & 15] as u32) << 8
+            planes[0][mag & 15] as u32 | ((planes[1][mag & 15] as u32) << 8)
         } else {
             ((mag as u32) << shift).wrapping_add(offset as u32) & 0xffff
         };
