@@ -225,8 +225,9 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Neon) -> Option<Kernel> {
     None
 }
 
-/// The 16-entry byte planes of a table's 16 entries from `at`: VLD4 splits 16 32-bit
-/// entries into the vectors of their bytes 0, 1, 2 and 3 (in memory order).
+/// The byte planes of 16 table entries: VLD4 splits the 32-bit entries into the vectors
+/// of their bytes 0, 1, 2 and 3 (in memory order: little-endian, as on the aarch64
+/// Linux targets, byte 0 is the lowest).
 ///
 /// # Safety
 /// The CPU runs the NEON family.
@@ -282,11 +283,7 @@ unsafe fn decode_packed<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
         let size = lut_size::<T>();
         let bits = FORMATS[F as usize].bits as usize;
         let table = &Lut::<F>::TABLES[T as usize];
-        let row = |r: usize| {
-            let mut entries = [0u32; 16];
-            entries.copy_from_slice(&table[16 * r..16 * (r + 1)]);
-            planes_of(&entries)
-        };
+        let row = |r: usize| planes_of(table[16 * r..].first_chunk().expect("256 entries"));
         let r0 = row(0);
         let (r1, r2, r3) = if bits == 6 {
             (row(1), row(2), row(3))
