@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The decoders' lookup tables: the value of every code of a low-precision format as
 //! f32, f16 and bf16 bits, computed at compile time, and the scalar loop over them that
-//! the portable and NEON tiers run (and the AVX2 kernel's tail).
+//! the portable tier runs (and the AVX2 and NEON kernels' tails).
 
 use super::convert::{f32_to_bf16_bits, f32_to_f16_bits};
 use super::lowp::{decode_f32, decode_int, Kind, FORMATS};
@@ -51,8 +51,12 @@ impl<const F: u8> Lut<F> {
     /// How a signed 8-bit float format's codes become FLOAT16 (`[1]`) or BFLOAT16
     /// (`[2]`) bits without a gather ([`Eights`]); None for the other formats and
     /// targets, and for any format the rule would not decode exactly (checked here, at
-    /// compile time, against every code's table entry). Read by the AVX2 kernels only.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// compile time, against every code's table entry). Read by the AVX2 and NEON
+    /// kernels only.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const EIGHTS: &'static [Option<Eights>; 3] = &[
         None,
         eights::<F>(&Self::TABLES[1], 10, 15),
@@ -71,7 +75,10 @@ impl<const F: u8> Lut<F> {
 /// (`small[p][i]` is byte `p` of the entry of magnitude `i & 15`, twice over, once per
 /// 128-bit lane).
 #[derive(Copy, Clone)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(crate) struct Eights {
     pub(crate) shift: u32,
     pub(crate) offset: u16,
@@ -83,7 +90,10 @@ pub(crate) struct Eights {
 
 /// The [`Eights`] of format `F` for a 16-bit target with `man` mantissa bits and
 /// exponent bias `bias`, if it decodes every code to `table`'s entry.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 const fn eights<const F: u8>(table: &[u32; 256], man: u32, bias: i32) -> Option<Eights> {
     let f = &FORMATS[F as usize];
     let float = matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz);

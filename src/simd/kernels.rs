@@ -41,6 +41,6 @@ pub fn decode_lut<const F: u8, const T: u8>(tier: Tier) -> Option<Kernel> {
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2(token) => Some(super::x86_64::cast::decode_lut::<F, T>(token)),
         #[cfg(target_arch = "aarch64")]
-        Tier::Neon(_) => None,
+        Tier::Neon(token) => super::aarch64::cast::decode_lut::<F, T>(token),
     }
 }
