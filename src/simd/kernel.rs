@@ -81,7 +81,10 @@ impl Kernel {
 
     /// This kernel, marked as reading codes of `bits` (4, 2 or 6) packed (only
     /// hand-written kernels unpack; the targets without one never call this).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) fn unpacking(self, bits: u32) -> Kernel {
         debug_assert!(matches!(bits, 4 | 2 | 6));
         Kernel {

@@ -146,10 +146,11 @@ fn every_code_decodes_exactly_to_every_target() {
     }
 }
 
-/// The signed 8-bit float formats decode to FLOAT16 and BFLOAT16 by the AVX2 rule of
-/// `Lut::EIGHTS` rather than by gathers: the compile-time check of the rule holds for
-/// each of them (a format it does not hold for would silently fall back to the slower
-/// gathers; the tests above check the values either way).
+/// The signed 8-bit float formats decode to FLOAT16 and BFLOAT16 by the rule of
+/// `Lut::EIGHTS` (the AVX2 and NEON kernels) rather than by table lookups per code: the
+/// compile-time check of the rule holds for each of them (a format it does not hold for
+/// would silently fall back to the slower lookups; the tests above check the values
+/// either way).
 #[test]
 fn signed_float8_formats_have_a_gather_free_16_bit_rule() {
     use crate::dtype::low_ids::{E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ};
