@@ -102,16 +102,16 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, v.unsigned_abs());
 }
 
-#[inline]
+#[inline(always)]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let x = f32::from_bits(load_bits(bytes) as u32);
+    let x = f32::from_bits(u32::load(bytes));
     let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
     write_float(f64::from(x), &spec, format, out);
 }
 
-#[inline]
+#[inline(always)]
 fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let x = f64::from_bits(load_bits(bytes));
+    let x = f64::from_bits(u64::load(bytes));
     let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
     write_float(x, &spec, format, out);
 }
@@ -255,37 +255,78 @@ struct FormatJob<'a> {
     start: usize,
 }
 
+/// Where the texts go: the arena, the end of the texts so far, and the bytes still
+/// needed once it has run out.
+struct Sink<'a, P> {
+    arena: &'a mut [u8],
+    end: usize,
+    overflow: usize,
+    place: P,
+}
+
+impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
+    /// Formats element `i` (its bytes) after the texts so far; inlined into each type's
+    /// loop so that the formatter inlines too.
+    #[inline(always)]
+    fn put(
+        &mut self,
+        write: &impl Fn(&[u8], StringFormat, &mut Scratch),
+        format: StringFormat,
+        i: usize,
+        bytes: &[u8],
+    ) {
+        let end = self.end;
+        if self.overflow == 0 && self.arena.len() - end >= SCRATCH_BYTES {
+            // Build the text in place.
+            let mut text = Scratch::over(&mut self.arena[end..end + SCRATCH_BYTES]);
+            write(bytes, format, &mut text);
+            let len = text.len;
+            (self.place)(i, end, len);
+            self.end = end + len;
+            return;
+        }
+        self.put_near_the_end(write, format, i, bytes);
+    }
+
+    /// [`Sink::put`] when less than [`SCRATCH_BYTES`] are left: the text is built on the
+    /// stack and copied if it fits, else counted.
+    #[inline(never)]
+    fn put_near_the_end(
+        &mut self,
+        write: &impl Fn(&[u8], StringFormat, &mut Scratch),
+        format: StringFormat,
+        i: usize,
+        bytes: &[u8],
+    ) {
+        let mut space = [0u8; SCRATCH_BYTES];
+        let mut text = Scratch::over(&mut space);
+        write(bytes, format, &mut text);
+        let end = self.end;
+        if self.overflow == 0 && text.len <= self.arena.len() - end {
+            self.arena[end..end + text.len].copy_from_slice(text.bytes());
+            (self.place)(i, end, text.len);
+            self.end = end + text.len;
+        } else {
+            self.overflow += text.len;
+        }
+    }
+}
+
 impl FormatJob<'_> {
     fn run(
         &self,
         write: impl Fn(&[u8], StringFormat, &mut Scratch),
         size: usize,
         arena: &mut [u8],
-        mut place: impl FnMut(usize, usize, usize),
+        place: impl FnMut(usize, usize, usize),
     ) -> Result<usize, Error> {
         let (format, start, data) = (self.format, self.start, self.data);
         let capacity = arena.len();
-        let mut end = start;
-        let mut overflow = 0usize;
-        let mut each = |i: usize, bytes: &[u8]| {
-            if overflow == 0 && capacity - end >= SCRATCH_BYTES {
-                // Build the text in place.
-                let mut text = Scratch::over(&mut arena[end..end + SCRATCH_BYTES]);
-                write(bytes, format, &mut text);
-                place(i, end, text.len);
-                end += text.len;
-                return;
-            }
-            let mut space = [0u8; SCRATCH_BYTES];
-            let mut text = Scratch::over(&mut space);
-            write(bytes, format, &mut text);
-            if overflow == 0 && text.len <= capacity - end {
-                arena[end..end + text.len].copy_from_slice(text.bytes());
-                place(i, end, text.len);
-                end += text.len;
-            } else {
-                overflow += text.len;
-            }
+        let mut sink = Sink {
+            arena,
+            end: start,
+            overflow: 0,
+            place,
         };
         let dtype = self.input.layout().dtype();
         if dtype.is_packed() {
@@ -300,18 +341,19 @@ impl FormatJob<'_> {
                     &mut block[..m],
                 );
                 for (k, code) in block[..m].chunks_exact(1).enumerate() {
-                    each(first + k, code);
+                    sink.put(&write, format, first + k, code);
                 }
             }
         } else if self.input.layout().strides().is_none() {
             for (i, bytes) in data.chunks_exact(size).enumerate() {
-                each(i, bytes);
+                sink.put(&write, format, i, bytes);
             }
         } else {
             for (i, offset) in self.input.layout().offsets().enumerate() {
-                each(i, &data[offset..offset + size]);
+                sink.put(&write, format, i, &data[offset..offset + size]);
             }
         }
+        let (end, overflow) = (sink.end, sink.overflow);
         if overflow > 0 {
             return Err(Error::BufferTooSmall(format!(
                 "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {} bytes",

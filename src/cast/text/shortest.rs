@@ -107,19 +107,22 @@ fn pick(vb: u64, vbl: u64, vbr: u64, open: u64) -> u64 {
     select(shorter, select(lower_in, sp10, tp10), select(take_s, s, t))
 }
 
-/// The shortest digits of a positive, finite, non-zero DOUBLE (its bits): `(d, k)` for
-/// the value d * 10^k, d below 10^17 and possibly with trailing zeros.
+/// The shortest digits of a positive, finite, non-zero DOUBLE (its bits) as seventeen
+/// places: `(head, tail, exp)`, `head` the first sixteen (10^15 <= head < 10^16) and
+/// `tail` the seventeenth (0..=9), the value d.ddd * 10^exp; trailing places may be zero.
 ///
 /// A normal value whose significand is not a power of two takes one product, as in
 /// [`digits_f32`]: the value at the scale 10^(k+1) with 64 fraction bits, from 10^-(k+1)
-/// rounded up to 128 bits. The others go by the interval's ends
+/// rounded up to 128 bits. Its integral part has fifteen or sixteen digits and is the
+/// head (with the last digit appended when fifteen); the last digit comes from the
+/// fraction, with no division. The others go by the interval's ends
 /// ([`digits_f64_interval`]).
 #[inline(always)]
-pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
+pub(super) fn digits_f64(bits: u64) -> (u64, u64, i32) {
     let field = (bits >> 52) as i32 & 0x7ff;
     let fraction = bits & ((1u64 << 52) - 1);
     if field == 0 || fraction == 0 {
-        return digits_f64_interval(bits);
+        return places_f64_interval(bits);
     }
     let (c, q) = (fraction | (1u64 << 52), field - 1075);
     let k = floor_log10_pow2(q);
@@ -142,7 +145,23 @@ pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
         ((u128::from(frac) * 10 + (1 << 63)) >> 64) as u64
     };
     let last = if up | down { 0 } else { digit };
-    ((integral + u64::from(up)) * 10 + last, k)
+    let whole = integral + u64::from(up);
+    // Fifteen digits (whole >= 10^14 here): the last digit joins the head.
+    let short = whole < 1_000_000_000_000_000;
+    let head = if short { whole * 10 + last } else { whole };
+    let tail = if short { 0 } else { last };
+    (head, tail, k + 16 - i32::from(short))
+}
+
+/// [`digits_f64`] by the interval's ends, kept out of the common path.
+#[cold]
+#[inline(never)]
+fn places_f64_interval(bits: u64) -> (u64, u64, i32) {
+    let (d, k) = digits_f64_interval(bits);
+    // d has 1..=17 digits: scaled to seventeen.
+    let count = d.ilog10() as i32 + 1;
+    let d = d * 10u64.pow((17 - count) as u32);
+    (d / 10, d % 10, k + count - 1)
 }
 
 /// [`digits_f64`] by the interval's ends, for every DOUBLE: the value and the two ends at
@@ -178,7 +197,8 @@ fn digits_f64_interval(bits: u64) -> (u64, i32) {
 const F32_FRACTION: u32 = 34;
 
 /// The shortest digits of a positive, finite, non-zero FLOAT (its bits): `(d, k)` for
-/// the value d * 10^k, d below 10^9 and possibly with trailing zeros.
+/// the value d * 10^k, d of nine digits (10^8 <= d < 10^9), possibly with trailing
+/// zeros.
 ///
 /// A normal value whose significand is not a power of two takes one product: the value
 /// at the scale 10^(k+1) (k as in [`digits_f32_interval`]), as a fixed-point number with
@@ -195,7 +215,7 @@ pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
     let field = (bits >> 23) as i32 & 0xff;
     let fraction = u64::from(bits & ((1u32 << 23) - 1));
     if field == 0 || fraction == 0 {
-        return digits_f32_interval(bits);
+        return places_f32_interval(bits);
     }
     let (c, q) = (fraction | (1u64 << 23), field - 150);
     let k = floor_log10_pow2(q);
@@ -217,7 +237,26 @@ pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
         (frac * 10 + (one >> 1)) >> F32_FRACTION
     };
     let last = if up | down { 0 } else { digit };
-    ((integral + u64::from(up)) * 10 + last, k)
+    let d = (integral + u64::from(up)) * 10 + last;
+    // Seven to nine digits here (the value is 2^23..2^28 units): scaled to nine.
+    let (scale, less) = if d < 10_000_000 {
+        (100, 2)
+    } else if d < 100_000_000 {
+        (10, 1)
+    } else {
+        (1, 0)
+    };
+    (d * scale, k - less)
+}
+
+/// [`digits_f32`] by the interval's ends, kept out of the common path.
+#[cold]
+#[inline(never)]
+fn places_f32_interval(bits: u32) -> (u64, i32) {
+    let (d, k) = digits_f32_interval(bits);
+    // d has 1..=9 digits: scaled to nine.
+    let count = d.ilog10();
+    (d * 10u64.pow(8 - count), k + count as i32 - 8)
 }
 
 /// [`digits_f32`] by the interval's ends, for every FLOAT: the value and the two ends at
@@ -246,101 +285,111 @@ fn digits_f32_interval(bits: u32) -> (u64, i32) {
     (pick(vb, vbl, vbr, c & 1), k)
 }
 
-/// A decimal laid out for copying: its significant digits at `text[first..first + n]`,
-/// '0's after them to the end of the buffer; the value is d.ddd * 10^exp.
-struct Digits {
-    text: [u8; 48],
-    first: usize,
-    n: usize,
-    exp: i32,
+/// Stores the first `len` (3..=24) bytes of a text held in registers: bytes 0..16 in
+/// `lo`, 16..24 in `hi` (byte 0 lowest), with at most two stores that may overlap, and
+/// nothing after them (the room may be the caller's arena). Nothing is read back, so
+/// no store has to be forwarded to a load.
+#[inline(always)]
+fn store_text(out: &mut Scratch, lo: u128, hi: u64, len: usize) {
+    let to = &mut out.buf[out.len..out.len + len];
+    if len >= 16 {
+        // Bytes 8..24, then the eight that end the text.
+        let upper = (u128::from(hi) << 64) | (lo >> 64);
+        to[..16].copy_from_slice(&lo.to_le_bytes());
+        to[len - 8..].copy_from_slice(&((upper >> (8 * (len - 16))) as u64).to_le_bytes());
+    } else if len >= 8 {
+        to[..8].copy_from_slice(&(lo as u64).to_le_bytes());
+        to[len - 8..].copy_from_slice(&((lo >> (8 * (len - 8))) as u64).to_le_bytes());
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((lo >> (8 * (len - 4))) as u32).to_le_bytes());
+    } else {
+        to[..2].copy_from_slice(&(lo as u16).to_le_bytes());
+        to[len - 2..].copy_from_slice(&((lo >> (8 * (len - 2))) as u16).to_le_bytes());
+    }
+    out.len += len;
 }
 
-impl Digits {
-    /// DOUBLE's digits `d * 10^k`, d non-zero and below 10^17: written as 17 digits.
-    #[inline(always)]
-    fn of17(d: u64, k: i32) -> Digits {
-        let mut text = [b'0'; 48];
-        let top = d / 10_000_000_000_000_000;
-        let rest = d % 10_000_000_000_000_000;
-        let (mid, low) = (
-            digit_word(rest / 100_000_000),
-            digit_word(rest % 100_000_000),
-        );
-        text[0] = b'0' + top as u8;
-        text[1..9].copy_from_slice(&(mid | ASCII_ZEROS).to_le_bytes());
-        text[9..17].copy_from_slice(&(low | ASCII_ZEROS).to_le_bytes());
-        // Counted on the digit words (byte 0 the first digit): zeros before the first
-        // significant digit and after the last, without a branch on the digits.
-        let both = u128::from(mid) | (u128::from(low) << 64);
-        let leading = if top != 0 {
-            0
-        } else {
-            1 + both.trailing_zeros() as usize / 8
-        };
-        let trailing = if both != 0 {
-            both.leading_zeros() as usize / 8
-        } else {
-            16
-        };
-        Digits {
-            text,
-            first: leading,
-            n: 17 - leading - trailing,
-            exp: k + 16 - leading as i32,
-        }
-    }
-
-    /// Appends numpy's layout: positional ("123.45", "100.0", "0.00012"; the exponent
-    /// between -4 and 15) or scientific ("1.2345e-07", "1e+300").
-    #[inline(always)]
-    fn write(&self, positional: bool, out: &mut Scratch) {
-        let mut room = [0u8; 64];
-        let d = &self.text[self.first..];
-        let (n, exp) = (self.n, self.exp);
-        let len = if positional && exp >= 0 {
-            // The whole part's digits ('0's past the significant ones), the point, then
-            // the fraction's digits or a single '0'.
-            let e = exp as usize;
-            room[..16].copy_from_slice(&d[..16]);
-            room[e + 1] = b'.';
-            room[e + 2..e + 18].copy_from_slice(&d[e + 1..e + 17]);
-            e + 2 + n.saturating_sub(e + 1).max(1)
-        } else if positional {
-            // "0." and -exp - 1 zeros before the digits.
-            let at = (1 - exp) as usize;
-            room[..8].copy_from_slice(b"0.000000");
-            room[at..at + 17].copy_from_slice(&d[..17]);
-            at + n
-        } else {
-            room[0] = d[0];
-            room[1] = b'.';
-            room[2..18].copy_from_slice(&d[1..17]);
-            let mut at = if n > 1 { n + 1 } else { 1 };
-            room[at] = b'e';
-            room[at + 1] = if exp < 0 { b'-' } else { b'+' };
-            at += 2;
-            let e = exp.unsigned_abs() as usize;
-            if e >= 100 {
-                room[at] = b'0' + (e / 100) as u8;
-                at += 1;
-            }
-            room[at..at + 2].copy_from_slice(&DIGIT_PAIRS[e % 100 * 2..e % 100 * 2 + 2]);
-            at + 2
-        };
-        push_prefix(out, &room, len);
-    }
+/// The low `bytes` bytes (0..=16) of a u128 set.
+#[inline(always)]
+fn below(bytes: usize) -> u128 {
+    u128::MAX.checked_shr(128 - 8 * bytes as u32).unwrap_or(0)
 }
+
+/// '0' in every byte of a u128.
+const ASCII_ZEROS_128: u128 = u128::from_le_bytes([b'0'; 16]);
 
 /// Writes the shortest digits of a finite, non-negative DOUBLE in numpy's layout,
 /// positional when `1e-4 <= x < upper` (on the exact value) or x is zero.
+///
+/// The seventeen places (sixteen digits in a register, byte 0 the first, and the
+/// seventeenth) are laid out in registers and stored once.
 #[inline(always)]
 pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
     if x == 0.0 {
         push_prefix(out, b"0.0", 3);
         return;
     }
-    let (d, k) = digits_f64(x.to_bits());
-    Digits::of17(d, k).write((1e-4..upper).contains(&x), out);
+    let (head, tail, exp) = digits_f64(x.to_bits());
+    let top = head / 100_000_000;
+    let digits =
+        u128::from(digit_word(top)) | (u128::from(digit_word(head - top * 100_000_000)) << 64);
+    let text = digits | ASCII_ZEROS_128;
+    let last = u64::from(b'0') + tail;
+    // Significant places: the seventeenth, or the head's without its trailing zeros.
+    let n = if tail != 0 {
+        17
+    } else {
+        16 - digits.leading_zeros() as usize / 8
+    };
+    if !(1e-4..upper).contains(&x) {
+        // d, then ".ddd" when there is more than one digit, then "e+05" / "e-300".
+        let lo = (text & 0xff) | (u128::from(b'.') << 8) | ((text >> 8) << 16);
+        let hi = (text >> 120) as u64 | (last << 8);
+        let mantissa = if n > 1 { n + 1 } else { 1 };
+        let e = exp.unsigned_abs() as usize;
+        let sign = u32::from(if exp < 0 { b'-' } else { b'+' });
+        let pair =
+            u32::from(DIGIT_PAIRS[e % 100 * 2]) | (u32::from(DIGIT_PAIRS[e % 100 * 2 + 1]) << 8);
+        // The exponent's last four bytes: "e+05" or "-300".
+        let (end, wide) = if e >= 100 {
+            (
+                sign | (u32::from(b'0' + (e / 100) as u8) << 8) | (pair << 16),
+                5,
+            )
+        } else {
+            (u32::from(b'e') | (sign << 8) | (pair << 16), 4)
+        };
+        let len = mantissa + wide;
+        let at = out.len;
+        // The mantissa's places run on past it; the exponent's stores overwrite them.
+        store_text(out, lo, hi, len);
+        let to = &mut out.buf[at..at + len];
+        to[mantissa..mantissa + 2]
+            .copy_from_slice(&(u16::from(b'e') | ((sign as u16) << 8)).to_le_bytes());
+        to[len - 4..].copy_from_slice(&end.to_le_bytes());
+    } else if exp >= 0 {
+        // The whole part's digits ('0's past the significant ones), the point, then the
+        // fraction's digits or a single '0'.
+        let whole = exp as usize + 1;
+        let lo = (text & below(whole))
+            | u128::from(b'.').checked_shl(8 * whole as u32).unwrap_or(0)
+            | ((text & !below(whole)) << 8);
+        let sixteenth = if whole == 16 {
+            u64::from(b'.')
+        } else {
+            (text >> 120) as u64
+        };
+        let len = whole + 1 + n.saturating_sub(whole).max(1);
+        store_text(out, lo, sixteenth | (last << 8), len);
+    } else {
+        // "0." and -exp - 1 zeros (at most three) before the places.
+        let at = (1 - exp) as usize;
+        let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
+        let lo = head | (text << (8 * at));
+        let hi = (text >> (128 - 8 * at)) as u64 | (last << (8 * at));
+        store_text(out, lo, hi, at + n);
+    }
 }
 
 /// [`shortest_f64`] for a FLOAT value (exact as f64). FLOAT's text is at most 16 bytes
@@ -353,29 +402,16 @@ pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
         return;
     }
     let (d, k) = digits_f32((x as f32).to_bits());
-    // Nine digit places: `top`, then the eight of `low` (byte 0 the first).
+    // Nine digit places: `top` (not zero), then the eight of `low` (byte 0 the first).
     let top = d / 100_000_000;
-    let low = digit_word(d % 100_000_000);
-    let lead = low.trailing_zeros() as usize / 8;
-    let trailing = if low != 0 {
-        low.leading_zeros() as usize / 8
-    } else {
-        8
-    };
+    let low = digit_word(d - top * 100_000_000);
+    let trailing = low.leading_zeros() as usize / 8;
     // The first significant digit, and the eight places after it ('0' past the
     // significant ones).
-    let (first, rest, leading) = if top != 0 {
-        (b'0' + top as u8, low | ASCII_ZEROS, 0)
-    } else {
-        let shift = 8 * (lead as u32 + 1);
-        let rest = (low | ASCII_ZEROS).checked_shr(shift).unwrap_or(0)
-            | ASCII_ZEROS.checked_shl(64 - shift).unwrap_or(0);
-        (b'0' + (low >> (8 * lead)) as u8, rest, lead + 1)
-    };
-    let n = 9 - leading - trailing;
-    let exp = k + 8 - leading as i32;
+    let (first, rest) = (b'0' + top as u8, low | ASCII_ZEROS);
+    let n = 9 - trailing;
+    let exp = k + 8;
     let digits = u128::from(first) | (u128::from(rest) << 8);
-    let below = |bytes: usize| (1u128 << (8 * bytes)) - 1;
     let (text, len) = if (1e-4..upper).contains(&x) && exp >= 0 {
         // The whole part (at most six places), the point, then the fraction's digits or
         // a single '0'.
