@@ -102,14 +102,14 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, v.unsigned_abs());
 }
 
-#[inline(always)]
+#[inline(never)]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let x = f32::from_bits(u32::load(bytes));
     let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
     write_float(f64::from(x), &spec, format, out);
 }
 
-#[inline(always)]
+#[inline(never)]
 fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let x = f64::from_bits(u64::load(bytes));
     let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
@@ -239,12 +239,46 @@ pub fn format_into(
     };
     // The hot types get a loop of their own, so their formatting inlines into it.
     match repr {
-        Repr::Std(Scalar::F32) => job.run(format_f32, 4, arena, place),
-        Repr::Std(Scalar::F64) => job.run(format_f64, 8, arena, place),
-        Repr::Std(Scalar::I64) => job.run(format_signed, 8, arena, place),
+        Repr::Std(Scalar::F32) => job.run(FloatElement, 4, arena, place),
+        Repr::Std(Scalar::F64) => job.run(DoubleElement, 8, arena, place),
+        Repr::Std(Scalar::I64) => job.run(Int64Element, 8, arena, place),
         Repr::Std(source) => job.run(formatter(source), source.size(), arena, place),
         Repr::Low(f) => job.run(low_formatter(f), 1, arena, place),
     }
+}
+
+/// Formats one element (its native bytes) into `out`.
+trait WriteElement {
+    fn write(&self, bytes: &[u8], format: StringFormat, out: &mut Scratch);
+}
+
+/// A formatter called through a pointer.
+impl WriteElement for Formatter {
+    #[inline(always)]
+    fn write(&self, bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+        self(bytes, format, out)
+    }
+}
+
+/// Formatters inlined into the loop that calls them (through a pointer or a function
+/// item's `Fn::call`, the call is not always inlined).
+macro_rules! inlined {
+    ($($name:ident: $formatter:ident;)*) => {$(
+        struct $name;
+
+        impl WriteElement for $name {
+            #[inline(always)]
+            fn write(&self, bytes: &[u8], format: StringFormat, out: &mut Scratch) {
+                $formatter(bytes, format, out)
+            }
+        }
+    )*};
+}
+
+inlined! {
+    FloatElement: format_f32;
+    DoubleElement: format_f64;
+    Int64Element: format_signed;
 }
 
 /// One format_into call's input and settings.
@@ -268,18 +302,12 @@ impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
     /// Formats element `i` (its bytes) after the texts so far; inlined into each type's
     /// loop so that the formatter inlines too.
     #[inline(always)]
-    fn put(
-        &mut self,
-        write: &impl Fn(&[u8], StringFormat, &mut Scratch),
-        format: StringFormat,
-        i: usize,
-        bytes: &[u8],
-    ) {
+    fn put(&mut self, write: &impl WriteElement, format: StringFormat, i: usize, bytes: &[u8]) {
         let end = self.end;
         if self.overflow == 0 && self.arena.len() - end >= SCRATCH_BYTES {
             // Build the text in place.
             let mut text = Scratch::over(&mut self.arena[end..end + SCRATCH_BYTES]);
-            write(bytes, format, &mut text);
+            write.write(bytes, format, &mut text);
             let len = text.len;
             (self.place)(i, end, len);
             self.end = end + len;
@@ -293,14 +321,14 @@ impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
     #[inline(never)]
     fn put_near_the_end(
         &mut self,
-        write: &impl Fn(&[u8], StringFormat, &mut Scratch),
+        write: &impl WriteElement,
         format: StringFormat,
         i: usize,
         bytes: &[u8],
     ) {
         let mut space = [0u8; SCRATCH_BYTES];
         let mut text = Scratch::over(&mut space);
-        write(bytes, format, &mut text);
+        write.write(bytes, format, &mut text);
         let end = self.end;
         if self.overflow == 0 && text.len <= self.arena.len() - end {
             self.arena[end..end + text.len].copy_from_slice(text.bytes());
@@ -315,7 +343,7 @@ impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
 impl FormatJob<'_> {
     fn run(
         &self,
-        write: impl Fn(&[u8], StringFormat, &mut Scratch),
+        write: impl WriteElement,
         size: usize,
         arena: &mut [u8],
         place: impl FnMut(usize, usize, usize),

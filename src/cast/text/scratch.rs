@@ -45,15 +45,18 @@ pub(super) fn push(out: &mut Scratch, bytes: &[u8]) {
 
 /// Eight decimal digits of v < 10^8 as the bytes of a word counted from its low end
 /// (byte 0 the most significant digit), each byte 0..=9: v split into two halves of
-/// four digits, each into two pairs, each into two digits, all lanes at once. The
-/// divisions by 100 and 10 are multiplications exact over these ranges.
+/// four digits, each into two pairs, each into two digits, all lanes at once. Each
+/// split of a lane x into q = x / m (below) and x % m (above) is one multiplication,
+/// (x << w) - q * (m << w - 1), the quotients by multiplications exact over these
+/// ranges.
 #[inline(always)]
 pub(super) fn digit_word(v: u64) -> u64 {
-    let halves = (v / 10_000) | ((v % 10_000) << 32);
+    let upper = (v * 109_951_163) >> 40;
+    let halves = (v << 32) - upper * ((10_000 << 32) - 1);
     let hundreds = ((halves * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let pairs = (halves << 16) - hundreds * ((100 << 16) - 1);
     let tens = ((pairs * 103) >> 10) & 0x000f_000f_000f_000f;
-    tens | ((pairs - tens * 10) << 8)
+    (pairs << 8) - tens * ((10 << 8) - 1)
 }
 
 /// '0' in every byte: added to a [`digit_word`] it gives the digits' text.

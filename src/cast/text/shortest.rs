@@ -337,11 +337,9 @@ pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
     let text = digits | ASCII_ZEROS_128;
     let last = u64::from(b'0') + tail;
     // Significant places: the seventeenth, or the head's without its trailing zeros.
-    let n = if tail != 0 {
-        17
-    } else {
-        16 - digits.leading_zeros() as usize / 8
-    };
+    // (A branch here would be mispredicted about every other value: selected by a mask.)
+    let zeros = (1 + digits.leading_zeros() as usize / 8) & usize::from(tail == 0).wrapping_neg();
+    let n = 17 - zeros;
     if !(1e-4..upper).contains(&x) {
         // d, then ".ddd" when there is more than one digit, then "e+05" / "e-300".
         let lo = (text & 0xff) | (u128::from(b'.') << 8) | ((text >> 8) << 16);
