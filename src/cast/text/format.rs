@@ -65,8 +65,14 @@ fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch
     let magnitude = x.abs();
     match format {
         StringFormat::Shortest => (spec.shortest)(magnitude, spec.upper, out),
-        StringFormat::Printf8g => printf_g(magnitude, spec.printf_digits, out),
+        StringFormat::Printf8g => printf_text(magnitude, spec.printf_digits, out),
     }
+}
+
+/// [`printf_g`], kept out of the loops that format the shortest text.
+#[inline(never)]
+fn printf_text(magnitude: f64, precision: usize, out: &mut Scratch) {
+    printf_g(magnitude, precision, out)
 }
 
 /// Reads an element of 1, 2, 4 or 8 bytes, in the host's byte order as every element

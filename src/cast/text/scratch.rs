@@ -62,13 +62,6 @@ pub(super) fn digit_word(v: u64) -> u64 {
 /// '0' in every byte: added to a [`digit_word`] it gives the digits' text.
 pub(super) const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
 
-/// Two-digit groups for exponents.
-pub(super) const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
-
 /// Appends the first `len` (at most 32) bytes of `text` with at most two fixed-size
 /// copies, which may overlap, and writes nothing after them (the room may be the
 /// caller's arena).

@@ -20,7 +20,7 @@
 //! into place without touching a byte after it.
 
 use super::decimal::{POW5_128, TABLE_MIN_Q};
-use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS, DIGIT_PAIRS};
+use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS};
 
 /// floor(log10(2^e)), exact for |e| <= 2620.
 #[inline(always)]
@@ -285,6 +285,34 @@ fn digits_f32_interval(bits: u32) -> (u64, i32) {
     (pick(vb, vbl, vbr, c & 1), k)
 }
 
+/// The smallest exponent in [`EXPONENTS`] (DOUBLE's smallest value is 4.9e-324).
+const EXPONENT_MIN: i32 = -324;
+
+/// numpy's exponent texts "e-324" ..= "e+308" (a sign and at least two digits): the
+/// bytes (byte 0 the 'e') and, in the top byte, their count.
+static EXPONENTS: [u64; 633] = exponent_texts();
+
+const fn exponent_texts() -> [u64; 633] {
+    let mut table = [0u64; 633];
+    let mut i = 0;
+    while i < table.len() {
+        let exp = i as i32 + EXPONENT_MIN;
+        let e = exp.unsigned_abs() as u64;
+        let sign = if exp < 0 { b'-' } else { b'+' } as u64;
+        let mut text = b'e' as u64 | (sign << 8);
+        let mut len = 2;
+        if e >= 100 {
+            text |= (b'0' as u64 + e / 100) << 16;
+            len = 3;
+        }
+        text |= (b'0' as u64 + e / 10 % 10) << (8 * len);
+        text |= (b'0' as u64 + e % 10) << (8 * len + 8);
+        table[i] = text | ((len as u64 + 2) << 56);
+        i += 1;
+    }
+    table
+}
+
 /// Stores the first `len` (3..=24) bytes of a text held in registers: bytes 0..16 in
 /// `lo`, 16..24 in `hi` (byte 0 lowest), with at most two stores that may overlap, and
 /// nothing after them (the room may be the caller's arena). Nothing is read back, so
@@ -345,27 +373,15 @@ pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
         let lo = (text & 0xff) | (u128::from(b'.') << 8) | ((text >> 8) << 16);
         let hi = (text >> 120) as u64 | (last << 8);
         let mantissa = if n > 1 { n + 1 } else { 1 };
-        let e = exp.unsigned_abs() as usize;
-        let sign = u32::from(if exp < 0 { b'-' } else { b'+' });
-        let pair =
-            u32::from(DIGIT_PAIRS[e % 100 * 2]) | (u32::from(DIGIT_PAIRS[e % 100 * 2 + 1]) << 8);
-        // The exponent's last four bytes: "e+05" or "-300".
-        let (end, wide) = if e >= 100 {
-            (
-                sign | (u32::from(b'0' + (e / 100) as u8) << 8) | (pair << 16),
-                5,
-            )
-        } else {
-            (u32::from(b'e') | (sign << 8) | (pair << 16), 4)
-        };
+        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize];
+        let wide = (exponent >> 56) as usize;
         let len = mantissa + wide;
         let at = out.len;
         // The mantissa's places run on past it; the exponent's stores overwrite them.
         store_text(out, lo, hi, len);
         let to = &mut out.buf[at..at + len];
-        to[mantissa..mantissa + 2]
-            .copy_from_slice(&(u16::from(b'e') | ((sign as u16) << 8)).to_le_bytes());
-        to[len - 4..].copy_from_slice(&end.to_le_bytes());
+        to[mantissa..mantissa + 2].copy_from_slice(&(exponent as u16).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((exponent >> (8 * (wide - 4))) as u32).to_le_bytes());
     } else if exp >= 0 {
         // The whole part's digits ('0's past the significant ones), the point, then the
         // fraction's digits or a single '0'.
@@ -424,11 +440,8 @@ pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
         let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
         (head | ((digits & below(9)) << (8 * at)), at + n)
     } else {
-        let e = exp.unsigned_abs() as usize;
-        let exponent = u128::from(b'e')
-            | (u128::from(if exp < 0 { b'-' } else { b'+' }) << 8)
-            | (u128::from(DIGIT_PAIRS[e * 2]) << 16)
-            | (u128::from(DIGIT_PAIRS[e * 2 + 1]) << 24);
+        // Four bytes: FLOAT's exponents have two digits.
+        let exponent = u128::from(EXPONENTS[(exp - EXPONENT_MIN) as usize] as u32);
         // d, then ".ddd" when there is more than one digit.
         let mantissa_len = if n > 1 { n + 1 } else { 1 };
         let mantissa = (u128::from(first) | (u128::from(b'.') << 8) | (u128::from(rest) << 16))
