@@ -9,7 +9,7 @@ use super::super::options::StringFormat;
 use super::form::{text_repr, PACKED_BLOCK};
 use super::layout::{printf_g, shortest_bf16, shortest_f16, shortest_low};
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
-use super::shortest::{shortest_f32, shortest_f64};
+use super::shortest::{double_element, float_element};
 use crate::dtype::low_ids::*;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
@@ -30,12 +30,11 @@ struct FloatText {
     printf_digits: usize,
 }
 
-/// The table: one entry per float storage the library formats.
+/// The table: one entry per float storage formatted from its value as f64 (FLOAT and
+/// DOUBLE are formatted from their bits: [`format_f32`], [`format_f64`]).
 #[inline(always)]
 fn float_text(source: Scalar) -> Option<FloatText> {
     let (upper, shortest, printf_digits): (f64, fn(f64, f64, &mut Scratch), usize) = match source {
-        Scalar::F64 => (1e16, shortest_f64, 17),
-        Scalar::F32 => (1e6, shortest_f32, 8),
         Scalar::F16 => (1e3, shortest_f16, 8),
         Scalar::Bf16 => (1e3, shortest_bf16, 8),
         _ => return None,
@@ -47,22 +46,31 @@ fn float_text(source: Scalar) -> Option<FloatText> {
     })
 }
 
-/// Writes a float value (exact as f64) of a format described by `spec`.
+/// NaN, "INF" and "-INF" in full, or a finite value's sign ('-' or nothing): its
+/// magnitude is then left to write.
 #[inline(always)]
-fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch) {
+fn special_or_sign(x: f64, out: &mut Scratch) -> Option<f64> {
     if x.is_nan() {
         push(out, b"NaN");
-        return;
+        return None;
     }
     if x.is_infinite() {
         push(out, if x < 0.0 { b"-INF" } else { b"INF" });
-        return;
+        return None;
     }
     // The sign without a branch (signs are often random): '-' is always written, and
     // kept only for a negative value; otherwise the text below overwrites it.
     out.buf[out.len] = b'-';
     out.len += usize::from(x.is_sign_negative());
-    let magnitude = x.abs();
+    Some(x.abs())
+}
+
+/// Writes a float value (exact as f64) of a format described by `spec`.
+#[inline(always)]
+fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch) {
+    let Some(magnitude) = special_or_sign(x, out) else {
+        return;
+    };
     match format {
         StringFormat::Shortest => (spec.shortest)(magnitude, spec.upper, out),
         StringFormat::Printf8g => printf_text(magnitude, spec.printf_digits, out),
@@ -108,18 +116,33 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, v.unsigned_abs());
 }
 
+/// FLOAT: the shortest text decided on the bits ([`float_element`]: the same bytes
+/// the value path gives the narrower floats' way), or %.8g of the value.
 #[inline(never)]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let x = f32::from_bits(u32::load(bytes));
-    let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
-    write_float(f64::from(x), &spec, format, out);
+    let bits = u32::load(bytes);
+    match format {
+        StringFormat::Shortest => float_element(bits, out),
+        StringFormat::Printf8g => {
+            if let Some(magnitude) = special_or_sign(f64::from(f32::from_bits(bits)), out) {
+                printf_text(magnitude, 8, out);
+            }
+        }
+    }
 }
 
+/// DOUBLE: as [`format_f32`], %.17g in the printf format.
 #[inline(never)]
 fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let x = f64::from_bits(u64::load(bytes));
-    let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
-    write_float(x, &spec, format, out);
+    let bits = u64::load(bytes);
+    match format {
+        StringFormat::Shortest => double_element(bits, out),
+        StringFormat::Printf8g => {
+            if let Some(magnitude) = special_or_sign(f64::from_bits(bits), out) {
+                printf_text(magnitude, 17, out);
+            }
+        }
+    }
 }
 
 fn format_f16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {

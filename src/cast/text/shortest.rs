@@ -347,18 +347,12 @@ fn below(bytes: usize) -> u128 {
 /// '0' in every byte of a u128.
 const ASCII_ZEROS_128: u128 = u128::from_le_bytes([b'0'; 16]);
 
-/// Writes the shortest digits of a finite, non-negative DOUBLE in numpy's layout,
-/// positional when `1e-4 <= x < upper` (on the exact value) or x is zero.
-///
-/// The seventeen places (sixteen digits in a register, byte 0 the first, and the
-/// seventeenth) are laid out in registers and stored once.
+/// numpy's layout of a positive, finite, non-zero DOUBLE (its bits), positional or
+/// scientific as told: the seventeen places (sixteen digits in a register, byte 0 the
+/// first, and the seventeenth) laid out in registers and stored once.
 #[inline(always)]
-pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
-    if x == 0.0 {
-        push_prefix(out, b"0.0", 3);
-        return;
-    }
-    let (head, tail, exp) = digits_f64(x.to_bits());
+fn double_text(bits: u64, positional: bool, out: &mut Scratch) {
+    let (head, tail, exp) = digits_f64(bits);
     let top = head / 100_000_000;
     let digits =
         u128::from(digit_word(top)) | (u128::from(digit_word(head - top * 100_000_000)) << 64);
@@ -368,7 +362,7 @@ pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
     // (A branch here would be mispredicted about every other value: selected by a mask.)
     let zeros = (1 + digits.leading_zeros() as usize / 8) & usize::from(tail == 0).wrapping_neg();
     let n = 17 - zeros;
-    if !(1e-4..upper).contains(&x) {
+    if !positional {
         // d, then ".ddd" when there is more than one digit, then "e+05" / "e-300".
         let lo = (text & 0xff) | (u128::from(b'.') << 8) | ((text >> 8) << 16);
         let hi = (text >> 120) as u64 | (last << 8);
@@ -406,65 +400,146 @@ pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
     }
 }
 
-/// [`shortest_f64`] for a FLOAT value (exact as f64). FLOAT's text is at most 16 bytes
-/// ("1.2345678e-38", "0.00012345678"), so it is laid out in one 128-bit register and
-/// stored once.
-#[inline(always)]
-pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
-    if x == 0.0 {
-        push_prefix(out, b"0.0", 3);
-        return;
+/// The bits of the smallest FLOAT whose value is at least `v`.
+const fn float_at_least(v: f64) -> u32 {
+    let bits = (v as f32).to_bits();
+    if (f32::from_bits(bits) as f64) < v {
+        bits + 1
+    } else {
+        bits
     }
-    let (d, k) = digits_f32((x as f32).to_bits());
+}
+
+/// FLOAT's positional range by magnitude bits: `1e-4 <= |x| < 1e6` on the exact value
+/// (FLOAT's threshold U is 1e6; no FLOAT lies between 1e-4 and its nearest f64).
+const FLOAT_POSITIONAL: (u32, u32) = (float_at_least(1e-4), float_at_least(1e6));
+
+/// DOUBLE's positional range by magnitude bits: `1e-4 <= |x| < 1e16`.
+const DOUBLE_POSITIONAL: (u64, u64) = (0.0001f64.to_bits(), 1e16f64.to_bits());
+
+/// A whole FLOAT element (its bits) in the shortest format: NaN, "INF", "-INF", or the
+/// sign then numpy's layout of the shortest digits ("0.0" for zero), decided on the
+/// bits.
+#[inline(always)]
+pub(super) fn float_element(bits: u32, out: &mut Scratch) {
+    let magnitude = bits & 0x7fff_ffff;
+    // Zero, infinities and NaN in one comparison.
+    if magnitude.wrapping_sub(1) >= 0x7f7f_ffff {
+        return special(
+            magnitude == 0,
+            magnitude > 0x7f80_0000,
+            bits >> 31 != 0,
+            out,
+        );
+    }
+    // The sign without a branch: '-' is always written and kept only for a negative
+    // value; otherwise the text overwrites it.
+    out.buf[out.len] = b'-';
+    out.len += (bits >> 31) as usize;
+    let (low, high) = FLOAT_POSITIONAL;
+    float_text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
+}
+
+/// [`float_element`] for a DOUBLE.
+#[inline(always)]
+pub(super) fn double_element(bits: u64, out: &mut Scratch) {
+    let magnitude = bits & 0x7fff_ffff_ffff_ffff;
+    if magnitude.wrapping_sub(1) >= 0x7fef_ffff_ffff_ffff {
+        return special(
+            magnitude == 0,
+            magnitude > 0x7ff0_0000_0000_0000,
+            bits >> 63 != 0,
+            out,
+        );
+    }
+    out.buf[out.len] = b'-';
+    out.len += (bits >> 63) as usize;
+    let (low, high) = DOUBLE_POSITIONAL;
+    double_text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
+}
+
+/// Zero ("0.0", "-0.0"), NaN ("NaN", whatever its sign) and the infinities.
+#[cold]
+#[inline(never)]
+fn special(zero: bool, nan: bool, negative: bool, out: &mut Scratch) {
+    let text: &[u8] = match (zero, nan, negative) {
+        (true, _, false) => b"0.0",
+        (true, _, true) => b"-0.0",
+        (false, true, _) => b"NaN",
+        (false, false, false) => b"INF",
+        (false, false, true) => b"-INF",
+    };
+    push_prefix(out, text, text.len());
+}
+
+/// Stores the first `len` (2..=16) bytes of a text held in two words (bytes 0..8 in
+/// `lo`, byte 0 lowest), with two stores that may overlap and nothing after them.
+#[inline(always)]
+fn store_short(out: &mut Scratch, lo: u64, hi: u64, len: usize) {
+    let to = &mut out.buf[out.len..out.len + len];
+    let text = u128::from(lo) | (u128::from(hi) << 64);
+    if len >= 8 {
+        to[..8].copy_from_slice(&lo.to_le_bytes());
+        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((lo >> (8 * (len - 4))) as u32).to_le_bytes());
+    } else {
+        to[..2].copy_from_slice(&(lo as u16).to_le_bytes());
+        to[len - 2..].copy_from_slice(&((lo >> (8 * (len - 2))) as u16).to_le_bytes());
+    }
+    out.len += len;
+}
+
+/// numpy's layout of a positive, finite, non-zero FLOAT (its bits), positional or
+/// scientific as told. FLOAT's text is at most 14 bytes ("1.2345678e-38",
+/// "0.00012345678"): it is laid out in two words and stored with overlapping stores.
+#[inline(always)]
+fn float_text(bits: u32, positional: bool, out: &mut Scratch) {
+    let (d, k) = digits_f32(bits);
     // Nine digit places: `top` (not zero), then the eight of `low` (byte 0 the first).
     let top = d / 100_000_000;
     let low = digit_word(d - top * 100_000_000);
-    let trailing = low.leading_zeros() as usize / 8;
-    // The first significant digit, and the eight places after it ('0' past the
-    // significant ones).
-    let (first, rest) = (b'0' + top as u8, low | ASCII_ZEROS);
-    let n = 9 - trailing;
+    let n = 9 - low.leading_zeros() as usize / 8;
     let exp = k + 8;
-    let digits = u128::from(first) | (u128::from(rest) << 8);
-    let (text, len) = if (1e-4..upper).contains(&x) && exp >= 0 {
+    let first = u64::from(b'0') + top;
+    let rest = low | ASCII_ZEROS;
+    // The nine places: bytes 0..8, then the ninth.
+    let places = first | (rest << 8);
+    let ninth = rest >> 56;
+    if !positional {
+        // d, then ".ddd" when there is more than one digit, then "e+05" / "e-38": the
+        // mantissa's places run on past it and the exponent's store overwrites them.
+        let mantissa = if n > 1 { n + 1 } else { 1 };
+        let len = mantissa + 4;
+        let lo = first | (u64::from(b'.') << 8) | (rest << 16);
+        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize] as u32;
+        let to = &mut out.buf[out.len..out.len + len];
+        if len >= 8 {
+            let text = u128::from(lo) | (u128::from(rest >> 48) << 64);
+            to[..8].copy_from_slice(&lo.to_le_bytes());
+            to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
+        } else {
+            to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        }
+        to[len - 4..].copy_from_slice(&exponent.to_le_bytes());
+        out.len += len;
+    } else if exp >= 0 {
         // The whole part (at most six places), the point, then the fraction's digits or
         // a single '0'.
         let whole = exp as usize + 1;
-        let text = (digits & below(whole))
-            | (u128::from(b'.') << (8 * whole))
-            | ((digits >> (8 * whole)) << (8 * (whole + 1)));
-        (text, whole + 1 + n.saturating_sub(whole).max(1))
-    } else if (1e-4..upper).contains(&x) {
-        // "0." and -exp - 1 zeros (at most three) before the digits.
-        let at = (1 - exp) as usize;
-        let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
-        (head | ((digits & below(9)) << (8 * at)), at + n)
+        let mask = (1u64 << (8 * whole)) - 1;
+        let lo = (places & mask) | (u64::from(b'.') << (8 * whole)) | ((places & !mask) << 8);
+        let len = whole + 1 + n.saturating_sub(whole).max(1);
+        store_short(out, lo, rest >> 48, len);
     } else {
-        // Four bytes: FLOAT's exponents have two digits.
-        let exponent = u128::from(EXPONENTS[(exp - EXPONENT_MIN) as usize] as u32);
-        // d, then ".ddd" when there is more than one digit.
-        let mantissa_len = if n > 1 { n + 1 } else { 1 };
-        let mantissa = (u128::from(first) | (u128::from(b'.') << 8) | (u128::from(rest) << 16))
-            & below(mantissa_len);
-        (
-            mantissa | (exponent << (8 * mantissa_len)),
-            mantissa_len + 4,
-        )
-    };
-    // 3 to 16 bytes: stored by two stores that may overlap, nothing after the text.
-    let to = &mut out.buf[out.len..out.len + len];
-    if len >= 8 {
-        to[..8].copy_from_slice(&(text as u64).to_le_bytes());
-        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
-    } else if len >= 4 {
-        to[..4].copy_from_slice(&(text as u32).to_le_bytes());
-        to[len - 4..].copy_from_slice(&((text >> (8 * (len - 4))) as u32).to_le_bytes());
-    } else {
-        // "1.0": at least three bytes.
-        to[..2].copy_from_slice(&(text as u16).to_le_bytes());
-        to[len - 2..].copy_from_slice(&((text >> (8 * (len - 2))) as u16).to_le_bytes());
+        // "0." and -exp - 1 zeros (at most three) before the places.
+        let at = (1 - exp) as u32;
+        let head = u64::from_le_bytes(*b"0.000000") & ((1u64 << (8 * at)) - 1);
+        let lo = head | (places << (8 * at));
+        let hi = (places >> (64 - 8 * at)) | (ninth << (8 * at));
+        store_short(out, lo, hi, at as usize + n);
     }
-    out.len += len;
 }
 
 #[cfg(test)]
