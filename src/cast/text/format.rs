@@ -118,7 +118,7 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
 
 /// FLOAT: the shortest text decided on the bits ([`float_element`]: the same bytes
 /// the value path gives the narrower floats' way), or %.8g of the value.
-#[inline(never)]
+#[inline(always)]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let bits = u32::load(bytes);
     match format {
@@ -132,7 +132,7 @@ fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
 }
 
 /// DOUBLE: as [`format_f32`], %.17g in the printf format.
-#[inline(never)]
+#[inline(always)]
 fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let bits = u64::load(bytes);
     match format {
@@ -276,38 +276,59 @@ pub fn format_into(
     }
 }
 
-/// Formats one element (its native bytes) into `out`.
+/// Formats one element (its native bytes) at the start of `room` ([`SCRATCH_BYTES`]
+/// bytes) and returns the text's length.
 trait WriteElement {
-    fn write(&self, bytes: &[u8], format: StringFormat, out: &mut Scratch);
+    fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize;
 }
 
 /// A formatter called through a pointer.
 impl WriteElement for Formatter {
     #[inline(always)]
-    fn write(&self, bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-        self(bytes, format, out)
+    fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+        let mut out = Scratch::over(room);
+        self(bytes, format, &mut out);
+        out.len
     }
 }
 
-/// Formatters inlined into the loop that calls them (through a pointer or a function
-/// item's `Fn::call`, the call is not always inlined).
-macro_rules! inlined {
-    ($($name:ident: $formatter:ident;)*) => {$(
+/// INT64, inlined into its loop.
+struct Int64Element;
+
+impl WriteElement for Int64Element {
+    #[inline(always)]
+    fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+        let mut out = Scratch::over(room);
+        format_signed(bytes, format, &mut out);
+        out.len
+    }
+}
+
+/// FLOAT and DOUBLE: one call per element that returns the length in a register (the
+/// room's state stays inside the call).
+macro_rules! out_of_line {
+    ($($name:ident: $formatter:ident via $function:ident;)*) => {$(
         struct $name;
+
+        #[inline(never)]
+        fn $function(bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+            let mut out = Scratch::over(room);
+            $formatter(bytes, format, &mut out);
+            out.len
+        }
 
         impl WriteElement for $name {
             #[inline(always)]
-            fn write(&self, bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-                $formatter(bytes, format, out)
+            fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+                $function(bytes, format, room)
             }
         }
     )*};
 }
 
-inlined! {
-    FloatElement: format_f32;
-    DoubleElement: format_f64;
-    Int64Element: format_signed;
+out_of_line! {
+    FloatElement: format_f32 via format_f32_into;
+    DoubleElement: format_f64 via format_f64_into;
 }
 
 /// One format_into call's input and settings.
@@ -335,36 +356,21 @@ impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
         let end = self.end;
         if self.overflow == 0 && self.arena.len() - end >= SCRATCH_BYTES {
             // Build the text in place.
-            let mut text = Scratch::over(&mut self.arena[end..end + SCRATCH_BYTES]);
-            write.write(bytes, format, &mut text);
-            let len = text.len;
+            let len = write.write(bytes, format, &mut self.arena[end..end + SCRATCH_BYTES]);
             (self.place)(i, end, len);
             self.end = end + len;
             return;
         }
-        self.put_near_the_end(write, format, i, bytes);
-    }
-
-    /// [`Sink::put`] when less than [`SCRATCH_BYTES`] are left: the text is built on the
-    /// stack and copied if it fits, else counted.
-    #[inline(never)]
-    fn put_near_the_end(
-        &mut self,
-        write: &impl WriteElement,
-        format: StringFormat,
-        i: usize,
-        bytes: &[u8],
-    ) {
+        // Less room left: the text is built on the stack and copied if it fits, else
+        // counted.
         let mut space = [0u8; SCRATCH_BYTES];
-        let mut text = Scratch::over(&mut space);
-        write.write(bytes, format, &mut text);
-        let end = self.end;
-        if self.overflow == 0 && text.len <= self.arena.len() - end {
-            self.arena[end..end + text.len].copy_from_slice(text.bytes());
-            (self.place)(i, end, text.len);
-            self.end = end + text.len;
+        let len = write.write(bytes, format, &mut space);
+        if self.overflow == 0 && len <= self.arena.len() - end {
+            self.arena[end..end + len].copy_from_slice(&space[..len]);
+            (self.place)(i, end, len);
+            self.end = end + len;
         } else {
-            self.overflow += text.len;
+            self.overflow += len;
         }
     }
 }
