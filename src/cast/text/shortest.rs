@@ -285,13 +285,19 @@ fn digits_f32_interval(bits: u32) -> (u64, i32) {
     (pick(vb, vbl, vbr, c & 1), k)
 }
 
-/// The sixteen decimal digits of v < 10^16 as the bytes of a u128 (byte 0 the most
-/// significant digit), each 0..=9: two [`digit_word`]s.
+/// The sixteen decimal digits of v < 10^16 as text (byte 0 of the u128 the most
+/// significant digit), and the count of places up to the last non-zero digit (0 for
+/// v = 0): two [`digit_word`]s.
 #[cfg(any(not(target_arch = "x86_64"), test))]
 #[inline(always)]
-fn sixteen_digits_portable(v: u64) -> u128 {
+fn sixteen_digits_portable(v: u64) -> (u128, usize) {
     let top = v / 100_000_000;
-    u128::from(digit_word(top)) | (u128::from(digit_word(v - top * 100_000_000)) << 64)
+    let digits =
+        u128::from(digit_word(top)) | (u128::from(digit_word(v - top * 100_000_000)) << 64);
+    (
+        digits | ASCII_ZEROS_128,
+        16 - digits.leading_zeros() as usize / 8,
+    )
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -301,17 +307,17 @@ use sixteen_digits_portable as sixteen_digits;
 /// CPU): the two halves of eight digits split into four digits, the fours into pairs,
 /// the pairs into digits, each step one multiplication for all lanes (the divisions
 /// by 10^4, 100 and 10 are multiplications exact over these ranges, as in
-/// [`digit_word`]).
+/// [`digit_word`]); the zero digits found by one comparison.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn sixteen_digits(v: u64) -> u128 {
+fn sixteen_digits(v: u64) -> (u128, usize) {
     use core::arch::x86_64::*;
     let top = v / 100_000_000;
     let bottom = v - top * 100_000_000;
     // SAFETY: SSE2 is in every x86-64 CPU's baseline, and these intrinsics only
     // compute on registers (no memory is touched).
     #[allow(unused_unsafe)]
-    let (lo, hi) = unsafe {
+    let (lo, hi, zero) = unsafe {
         // Two 64-bit lanes, the first eight digits in the low one.
         let x = _mm_set_epi64x(bottom as i64, top as i64);
         let fours = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi64x(109_951_163)), 40);
@@ -327,12 +333,17 @@ fn sixteen_digits(v: u64) -> u128 {
         let tens = _mm_mulhi_epu16(z, _mm_set1_epi16(6554));
         let units = _mm_sub_epi16(z, _mm_mullo_epi16(tens, _mm_set1_epi16(10)));
         let d = _mm_or_si128(tens, _mm_slli_epi16::<8>(units));
+        let zero = _mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) as u32;
+        let text = _mm_or_si128(d, _mm_set1_epi8(b'0' as i8));
         (
-            _mm_cvtsi128_si64(d) as u64,
-            _mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d)) as u64,
+            _mm_cvtsi128_si64(text) as u64,
+            _mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text)) as u64,
+            zero,
         )
     };
-    u128::from(lo) | (u128::from(hi) << 64)
+    // Bit i of `zero` is set when digit i is 0.
+    let significant = 32 - (!zero & 0xffff).leading_zeros() as usize;
+    (u128::from(lo) | (u128::from(hi) << 64), significant)
 }
 
 /// The smallest exponent in [`EXPONENTS`] (DOUBLE's smallest value is 4.9e-324).
@@ -395,6 +406,7 @@ fn below(bytes: usize) -> u128 {
 }
 
 /// '0' in every byte of a u128.
+#[cfg(any(not(target_arch = "x86_64"), test))]
 const ASCII_ZEROS_128: u128 = u128::from_le_bytes([b'0'; 16]);
 
 /// numpy's layout of a positive, finite, non-zero DOUBLE (its bits), positional or
@@ -403,12 +415,11 @@ const ASCII_ZEROS_128: u128 = u128::from_le_bytes([b'0'; 16]);
 #[inline(always)]
 fn double_text(bits: u64, positional: bool, out: &mut Scratch) {
     let (head, tail, exp) = digits_f64(bits);
-    let digits = sixteen_digits(head);
-    let text = digits | ASCII_ZEROS_128;
+    let (text, significant) = sixteen_digits(head);
     let last = u64::from(b'0') + tail;
     // Significant places: the seventeenth, or the head's without its trailing zeros.
     // (A branch here would be mispredicted about every other value: selected by a mask.)
-    let zeros = (1 + digits.leading_zeros() as usize / 8) & usize::from(tail == 0).wrapping_neg();
+    let zeros = (17 - significant) & usize::from(tail == 0).wrapping_neg();
     let n = 17 - zeros;
     if !positional {
         // d, then ".ddd" when there is more than one digit, then "e+05" / "e-300".
@@ -424,27 +435,24 @@ fn double_text(bits: u64, positional: bool, out: &mut Scratch) {
         let to = &mut out.buf[at..at + len];
         to[mantissa..mantissa + 2].copy_from_slice(&(exponent as u16).to_le_bytes());
         to[len - 4..].copy_from_slice(&((exponent >> (8 * (wide - 4))) as u32).to_le_bytes());
-    } else if exp >= 0 {
-        // The whole part's digits ('0's past the significant ones), the point, then the
-        // fraction's digits or a single '0'.
-        let whole = exp as usize + 1;
-        let lo = (text & below(whole))
-            | u128::from(b'.').checked_shl(8 * whole as u32).unwrap_or(0)
-            | ((text & !below(whole)) << 8);
+    } else {
+        // The places after -exp - 1 '0's when the exponent is negative ("0.00012"), with
+        // the point after the whole part's digits ("123.45", "100.0") or after the first
+        // '0'; then the fraction's digits or a single '0'. One layout for both sides (a
+        // branch on the exponent's sign would be mispredicted often).
+        let zeros = (-exp).max(0) as u32 & 7;
+        let whole = exp.max(0) as usize + 1;
+        let lo = (text << (8 * zeros)) | u128::from(ASCII_ZEROS & ((1u64 << (8 * zeros)) - 1));
+        let hi = ((text >> 64) as u64 >> (56 - 8 * zeros) >> 8) | (last << (8 * zeros));
+        let point = u128::from(b'.').checked_shl(8 * whole as u32).unwrap_or(0);
+        let with_point = (lo & below(whole)) | point | ((lo & !below(whole)) << 8);
         let sixteenth = if whole == 16 {
             u64::from(b'.')
         } else {
-            (text >> 120) as u64
+            (lo >> 120) as u64
         };
-        let len = whole + 1 + n.saturating_sub(whole).max(1);
-        store_text(out, lo, sixteenth | (last << 8), len);
-    } else {
-        // "0." and -exp - 1 zeros (at most three) before the places.
-        let at = (1 - exp) as usize;
-        let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
-        let lo = head | (text << (8 * at));
-        let hi = (text >> (128 - 8 * at)) as u64 | (last << (8 * at));
-        store_text(out, lo, hi, at + n);
+        let len = whole + 1 + (zeros as usize + n).saturating_sub(whole).max(1);
+        store_text(out, with_point, sixteenth | (hi << 8), len);
     }
 }
 
@@ -940,13 +948,15 @@ mod tests {
             [t - 1, t, t + 1, 9_999_999_999_999_999 / t * t]
         });
         for v in values.chain(edges).chain(0..100_000) {
-            let digits = sixteen_digits(v);
-            assert_eq!(digits, sixteen_digits_portable(v), "{v}");
-            let back = digits
-                .to_le_bytes()
+            let (text, significant) = sixteen_digits(v);
+            assert_eq!((text, significant), sixteen_digits_portable(v), "{v}");
+            let bytes = text.to_le_bytes();
+            let back = bytes
                 .iter()
-                .fold(0u64, |a, &d| a * 10 + u64::from(d));
+                .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
             assert_eq!(back, v);
+            let zeros = bytes.iter().rev().take_while(|&&c| c == b'0').count();
+            assert_eq!(significant, 16 - zeros, "{v}");
         }
     }
 
