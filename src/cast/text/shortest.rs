@@ -350,13 +350,14 @@ fn sixteen_digits(v: u64) -> (u128, usize) {
 const EXPONENT_MIN: i32 = -324;
 
 /// numpy's exponent texts "e-324" ..= "e+308" (a sign and at least two digits): the
-/// bytes (byte 0 the 'e') and, in the top byte, their count.
-static EXPONENTS: [u64; 633] = exponent_texts();
+/// bytes (byte 0 the 'e') and, in the top byte, their count. 1024 entries, so that an
+/// index masked to ten bits needs no bounds check (the 633 used ones come first).
+static EXPONENTS: [u64; 1024] = exponent_texts();
 
-const fn exponent_texts() -> [u64; 633] {
-    let mut table = [0u64; 633];
+const fn exponent_texts() -> [u64; 1024] {
+    let mut table = [0u64; 1024];
     let mut i = 0;
-    while i < table.len() {
+    while i < 633 {
         let exp = i as i32 + EXPONENT_MIN;
         let e = exp.unsigned_abs() as u64;
         let sign = if exp < 0 { b'-' } else { b'+' } as u64;
@@ -399,10 +400,34 @@ fn store_text(out: &mut Scratch, lo: u128, hi: u64, len: usize) {
     out.len += len;
 }
 
-/// The low `bytes` bytes (0..=16) of a u128 set.
+/// For a point after `w` places (1..=16): the mask of the bytes before it, and the
+/// point's byte in place (none at 16, past the register). From a table: a 128-bit
+/// shift by a variable count is several instructions.
 #[inline(always)]
-fn below(bytes: usize) -> u128 {
-    u128::MAX.checked_shr(128 - 8 * bytes as u32).unwrap_or(0)
+fn point_after(w: usize) -> (u128, u128) {
+    POINTS[w & 31]
+}
+
+static POINTS: [(u128, u128); 32] = point_masks();
+
+const fn point_masks() -> [(u128, u128); 32] {
+    let mut table = [(0u128, 0u128); 32];
+    let mut w = 1;
+    while w <= 16 {
+        let below = if w == 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * w)) - 1
+        };
+        let point = if w == 16 {
+            0
+        } else {
+            (b'.' as u128) << (8 * w)
+        };
+        table[w] = (below, point);
+        w += 1;
+    }
+    table
 }
 
 /// '0' in every byte of a u128.
@@ -426,7 +451,7 @@ fn double_text(bits: u64, positional: bool, out: &mut Scratch) {
         let lo = (text & 0xff) | (u128::from(b'.') << 8) | ((text >> 8) << 16);
         let hi = (text >> 120) as u64 | (last << 8);
         let mantissa = if n > 1 { n + 1 } else { 1 };
-        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize];
+        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize & 1023];
         let wide = (exponent >> 56) as usize;
         let len = mantissa + wide;
         let at = out.len;
@@ -444,8 +469,8 @@ fn double_text(bits: u64, positional: bool, out: &mut Scratch) {
         let whole = exp.max(0) as usize + 1;
         let lo = (text << (8 * zeros)) | u128::from(ASCII_ZEROS & ((1u64 << (8 * zeros)) - 1));
         let hi = ((text >> 64) as u64 >> (56 - 8 * zeros) >> 8) | (last << (8 * zeros));
-        let point = u128::from(b'.').checked_shl(8 * whole as u32).unwrap_or(0);
-        let with_point = (lo & below(whole)) | point | ((lo & !below(whole)) << 8);
+        let (below, point) = point_after(whole);
+        let with_point = (lo & below) | point | ((lo & !below) << 8);
         let sixteenth = if whole == 16 {
             u64::from(b'.')
         } else {
@@ -569,7 +594,7 @@ fn float_text(bits: u32, positional: bool, out: &mut Scratch) {
         let mantissa = if n > 1 { n + 1 } else { 1 };
         let len = mantissa + 4;
         let lo = first | (u64::from(b'.') << 8) | (rest << 16);
-        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize] as u32;
+        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize & 1023] as u32;
         let to = &mut out.buf[out.len..out.len + len];
         if len >= 8 {
             let text = u128::from(lo) | (u128::from(rest >> 48) << 64);
