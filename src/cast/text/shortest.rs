@@ -24,7 +24,7 @@ use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS};
 
 /// floor(log10(2^e)), exact for |e| <= 2620.
 #[inline(always)]
-fn floor_log10_pow2(e: i32) -> i32 {
+const fn floor_log10_pow2(e: i32) -> i32 {
     (e * 315_653) >> 20
 }
 
@@ -36,7 +36,7 @@ fn floor_log10_three_quarters_pow2(e: i32) -> i32 {
 
 /// floor(log2(10^e)), exact for |e| <= 1233.
 #[inline(always)]
-fn floor_log2_pow10(e: i32) -> i32 {
+const fn floor_log2_pow10(e: i32) -> i32 {
     (e * 1_741_647) >> 19
 }
 
@@ -45,11 +45,31 @@ fn floor_log2_pow10(e: i32) -> i32 {
 /// which the table holds exactly for 0 <= e <= 55, rounded up for -27 <= e < 0, and
 /// cut short (one is added here) otherwise.
 #[inline(always)]
-fn pow10_up(e: i32) -> (u64, u64) {
-    let (hi, lo) = POW5_128[(i64::from(e) - TABLE_MIN_Q) as usize];
-    let cut = !(-27..=55).contains(&e);
-    let (lo, carry) = lo.overflowing_add(u64::from(cut));
-    (hi + u64::from(carry), lo)
+const fn pow10_up(e: i32) -> (u64, u64) {
+    let (hi, lo) = POW5_128[(e as i64 - TABLE_MIN_Q) as usize];
+    let cut = e < -27 || e > 55;
+    let (lo, carry) = lo.overflowing_add(cut as u64);
+    (hi + carry as u64, lo)
+}
+
+/// What [`digits_f64`] needs of each exponent field of a normal DOUBLE (1..=2046), so
+/// that it takes one load: 10^-(k+1) rounded up ([`pow10_up`]), k = floor(log10(2^q))
+/// and the shift (1..=4) that puts the product's bit 128 at the value's 2^4. 2048
+/// entries: an index masked to eleven bits needs no bounds check.
+static DOUBLE_SCALES: [(u64, u64, i32, u32); 2048] = double_scales();
+
+const fn double_scales() -> [(u64, u64, i32, u32); 2048] {
+    let mut table = [(0, 0, 0, 0); 2048];
+    let mut field = 1;
+    while field <= 2046 {
+        let q = field - 1075;
+        let k = floor_log10_pow2(q);
+        let (hi, lo) = pow10_up(-k - 1);
+        let shift = (q + floor_log2_pow10(-k - 1) + 5) as u32;
+        table[field as usize] = (hi, lo, k, shift);
+        field += 1;
+    }
+    table
 }
 
 /// The 64 leading bits of 10^e rounded up (in [2^63, 2^64]), for FLOAT's range of e:
@@ -124,12 +144,10 @@ pub(super) fn digits_f64(bits: u64) -> (u64, u64, i32) {
     if field == 0 || fraction == 0 {
         return places_f64_interval(bits);
     }
-    let (c, q) = (fraction | (1u64 << 52), field - 1075);
-    let k = floor_log10_pow2(q);
+    let c = fraction | (1u64 << 52);
     // 10^-(k+1) rounded up, (high, low) * 2^(log2 - 127); `shift` (1..=4) puts the
     // product's bit 128 at the value's 2^4.
-    let (hi, lo) = pow10_up(-k - 1);
-    let shift = (q + floor_log2_pow10(-k - 1) + 5) as u32;
+    let (hi, lo, k, shift) = DOUBLE_SCALES[field as usize & 2047];
     let m = c << shift;
     // The product's upper 128 bits (the bits below them dropped: floor).
     let p = u128::from(hi) * u128::from(m) + ((u128::from(lo) * u128::from(m)) >> 64);
