@@ -116,8 +116,8 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, v.unsigned_abs());
 }
 
-/// FLOAT: the shortest text decided on the bits ([`float_element`]: the same bytes
-/// the value path gives the narrower floats' way), or %.8g of the value.
+/// FLOAT: the shortest text decided on its bits ([`float_element`]), or %.8g of its
+/// value.
 #[inline(always)]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
     let bits = u32::load(bytes);
@@ -266,7 +266,8 @@ pub fn format_into(
         format,
         start,
     };
-    // The hot types get a loop of their own, so their formatting inlines into it.
+    // The hot types get a loop of their own: INT64's formatting inlined into it,
+    // FLOAT's and DOUBLE's one direct call per element.
     match repr {
         Repr::Std(Scalar::F32) => job.run(FloatElement, 4, arena, place),
         Repr::Std(Scalar::F64) => job.run(DoubleElement, 8, arena, place),
@@ -350,7 +351,7 @@ struct Sink<'a, P> {
 
 impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
     /// Formats element `i` (its bytes) after the texts so far; inlined into each type's
-    /// loop so that the formatter inlines too.
+    /// loop, so that the loop's state stays in registers.
     #[inline(always)]
     fn put(&mut self, write: &impl WriteElement, format: StringFormat, i: usize, bytes: &[u8]) {
         let end = self.end;
