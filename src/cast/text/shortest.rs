@@ -759,8 +759,9 @@ mod tests {
     }
 
     /// The text tensorcast writes for a value of `source` (its bits).
+    /// The room is the caller's arena: no byte after the text may change.
     fn ours(source: Scalar, bits: u64) -> Text {
-        let mut space = [0u8; SCRATCH_BYTES];
+        let mut space = [0xa5u8; SCRATCH_BYTES];
         let mut out = Scratch::over(&mut space);
         // The element's bytes in the host's order, without an allocation (this runs
         // 2^32 times in the exhaustive check).
@@ -769,6 +770,11 @@ mod tests {
         format_element(source, bytes, StringFormat::Shortest, &mut out);
         let mut t = Text::new();
         t.push(out.bytes());
+        let len = out.len;
+        assert!(
+            space[len..].iter().all(|&b| b == 0xa5),
+            "{bits:#x}: a byte written past the text"
+        );
         t
     }
 
@@ -951,6 +957,41 @@ mod tests {
             for delta in -2i64..=2 {
                 check_f64((x.to_bits() as i64 + delta) as u64);
             }
+        }
+    }
+
+    /// Zeros, NaNs (any sign and payload) and the infinities, decided on the bits.
+    #[test]
+    fn specials_are_numpys_and_onnxs_spellings() {
+        let f32s = [
+            (0x0000_0000, "0.0"),
+            (0x8000_0000, "-0.0"),
+            (0x7f80_0000, "INF"),
+            (0xff80_0000, "-INF"),
+            (0x7fc0_0000, "NaN"),
+            (0xffc0_0000, "NaN"),
+            (0x7f80_0001, "NaN"),
+            (0xffff_ffff, "NaN"),
+            (0x0000_0001, "1e-45"),
+            (0x7f7f_ffff, "3.4028235e+38"),
+        ];
+        for (bits, text) in f32s {
+            assert_eq!(ours(Scalar::F32, bits).get(), text.as_bytes(), "{bits:#x}");
+        }
+        let f64s = [
+            (0x0000_0000_0000_0000, "0.0"),
+            (0x8000_0000_0000_0000, "-0.0"),
+            (0x7ff0_0000_0000_0000, "INF"),
+            (0xfff0_0000_0000_0000, "-INF"),
+            (0x7ff8_0000_0000_0000, "NaN"),
+            (0xfff8_0000_0000_0000, "NaN"),
+            (0x7ff0_0000_0000_0001, "NaN"),
+            (0xffff_ffff_ffff_ffff, "NaN"),
+            (0x0000_0000_0000_0001, "5e-324"),
+            (0x7fef_ffff_ffff_ffff, "1.7976931348623157e+308"),
+        ];
+        for (bits, text) in f64s {
+            assert_eq!(ours(Scalar::F64, bits).get(), text.as_bytes(), "{bits:#x}");
         }
     }
 
