@@ -9,7 +9,7 @@ use super::super::options::StringFormat;
 use super::form::{text_repr, PACKED_BLOCK};
 use super::layout::{printf_g, shortest_bf16, shortest_f16, shortest_low};
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
-use super::shortest::{shortest_f32, shortest_f64};
+use super::shortest::{double_element, float_element};
 use crate::dtype::low_ids::*;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
@@ -30,12 +30,11 @@ struct FloatText {
     printf_digits: usize,
 }
 
-/// The table: one entry per float storage the library formats.
+/// The table: one entry per float storage formatted from its value as f64 (FLOAT and
+/// DOUBLE are formatted from their bits: [`format_f32`], [`format_f64`]).
 #[inline(always)]
 fn float_text(source: Scalar) -> Option<FloatText> {
     let (upper, shortest, printf_digits): (f64, fn(f64, f64, &mut Scratch), usize) = match source {
-        Scalar::F64 => (1e16, shortest_f64, 17),
-        Scalar::F32 => (1e6, shortest_f32, 8),
         Scalar::F16 => (1e3, shortest_f16, 8),
         Scalar::Bf16 => (1e3, shortest_bf16, 8),
         _ => return None,
@@ -47,26 +46,41 @@ fn float_text(source: Scalar) -> Option<FloatText> {
     })
 }
 
-/// Writes a float value (exact as f64) of a format described by `spec`.
+/// NaN, "INF" and "-INF" in full, or a finite value's sign ('-' or nothing): its
+/// magnitude is then left to write.
 #[inline(always)]
-fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch) {
+fn special_or_sign(x: f64, out: &mut Scratch) -> Option<f64> {
     if x.is_nan() {
         push(out, b"NaN");
-        return;
+        return None;
     }
     if x.is_infinite() {
         push(out, if x < 0.0 { b"-INF" } else { b"INF" });
-        return;
+        return None;
     }
     // The sign without a branch (signs are often random): '-' is always written, and
     // kept only for a negative value; otherwise the text below overwrites it.
     out.buf[out.len] = b'-';
     out.len += usize::from(x.is_sign_negative());
-    let magnitude = x.abs();
+    Some(x.abs())
+}
+
+/// Writes a float value (exact as f64) of a format described by `spec`.
+#[inline(always)]
+fn write_float(x: f64, spec: &FloatText, format: StringFormat, out: &mut Scratch) {
+    let Some(magnitude) = special_or_sign(x, out) else {
+        return;
+    };
     match format {
         StringFormat::Shortest => (spec.shortest)(magnitude, spec.upper, out),
-        StringFormat::Printf8g => printf_g(magnitude, spec.printf_digits, out),
+        StringFormat::Printf8g => printf_text(magnitude, spec.printf_digits, out),
     }
+}
+
+/// [`printf_g`], kept out of the loops that format the shortest text.
+#[inline(never)]
+fn printf_text(magnitude: f64, precision: usize, out: &mut Scratch) {
+    printf_g(magnitude, precision, out)
 }
 
 /// Reads an element of 1, 2, 4 or 8 bytes, in the host's byte order as every element
@@ -102,18 +116,33 @@ fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, v.unsigned_abs());
 }
 
-#[inline]
+/// FLOAT: the shortest text decided on its bits ([`float_element`]), or %.8g of its
+/// value.
+#[inline(always)]
 fn format_f32(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let x = f32::from_bits(load_bits(bytes) as u32);
-    let spec = float_text(Scalar::F32).expect("FLOAT has a text entry");
-    write_float(f64::from(x), &spec, format, out);
+    let bits = u32::load(bytes);
+    match format {
+        StringFormat::Shortest => float_element(bits, out),
+        StringFormat::Printf8g => {
+            if let Some(magnitude) = special_or_sign(f64::from(f32::from_bits(bits)), out) {
+                printf_text(magnitude, 8, out);
+            }
+        }
+    }
 }
 
-#[inline]
+/// DOUBLE: as [`format_f32`], %.17g in the printf format.
+#[inline(always)]
 fn format_f64(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
-    let x = f64::from_bits(load_bits(bytes));
-    let spec = float_text(Scalar::F64).expect("DOUBLE has a text entry");
-    write_float(x, &spec, format, out);
+    let bits = u64::load(bytes);
+    match format {
+        StringFormat::Shortest => double_element(bits, out),
+        StringFormat::Printf8g => {
+            if let Some(magnitude) = special_or_sign(f64::from_bits(bits), out) {
+                printf_text(magnitude, 17, out);
+            }
+        }
+    }
 }
 
 fn format_f16(bytes: &[u8], format: StringFormat, out: &mut Scratch) {
@@ -237,14 +266,70 @@ pub fn format_into(
         format,
         start,
     };
-    // The hot types get a loop of their own, so their formatting inlines into it.
+    // The hot types get a loop of their own: INT64's formatting inlined into it,
+    // FLOAT's and DOUBLE's one direct call per element.
     match repr {
-        Repr::Std(Scalar::F32) => job.run(format_f32, 4, arena, place),
-        Repr::Std(Scalar::F64) => job.run(format_f64, 8, arena, place),
-        Repr::Std(Scalar::I64) => job.run(format_signed, 8, arena, place),
+        Repr::Std(Scalar::F32) => job.run(FloatElement, 4, arena, place),
+        Repr::Std(Scalar::F64) => job.run(DoubleElement, 8, arena, place),
+        Repr::Std(Scalar::I64) => job.run(Int64Element, 8, arena, place),
         Repr::Std(source) => job.run(formatter(source), source.size(), arena, place),
         Repr::Low(f) => job.run(low_formatter(f), 1, arena, place),
     }
+}
+
+/// Formats one element (its native bytes) at the start of `room` ([`SCRATCH_BYTES`]
+/// bytes) and returns the text's length.
+trait WriteElement {
+    fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize;
+}
+
+/// A formatter called through a pointer.
+impl WriteElement for Formatter {
+    #[inline(always)]
+    fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+        let mut out = Scratch::over(room);
+        self(bytes, format, &mut out);
+        out.len
+    }
+}
+
+/// INT64, inlined into its loop.
+struct Int64Element;
+
+impl WriteElement for Int64Element {
+    #[inline(always)]
+    fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+        let mut out = Scratch::over(room);
+        format_signed(bytes, format, &mut out);
+        out.len
+    }
+}
+
+/// FLOAT and DOUBLE: one call per element that returns the length in a register (the
+/// room's state stays inside the call).
+macro_rules! out_of_line {
+    ($($name:ident: $formatter:ident via $function:ident;)*) => {$(
+        struct $name;
+
+        #[inline(never)]
+        fn $function(bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+            let mut out = Scratch::over(room);
+            $formatter(bytes, format, &mut out);
+            out.len
+        }
+
+        impl WriteElement for $name {
+            #[inline(always)]
+            fn write(&self, bytes: &[u8], format: StringFormat, room: &mut [u8]) -> usize {
+                $function(bytes, format, room)
+            }
+        }
+    )*};
+}
+
+out_of_line! {
+    FloatElement: format_f32 via format_f32_into;
+    DoubleElement: format_f64 via format_f64_into;
 }
 
 /// One format_into call's input and settings.
@@ -255,37 +340,57 @@ struct FormatJob<'a> {
     start: usize,
 }
 
+/// Where the texts go: the arena, the end of the texts so far, and the bytes still
+/// needed once it has run out.
+struct Sink<'a, P> {
+    arena: &'a mut [u8],
+    end: usize,
+    overflow: usize,
+    place: P,
+}
+
+impl<P: FnMut(usize, usize, usize)> Sink<'_, P> {
+    /// Formats element `i` (its bytes) after the texts so far; inlined into each type's
+    /// loop, so that the loop's state stays in registers.
+    #[inline(always)]
+    fn put(&mut self, write: &impl WriteElement, format: StringFormat, i: usize, bytes: &[u8]) {
+        let end = self.end;
+        if self.overflow == 0 && self.arena.len() - end >= SCRATCH_BYTES {
+            // Build the text in place.
+            let len = write.write(bytes, format, &mut self.arena[end..end + SCRATCH_BYTES]);
+            (self.place)(i, end, len);
+            self.end = end + len;
+            return;
+        }
+        // Less room left: the text is built on the stack and copied if it fits, else
+        // counted.
+        let mut space = [0u8; SCRATCH_BYTES];
+        let len = write.write(bytes, format, &mut space);
+        if self.overflow == 0 && len <= self.arena.len() - end {
+            self.arena[end..end + len].copy_from_slice(&space[..len]);
+            (self.place)(i, end, len);
+            self.end = end + len;
+        } else {
+            self.overflow += len;
+        }
+    }
+}
+
 impl FormatJob<'_> {
     fn run(
         &self,
-        write: impl Fn(&[u8], StringFormat, &mut Scratch),
+        write: impl WriteElement,
         size: usize,
         arena: &mut [u8],
-        mut place: impl FnMut(usize, usize, usize),
+        place: impl FnMut(usize, usize, usize),
     ) -> Result<usize, Error> {
         let (format, start, data) = (self.format, self.start, self.data);
         let capacity = arena.len();
-        let mut end = start;
-        let mut overflow = 0usize;
-        let mut each = |i: usize, bytes: &[u8]| {
-            if overflow == 0 && capacity - end >= SCRATCH_BYTES {
-                // Build the text in place.
-                let mut text = Scratch::over(&mut arena[end..end + SCRATCH_BYTES]);
-                write(bytes, format, &mut text);
-                place(i, end, text.len);
-                end += text.len;
-                return;
-            }
-            let mut space = [0u8; SCRATCH_BYTES];
-            let mut text = Scratch::over(&mut space);
-            write(bytes, format, &mut text);
-            if overflow == 0 && text.len <= capacity - end {
-                arena[end..end + text.len].copy_from_slice(text.bytes());
-                place(i, end, text.len);
-                end += text.len;
-            } else {
-                overflow += text.len;
-            }
+        let mut sink = Sink {
+            arena,
+            end: start,
+            overflow: 0,
+            place,
         };
         let dtype = self.input.layout().dtype();
         if dtype.is_packed() {
@@ -300,18 +405,19 @@ impl FormatJob<'_> {
                     &mut block[..m],
                 );
                 for (k, code) in block[..m].chunks_exact(1).enumerate() {
-                    each(first + k, code);
+                    sink.put(&write, format, first + k, code);
                 }
             }
         } else if self.input.layout().strides().is_none() {
             for (i, bytes) in data.chunks_exact(size).enumerate() {
-                each(i, bytes);
+                sink.put(&write, format, i, bytes);
             }
         } else {
             for (i, offset) in self.input.layout().offsets().enumerate() {
-                each(i, &data[offset..offset + size]);
+                sink.put(&write, format, i, &data[offset..offset + size]);
             }
         }
+        let (end, overflow) = (sink.end, sink.overflow);
         if overflow > 0 {
             return Err(Error::BufferTooSmall(format!(
                 "arena has {} free bytes (capacity {capacity}, used {start}) but the texts need {} bytes",

@@ -45,26 +45,22 @@ pub(super) fn push(out: &mut Scratch, bytes: &[u8]) {
 
 /// Eight decimal digits of v < 10^8 as the bytes of a word counted from its low end
 /// (byte 0 the most significant digit), each byte 0..=9: v split into two halves of
-/// four digits, each into two pairs, each into two digits, all lanes at once. The
-/// divisions by 100 and 10 are multiplications exact over these ranges.
+/// four digits, each into two pairs, each into two digits, all lanes at once. Each
+/// split of a lane x into q = x / m (below) and x % m (above) is one multiplication,
+/// (x << w) - q * (m << w - 1), the quotients by multiplications exact over these
+/// ranges.
 #[inline(always)]
 pub(super) fn digit_word(v: u64) -> u64 {
-    let halves = (v / 10_000) | ((v % 10_000) << 32);
+    let upper = (v * 109_951_163) >> 40;
+    let halves = (v << 32) - upper * ((10_000 << 32) - 1);
     let hundreds = ((halves * 10_486) >> 20) & 0x0000_007f_0000_007f;
-    let pairs = hundreds | ((halves - hundreds * 100) << 16);
+    let pairs = (halves << 16) - hundreds * ((100 << 16) - 1);
     let tens = ((pairs * 103) >> 10) & 0x000f_000f_000f_000f;
-    tens | ((pairs - tens * 10) << 8)
+    (pairs << 8) - tens * ((10 << 8) - 1)
 }
 
 /// '0' in every byte: added to a [`digit_word`] it gives the digits' text.
 pub(super) const ASCII_ZEROS: u64 = 0x3030_3030_3030_3030;
-
-/// Two-digit groups for exponents.
-pub(super) const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
-2021222324252627282930313233343536373839\
-4041424344454647484950515253545556575859\
-6061626364656667686970717273747576777879\
-8081828384858687888990919293949596979899";
 
 /// Appends the first `len` (at most 32) bytes of `text` with at most two fixed-size
 /// copies, which may overlap, and writes nothing after them (the room may be the

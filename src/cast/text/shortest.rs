@@ -14,17 +14,21 @@
 //! numpy's shortest mode give: the tests compare every FLOAT and a large sample of
 //! DOUBLEs with ryu.
 //!
-//! The digits then become text eight at a time (a word of eight decimal digits, found
-//! by three multiplications), and their leading and trailing zeros are counted on that
-//! word. The text is laid out with fixed-size copies in a local buffer, then copied
-//! into place without touching a byte after it.
+//! The digits are scaled to a fixed count of places (nine for FLOAT, seventeen for
+//! DOUBLE) without a branch, then become text eight at a time (a word of eight decimal
+//! digits, found by three multiplications; DOUBLE's sixteen in the lanes of an SSE2
+//! register on x86-64), their trailing zeros counted on that word. The text is laid out
+//! in registers and stored with a few overlapping stores, none after its end (the room
+//! is the caller's arena); nothing is read back from memory. Zero, NaN, the
+//! infinities and numpy's positional range are told apart on the bits, and the layouts
+//! choose by masks where a branch would be mispredicted on random values.
 
 use super::decimal::{POW5_128, TABLE_MIN_Q};
-use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS, DIGIT_PAIRS};
+use super::scratch::{digit_word, push_prefix, Scratch, ASCII_ZEROS};
 
 /// floor(log10(2^e)), exact for |e| <= 2620.
 #[inline(always)]
-fn floor_log10_pow2(e: i32) -> i32 {
+const fn floor_log10_pow2(e: i32) -> i32 {
     (e * 315_653) >> 20
 }
 
@@ -36,7 +40,7 @@ fn floor_log10_three_quarters_pow2(e: i32) -> i32 {
 
 /// floor(log2(10^e)), exact for |e| <= 1233.
 #[inline(always)]
-fn floor_log2_pow10(e: i32) -> i32 {
+const fn floor_log2_pow10(e: i32) -> i32 {
     (e * 1_741_647) >> 19
 }
 
@@ -45,11 +49,31 @@ fn floor_log2_pow10(e: i32) -> i32 {
 /// which the table holds exactly for 0 <= e <= 55, rounded up for -27 <= e < 0, and
 /// cut short (one is added here) otherwise.
 #[inline(always)]
-fn pow10_up(e: i32) -> (u64, u64) {
-    let (hi, lo) = POW5_128[(i64::from(e) - TABLE_MIN_Q) as usize];
-    let cut = !(-27..=55).contains(&e);
-    let (lo, carry) = lo.overflowing_add(u64::from(cut));
-    (hi + u64::from(carry), lo)
+const fn pow10_up(e: i32) -> (u64, u64) {
+    let (hi, lo) = POW5_128[(e as i64 - TABLE_MIN_Q) as usize];
+    let cut = e < -27 || e > 55;
+    let (lo, carry) = lo.overflowing_add(cut as u64);
+    (hi + carry as u64, lo)
+}
+
+/// What [`digits_f64`] needs of each exponent field of a normal DOUBLE (1..=2046), so
+/// that it takes one load: 10^-(k+1) rounded up ([`pow10_up`]), k = floor(log10(2^q))
+/// and the shift (1..=4) that puts the product's bit 128 at the value's 2^4. 2048
+/// entries: an index masked to eleven bits needs no bounds check.
+static DOUBLE_SCALES: [(u64, u64, i32, u32); 2048] = double_scales();
+
+const fn double_scales() -> [(u64, u64, i32, u32); 2048] {
+    let mut table = [(0, 0, 0, 0); 2048];
+    let mut field = 1;
+    while field <= 2046 {
+        let q = field - 1075;
+        let k = floor_log10_pow2(q);
+        let (hi, lo) = pow10_up(-k - 1);
+        let shift = (q + floor_log2_pow10(-k - 1) + 5) as u32;
+        table[field as usize] = (hi, lo, k, shift);
+        field += 1;
+    }
+    table
 }
 
 /// The 64 leading bits of 10^e rounded up (in [2^63, 2^64]), for FLOAT's range of e:
@@ -107,26 +131,27 @@ fn pick(vb: u64, vbl: u64, vbr: u64, open: u64) -> u64 {
     select(shorter, select(lower_in, sp10, tp10), select(take_s, s, t))
 }
 
-/// The shortest digits of a positive, finite, non-zero DOUBLE (its bits): `(d, k)` for
-/// the value d * 10^k, d below 10^17 and possibly with trailing zeros.
+/// The shortest digits of a positive, finite, non-zero DOUBLE (its bits) as seventeen
+/// places: `(head, tail, exp)`, `head` the first sixteen (10^15 <= head < 10^16) and
+/// `tail` the seventeenth (0..=9), the value d.ddd * 10^exp; trailing places may be zero.
 ///
 /// A normal value whose significand is not a power of two takes one product, as in
 /// [`digits_f32`]: the value at the scale 10^(k+1) with 64 fraction bits, from 10^-(k+1)
-/// rounded up to 128 bits. The others go by the interval's ends
+/// rounded up to 128 bits. Its integral part has fifteen or sixteen digits and is the
+/// head (with the last digit appended when fifteen); the last digit comes from the
+/// fraction, with no division. The others go by the interval's ends
 /// ([`digits_f64_interval`]).
 #[inline(always)]
-pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
+pub(super) fn digits_f64(bits: u64) -> (u64, u64, i32) {
     let field = (bits >> 52) as i32 & 0x7ff;
     let fraction = bits & ((1u64 << 52) - 1);
     if field == 0 || fraction == 0 {
-        return digits_f64_interval(bits);
+        return places_f64_interval(bits);
     }
-    let (c, q) = (fraction | (1u64 << 52), field - 1075);
-    let k = floor_log10_pow2(q);
+    let c = fraction | (1u64 << 52);
     // 10^-(k+1) rounded up, (high, low) * 2^(log2 - 127); `shift` (1..=4) puts the
     // product's bit 128 at the value's 2^4.
-    let (hi, lo) = pow10_up(-k - 1);
-    let shift = (q + floor_log2_pow10(-k - 1) + 5) as u32;
+    let (hi, lo, k, shift) = DOUBLE_SCALES[field as usize & 2047];
     let m = c << shift;
     // The product's upper 128 bits (the bits below them dropped: floor).
     let p = u128::from(hi) * u128::from(m) + ((u128::from(lo) * u128::from(m)) >> 64);
@@ -142,7 +167,23 @@ pub(super) fn digits_f64(bits: u64) -> (u64, i32) {
         ((u128::from(frac) * 10 + (1 << 63)) >> 64) as u64
     };
     let last = if up | down { 0 } else { digit };
-    ((integral + u64::from(up)) * 10 + last, k)
+    let whole = integral + u64::from(up);
+    // Fifteen digits (whole >= 10^14 here): the last digit joins the head.
+    let short = whole < 1_000_000_000_000_000;
+    let head = if short { whole * 10 + last } else { whole };
+    let tail = if short { 0 } else { last };
+    (head, tail, k + 16 - i32::from(short))
+}
+
+/// [`digits_f64`] by the interval's ends, kept out of the common path.
+#[cold]
+#[inline(never)]
+fn places_f64_interval(bits: u64) -> (u64, u64, i32) {
+    let (d, k) = digits_f64_interval(bits);
+    // d has 1..=17 digits: scaled to seventeen.
+    let count = d.ilog10() as i32 + 1;
+    let d = d * 10u64.pow((17 - count) as u32);
+    (d / 10, d % 10, k + count - 1)
 }
 
 /// [`digits_f64`] by the interval's ends, for every DOUBLE: the value and the two ends at
@@ -178,7 +219,8 @@ fn digits_f64_interval(bits: u64) -> (u64, i32) {
 const F32_FRACTION: u32 = 34;
 
 /// The shortest digits of a positive, finite, non-zero FLOAT (its bits): `(d, k)` for
-/// the value d * 10^k, d below 10^9 and possibly with trailing zeros.
+/// the value d * 10^k, d of nine digits (10^8 <= d < 10^9), possibly with trailing
+/// zeros.
 ///
 /// A normal value whose significand is not a power of two takes one product: the value
 /// at the scale 10^(k+1) (k as in [`digits_f32_interval`]), as a fixed-point number with
@@ -195,7 +237,7 @@ pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
     let field = (bits >> 23) as i32 & 0xff;
     let fraction = u64::from(bits & ((1u32 << 23) - 1));
     if field == 0 || fraction == 0 {
-        return digits_f32_interval(bits);
+        return places_f32_interval(bits);
     }
     let (c, q) = (fraction | (1u64 << 23), field - 150);
     let k = floor_log10_pow2(q);
@@ -217,7 +259,26 @@ pub(super) fn digits_f32(bits: u32) -> (u64, i32) {
         (frac * 10 + (one >> 1)) >> F32_FRACTION
     };
     let last = if up | down { 0 } else { digit };
-    ((integral + u64::from(up)) * 10 + last, k)
+    let d = (integral + u64::from(up)) * 10 + last;
+    // Seven to nine digits here (the value is 2^23..2^28 units): scaled to nine.
+    let (scale, less) = if d < 10_000_000 {
+        (100, 2)
+    } else if d < 100_000_000 {
+        (10, 1)
+    } else {
+        (1, 0)
+    };
+    (d * scale, k - less)
+}
+
+/// [`digits_f32`] by the interval's ends, kept out of the common path.
+#[cold]
+#[inline(never)]
+fn places_f32_interval(bits: u32) -> (u64, i32) {
+    let (d, k) = digits_f32_interval(bits);
+    // d has 1..=9 digits: scaled to nine.
+    let count = d.ilog10();
+    (d * 10u64.pow(8 - count), k + count as i32 - 8)
 }
 
 /// [`digits_f32`] by the interval's ends, for every FLOAT: the value and the two ends at
@@ -246,178 +307,342 @@ fn digits_f32_interval(bits: u32) -> (u64, i32) {
     (pick(vb, vbl, vbr, c & 1), k)
 }
 
-/// A decimal laid out for copying: its significant digits at `text[first..first + n]`,
-/// '0's after them to the end of the buffer; the value is d.ddd * 10^exp.
-struct Digits {
-    text: [u8; 48],
-    first: usize,
-    n: usize,
-    exp: i32,
+/// The sixteen decimal digits of v < 10^16 as text (byte 0 of the u128 the most
+/// significant digit), and the count of places up to the last non-zero digit (0 for
+/// v = 0): two [`digit_word`]s.
+#[cfg(any(not(target_arch = "x86_64"), test))]
+#[inline(always)]
+fn sixteen_digits_portable(v: u64) -> (u128, usize) {
+    let top = v / 100_000_000;
+    let digits =
+        u128::from(digit_word(top)) | (u128::from(digit_word(v - top * 100_000_000)) << 64);
+    (
+        digits | ASCII_ZEROS_128,
+        16 - digits.leading_zeros() as usize / 8,
+    )
 }
 
-impl Digits {
-    /// DOUBLE's digits `d * 10^k`, d non-zero and below 10^17: written as 17 digits.
-    #[inline(always)]
-    fn of17(d: u64, k: i32) -> Digits {
-        let mut text = [b'0'; 48];
-        let top = d / 10_000_000_000_000_000;
-        let rest = d % 10_000_000_000_000_000;
-        let (mid, low) = (
-            digit_word(rest / 100_000_000),
-            digit_word(rest % 100_000_000),
-        );
-        text[0] = b'0' + top as u8;
-        text[1..9].copy_from_slice(&(mid | ASCII_ZEROS).to_le_bytes());
-        text[9..17].copy_from_slice(&(low | ASCII_ZEROS).to_le_bytes());
-        // Counted on the digit words (byte 0 the first digit): zeros before the first
-        // significant digit and after the last, without a branch on the digits.
-        let both = u128::from(mid) | (u128::from(low) << 64);
-        let leading = if top != 0 {
+#[cfg(not(target_arch = "x86_64"))]
+use sixteen_digits_portable as sixteen_digits;
+
+/// [`sixteen_digits_portable`] in the lanes of an SSE2 register (part of every x86-64
+/// CPU): the two halves of eight digits split into four digits, the fours into pairs,
+/// the pairs into digits, each step one multiplication for all lanes (the divisions
+/// by 10^4, 100 and 10 are multiplications exact over these ranges, as in
+/// [`digit_word`]); the zero digits found by one comparison.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sixteen_digits(v: u64) -> (u128, usize) {
+    use core::arch::x86_64::*;
+    let top = v / 100_000_000;
+    let bottom = v - top * 100_000_000;
+    // SAFETY: SSE2 is in every x86-64 CPU's baseline, and these intrinsics only
+    // compute on registers (no memory is touched).
+    #[allow(unused_unsafe)]
+    let (lo, hi, zero) = unsafe {
+        // Two 64-bit lanes, the first eight digits in the low one.
+        let x = _mm_set_epi64x(bottom as i64, top as i64);
+        let fours = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi64x(109_951_163)), 40);
+        // x + q * (2^32 - 10^4): the remainder in the low half of each lane, the quotient
+        // above it; swapped so that the quotient (the first four digits) comes first.
+        let y = _mm_add_epi64(x, _mm_mul_epu32(fours, _mm_set1_epi64x((1 << 32) - 10_000)));
+        let y = _mm_shuffle_epi32::<0b1011_0001>(y);
+        // Each 32-bit lane (< 10^4) into x / 100 (low 16 bits) and x % 100 (high 16).
+        let pairs = _mm_srli_epi16::<3>(_mm_mulhi_epu16(y, _mm_set1_epi16(5243)));
+        let rest = _mm_sub_epi16(y, _mm_mullo_epi16(pairs, _mm_set1_epi16(100)));
+        let z = _mm_or_si128(pairs, _mm_slli_epi32::<16>(rest));
+        // Each 16-bit lane (< 100) into its tens (low byte) and units (high byte).
+        let tens = _mm_mulhi_epu16(z, _mm_set1_epi16(6554));
+        let units = _mm_sub_epi16(z, _mm_mullo_epi16(tens, _mm_set1_epi16(10)));
+        let d = _mm_or_si128(tens, _mm_slli_epi16::<8>(units));
+        let zero = _mm_movemask_epi8(_mm_cmpeq_epi8(d, _mm_setzero_si128())) as u32;
+        let text = _mm_or_si128(d, _mm_set1_epi8(b'0' as i8));
+        (
+            _mm_cvtsi128_si64(text) as u64,
+            _mm_cvtsi128_si64(_mm_unpackhi_epi64(text, text)) as u64,
+            zero,
+        )
+    };
+    // Bit i of `zero` is set when digit i is 0.
+    let significant = 32 - (!zero & 0xffff).leading_zeros() as usize;
+    (u128::from(lo) | (u128::from(hi) << 64), significant)
+}
+
+/// The smallest exponent in [`EXPONENTS`] (DOUBLE's smallest value is 4.9e-324).
+const EXPONENT_MIN: i32 = -324;
+
+/// numpy's exponent texts "e-324" ..= "e+308" (a sign and at least two digits): the
+/// bytes (byte 0 the 'e') and, in the top byte, their count. 1024 entries, so that an
+/// index masked to ten bits needs no bounds check (the 633 used ones come first).
+static EXPONENTS: [u64; 1024] = exponent_texts();
+
+const fn exponent_texts() -> [u64; 1024] {
+    let mut table = [0u64; 1024];
+    let mut i = 0;
+    while i < 633 {
+        let exp = i as i32 + EXPONENT_MIN;
+        let e = exp.unsigned_abs() as u64;
+        let sign = if exp < 0 { b'-' } else { b'+' } as u64;
+        let mut text = b'e' as u64 | (sign << 8);
+        let mut len = 2;
+        if e >= 100 {
+            text |= (b'0' as u64 + e / 100) << 16;
+            len = 3;
+        }
+        text |= (b'0' as u64 + e / 10 % 10) << (8 * len);
+        text |= (b'0' as u64 + e % 10) << (8 * len + 8);
+        table[i] = text | ((len as u64 + 2) << 56);
+        i += 1;
+    }
+    table
+}
+
+/// Stores the first `len` (3..=24) bytes of a text held in registers: bytes 0..16 in
+/// `lo`, 16..24 in `hi` (byte 0 lowest), with at most two stores that may overlap, and
+/// nothing after them (the room may be the caller's arena). Nothing is read back, so
+/// no store has to be forwarded to a load.
+#[inline(always)]
+fn store_text(out: &mut Scratch, lo: u128, hi: u64, len: usize) {
+    let to = &mut out.buf[out.len..out.len + len];
+    if len >= 16 {
+        // Bytes 8..24, then the eight that end the text.
+        let upper = (u128::from(hi) << 64) | (lo >> 64);
+        to[..16].copy_from_slice(&lo.to_le_bytes());
+        to[len - 8..].copy_from_slice(&((upper >> (8 * (len - 16))) as u64).to_le_bytes());
+    } else if len >= 8 {
+        to[..8].copy_from_slice(&(lo as u64).to_le_bytes());
+        to[len - 8..].copy_from_slice(&((lo >> (8 * (len - 8))) as u64).to_le_bytes());
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((lo >> (8 * (len - 4))) as u32).to_le_bytes());
+    } else {
+        to[..2].copy_from_slice(&(lo as u16).to_le_bytes());
+        to[len - 2..].copy_from_slice(&((lo >> (8 * (len - 2))) as u16).to_le_bytes());
+    }
+    out.len += len;
+}
+
+/// For a point after `w` places (1..=16): the mask of the bytes before it, and the
+/// point's byte in place (none at 16, past the register). From a table: a 128-bit
+/// shift by a variable count is several instructions.
+#[inline(always)]
+fn point_after(w: usize) -> (u128, u128) {
+    POINTS[w & 31]
+}
+
+static POINTS: [(u128, u128); 32] = point_masks();
+
+const fn point_masks() -> [(u128, u128); 32] {
+    let mut table = [(0u128, 0u128); 32];
+    let mut w = 1;
+    while w <= 16 {
+        let below = if w == 16 {
+            u128::MAX
+        } else {
+            (1u128 << (8 * w)) - 1
+        };
+        let point = if w == 16 {
             0
         } else {
-            1 + both.trailing_zeros() as usize / 8
+            (b'.' as u128) << (8 * w)
         };
-        let trailing = if both != 0 {
-            both.leading_zeros() as usize / 8
-        } else {
-            16
-        };
-        Digits {
-            text,
-            first: leading,
-            n: 17 - leading - trailing,
-            exp: k + 16 - leading as i32,
-        }
+        table[w] = (below, point);
+        w += 1;
     }
+    table
+}
 
-    /// Appends numpy's layout: positional ("123.45", "100.0", "0.00012"; the exponent
-    /// between -4 and 15) or scientific ("1.2345e-07", "1e+300").
-    #[inline(always)]
-    fn write(&self, positional: bool, out: &mut Scratch) {
-        let mut room = [0u8; 64];
-        let d = &self.text[self.first..];
-        let (n, exp) = (self.n, self.exp);
-        let len = if positional && exp >= 0 {
-            // The whole part's digits ('0's past the significant ones), the point, then
-            // the fraction's digits or a single '0'.
-            let e = exp as usize;
-            room[..16].copy_from_slice(&d[..16]);
-            room[e + 1] = b'.';
-            room[e + 2..e + 18].copy_from_slice(&d[e + 1..e + 17]);
-            e + 2 + n.saturating_sub(e + 1).max(1)
-        } else if positional {
-            // "0." and -exp - 1 zeros before the digits.
-            let at = (1 - exp) as usize;
-            room[..8].copy_from_slice(b"0.000000");
-            room[at..at + 17].copy_from_slice(&d[..17]);
-            at + n
+/// '0' in every byte of a u128.
+#[cfg(any(not(target_arch = "x86_64"), test))]
+const ASCII_ZEROS_128: u128 = u128::from_le_bytes([b'0'; 16]);
+
+/// numpy's layout of a positive, finite, non-zero DOUBLE (its bits), positional or
+/// scientific as told: the seventeen places (sixteen digits in a register, byte 0 the
+/// first, and the seventeenth) laid out in registers and stored once.
+#[inline(always)]
+fn double_text(bits: u64, positional: bool, out: &mut Scratch) {
+    let (head, tail, exp) = digits_f64(bits);
+    let (text, significant) = sixteen_digits(head);
+    let last = u64::from(b'0') + tail;
+    // Significant places: the seventeenth, or the head's without its trailing zeros.
+    // (A branch here would be mispredicted about every other value: selected by a mask.)
+    let zeros = (17 - significant) & usize::from(tail == 0).wrapping_neg();
+    let n = 17 - zeros;
+    if !positional {
+        // d, then ".ddd" when there is more than one digit, then "e+05" / "e-300".
+        let lo = (text & 0xff) | (u128::from(b'.') << 8) | ((text >> 8) << 16);
+        let hi = (text >> 120) as u64 | (last << 8);
+        let mantissa = if n > 1 { n + 1 } else { 1 };
+        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize & 1023];
+        let wide = (exponent >> 56) as usize;
+        let len = mantissa + wide;
+        let at = out.len;
+        // The mantissa's places run on past it; the exponent's stores overwrite them.
+        store_text(out, lo, hi, len);
+        let to = &mut out.buf[at..at + len];
+        to[mantissa..mantissa + 2].copy_from_slice(&(exponent as u16).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((exponent >> (8 * (wide - 4))) as u32).to_le_bytes());
+    } else {
+        // The places after -exp - 1 '0's when the exponent is negative ("0.00012"), with
+        // the point after the whole part's digits ("123.45", "100.0") or after the first
+        // '0'; then the fraction's digits or a single '0'. One layout for both sides (a
+        // branch on the exponent's sign would be mispredicted often).
+        let zeros = (-exp).max(0) as u32 & 7;
+        let whole = exp.max(0) as usize + 1;
+        let lo = (text << (8 * zeros)) | u128::from(ASCII_ZEROS & ((1u64 << (8 * zeros)) - 1));
+        let hi = ((text >> 64) as u64 >> (56 - 8 * zeros) >> 8) | (last << (8 * zeros));
+        let (below, point) = point_after(whole);
+        let with_point = (lo & below) | point | ((lo & !below) << 8);
+        let sixteenth = if whole == 16 {
+            u64::from(b'.')
         } else {
-            room[0] = d[0];
-            room[1] = b'.';
-            room[2..18].copy_from_slice(&d[1..17]);
-            let mut at = if n > 1 { n + 1 } else { 1 };
-            room[at] = b'e';
-            room[at + 1] = if exp < 0 { b'-' } else { b'+' };
-            at += 2;
-            let e = exp.unsigned_abs() as usize;
-            if e >= 100 {
-                room[at] = b'0' + (e / 100) as u8;
-                at += 1;
-            }
-            room[at..at + 2].copy_from_slice(&DIGIT_PAIRS[e % 100 * 2..e % 100 * 2 + 2]);
-            at + 2
+            (lo >> 120) as u64
         };
-        push_prefix(out, &room, len);
+        let len = whole + 1 + (zeros as usize + n).saturating_sub(whole).max(1);
+        store_text(out, with_point, sixteenth | (hi << 8), len);
     }
 }
 
-/// Writes the shortest digits of a finite, non-negative DOUBLE in numpy's layout,
-/// positional when `1e-4 <= x < upper` (on the exact value) or x is zero.
-#[inline(always)]
-pub(super) fn shortest_f64(x: f64, upper: f64, out: &mut Scratch) {
-    if x == 0.0 {
-        push_prefix(out, b"0.0", 3);
-        return;
+/// The bits of the smallest FLOAT whose value is at least `v`.
+const fn float_at_least(v: f64) -> u32 {
+    let bits = (v as f32).to_bits();
+    if (f32::from_bits(bits) as f64) < v {
+        bits + 1
+    } else {
+        bits
     }
-    let (d, k) = digits_f64(x.to_bits());
-    Digits::of17(d, k).write((1e-4..upper).contains(&x), out);
 }
 
-/// [`shortest_f64`] for a FLOAT value (exact as f64). FLOAT's text is at most 16 bytes
-/// ("1.2345678e-38", "0.00012345678"), so it is laid out in one 128-bit register and
-/// stored once.
+/// FLOAT's positional range by magnitude bits: `1e-4 <= |x| < 1e6` on the exact value
+/// (FLOAT's threshold U is 1e6; no FLOAT lies between 1e-4 and its nearest f64).
+const FLOAT_POSITIONAL: (u32, u32) = (float_at_least(1e-4), float_at_least(1e6));
+
+/// DOUBLE's positional range by magnitude bits: `1e-4 <= |x| < 1e16`.
+const DOUBLE_POSITIONAL: (u64, u64) = (0.0001f64.to_bits(), 1e16f64.to_bits());
+
+/// A whole FLOAT element (its bits) in the shortest format: NaN, "INF", "-INF", or the
+/// sign then numpy's layout of the shortest digits ("0.0" for zero), decided on the
+/// bits.
 #[inline(always)]
-pub(super) fn shortest_f32(x: f64, upper: f64, out: &mut Scratch) {
-    if x == 0.0 {
-        push_prefix(out, b"0.0", 3);
-        return;
+pub(super) fn float_element(bits: u32, out: &mut Scratch) {
+    let magnitude = bits & 0x7fff_ffff;
+    // Zero, infinities and NaN in one comparison.
+    if magnitude.wrapping_sub(1) >= 0x7f7f_ffff {
+        return special(
+            magnitude == 0,
+            magnitude > 0x7f80_0000,
+            bits >> 31 != 0,
+            out,
+        );
     }
-    let (d, k) = digits_f32((x as f32).to_bits());
-    // Nine digit places: `top`, then the eight of `low` (byte 0 the first).
+    // The sign without a branch: '-' is always written and kept only for a negative
+    // value; otherwise the text overwrites it.
+    out.buf[out.len] = b'-';
+    out.len += (bits >> 31) as usize;
+    let (low, high) = FLOAT_POSITIONAL;
+    float_text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
+}
+
+/// [`float_element`] for a DOUBLE.
+#[inline(always)]
+pub(super) fn double_element(bits: u64, out: &mut Scratch) {
+    let magnitude = bits & 0x7fff_ffff_ffff_ffff;
+    if magnitude.wrapping_sub(1) >= 0x7fef_ffff_ffff_ffff {
+        return special(
+            magnitude == 0,
+            magnitude > 0x7ff0_0000_0000_0000,
+            bits >> 63 != 0,
+            out,
+        );
+    }
+    out.buf[out.len] = b'-';
+    out.len += (bits >> 63) as usize;
+    let (low, high) = DOUBLE_POSITIONAL;
+    double_text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
+}
+
+/// Zero ("0.0", "-0.0"), NaN ("NaN", whatever its sign) and the infinities.
+#[cold]
+#[inline(never)]
+fn special(zero: bool, nan: bool, negative: bool, out: &mut Scratch) {
+    let text: &[u8] = match (zero, nan, negative) {
+        (true, _, false) => b"0.0",
+        (true, _, true) => b"-0.0",
+        (false, true, _) => b"NaN",
+        (false, false, false) => b"INF",
+        (false, false, true) => b"-INF",
+    };
+    push_prefix(out, text, text.len());
+}
+
+/// Stores the first `len` (2..=16) bytes of a text held in two words (bytes 0..8 in
+/// `lo`, byte 0 lowest), with two stores that may overlap and nothing after them.
+#[inline(always)]
+fn store_short(out: &mut Scratch, lo: u64, hi: u64, len: usize) {
+    let to = &mut out.buf[out.len..out.len + len];
+    let text = u128::from(lo) | (u128::from(hi) << 64);
+    if len >= 8 {
+        to[..8].copy_from_slice(&lo.to_le_bytes());
+        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
+    } else if len >= 4 {
+        to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        to[len - 4..].copy_from_slice(&((lo >> (8 * (len - 4))) as u32).to_le_bytes());
+    } else {
+        to[..2].copy_from_slice(&(lo as u16).to_le_bytes());
+        to[len - 2..].copy_from_slice(&((lo >> (8 * (len - 2))) as u16).to_le_bytes());
+    }
+    out.len += len;
+}
+
+/// numpy's layout of a positive, finite, non-zero FLOAT (its bits), positional or
+/// scientific as told. FLOAT's text is at most 14 bytes ("1.2345678e-38",
+/// "0.00012345678"): it is laid out in two words and stored with overlapping stores.
+#[inline(always)]
+fn float_text(bits: u32, positional: bool, out: &mut Scratch) {
+    let (d, k) = digits_f32(bits);
+    // Nine digit places: `top` (not zero), then the eight of `low` (byte 0 the first).
     let top = d / 100_000_000;
-    let low = digit_word(d % 100_000_000);
-    let lead = low.trailing_zeros() as usize / 8;
-    let trailing = if low != 0 {
-        low.leading_zeros() as usize / 8
-    } else {
-        8
-    };
-    // The first significant digit, and the eight places after it ('0' past the
-    // significant ones).
-    let (first, rest, leading) = if top != 0 {
-        (b'0' + top as u8, low | ASCII_ZEROS, 0)
-    } else {
-        let shift = 8 * (lead as u32 + 1);
-        let rest = (low | ASCII_ZEROS).checked_shr(shift).unwrap_or(0)
-            | ASCII_ZEROS.checked_shl(64 - shift).unwrap_or(0);
-        (b'0' + (low >> (8 * lead)) as u8, rest, lead + 1)
-    };
-    let n = 9 - leading - trailing;
-    let exp = k + 8 - leading as i32;
-    let digits = u128::from(first) | (u128::from(rest) << 8);
-    let below = |bytes: usize| (1u128 << (8 * bytes)) - 1;
-    let (text, len) = if (1e-4..upper).contains(&x) && exp >= 0 {
+    let low = digit_word(d - top * 100_000_000);
+    let n = 9 - low.leading_zeros() as usize / 8;
+    let exp = k + 8;
+    let first = u64::from(b'0') + top;
+    let rest = low | ASCII_ZEROS;
+    // The nine places: bytes 0..8, then the ninth.
+    let places = first | (rest << 8);
+    let ninth = rest >> 56;
+    if !positional {
+        // d, then ".ddd" when there is more than one digit, then "e+05" / "e-38": the
+        // mantissa's places run on past it and the exponent's store overwrites them.
+        let mantissa = if n > 1 { n + 1 } else { 1 };
+        let len = mantissa + 4;
+        let lo = first | (u64::from(b'.') << 8) | (rest << 16);
+        let exponent = EXPONENTS[(exp - EXPONENT_MIN) as usize & 1023] as u32;
+        let to = &mut out.buf[out.len..out.len + len];
+        if len >= 8 {
+            let text = u128::from(lo) | (u128::from(rest >> 48) << 64);
+            to[..8].copy_from_slice(&lo.to_le_bytes());
+            to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
+        } else {
+            to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
+        }
+        to[len - 4..].copy_from_slice(&exponent.to_le_bytes());
+        out.len += len;
+    } else if exp >= 0 {
         // The whole part (at most six places), the point, then the fraction's digits or
         // a single '0'.
         let whole = exp as usize + 1;
-        let text = (digits & below(whole))
-            | (u128::from(b'.') << (8 * whole))
-            | ((digits >> (8 * whole)) << (8 * (whole + 1)));
-        (text, whole + 1 + n.saturating_sub(whole).max(1))
-    } else if (1e-4..upper).contains(&x) {
-        // "0." and -exp - 1 zeros (at most three) before the digits.
-        let at = (1 - exp) as usize;
-        let head = u128::from(u64::from_le_bytes(*b"0.000000")) & below(at);
-        (head | ((digits & below(9)) << (8 * at)), at + n)
+        let mask = (1u64 << (8 * whole)) - 1;
+        let lo = (places & mask) | (u64::from(b'.') << (8 * whole)) | ((places & !mask) << 8);
+        let len = whole + 1 + n.saturating_sub(whole).max(1);
+        store_short(out, lo, rest >> 48, len);
     } else {
-        let e = exp.unsigned_abs() as usize;
-        let exponent = u128::from(b'e')
-            | (u128::from(if exp < 0 { b'-' } else { b'+' }) << 8)
-            | (u128::from(DIGIT_PAIRS[e * 2]) << 16)
-            | (u128::from(DIGIT_PAIRS[e * 2 + 1]) << 24);
-        // d, then ".ddd" when there is more than one digit.
-        let mantissa_len = if n > 1 { n + 1 } else { 1 };
-        let mantissa = (u128::from(first) | (u128::from(b'.') << 8) | (u128::from(rest) << 16))
-            & below(mantissa_len);
-        (
-            mantissa | (exponent << (8 * mantissa_len)),
-            mantissa_len + 4,
-        )
-    };
-    // 3 to 16 bytes: stored by two stores that may overlap, nothing after the text.
-    let to = &mut out.buf[out.len..out.len + len];
-    if len >= 8 {
-        to[..8].copy_from_slice(&(text as u64).to_le_bytes());
-        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
-    } else if len >= 4 {
-        to[..4].copy_from_slice(&(text as u32).to_le_bytes());
-        to[len - 4..].copy_from_slice(&((text >> (8 * (len - 4))) as u32).to_le_bytes());
-    } else {
-        // "1.0": at least three bytes.
-        to[..2].copy_from_slice(&(text as u16).to_le_bytes());
-        to[len - 2..].copy_from_slice(&((text >> (8 * (len - 2))) as u16).to_le_bytes());
+        // "0." and -exp - 1 zeros (at most three) before the places.
+        let at = (1 - exp) as u32;
+        let head = u64::from_le_bytes(*b"0.000000") & ((1u64 << (8 * at)) - 1);
+        let lo = head | (places << (8 * at));
+        let hi = (places >> (64 - 8 * at)) | (ninth << (8 * at));
+        store_short(out, lo, hi, at as usize + n);
     }
-    out.len += len;
 }
 
 #[cfg(test)]
@@ -534,8 +759,9 @@ mod tests {
     }
 
     /// The text tensorcast writes for a value of `source` (its bits).
+    /// The room is the caller's arena: no byte after the text may change.
     fn ours(source: Scalar, bits: u64) -> Text {
-        let mut space = [0u8; SCRATCH_BYTES];
+        let mut space = [0xa5u8; SCRATCH_BYTES];
         let mut out = Scratch::over(&mut space);
         // The element's bytes in the host's order, without an allocation (this runs
         // 2^32 times in the exhaustive check).
@@ -544,6 +770,11 @@ mod tests {
         format_element(source, bytes, StringFormat::Shortest, &mut out);
         let mut t = Text::new();
         t.push(out.bytes());
+        let len = out.len;
+        assert!(
+            space[len..].iter().all(|&b| b == 0xa5),
+            "{bits:#x}: a byte written past the text"
+        );
         t
     }
 
@@ -729,6 +960,41 @@ mod tests {
         }
     }
 
+    /// Zeros, NaNs (any sign and payload) and the infinities, decided on the bits.
+    #[test]
+    fn specials_are_numpys_and_onnxs_spellings() {
+        let f32s = [
+            (0x0000_0000, "0.0"),
+            (0x8000_0000, "-0.0"),
+            (0x7f80_0000, "INF"),
+            (0xff80_0000, "-INF"),
+            (0x7fc0_0000, "NaN"),
+            (0xffc0_0000, "NaN"),
+            (0x7f80_0001, "NaN"),
+            (0xffff_ffff, "NaN"),
+            (0x0000_0001, "1e-45"),
+            (0x7f7f_ffff, "3.4028235e+38"),
+        ];
+        for (bits, text) in f32s {
+            assert_eq!(ours(Scalar::F32, bits).get(), text.as_bytes(), "{bits:#x}");
+        }
+        let f64s = [
+            (0x0000_0000_0000_0000, "0.0"),
+            (0x8000_0000_0000_0000, "-0.0"),
+            (0x7ff0_0000_0000_0000, "INF"),
+            (0xfff0_0000_0000_0000, "-INF"),
+            (0x7ff8_0000_0000_0000, "NaN"),
+            (0xfff8_0000_0000_0000, "NaN"),
+            (0x7ff0_0000_0000_0001, "NaN"),
+            (0xffff_ffff_ffff_ffff, "NaN"),
+            (0x0000_0000_0000_0001, "5e-324"),
+            (0x7fef_ffff_ffff_ffff, "1.7976931348623157e+308"),
+        ];
+        for (bits, text) in f64s {
+            assert_eq!(ours(Scalar::F64, bits).get(), text.as_bytes(), "{bits:#x}");
+        }
+    }
+
     #[test]
     fn the_scales_are_exact_where_used() {
         // f64's log10(2) and log2(10) are accurate to ~1e-16 relative: enough where the
@@ -758,6 +1024,27 @@ mod tests {
             assert!(bytes.iter().all(|&d| d <= 9), "{v}");
             let back = bytes.iter().fold(0u64, |a, &d| a * 10 + u64::from(d));
             assert_eq!(back, v);
+        }
+    }
+
+    #[test]
+    fn sixteen_digits_are_the_digits() {
+        let mut rng = Rng(0x16d1);
+        let values = (0..samples(2_000_000)).map(|_| rng.next() % 10_000_000_000_000_000);
+        let edges = (0..16).flat_map(|p| {
+            let t = 10u64.pow(p);
+            [t - 1, t, t + 1, 9_999_999_999_999_999 / t * t]
+        });
+        for v in values.chain(edges).chain(0..100_000) {
+            let (text, significant) = sixteen_digits(v);
+            assert_eq!((text, significant), sixteen_digits_portable(v), "{v}");
+            let bytes = text.to_le_bytes();
+            let back = bytes
+                .iter()
+                .fold(0u64, |a, &c| a * 10 + u64::from(c - b'0'));
+            assert_eq!(back, v);
+            let zeros = bytes.iter().rev().take_while(|&&c| c == b'0').count();
+            assert_eq!(significant, 16 - zeros, "{v}");
         }
     }
 
