@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! String casts through the C API beside the fastest standalone crate for the same job,
 //! on the same values in the same run: elements per second, one thread, 1M elements,
-//! best of 9 rounds (tensorcast and the crates timed in turns), and tensorcast's ratio to the crate (the target is >= 1.0x,
+//! best of 9 rounds (tensorcast and the crates timed in turns, on the thread's CPU
+//! clock), and tensorcast's ratio to the crate (the target is >= 1.0x,
 //! docs/performance.md). `cargo bench --bench strings [-- N]`.
 //!
 //! Each crate does the whole job tensorcast does: formatting writes every text into
@@ -13,8 +14,9 @@
 
 use std::ffi::c_void;
 use std::hint::black_box;
+mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tensorcast::ffi::{
     tcast_cast, tcast_cast_options_default, tcast_cast_to_strings, tcast_error, tcast_string,
     tcast_string_arena, tcast_string_max_bytes, tcast_tensor,
@@ -29,10 +31,9 @@ fn rounds(jobs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
     let mut best = vec![Duration::MAX; jobs.len()];
     for round in 0..=ROUNDS {
         for (job, best) in jobs.iter_mut().zip(&mut best) {
-            let t = Instant::now();
-            job();
+            let t = common::time(job);
             if round > 0 {
-                *best = (*best).min(t.elapsed());
+                *best = (*best).min(t);
             }
         }
     }
