@@ -1581,6 +1581,14 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     }
 }
 
+/// The table-gather decoder of format `F` to table target `T` whatever kernel `decode_lut`
+/// picks for the pair: the tests run the gather loop's 16-bit targets through it, which
+/// only a format without a rule of its own would take.
+#[cfg(test)]
+pub fn decode_lut_by_gather<const F: u8, const T: u8>(token: Avx2) -> Kernel {
+    kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
+}
+
 /// The hand-written kernel for a low-precision pair, if there is one: the encoders from
 /// FLOAT (every format), FLOAT16 and BFLOAT16 (the float formats).
 pub fn special_low(from: Repr, to: Repr, opt: u8, token: Avx2) -> Option<Kernel> {

@@ -170,6 +170,46 @@ fn signed_float8_formats_have_a_gather_free_16_bit_rule() {
     }
 }
 
+/// The AVX2 table-gather decoder to FLOAT16 and BFLOAT16, which every current 8-bit
+/// format leaves for a rule of its own (a format without one would take it): every code,
+/// in vector steps and a tail, against the table.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn the_gather_decoder_to_16_bit_targets_matches_the_table() {
+    use crate::dtype::low_ids::{E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0};
+    use crate::formats::lut::{Lut, LUT_BF16, LUT_F16};
+    use crate::simd::x86_64::cast::decode_lut_by_gather;
+    // Every code twice, scrambled, then a tail of seven.
+    let codes: Vec<u8> = (0..512 + 7).map(|i| (i * 37 + i / 256) as u8).collect();
+    let check = |name: &str, kernel: Kernel, table: &[u32; 256]| {
+        let mut got = vec![0u8; codes.len() * 2];
+        kernel.run(&codes, &mut got);
+        for (i, (&c, g)) in codes.iter().zip(got.chunks_exact(2)).enumerate() {
+            let want = (table[usize::from(c)] as u16).to_ne_bytes();
+            assert_eq!(g, want, "{name} code {c:#04x} at {i}");
+        }
+    };
+    macro_rules! formats {
+        ($token:ident: $($f:ident),*) => {$(
+            check(
+                concat!(stringify!($f), " -> FLOAT16"),
+                decode_lut_by_gather::<$f, LUT_F16>($token),
+                &Lut::<$f>::TABLES[usize::from(LUT_F16)],
+            );
+            check(
+                concat!(stringify!($f), " -> BFLOAT16"),
+                decode_lut_by_gather::<$f, LUT_BF16>($token),
+                &Lut::<$f>::TABLES[usize::from(LUT_BF16)],
+            );
+        )*};
+    }
+    for tier in Tier::available() {
+        if let Tier::Avx2(token) = tier {
+            formats!(token: E4M3FN, E4M3FNUZ, E5M2, E5M2FNUZ, E8M0);
+        }
+    }
+}
+
 /// The decoders' vector loops (32 codes per step) and their scalar tails, on every
 /// tier: every code of every format, in a scrambled order, at lengths that end inside
 /// and at the end of a step, to f32, f16 and bf16 (the table decoders' targets) and f64.
