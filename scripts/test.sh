@@ -331,14 +331,23 @@ on_exit() {
 trap on_exit EXIT
 
 install_missing cmake make cc c++ valgrind python3-venv
+# Each step's wall time, printed at the end: CI's budget is 45 minutes on 2 cores.
+declare -A step_seconds=()
 for name in "${plan[@]}"; do
   current=$name
+  started=$SECONDS
   case $name in
     build) step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build ;;
     *) step "$name: ${step_titles[$name]}" "run_${name//-/_}" ;;
   esac
+  step_seconds[$name]=$((SECONDS - started))
 done
 current=
+times=
+for name in "${plan[@]}"; do
+  times+="${times:+, }$name ${step_seconds[$name]} s"
+done
+printf 'step times: %s; %d s in all\n' "$times" "$SECONDS"
 
 case $mode in
   all) step "all tests passed" ;;
