@@ -525,40 +525,54 @@ const DOUBLE_POSITIONAL: (u64, u64) = (0.0001f64.to_bits(), 1e16f64.to_bits());
 /// bits.
 #[inline(always)]
 pub(super) fn float_element(bits: u32, out: &mut Scratch) {
-    let magnitude = bits & 0x7fff_ffff;
-    // Zero, infinities and NaN in one comparison.
-    if magnitude.wrapping_sub(1) >= 0x7f7f_ffff {
-        return special(
-            magnitude == 0,
-            magnitude > 0x7f80_0000,
-            bits >> 31 != 0,
-            out,
-        );
-    }
-    // The sign without a branch: '-' is always written and kept only for a negative
-    // value; otherwise the text overwrites it.
-    out.buf[out.len] = b'-';
-    out.len += (bits >> 31) as usize;
     let (low, high) = FLOAT_POSITIONAL;
-    float_text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
+    let positional = (u64::from(low), u64::from(high));
+    element(
+        u64::from(bits),
+        32,
+        u64::from(f32::INFINITY.to_bits()),
+        positional,
+        out,
+        |magnitude, positional, out| float_text(magnitude as u32, positional, out),
+    );
 }
 
 /// [`float_element`] for a DOUBLE.
 #[inline(always)]
 pub(super) fn double_element(bits: u64, out: &mut Scratch) {
-    let magnitude = bits & 0x7fff_ffff_ffff_ffff;
-    if magnitude.wrapping_sub(1) >= 0x7fef_ffff_ffff_ffff {
-        return special(
-            magnitude == 0,
-            magnitude > 0x7ff0_0000_0000_0000,
-            bits >> 63 != 0,
-            out,
-        );
+    element(
+        bits,
+        64,
+        f64::INFINITY.to_bits(),
+        DOUBLE_POSITIONAL,
+        out,
+        double_text,
+    );
+}
+
+/// [`float_element`] for the `width`-bit binary float whose bits are `bits` (`infinity`
+/// its infinity's bits): the specials out of line, then the sign and `text(magnitude, positional, out)`, where
+/// `positional` says whether the magnitude lies in `[low, high)`.
+#[inline(always)]
+fn element(
+    bits: u64,
+    width: u32,
+    infinity: u64,
+    (low, high): (u64, u64),
+    out: &mut Scratch,
+    text: impl FnOnce(u64, bool, &mut Scratch),
+) {
+    let negative = bits >> (width - 1);
+    let magnitude = bits & ((1 << (width - 1)) - 1);
+    // Zero, infinities and NaN in one comparison.
+    if magnitude.wrapping_sub(1) >= infinity - 1 {
+        return special(magnitude == 0, magnitude > infinity, negative != 0, out);
     }
+    // The sign without a branch: '-' is always written and kept only for a negative
+    // value; otherwise the text overwrites it.
     out.buf[out.len] = b'-';
-    out.len += (bits >> 63) as usize;
-    let (low, high) = DOUBLE_POSITIONAL;
-    double_text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
+    out.len += negative as usize;
+    text(magnitude, magnitude.wrapping_sub(low) < high - low, out);
 }
 
 /// Zero ("0.0", "-0.0"), NaN ("NaN", whatever its sign) and the infinities.
