@@ -79,33 +79,92 @@ pub fn special(from: Scalar, to: Scalar, token: Avx2) -> Option<Kernel> {
     Some(if streams { kernel.streaming() } else { kernel })
 }
 
+/// Runs `$step(si, di)` (an `#[inline(always)]` step: `$in` source bytes to `$out`
+/// output bytes) over the whole steps of `$src` and `$dst` as two streams: the first
+/// half of the steps and the second half advance together, one step of each per turn
+/// (an odd last step runs after them), each prefetched `PREFETCH_AHEAD` bytes ahead.
+/// One thread here streams a single run of reads at 11-14 GB/s and two far-apart runs
+/// at 16-21 GB/s (the hardware prefetcher follows each). For the encoders, which read
+/// four to sixteen times the bytes they write (benches/cast.rs, one run each):
+/// FLOAT -> INT4 went from 0.76x memcpy to 0.85x with prefetch alone and 1.04x with two
+/// streams, FLOAT -> FLOAT8E4M3FN from 0.77 to 0.92x, FLOAT -> FLOAT4E2M1 from 0.69 to
+/// 0.89x. A macro, so that the step inlines into the calling kernel.
+macro_rules! two_streams {
+    ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr) => {{
+        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
+        let ahead = prefetches(src);
+        let half = src.len() / $in / 2;
+        let (src_a, src_b) = src.split_at(half * $in);
+        let (dst_a, dst_b) = dst.split_at_mut(half * $out);
+        let mut b = src_b.chunks_exact($in).zip(dst_b.chunks_exact_mut($out));
+        let a = src_a.chunks_exact($in).zip(dst_a.chunks_exact_mut($out));
+        for ((sa, da), (sb, db)) in a.zip(&mut b) {
+            let mut line = 0;
+            while line < $in {
+                prefetch_ahead(ahead, sa.as_ptr(), line);
+                prefetch_ahead(ahead, sb.as_ptr(), line);
+                line += 64;
+            }
+            $step(sa, da);
+            $step(sb, db);
+        }
+        for (sb, db) in b {
+            $step(sb, db);
+        }
+    }};
+}
+
+/// [`two_streams!`] over the whole steps of `$src`, then the elements left over (`$es`
+/// source bytes to `$ds` output bytes each) one by one through `$scalar`, which must
+/// give the same result as a step.
+macro_rules! two_streams_then_scalar {
+    ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr, $es:expr, $ds:expr, $scalar:expr) => {{
+        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
+        let steps = src.len() / $in;
+        let (whole, rest) = src.split_at(steps * $in);
+        let (whole_out, rest_out) = dst.split_at_mut(steps * $out);
+        two_streams!($step, $in, $out, whole, whole_out);
+        let scalar = $scalar;
+        for (si, di) in rest.chunks_exact($es).zip(rest_out.chunks_exact_mut($ds)) {
+            scalar(si, di);
+        }
+    }};
+}
+
 /// # Safety
 /// The CPU must support AVX2 and F16C; `dst.len() / 2 == src.len() / 4`.
 #[inline(always)]
 unsafe fn f32_to_f16(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
+    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
+    // gets the 32 source and 16 output bytes it needs.
     unsafe {
-        let mut s = src.chunks_exact(32);
-        let mut d = dst.chunks_exact_mut(16);
-        let ahead = prefetches(src);
-        for (si, di) in (&mut s).zip(&mut d) {
-            prefetch_ahead(ahead, si.as_ptr(), 0);
-            // In bounds: `si` holds 32 readable bytes and `di` 16 writable bytes.
-            {
-                let v = _mm256_loadu_ps(si.as_ptr().cast());
-                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
-                _mm_storeu_si128(di.as_mut_ptr().cast(), h);
+        two_streams_then_scalar!(
+            f32_to_f16_step,
+            32,
+            16,
+            src,
+            dst,
+            4,
+            2,
+            |si: &[u8], di: &mut [u8]| {
+                let x = f32::from_ne_bytes([si[0], si[1], si[2], si[3]]);
+                di.copy_from_slice(&f32_to_f16_bits(x).to_ne_bytes());
             }
-        }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(4)
-            .zip(d.into_remainder().chunks_exact_mut(2))
-        {
-            let x = f32::from_ne_bytes([si[0], si[1], si[2], si[3]]);
-            di.copy_from_slice(&f32_to_f16_bits(x).to_ne_bytes());
-        }
+        )
+    }
+}
+
+/// Eight f32 (32 bytes of `si`) to f16 (16 bytes of `di`).
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `si` holds 32 bytes and `di` 16.
+#[inline(always)]
+unsafe fn f32_to_f16_step(si: &[u8], di: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family; the load and store stay in `si` and `di`.
+    unsafe {
+        let v = _mm256_loadu_ps(si.as_ptr().cast());
+        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(v);
+        _mm_storeu_si128(di.as_mut_ptr().cast(), h);
     }
 }
 
@@ -376,76 +435,45 @@ fn prefetch_ahead(on: bool, at: *const u8, extra: usize) {
     }
 }
 
-/// Runs `$step(si, di)` (an `#[inline(always)]` step: `$in` source bytes to `$out`
-/// output bytes) over the whole steps of `$src` and `$dst` as two streams: the first
-/// half of the steps and the second half advance together, one step of each per turn
-/// (an odd last step runs after them), each prefetched `PREFETCH_AHEAD` bytes ahead.
-/// One thread here streams a single run of reads at 11-14 GB/s and two far-apart runs
-/// at 16-21 GB/s (the hardware prefetcher follows each). For the encoders, which read
-/// four to sixteen times the bytes they write (benches/cast.rs, one run each):
-/// FLOAT -> INT4 went from 0.76x memcpy to 0.85x with prefetch alone and 1.04x with two
-/// streams, FLOAT -> FLOAT8E4M3FN from 0.77 to 0.92x, FLOAT -> FLOAT4E2M1 from 0.69 to
-/// 0.89x. A macro, so that the step inlines into the calling kernel.
-macro_rules! two_streams {
-    ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr) => {{
-        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
-        let ahead = prefetches(src);
-        let half = src.len() / $in / 2;
-        let (src_a, src_b) = src.split_at(half * $in);
-        let (dst_a, dst_b) = dst.split_at_mut(half * $out);
-        let mut b = src_b.chunks_exact($in).zip(dst_b.chunks_exact_mut($out));
-        let a = src_a.chunks_exact($in).zip(dst_a.chunks_exact_mut($out));
-        for ((sa, da), (sb, db)) in a.zip(&mut b) {
-            let mut line = 0;
-            while line < $in {
-                prefetch_ahead(ahead, sa.as_ptr(), line);
-                prefetch_ahead(ahead, sb.as_ptr(), line);
-                line += 64;
-            }
-            $step(sa, da);
-            $step(sb, db);
-        }
-        for (sb, db) in b {
-            $step(sb, db);
-        }
-    }};
-}
-
 /// f64 -> f16: round to odd into f32, then F16C's round to nearest even.
 ///
 /// # Safety
 /// The CPU must support AVX2 and F16C; `dst.len() / 2 == src.len() / 8`.
 #[inline(always)]
 unsafe fn f64_to_f16(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
+    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
+    // gets the 64 source and 16 output bytes it needs.
     unsafe {
-        let mut s = src.chunks_exact(64);
-        let mut d = dst.chunks_exact_mut(16);
-        let ahead = prefetches(src);
-        for (si, di) in (&mut s).zip(&mut d) {
-            // Reading 4x what it writes, this loop is limited by how many loads are in
-            // flight; prefetching 4 KiB ahead measured 0.78x -> 0.90x memcpy on 16M
-            // elements.
-            prefetch_ahead(ahead, si.as_ptr(), 0);
-            // In bounds: `si` holds 64 readable bytes and `di` 16 writable bytes.
-            {
-                let lo = f64x4_to_f32_round_odd(_mm256_loadu_si256(si.as_ptr().cast()));
-                let hi = f64x4_to_f32_round_odd(_mm256_loadu_si256(si.as_ptr().add(32).cast()));
-                let both = _mm256_set_m128(hi, lo);
-                let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(both);
-                _mm_storeu_si128(di.as_mut_ptr().cast(), h);
+        two_streams_then_scalar!(
+            f64_to_f16_step,
+            64,
+            16,
+            src,
+            dst,
+            8,
+            2,
+            |si: &[u8], di: &mut [u8]| {
+                let mut raw = [0u8; 8];
+                raw.copy_from_slice(si);
+                di.copy_from_slice(&f64_to_f16_bits(f64::from_ne_bytes(raw)).to_ne_bytes());
             }
-        }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(8)
-            .zip(d.into_remainder().chunks_exact_mut(2))
-        {
-            let mut raw = [0u8; 8];
-            raw.copy_from_slice(si);
-            di.copy_from_slice(&f64_to_f16_bits(f64::from_ne_bytes(raw)).to_ne_bytes());
-        }
+        )
+    }
+}
+
+/// Eight f64 (64 bytes of `si`) to f16 (16 bytes of `di`).
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `si` holds 64 bytes and `di` 16.
+#[inline(always)]
+unsafe fn f64_to_f16_step(si: &[u8], di: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family; the loads and store stay in `si` and `di`.
+    unsafe {
+        let lo = f64x4_to_f32_round_odd(_mm256_loadu_si256(si.as_ptr().cast()));
+        let hi = f64x4_to_f32_round_odd(_mm256_loadu_si256(si.as_ptr().add(32).cast()));
+        let both = _mm256_set_m128(hi, lo);
+        let h = _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(both);
+        _mm_storeu_si128(di.as_mut_ptr().cast(), h);
     }
 }
 
@@ -510,31 +538,38 @@ unsafe fn f32x8_to_bf16_lanes(bits: __m256i) -> __m256i {
 /// The CPU must support AVX2; `dst.len() / 2 == src.len() / 4`.
 #[inline(always)]
 unsafe fn f32_to_bf16(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
+    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
+    // gets the 64 source and 32 output bytes it needs.
     unsafe {
-        let mut s = src.chunks_exact(64);
-        let mut d = dst.chunks_exact_mut(32);
-        let ahead = prefetches(src);
-        for (si, di) in (&mut s).zip(&mut d) {
-            prefetch_ahead(ahead, si.as_ptr(), 0);
-            // In bounds: `si` holds 64 readable bytes and `di` 32 writable bytes.
-            {
-                let a = f32x8_to_bf16_lanes(_mm256_loadu_si256(si.as_ptr().cast()));
-                let b = f32x8_to_bf16_lanes(_mm256_loadu_si256(si.as_ptr().add(32).cast()));
-                // packus works per 128-bit lane; the permute restores element order.
-                let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
-                _mm256_storeu_si256(di.as_mut_ptr().cast(), packed);
+        two_streams_then_scalar!(
+            f32_to_bf16_step,
+            64,
+            32,
+            src,
+            dst,
+            4,
+            2,
+            |si: &[u8], di: &mut [u8]| {
+                let x = f32::from_ne_bytes([si[0], si[1], si[2], si[3]]);
+                di.copy_from_slice(&f32_to_bf16_bits(x).to_ne_bytes());
             }
-        }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(4)
-            .zip(d.into_remainder().chunks_exact_mut(2))
-        {
-            let x = f32::from_ne_bytes([si[0], si[1], si[2], si[3]]);
-            di.copy_from_slice(&f32_to_bf16_bits(x).to_ne_bytes());
-        }
+        )
+    }
+}
+
+/// Sixteen f32 (64 bytes of `si`) to bf16 (32 bytes of `di`).
+///
+/// # Safety
+/// The CPU must support AVX2; `si` holds 64 bytes and `di` 32.
+#[inline(always)]
+unsafe fn f32_to_bf16_step(si: &[u8], di: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family; the loads and store stay in `si` and `di`.
+    unsafe {
+        let a = f32x8_to_bf16_lanes(_mm256_loadu_si256(si.as_ptr().cast()));
+        let b = f32x8_to_bf16_lanes(_mm256_loadu_si256(si.as_ptr().add(32).cast()));
+        // packus works per 128-bit lane; the permute restores element order.
+        let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b));
+        _mm256_storeu_si256(di.as_mut_ptr().cast(), packed);
     }
 }
 
@@ -544,37 +579,45 @@ unsafe fn f32_to_bf16(src: &[u8], dst: &mut [u8]) {
 /// The CPU must support AVX2; `dst.len() == src.len() / 4`.
 #[inline(always)]
 unsafe fn f32_to_bool(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
+    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
+    // gets the 128 source and 32 output bytes it needs.
     unsafe {
-        let mut s = src.chunks_exact(128);
-        let mut d = dst.chunks_exact_mut(32);
-        let one = _mm256_set1_epi32(1);
-        let ahead = prefetches(src);
-        for (si, di) in (&mut s).zip(&mut d) {
-            // Two cache lines per iteration: prefetch both.
-            prefetch_ahead(ahead, si.as_ptr(), 0);
-            prefetch_ahead(ahead, si.as_ptr(), 64);
-            // In bounds: `si` holds 128 readable bytes and `di` 32 writable bytes.
-            {
-                let p = si.as_ptr().cast::<f32>();
-                let lane = |k: usize| {
-                    let v = _mm256_loadu_ps(p.add(8 * k));
-                    let nonzero = _mm256_cmp_ps::<_CMP_NEQ_UQ>(v, _mm256_setzero_ps());
-                    _mm256_and_si256(_mm256_castps_si256(nonzero), one)
-                };
-                let ab = _mm256_packs_epi32(lane(0), lane(1));
-                let cd = _mm256_packs_epi32(lane(2), lane(3));
-                let bytes = _mm256_packs_epi16(ab, cd);
-                // The two in-lane packs interleave 32-bit groups; put them back in order.
-                let ordered =
-                    _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-                _mm256_storeu_si256(di.as_mut_ptr().cast(), ordered);
+        two_streams_then_scalar!(
+            f32_to_bool_step,
+            128,
+            32,
+            src,
+            dst,
+            4,
+            1,
+            |si: &[u8], di: &mut [u8]| {
+                di[0] = u8::from(f32::from_ne_bytes([si[0], si[1], si[2], si[3]]) != 0.0);
             }
-        }
-        for (si, di) in s.remainder().chunks_exact(4).zip(d.into_remainder()) {
-            *di = u8::from(f32::from_ne_bytes([si[0], si[1], si[2], si[3]]) != 0.0);
-        }
+        )
+    }
+}
+
+/// Thirty-two f32 (128 bytes of `si`) to bools (32 bytes of `di`).
+///
+/// # Safety
+/// The CPU must support AVX2; `si` holds 128 bytes and `di` 32.
+#[inline(always)]
+unsafe fn f32_to_bool_step(si: &[u8], di: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family; the loads and store stay in `si` and `di`.
+    unsafe {
+        let one = _mm256_set1_epi32(1);
+        let p = si.as_ptr().cast::<f32>();
+        let lane = |k: usize| {
+            let v = _mm256_loadu_ps(p.add(8 * k));
+            let nonzero = _mm256_cmp_ps::<_CMP_NEQ_UQ>(v, _mm256_setzero_ps());
+            _mm256_and_si256(_mm256_castps_si256(nonzero), one)
+        };
+        let ab = _mm256_packs_epi32(lane(0), lane(1));
+        let cd = _mm256_packs_epi32(lane(2), lane(3));
+        let bytes = _mm256_packs_epi16(ab, cd);
+        // The two in-lane packs interleave 32-bit groups; put them back in order.
+        let ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+        _mm256_storeu_si256(di.as_mut_ptr().cast(), ordered);
     }
 }
 

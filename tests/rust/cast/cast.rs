@@ -308,6 +308,36 @@ fn wide_float_sources_special_and_random() {
     check_against_reference(Scalar::C128, &c128);
 }
 
+/// Every kernel at every length from 0 to 300 elements on every tier: the vector
+/// kernels split their whole steps into two streams (the second taking an odd last
+/// step) and finish a tail element by element, so each split, odd step and tail length
+/// is met here with specials and random values in every position.
+#[test]
+fn every_length_up_to_300_matches_the_reference() {
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    let f32s = f32_specials();
+    let f64s = f64_specials();
+    let ints = int_specials();
+    for len in 0..=300 {
+        let pick = |pool: &[u64], rng: &mut Rng| pool[rng.next() as usize % pool.len()];
+        let f32_pool: Vec<u64> = f32s.iter().map(|&b| u64::from(b)).collect();
+        let f32_bytes: Vec<u8> = (0..len)
+            .flat_map(|_| (pick(&f32_pool, &mut rng) as u32).to_ne_bytes())
+            .collect();
+        check_against_reference(Scalar::F32, &f32_bytes);
+        let f64_bytes: Vec<u8> = (0..len)
+            .flat_map(|_| pick(&f64s, &mut rng).to_ne_bytes())
+            .collect();
+        check_against_reference(Scalar::F64, &f64_bytes);
+        let int_bytes: Vec<u8> = (0..len)
+            .flat_map(|_| pick(&ints, &mut rng).to_ne_bytes())
+            .collect();
+        check_against_reference(Scalar::I64, &int_bytes);
+        let u8_bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        check_against_reference(Scalar::U8, &u8_bytes);
+    }
+}
+
 #[test]
 fn wide_integer_sources_special_and_random() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
