@@ -42,16 +42,24 @@ except ImportError:  # the table then says n/a for onnxruntime
 # ONNX TensorProto.DataType codes, which are also tensorcast's dtype codes.
 CODES = {
     "f32": 1, "u8": 2, "i32": 6, "str": 8, "f16": 10, "f64": 11, "bf16": 16,
-    "e4m3fn": 17, "i4": 22,
+    "e4m3fn": 17, "e4m3fnuz": 18, "e5m2": 19, "e5m2fnuz": 20, "u4": 21, "i4": 22,
+    "e8m0": 24, "u2": 25, "i2": 26,
 }
 NUMPY = {
     "f32": np.float32, "u8": np.uint8, "i32": np.int32, "f16": np.float16,
     "f64": np.float64, "bf16": ml_dtypes.bfloat16, "e4m3fn": ml_dtypes.float8_e4m3fn,
-    "i4": ml_dtypes.int4,
+    "e4m3fnuz": ml_dtypes.float8_e4m3fnuz, "e5m2": ml_dtypes.float8_e5m2,
+    "e5m2fnuz": ml_dtypes.float8_e5m2fnuz, "e8m0": ml_dtypes.float8_e8m0fnu,
+    "u4": ml_dtypes.uint4, "i4": ml_dtypes.int4, "u2": ml_dtypes.uint2, "i2": ml_dtypes.int2,
 }
-# Bits per element as tensorcast stores it (INT4 packs two per byte).
+# Bits per element as tensorcast stores it (4-bit codes pack two per byte, 2-bit four).
 BITS = {"f32": 32, "u8": 8, "i32": 32, "f16": 16, "f64": 64, "bf16": 16, "e4m3fn": 8,
-        "i4": 4, "str": 128}
+        "e4m3fnuz": 8, "e5m2": 8, "e5m2fnuz": 8, "e8m0": 8, "u4": 4, "i4": 4, "u2": 2,
+        "i2": 2, "str": 128}
+# The integer codes' ranges, and the dtypes onnxruntime takes as bits (ml_dtypes' own
+# numpy dtypes are not ONNX types to it).
+INT_RANGE = {"u4": (0, 16), "i4": (-8, 8), "u2": (0, 4), "i2": (-2, 2)}
+AS_BITS = {"bf16", "e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz", "e8m0"}
 
 
 class Tensor(ctypes.Structure):
@@ -129,21 +137,29 @@ def source(dtype, n, rng):
         return rng.integers(0, 256, n, dtype=np.uint8)
     if dtype == "i32":
         return rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
-    if dtype == "i4":
-        return rng.integers(-8, 8, n, dtype=np.int8).astype(ml_dtypes.int4)
-    if dtype == "e4m3fn":
-        return (x / 4).astype(ml_dtypes.float8_e4m3fn)
+    if dtype in INT_RANGE:
+        low, high = INT_RANGE[dtype]
+        return rng.integers(low, high, n, dtype=np.int8).astype(NUMPY[dtype])
+    if dtype == "e8m0":  # powers of two only, from positive values
+        return (np.abs(x) + 1e-3).astype(NUMPY[dtype])
+    if BITS[dtype] == 8 and dtype in AS_BITS:
+        return (x / 4).astype(NUMPY[dtype])
     return x.astype(NUMPY[dtype])
 
 
 def tensorcast_bytes(array, dtype):
-    """The array as tensorcast's C ABI takes it (INT4 packed two per byte, low first)."""
-    if dtype != "i4":
+    """The array as tensorcast's C ABI takes it (4- and 2-bit codes packed, first
+    element in the lowest bits)."""
+    bits = BITS[dtype]
+    if bits not in (4, 2):
         return array
-    codes = array.view(np.uint8) & 0xF
-    if len(codes) % 2:
-        codes = np.append(codes, np.uint8(0))
-    return (codes[0::2] | (codes[1::2] << 4)).astype(np.uint8)
+    per_byte = 8 // bits
+    codes = array.view(np.uint8) & ((1 << bits) - 1)
+    codes = np.append(codes, np.zeros(-len(codes) % per_byte, np.uint8))
+    packed = np.zeros(len(codes) // per_byte, np.uint8)
+    for k in range(per_byte):
+        packed |= codes[k::per_byte] << (k * bits)
+    return packed
 
 
 def ort_session(model):
@@ -157,22 +173,22 @@ def ort_session(model):
 
 def ort_value(array, dtype):
     """An onnxruntime input of `array` (ml_dtypes arrays by their bits and ONNX type)."""
-    if dtype == "i4":
-        # The shape is taken from the array: n bytes, the packed n / 2 first.
+    if BITS[dtype] in (4, 2):
+        # The shape is taken from the array: n bytes, the packed codes first.
         bits = np.zeros(len(array), np.uint8)
         packed = tensorcast_bytes(array, dtype)
         bits[:len(packed)] = packed
         return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(bits, CODES[dtype])
-    if dtype in ("bf16", "e4m3fn"):
+    if dtype in AS_BITS:
         bits = array.view(np.uint16 if dtype == "bf16" else np.uint8)
         return ort.OrtValue.ortvalue_from_numpy_with_onnx_type(bits, CODES[dtype])
     return ort.OrtValue.ortvalue_from_numpy(array)
 
 
-def ort_model(node, inputs, outputs, initializers=()):
+def ort_model(node, inputs, outputs, initializers=(), opset=21):
     graph = helper.make_graph([node], "peer", inputs, outputs, list(initializers))
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)],
-                             ir_version=10)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                             ir_version=11 if opset > 21 else 10)
 
 
 def cast_row(lib, args, rng, src, dst):
@@ -198,7 +214,9 @@ def cast_row(lib, args, rng, src, dst):
             model = ort_model(
                 helper.make_node("Cast", ["x"], ["y"], to=CODES[dst]),
                 [helper.make_tensor_value_info("x", CODES[src], shape)],
-                [helper.make_tensor_value_info("y", CODES[dst], shape)])
+                [helper.make_tensor_value_info("y", CODES[dst], shape)],
+                # FLOAT8E8M0 came with Cast-24, INT2 and UINT2 with Cast-25.
+                opset=25 if {src, dst} & {"e8m0", "u2", "i2"} else 21)
             session, feed = ort_session(model), {"x": ort_value(x, src)}
             session.run_with_ort_values(None, feed)
             contenders["onnxruntime"] = lambda: session.run_with_ort_values(None, feed)
@@ -400,9 +418,12 @@ def write_chart(rows, path, title):
     fig.savefig(path, dpi=110, bbox_inches="tight")
 
 
+# Every low-precision format onnxruntime's CPU Cast has, both ways (it has no FLOAT4E2M1
+# or FLOAT6 kernel).
 PAIRS = [("f32", "f16"), ("f16", "f32"), ("f64", "f32"), ("f32", "i32"), ("i32", "f32"),
-         ("f32", "bf16"), ("bf16", "f32"), ("f32", "e4m3fn"), ("e4m3fn", "f32"),
-         ("f32", "i4"), ("i4", "f32"), ("u8", "f32")]
+         ("f32", "bf16"), ("bf16", "f32"), ("u8", "f32")] + [
+    pair for low in ("e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz", "e8m0", "i4", "u4", "i2", "u2")
+    for pair in (("f32", low), (low, "f32"))]
 EXPANDS = [((1, 4096), (4096, 4096), 1), ((4096, 1), (4096, 4096), 1),
            ((1,), (16 << 20,), 1), ((64, 1, 64), (64, 64, 64), 64)]
 
