@@ -4,8 +4,9 @@
 # targets of fuzz/fuzz_targets/ (parse_text, format_roundtrip, np_dtype, capi_cast,
 # shapes), each checking properties against a reference, not only "no crash".
 #
-#   bash scripts/fuzz.sh --ci          each target for 60 s from the committed corpus, one
-#                                       after another (the bounded step of scripts/test.sh)
+#   bash scripts/fuzz.sh --ci          each target for 60 s from the committed corpus, as
+#                                       many at once as there are cores (the bounded step
+#                                       of scripts/test.sh)
 #   bash scripts/fuzz.sh N_MINUTES     each target for N minutes, all at once (before a
 #                                       release: at least 30)
 #   bash scripts/fuzz.sh --minimize    merges the seeds (scripts/fuzz-seeds.py) and the
@@ -27,13 +28,13 @@ TIMEOUT_S=10
 
 mode=${1:-}
 case $mode in
-  --ci) seconds=60 parallel=0 ;;
-  --minimize) seconds=0 parallel=0 ;;
+  --ci) seconds=60 width=$(nproc) ;;
+  --minimize) seconds=0 width=1 ;;
   ''|*[!0-9]*)
     echo "usage: bash scripts/fuzz.sh --ci | N_MINUTES | --minimize" >&2
     exit 2
     ;;
-  *) seconds=$((mode * 60)) parallel=1 ;;
+  *) seconds=$((mode * 60)) width=${#TARGETS[@]} ;;
 esac
 
 if ! rustup toolchain list | grep -q '^nightly'; then
@@ -97,21 +98,19 @@ report() {
   fi
 }
 
-echo "==> fuzzing ${TARGETS[*]} for $seconds s each$([ $parallel = 1 ] && echo ', all at once')"
-declare -A status
-if [ $parallel = 1 ]; then
-  declare -A pids
-  for t in "${TARGETS[@]}"; do
+# Each target runs on its own core for the whole time: batches of `width` at once.
+[ "$width" -ge 1 ] || width=1
+echo "==> fuzzing ${TARGETS[*]} for $seconds s each, $width at once"
+declare -A status pids
+for ((first = 0; first < ${#TARGETS[@]}; first += width)); do
+  batch=("${TARGETS[@]:first:width}")
+  for t in "${batch[@]}"; do
     run_target "$t" & pids[$t]=$!
   done
-  for t in "${TARGETS[@]}"; do
+  for t in "${batch[@]}"; do
     if wait "${pids[$t]}"; then status[$t]=0; else status[$t]=1; fi
   done
-else
-  for t in "${TARGETS[@]}"; do
-    if run_target "$t"; then status[$t]=0; else status[$t]=1; fi
-  done
-fi
+done
 
 failed=0
 for t in "${TARGETS[@]}"; do
