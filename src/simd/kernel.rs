@@ -70,7 +70,10 @@ impl Kernel {
 
     /// This kernel, marked as writing codes of `bits` (4, 2 or 6) packed (only
     /// hand-written kernels pack; the targets without one never call this).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) fn packing(self, bits: u32) -> Kernel {
         debug_assert!(matches!(bits, 4 | 2 | 6));
         Kernel {

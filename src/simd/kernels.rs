@@ -29,7 +29,7 @@ pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> 
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2(token) => super::x86_64::cast::special_low(from, to, opt, token),
         #[cfg(target_arch = "aarch64")]
-        Tier::Neon(_) => None,
+        Tier::Neon(token) => super::aarch64::cast::special_low(from, to, opt, token),
     }
 }
 
