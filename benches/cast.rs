@@ -41,8 +41,13 @@ fn best_in_turns<const N: usize>(mut jobs: [&mut dyn FnMut(); N]) -> [Duration; 
     best
 }
 
-/// Source bytes holding ordinary values of `dtype` (no NaN storms, some negatives);
-/// random bytes for the 8-bit and packed codes, which covers every code.
+/// Source bytes holding ordinary values of `dtype`: half of them negative, magnitudes
+/// spread evenly over the exponents from 2^-10 to 2^10 (as weights and activations are:
+/// every low-precision format meets values below its smallest normal, and the narrow
+/// ones values above their largest, in every vector), no NaN storms; random bytes for
+/// the 8-bit and packed codes, which covers every code. (Uniform values of magnitude up
+/// to 1000 hid the encoders' slow path below the smallest normal: FLOAT -> FLOAT6 ran
+/// at 0.48x memcpy on values in [-1, 1] and 0.8x on those.)
 fn source(dtype: DType, n: usize) -> Vec<u8> {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
@@ -54,7 +59,8 @@ fn source(dtype: DType, n: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(n * 8);
     for _ in 0..n {
         let r = next();
-        let x = ((r >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 2000.0;
+        let unit = (r >> 11) as f64 / (1u64 << 53) as f64;
+        let x = (unit * 20.0 - 10.0).exp2() * if r & 1 == 1 { -1.0 } else { 1.0 };
         match dtype {
             DType::Float => out.extend((x as f32).to_ne_bytes()),
             DType::Double => out.extend(x.to_ne_bytes()),

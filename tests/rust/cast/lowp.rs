@@ -261,14 +261,23 @@ fn codes_decode_in_vector_steps_and_tails() {
     }
 }
 
+/// Every value in order, then shuffled: in order, neighbouring lanes of a vector hold
+/// neighbouring values, which mostly share a code, so a kernel that put lanes out of
+/// order could still pass; shuffled, the lanes of a vector differ.
 #[test]
 fn every_f16_and_bf16_value_encodes_to_every_format() {
-    let all: Vec<u8> = patterns_u16()
-        .into_iter()
-        .flat_map(u16::to_ne_bytes)
-        .collect();
-    check_encoding(Repr::Std(Scalar::F16), 2, &all);
-    check_encoding(Repr::Std(Scalar::Bf16), 2, &all);
+    let mut patterns = patterns_u16();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for shuffled in [false, true] {
+        if shuffled {
+            for i in (1..patterns.len()).rev() {
+                patterns.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+        }
+        let all: Vec<u8> = patterns.iter().flat_map(|p| p.to_ne_bytes()).collect();
+        check_encoding(Repr::Std(Scalar::F16), 2, &all);
+        check_encoding(Repr::Std(Scalar::Bf16), 2, &all);
+    }
 }
 
 #[test]
