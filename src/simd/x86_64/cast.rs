@@ -623,91 +623,6 @@ unsafe fn f32_to_bool_step(si: &[u8], di: &mut [u8]) {
 
 // ---- low-precision float formats ----------------------------------------------------
 
-/// Eight f32 (as bits) to codes of float format `F` (one per 32-bit lane), the same
-/// rules as `lowp::encode_f32` (the input is the value rounded to f32 to odd).
-#[inline(always)]
-unsafe fn encode_lanes<const F: u8, const OPT: u8>(bits: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe {
-        let f = &FORMATS[F as usize];
-        let saturate = OPT & 1 == 1;
-        let one = _mm256_set1_epi32(1);
-        let m = f.man_bits as i32;
-        let shift = _mm_cvtsi32_si128(23 - m);
-        let abs = _mm256_and_si256(bits, _mm256_set1_epi32(0x7fff_ffff));
-        // Normal range: round the dropped bits to nearest even, rebias the exponent.
-        let lsb = _mm256_and_si256(_mm256_srl_epi32(abs, shift), one);
-        let half_less_one = _mm256_set1_epi32((1 << (22 - m)) - 1);
-        let rounded = _mm256_srl_epi32(
-            _mm256_add_epi32(_mm256_add_epi32(abs, half_less_one), lsb),
-            shift,
-        );
-        let normal = _mm256_sub_epi32(rounded, _mm256_set1_epi32((127 - f.bias) << m));
-        // Subnormal range: the FPU rounds at the format's quantum (see lowp::encode_f32).
-        let magic_bits = (151 - f.bias - m) << 23;
-        let magic = _mm256_castsi256_ps(_mm256_set1_epi32(magic_bits));
-        let summed = _mm256_add_ps(_mm256_castsi256_ps(abs), magic);
-        let subnormal =
-            _mm256_sub_epi32(_mm256_castps_si256(summed), _mm256_set1_epi32(magic_bits));
-        let is_subnormal = _mm256_cmpgt_epi32(_mm256_set1_epi32((128 - f.bias) << 23), abs);
-        let mag = _mm256_blendv_epi8(normal, subnormal, is_subnormal);
-        let nan = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f80_0000));
-        let max = _mm256_set1_epi32(f.max_code as i32);
-        let overflow = _mm256_or_si256(
-            _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f7f_ffff)),
-            _mm256_cmpgt_epi32(mag, max),
-        );
-        let negative = _mm256_srai_epi32::<31>(bits);
-        let sign = _mm256_and_si256(negative, _mm256_set1_epi32(1 << (f.exp_bits as i32 + m)));
-        let capped = _mm256_blendv_epi8(mag, max, overflow);
-        let nonzero_sign =
-            |v: __m256i| _mm256_andnot_si256(_mm256_cmpeq_epi32(v, _mm256_setzero_si256()), sign);
-        // The all-ones magnitude (FN's NaN), an IEEE format's infinity and quiet NaN, and
-        // the sign bit alone (FNUZ's NaN), from the format's widths.
-        let ones = (1 << (f.exp_bits as i32 + m)) - 1;
-        let inf = ones & !((1 << m) - 1);
-        match f.kind {
-            Kind::Ieee => {
-                let over = if saturate {
-                    max
-                } else {
-                    _mm256_set1_epi32(inf)
-                };
-                let v = _mm256_blendv_epi8(mag, over, overflow);
-                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(inf | (1 << (m - 1))), nan);
-                _mm256_or_si256(v, sign)
-            }
-            Kind::Fn => {
-                let over = if saturate {
-                    max
-                } else {
-                    _mm256_set1_epi32(ones)
-                };
-                let v = _mm256_blendv_epi8(mag, over, overflow);
-                let v = _mm256_blendv_epi8(v, _mm256_set1_epi32(ones), nan);
-                _mm256_or_si256(v, sign)
-            }
-            Kind::Fnuz => {
-                let v = _mm256_or_si256(capped, nonzero_sign(capped));
-                let special = if saturate {
-                    nan
-                } else {
-                    _mm256_or_si256(nan, overflow)
-                };
-                _mm256_blendv_epi8(v, _mm256_set1_epi32(ones + 1), special)
-            }
-            Kind::Fp4 | Kind::Fp6 => {
-                let v = _mm256_or_si256(capped, sign);
-                let sign_bit = _mm256_set1_epi32(1 << (f.exp_bits as i32 + m));
-                let nan_code = _mm256_andnot_si256(negative, sign_bit);
-                _mm256_blendv_epi8(v, nan_code, nan)
-            }
-            Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/4/6 format"),
-        }
-    }
-}
-
 /// Packs four vectors of codes (one per 32-bit lane, each below 256) into 32 bytes in
 /// element order.
 #[inline(always)]
@@ -951,15 +866,16 @@ unsafe fn subnormal_codes<const SRC: u8, const F: u8>(abs: __m256i) -> __m256i {
     }
 }
 
-/// Sixteen f16 or bf16 values (`SRC`: 0 f16, 1 bf16) to codes of float format `F`.
-/// When no lane is NaN or (not saturating) above the format's maximum (the usual case),
-/// the codes come from the 16-bit patterns directly: a normal of the format rounds its
-/// dropped mantissa bits to nearest even and rebiases its exponent, a value below the
-/// smallest normal takes [`subnormal_codes`] (always computed and blended in: a branch
-/// on it mispredicted on data around the smallest normal, FLOAT -> FLOAT8E4M3FN 0.74 ->
-/// 0.91x memcpy on values in [-1, 1]). Otherwise the lanes are widened to f32 (exactly)
-/// and take the general path. Returns the 16 codes one per 16-bit lane, in element
-/// order ([`pack_words`] makes bytes of two such).
+/// Sixteen f16 or bf16 values (`SRC`: 0 f16, 1 bf16) to codes of float format `F`, the
+/// rules of `lowp::encode_f32` in 16-bit lanes with no branch on the data: a normal of
+/// the format rounds its dropped mantissa bits to nearest even and rebiases its
+/// exponent; a value below the smallest normal takes [`subnormal_codes`] (a branch on
+/// such lanes mispredicted on data around the smallest normal: FLOAT -> FLOAT8E4M3FN
+/// 0.74 -> 0.91x memcpy on values in [-1, 1]); NaN and overflow are blended to their
+/// codes (they took a 32-bit path per vector before: FLOAT -> FLOAT8E4M3FN with
+/// `saturate = 0` ran at 0.42x memcpy on data that overflows now and then, now about
+/// 0.8x). Returns the 16 codes one per 16-bit lane, in element order ([`pack_words`]
+/// makes bytes of two such).
 #[inline(always)]
 unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -974,9 +890,8 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
         }
         if SRC == 0 && matches!(f.kind, Kind::Fp4 | Kind::E8m0) {
             // Through f32 (exact) and bfloat16 to odd, which keeps what these two formats'
-            // rules test, to their 16-bit-lane encoders: FLOAT16's own layout would send
-            // every value below 1.0 (FLOAT4E2M1's smallest normal), and every FLOAT8E8M0
-            // value, down the general path.
+            // rules test, to their 16-bit-lane encoders (FLOAT16's own layout has no
+            // rule of its own for these two here).
             let lo = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_castsi256_si128(h)));
             let hi = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)));
             return encode_halves::<1, F, OPT>(f32x16_to_bf16_odd(lo, hi));
@@ -986,8 +901,6 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
         let m = f.man_bits as i32;
         let source_bits =
             |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
-        let max_exp = (f.max_code as i32 >> m) - f.bias;
-        let max_bits = source_bits(max_exp, f.max_code as i32 & ((1 << m) - 1));
         let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
         let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
         // A value not zero but below the format's smallest normal: signed, abs + 0x7fff
@@ -996,33 +909,15 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
             _mm256_set1_epi16((0x7fff + min_bits) as i16),
             _mm256_add_epi16(abs, _mm256_set1_epi16(0x7fff)),
         );
-        // Saturating, a lane above the maximum (infinity included) gives ±max right here;
-        // NaN, and anything above the maximum when not saturating, takes the general path.
         let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
             || matches!(f.kind, Kind::Fp4 | Kind::Fp6);
         let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
-        let needs_general = if saturate {
-            _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16))
-        } else {
-            _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(max_bits as i16))
-        };
-        if _mm256_movemask_epi8(needs_general) != 0 {
-            let widen = |half: __m128i| -> __m256i {
-                if SRC == 0 {
-                    _mm256_castps_si256(_mm256_cvtph_ps(half))
-                } else {
-                    _mm256_slli_epi32::<16>(_mm256_cvtepu16_epi32(half))
-                }
-            };
-            let lo = encode_lanes::<F, OPT>(widen(_mm256_castsi256_si128(h)));
-            let hi = encode_lanes::<F, OPT>(widen(_mm256_extracti128_si256::<1>(h)));
-            return _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(lo, hi));
-        }
-        // Every lane is zero, below the smallest normal, a normal of the format, or
-        // (saturating) above it: rounded to nearest even at the format's last mantissa
-        // bit, rebiased (zero stays zero: a subtraction saturates) and capped at the
-        // largest finite code (which only a lane above the maximum reaches); the lanes
-        // below the smallest normal then take their codes from `subnormal_codes`.
+        let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16));
+        // Rounded to nearest even at the format's last mantissa bit and rebiased (zero
+        // stays zero: a subtraction saturates); a code above the largest finite one is an
+        // overflow (infinity's included), which saturating caps at it; the lanes below the
+        // smallest normal then take their codes from `subnormal_codes`, and NaN and (not
+        // saturating) overflow their format's special codes.
         let shift = _mm_cvtsi32_si128(src_man_bits - m);
         let lsb = _mm256_and_si256(_mm256_srl_epi16(abs, shift), _mm256_set1_epi16(1));
         let half_less_one = _mm256_set1_epi16(((1 << (src_man_bits - m - 1)) - 1) as i16);
@@ -1042,20 +937,59 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
                 _mm256_sub_epi16(rounded, _mm256_set1_epi16(rebias as i16)),
             )
         };
-        let code = _mm256_min_epu16(code, _mm256_set1_epi16(f.max_code as i16));
+        let max = _mm256_set1_epi16(f.max_code as i16);
+        let over = _mm256_cmpgt_epi16(code, max);
+        let code = _mm256_min_epu16(code, max);
         let code = _mm256_blendv_epi8(code, subnormal_codes::<SRC, F>(abs), below);
+        let sign_bit = 1 << (f.exp_bits as i32 + m);
         let sign = _mm256_srl_epi16(
             _mm256_and_si256(h, _mm256_set1_epi16(i16::MIN)),
             _mm_cvtsi32_si128(15 - (f.exp_bits as i32 + m)),
         );
-        // FNUZ has no -0 (a value that rounds to zero included).
-        let sign = match f.kind {
-            Kind::Fnuz => {
-                _mm256_andnot_si256(_mm256_cmpeq_epi16(code, _mm256_setzero_si256()), sign)
-            }
-            _ => sign,
+        // The all-ones magnitude (FN's NaN) and an IEEE format's infinity, from the
+        // format's widths.
+        let ones = sign_bit - 1;
+        let inf = ones & !((1 << m) - 1);
+        let special = |v: __m256i, code: i32, lanes: __m256i| {
+            _mm256_blendv_epi8(v, _mm256_set1_epi16(code as i16), lanes)
         };
-        _mm256_or_si256(code, sign)
+        match f.kind {
+            Kind::Ieee | Kind::Fn => {
+                let (overflow, nan_code) = match f.kind {
+                    Kind::Ieee => (inf, inf | (1 << (m - 1))),
+                    _ => (ones, ones),
+                };
+                let v = if saturate {
+                    code
+                } else {
+                    special(code, overflow, over)
+                };
+                _mm256_or_si256(special(v, nan_code, nan), sign)
+            }
+            Kind::Fnuz => {
+                // No -0 (a value that rounds to zero included); NaN, and overflow when
+                // not saturating, give the sign bit alone.
+                let sign =
+                    _mm256_andnot_si256(_mm256_cmpeq_epi16(code, _mm256_setzero_si256()), sign);
+                let v = _mm256_or_si256(code, sign);
+                let to_nan = if saturate {
+                    nan
+                } else {
+                    _mm256_or_si256(nan, over)
+                };
+                special(v, sign_bit, to_nan)
+            }
+            Kind::Fp4 | Kind::Fp6 => {
+                // No NaN: +NaN gives the sign bit alone, -NaN zero (as lowp::encode_f32).
+                let v = _mm256_or_si256(code, sign);
+                let nan_code = _mm256_andnot_si256(
+                    _mm256_srai_epi16::<15>(h),
+                    _mm256_set1_epi16(sign_bit as i16),
+                );
+                _mm256_blendv_epi8(v, nan_code, nan)
+            }
+            Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/4/6 format"),
+        }
     }
 }
 
