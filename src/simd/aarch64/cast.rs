@@ -829,13 +829,13 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: uint16x8_t
 /// lanes, element order) below float format `F`'s smallest normal, or below the source's
 /// where that is higher (f16 -> FLOAT8E5M2FNUZ: the lanes between the two are in the
 /// format's first binade, which has the same quantum), rounded to nearest even at the
-/// format's subnormal quantum: widened to f32 exactly
-/// (f16 by FCVTL, bf16 as the high half of a 32-bit lane), the FPU's addition of a power
-/// of two whose ulp is that quantum rounds them (FPCR's default: to nearest even, no
-/// flush to zero), as in `lowp::encode_f32`; the code is the sum's bits less the power
-/// of two's. A bfloat16 rounded to odd from f32 carries at least two more bits than the
-/// quantum below the smallest normal, so the result is that of the original value.
-/// Lanes at or above the smallest normal give values to be discarded.
+/// format's subnormal quantum: widened to f32 exactly (f16 by FCVTL, bf16 zipped into
+/// the high half of a 32-bit lane, little-endian), the FPU's addition of a power of two
+/// whose ulp is that quantum rounds them (FPCR's default: to nearest even, no flush to
+/// zero), as in `lowp::encode_f32`; the code is the sum's bits less the power of two's.
+/// A bfloat16 rounded to odd from f32 carries at least two more bits than the quantum
+/// below the smallest normal, so the result is that of the original value. Lanes at or
+/// above the smallest normal give values to be discarded.
 ///
 /// # Safety
 /// The CPU runs the NEON family.
