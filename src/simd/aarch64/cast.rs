@@ -11,12 +11,11 @@
 //! to the low-precision formats, which the portable tier runs element by element (see
 //! [`special_low`]): FLOAT, FLOAT16 and BFLOAT16 to the float8 formats (FLOAT8E8M0
 //! included), FLOAT6E2M3, FLOAT6E3M2 and FLOAT4E2M1 for every option set, FLOAT rounded
-//! to bfloat16 to odd first, then encoded in 16-bit lanes (`encode_halves`; a vector
-//! with a NaN, a value above the maximum when not saturating or one below the smallest
-//! normal is encoded lane by lane by the scalar rule); and FLOAT to INT4, UINT4, INT2 and
-//! UINT2 by FCVTNS. They write the 4-bit, 2-bit and 6-bit formats' codes packed
-//! themselves, and run the values left after the whole steps as one more step padded
-//! with zeros.
+//! to bfloat16 to odd first, then encoded in 16-bit lanes (`encode_halves`; only a
+//! vector with a NaN or, when not saturating, a value above the maximum is encoded lane
+//! by lane by the scalar rule); and FLOAT to INT4, UINT4, INT2 and UINT2 by FCVTNS. They
+//! write the 4-bit, 2-bit and 6-bit formats' codes packed themselves, and run the values
+//! left after the whole steps as one more step padded with zeros.
 //!
 //! FCVTN and FCVTL follow FPCR: with its default (all zero: round to nearest even, no
 //! flush to zero, no default NaN, IEEE half precision) they round as the scalar
@@ -747,12 +746,13 @@ unsafe fn bf16_odd(a: uint32x4_t, b: uint32x4_t) -> uint16x8_t {
 /// `lowp::encode_f32` gives them. FLOAT4E2M1 and FLOAT8E8M0 count thresholds and carry
 /// exponents on the bfloat16 patterns ([`fp4_codes`], [`e8m0_codes`]); an f16 source
 /// gets there through f32 (FCVTL, exact) and bfloat16 to odd. The other formats: when
-/// every lane is zero, a normal value of both the source and the format no larger than
-/// the format's maximum, or (saturating) above it, the codes come from the 16-bit
-/// patterns directly: the dropped mantissa bits rounded to nearest even, the exponent
-/// rebiased, the result capped at the largest finite code. A vector with any other lane
-/// (NaN, above the maximum when not saturating, not zero but below the smallest normal)
-/// is encoded lane by lane by the scalar rule ([`general_lanes`]).
+/// no lane is NaN or (not saturating) above the format's maximum, the codes come from
+/// the 16-bit patterns directly: a normal of both the source and the format (or,
+/// saturating, a value above the maximum) has its dropped mantissa bits rounded to
+/// nearest even, its exponent rebiased and the result capped at the largest finite
+/// code; a value below the smallest normal of either takes [`subnormal_codes`], always
+/// computed and blended in. A vector with a NaN, or a value above the maximum when not
+/// saturating, is encoded lane by lane by the scalar rule ([`general_lanes`]).
 ///
 /// # Safety
 /// The CPU runs the NEON family.
@@ -784,11 +784,10 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: uint16x8_t
         let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
         let abs = vandq_u16(h, vdupq_n_u16(0x7fff));
         let nonzero = vtstq_u16(abs, abs);
-        let below = vandq_u16(nonzero, vcltq_u16(abs, vdupq_n_u16(min_bits as u16)));
         let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
             || f.kind == Kind::Fp6;
         let limit = if saturate { inf_bits } else { max_bits };
-        let slow = vorrq_u16(below, vcgtq_u16(abs, vdupq_n_u16(limit as u16)));
+        let slow = vcgtq_u16(abs, vdupq_n_u16(limit as u16));
         if vmaxvq_u16(slow) != 0 {
             let mut lanes = [0u16; 8];
             // In bounds: `lanes` holds eight 16-bit lanes.
@@ -811,15 +810,55 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: uint16x8_t
             vandq_u16(nonzero, vaddq_u16(rounded, vdupq_n_u16(-rebias as u16)))
         };
         let code = vminq_u16(code, vdupq_n_u16(f.max_code as u16));
+        // Below the smallest normal (zero too, which `subnormal_codes` keeps at 0).
+        let below = vcltq_u16(abs, vdupq_n_u16(min_bits as u16));
+        let code = vbslq_u16(below, subnormal_codes::<SRC, F>(abs), code);
         let to_sign = vdupq_n_s16(-(15 - (f.exp_bits as i32 + m)) as i16);
         let sign = vshlq_u16(vandq_u16(h, vdupq_n_u16(0x8000)), to_sign);
-        // FNUZ has no -0.
+        // FNUZ has no -0 (a value that rounds to zero included).
         let sign = if f.kind == Kind::Fnuz {
-            vandq_u16(sign, nonzero)
+            vbicq_u16(sign, vceqzq_u16(code))
         } else {
             sign
         };
         vorrq_u16(code, sign)
+    }
+}
+
+/// The magnitude codes of eight f16 or bf16 magnitudes (`SRC`: 0 f16, 1 bf16; 16-bit
+/// lanes, element order) below float format `F`'s smallest normal, or below the source's
+/// where that is higher (f16 -> FLOAT8E5M2FNUZ: the lanes between the two are in the
+/// format's first binade, which has the same quantum), rounded to nearest even at the
+/// format's subnormal quantum: widened to f32 exactly (f16 by FCVTL, bf16 zipped into
+/// the high half of a 32-bit lane, little-endian), the FPU's addition of a power of two
+/// whose ulp is that quantum rounds them (FPCR's default: to nearest even, no flush to
+/// zero), as in `lowp::encode_f32`; the code is the sum's bits less the power of two's.
+/// A bfloat16 rounded to odd from f32 carries at least two more bits than the quantum
+/// below the smallest normal, so the result is that of the original value. Lanes at or
+/// above the smallest normal give values to be discarded.
+///
+/// # Safety
+/// The CPU runs the NEON family.
+#[inline(always)]
+unsafe fn subnormal_codes<const SRC: u8, const F: u8>(abs: uint16x8_t) -> uint16x8_t {
+    // SAFETY: the caller runs the NEON family; registers only.
+    unsafe {
+        let f = &FORMATS[F as usize];
+        let magic_bits = ((151 - f.bias - f.man_bits as i32) << 23) as u32;
+        let round = |x: float32x4_t| {
+            let summed = vaddq_f32(x, vdupq_n_f32(f32::from_bits(magic_bits)));
+            vsubq_u32(vreinterpretq_u32_f32(summed), vdupq_n_u32(magic_bits))
+        };
+        let (lo, hi) = if SRC == 0 {
+            widen(abs)
+        } else {
+            let zero = vdupq_n_u16(0);
+            (
+                vreinterpretq_f32_u16(vzip1q_u16(zero, abs)),
+                vreinterpretq_f32_u16(vzip2q_u16(zero, abs)),
+            )
+        };
+        vmovn_high_u32(vmovn_u32(round(lo)), round(hi))
     }
 }
 
