@@ -80,50 +80,63 @@ pub fn special(from: Scalar, to: Scalar, token: Avx2) -> Option<Kernel> {
 }
 
 /// Runs `$step(si, di)` (an `#[inline(always)]` step: `$in` source bytes to `$out`
-/// output bytes) over the whole steps of `$src` and `$dst` as two streams: the first
-/// half of the steps and the second half advance together, one step of each per turn
-/// (an odd last step runs after them), each prefetched `PREFETCH_AHEAD` bytes ahead.
-/// One thread here streams a single run of reads at 11-14 GB/s and two far-apart runs
-/// at 16-21 GB/s (the hardware prefetcher follows each). For the encoders, which read
-/// four to sixteen times the bytes they write (benches/cast.rs, one run each):
-/// FLOAT -> INT4 went from 0.76x memcpy to 0.85x with prefetch alone and 1.04x with two
-/// streams, FLOAT -> FLOAT8E4M3FN from 0.77 to 0.92x, FLOAT -> FLOAT4E2M1 from 0.69 to
-/// 0.89x. A macro, so that the step inlines into the calling kernel.
-macro_rules! two_streams {
+/// output bytes) over the whole steps of `$src` and `$dst` as four streams: the four
+/// quarters of the steps advance together, one step of each per turn (the last quarter
+/// also takes the steps left over, after the others end), each prefetched
+/// `PREFETCH_AHEAD` bytes ahead. One thread here streams a single run of reads at 11-14
+/// GB/s and two far-apart runs at 16-21 GB/s (the hardware prefetcher follows each).
+/// For the encoders, which read four to sixteen times the bytes they write
+/// (benches/cast.rs, one run each): FLOAT -> INT4 went from 0.76x memcpy to 0.85x with
+/// prefetch alone and 1.04x with two streams, FLOAT -> FLOAT8E4M3FN from 0.77 to 0.92x
+/// with two; in a later run, where two streams gave the FLOAT8 and FLOAT6 encoders
+/// 0.75-0.79x, four gave them 0.84-0.91x (eight: 0.80-0.85x). A macro, so that the step
+/// inlines into the calling kernel.
+macro_rules! four_streams {
     ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr) => {{
         let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
         let ahead = prefetches(src);
-        let half = src.len() / $in / 2;
-        let (src_a, src_b) = src.split_at(half * $in);
-        let (dst_a, dst_b) = dst.split_at_mut(half * $out);
-        let mut b = src_b.chunks_exact($in).zip(dst_b.chunks_exact_mut($out));
-        let a = src_a.chunks_exact($in).zip(dst_a.chunks_exact_mut($out));
-        for ((sa, da), (sb, db)) in a.zip(&mut b) {
+        let quarter = src.len() / $in / 4;
+        let (src_01, src_23) = src.split_at(2 * quarter * $in);
+        let (src_0, src_1) = src_01.split_at(quarter * $in);
+        let (src_2, src_3) = src_23.split_at(quarter * $in);
+        let (dst_01, dst_23) = dst.split_at_mut(2 * quarter * $out);
+        let (dst_0, dst_1) = dst_01.split_at_mut(quarter * $out);
+        let (dst_2, dst_3) = dst_23.split_at_mut(quarter * $out);
+        let mut last = src_3.chunks_exact($in).zip(dst_3.chunks_exact_mut($out));
+        let together = (src_0.chunks_exact($in).zip(dst_0.chunks_exact_mut($out)))
+            .zip(src_1.chunks_exact($in).zip(dst_1.chunks_exact_mut($out)))
+            .zip(src_2.chunks_exact($in).zip(dst_2.chunks_exact_mut($out)))
+            .zip(&mut last);
+        for ((((s0, d0), (s1, d1)), (s2, d2)), (s3, d3)) in together {
             let mut line = 0;
             while line < $in {
-                prefetch_ahead(ahead, sa.as_ptr(), line);
-                prefetch_ahead(ahead, sb.as_ptr(), line);
+                prefetch_ahead(ahead, s0.as_ptr(), line);
+                prefetch_ahead(ahead, s1.as_ptr(), line);
+                prefetch_ahead(ahead, s2.as_ptr(), line);
+                prefetch_ahead(ahead, s3.as_ptr(), line);
                 line += 64;
             }
-            $step(sa, da);
-            $step(sb, db);
+            $step(s0, d0);
+            $step(s1, d1);
+            $step(s2, d2);
+            $step(s3, d3);
         }
-        for (sb, db) in b {
-            $step(sb, db);
+        for (s3, d3) in last {
+            $step(s3, d3);
         }
     }};
 }
 
-/// [`two_streams!`] over the whole steps of `$src`, then the elements left over (`$es`
+/// [`four_streams!`] over the whole steps of `$src`, then the elements left over (`$es`
 /// source bytes to `$ds` output bytes each) one by one through `$scalar`, which must
 /// give the same result as a step.
-macro_rules! two_streams_then_scalar {
+macro_rules! four_streams_then_scalar {
     ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr, $es:expr, $ds:expr, $scalar:expr) => {{
         let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
         let steps = src.len() / $in;
         let (whole, rest) = src.split_at(steps * $in);
         let (whole_out, rest_out) = dst.split_at_mut(steps * $out);
-        two_streams!($step, $in, $out, whole, whole_out);
+        four_streams!($step, $in, $out, whole, whole_out);
         let scalar = $scalar;
         for (si, di) in rest.chunks_exact($es).zip(rest_out.chunks_exact_mut($ds)) {
             scalar(si, di);
@@ -138,7 +151,7 @@ unsafe fn f32_to_f16(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); each step
     // gets the 32 source and 16 output bytes it needs.
     unsafe {
-        two_streams_then_scalar!(
+        four_streams_then_scalar!(
             f32_to_f16_step,
             32,
             16,
@@ -444,7 +457,7 @@ unsafe fn f64_to_f16(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); each step
     // gets the 64 source and 16 output bytes it needs.
     unsafe {
-        two_streams_then_scalar!(
+        four_streams_then_scalar!(
             f64_to_f16_step,
             64,
             16,
@@ -541,7 +554,7 @@ unsafe fn f32_to_bf16(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); each step
     // gets the 64 source and 32 output bytes it needs.
     unsafe {
-        two_streams_then_scalar!(
+        four_streams_then_scalar!(
             f32_to_bf16_step,
             64,
             32,
@@ -582,7 +595,7 @@ unsafe fn f32_to_bool(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); each step
     // gets the 128 source and 32 output bytes it needs.
     unsafe {
-        two_streams_then_scalar!(
+        four_streams_then_scalar!(
             f32_to_bool_step,
             128,
             32,
@@ -692,9 +705,9 @@ unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8
     unsafe {
         let out = output_bytes::<F>(32);
         match FORMATS[F as usize].kind {
-            Kind::Int { .. } => two_streams!(encode_f32_int_step::<F>, 128, out, src, dst),
-            Kind::Fp4 => two_streams!(encode_f32_fp4_step, 128, 16, src, dst),
-            _ => two_streams!(encode_f32_step::<F, OPT>, 128, out, src, dst),
+            Kind::Int { .. } => four_streams!(encode_f32_int_step::<F>, 128, out, src, dst),
+            Kind::Fp4 => four_streams!(encode_f32_fp4_step, 128, 16, src, dst),
+            _ => four_streams!(encode_f32_step::<F, OPT>, 128, out, src, dst),
         }
     }
 }
@@ -1085,22 +1098,34 @@ unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst
 /// is `output_bytes::<F>` of `src.len() / 2`.
 #[inline(always)]
 unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
+    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
+    // gets 64 source bytes and the output of 32 codes, as it needs.
     unsafe {
-        let mut s = src.chunks_exact(64);
-        let mut d = dst.chunks_exact_mut(output_bytes::<F>(32));
-        let ahead = prefetches(src);
-        for (si, di) in (&mut s).zip(&mut d) {
-            prefetch_ahead(ahead, si.as_ptr(), 0);
-            // In bounds: `si` holds 64 readable bytes and `di` the output of 32 codes.
-            {
-                let p = si.as_ptr();
-                let a = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.cast()));
-                let b = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.add(32).cast()));
-                store_codes::<F>(di, pack_words(a, b));
-            }
-        }
+        four_streams!(
+            encode_half_step::<SRC, F, OPT>,
+            64,
+            output_bytes::<F>(32),
+            src,
+            dst
+        )
+    }
+}
+
+/// One step of [`encode_half_steps`]: 32 f16 or bf16 values (`si`, 64 bytes) to the
+/// output of 32 codes (`di`).
+///
+/// # Safety
+/// The CPU must support AVX2 and F16C; `si` holds 64 bytes and `di`
+/// `output_bytes::<F>(32)`.
+#[inline(always)]
+unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
+    // read `si`'s 64 bytes and `store_codes` writes `di`'s.
+    unsafe {
+        let p = si.as_ptr();
+        let a = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.cast()));
+        let b = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.add(32).cast()));
+        store_codes::<F>(di, pack_words(a, b));
     }
 }
 

@@ -309,9 +309,9 @@ fn wide_float_sources_special_and_random() {
 }
 
 /// Every kernel at every length from 0 to 300 elements on every tier: the vector
-/// kernels split their whole steps into two streams (the second taking an odd last
-/// step) and finish a tail element by element, so each split, odd step and tail length
-/// is met here with specials and random values in every position.
+/// kernels split their whole steps into four streams (the last also taking the steps
+/// left over) and finish a tail element by element, so each split, leftover step count
+/// and tail length is met here with specials and random values in every position.
 #[test]
 fn every_length_up_to_300_matches_the_reference() {
     let mut rng = Rng(0x5851_f42d_4c95_7f2d);
