@@ -319,6 +319,10 @@ macro_rules! dtypes {
             ($d callback:ident) => {
                 $d callback! { $($( $lid [$($opt),*]; )?)* }
             };
+            // The callback gets `(extra)` ahead of the rows.
+            ($d callback:ident ($d($d extra:tt)*)) => {
+                $d callback! { ($d($d extra)*) $($( $lid [$($opt),*]; )?)* }
+            };
         }
         pub(crate) use for_each_low_format;
 

@@ -114,7 +114,7 @@ pub fn set(bits: u32, bytes: &mut [u8], index: usize, code: u8) {
 }
 
 /// Bytes `elements` codes of `bits` bits occupy.
-pub fn packed_bytes(bits: u32, elements: usize) -> usize {
+pub const fn packed_bytes(bits: u32, elements: usize) -> usize {
     (elements * bits as usize).div_ceil(8)
 }
 

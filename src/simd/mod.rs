@@ -6,6 +6,8 @@
 //!
 //! - `family.rs`: what every kernel family shares (features to attributes and checks,
 //!   kernel bodies).
+//! - `encoders.rs`: the lookup of a family's low-precision encoder by format and
+//!   options.
 //! - `cpu.rs`: detection once per process (with `TCAST_DISABLE_CPU_FEATURES`), the
 //!   tokens and `Tier`, the kernel set a cast runs on.
 //! - `kernels.rs`: the hand-written cast kernels of a tier.
@@ -17,6 +19,8 @@
 //!   once.
 
 pub mod cpu;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub mod encoders;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod family;
 pub mod fill;

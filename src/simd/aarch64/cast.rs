@@ -31,15 +31,14 @@
 //! kernels point to.
 
 use super::{neon_family, Neon};
-use crate::dtype::for_each_low_format;
 use crate::dtype::low_ids::*;
 use crate::dtype::Scalar;
 use crate::formats::convert::{f16_bits_to_f32, f32_to_f16_bits, f64_to_f32 as f64_to_f32_scalar};
-use crate::formats::lowp::{self, Kind, FORMATS};
+use crate::formats::lowp::{self, code_bytes, Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F16, LUT_F32};
 use crate::formats::pack;
-use crate::formats::repr::Repr;
 use crate::simd::cpu::Tier;
+use crate::simd::encoders::low_encoders;
 use crate::simd::family::{bodies, enable_features, Body, Run};
 use crate::simd::kernel::Kernel;
 use std::arch::aarch64::*;
@@ -534,28 +533,7 @@ unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// The hand-written kernel for a low-precision pair, if there is one: the encoders from
-/// FLOAT (every format), FLOAT16 and BFLOAT16 (the float formats).
-pub fn special_low(from: Repr, to: Repr, opt: u8, token: Neon) -> Option<Kernel> {
-    match (from, to) {
-        (Repr::Std(source), Repr::Low(format)) => encoder(source, format, opt, token),
-        _ => None,
-    }
-}
-
-// `encoder`: one arm per (format, option bits) of the registry (dtype.rs).
-macro_rules! encoder_by_format {
-    ($($f:ident [$($o:literal),*];)*) => {
-        /// The encoder from `source` to format `format` compiled for options `opt`.
-        fn encoder(source: Scalar, format: u8, opt: u8, token: Neon) -> Option<Kernel> {
-            match (format, opt) {
-                $($( ($f, $o) => encoder_for::<$f, $o>(source, token), )*)*
-                _ => None,
-            }
-        }
-    };
-}
-for_each_low_format!(encoder_by_format);
+low_encoders!(Neon);
 
 /// The encoder of format `F` with options `OPT` from `source`, if there is one: FLOAT
 /// to every format, FLOAT16 and BFLOAT16 to the float formats. A 4-bit, 2-bit or 6-bit
@@ -578,17 +556,6 @@ fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Neon) -> Optio
 /// The codes an encoder step makes.
 const STEP: usize = 16;
 
-/// Output bytes of `codes` codes of format `F` (a multiple of 4): one each, two or four
-/// per byte for the 4-bit and 2-bit formats, four per three bytes for the 6-bit ones.
-const fn output_bytes<const F: u8>(codes: usize) -> usize {
-    match FORMATS[F as usize].bits {
-        4 => codes / 2,
-        2 => codes / 4,
-        6 => codes / 4 * 3,
-        _ => codes,
-    }
-}
-
 /// Runs an encoder step (`$step(si, di)`: `$in` source bytes to the output of
 /// [`STEP`] codes of format `$f`) over the whole steps of `$src`, then the values left
 /// over, fewer than a step, as one more step padded with zeros (zero encodes to the
@@ -598,7 +565,7 @@ const fn output_bytes<const F: u8>(codes: usize) -> usize {
 macro_rules! with_padded_tail {
     ($step:expr, $f:ident, $in:expr, $src:expr, $dst:expr) => {{
         let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
-        let out = output_bytes::<$f>(STEP);
+        let out = code_bytes::<$f>(STEP);
         let whole = src.len() / $in;
         let (src_whole, rest) = src.split_at(whole * $in);
         let (dst_whole, tail) = dst.split_at_mut(whole * out);
@@ -664,7 +631,7 @@ unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst
 /// same; for FLOAT8E8M0 see [`e8m0_codes`]).
 ///
 /// # Safety
-/// The CPU runs the NEON family; `si` holds 64 bytes and `di` `output_bytes::<F>(16)`.
+/// The CPU runs the NEON family; `si` holds 64 bytes and `di` `code_bytes::<F>(16)`.
 #[inline(always)]
 unsafe fn encode_float_step<const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the NEON family; the loads read `si`'s 64 bytes and
@@ -682,7 +649,7 @@ unsafe fn encode_float_step<const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]
 /// 16-bit lanes ([`encode_halves`]).
 ///
 /// # Safety
-/// The CPU runs the NEON family; `si` holds 32 bytes and `di` `output_bytes::<F>(16)`.
+/// The CPU runs the NEON family; `si` holds 32 bytes and `di` `code_bytes::<F>(16)`.
 #[inline(always)]
 unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the NEON family; the loads read `si`'s 32 bytes and
@@ -705,7 +672,7 @@ unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8],
 /// rounds up across that bound. The codes are packed (`store_codes`) here.
 ///
 /// # Safety
-/// The CPU runs the NEON family; `si` holds 64 bytes and `di` `output_bytes::<F>(16)`.
+/// The CPU runs the NEON family; `si` holds 64 bytes and `di` `code_bytes::<F>(16)`.
 #[inline(always)]
 unsafe fn encode_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the NEON family; the loads read `si`'s 64 bytes and
@@ -966,7 +933,7 @@ unsafe fn e8m0_codes<const OPT: u8>(h: uint16x8_t) -> uint16x8_t {
 /// bytes 2k and 2k + 1, the first lowest) and narrowing moves.
 ///
 /// # Safety
-/// The CPU runs the NEON family; `di` holds `output_bytes::<F>(16)` writable bytes.
+/// The CPU runs the NEON family; `di` holds `code_bytes::<F>(16)` writable bytes.
 #[inline(always)]
 unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: uint8x16_t) {
     // SAFETY: the caller runs the NEON family; the stores write `di`'s bytes or a stack
@@ -1021,6 +988,8 @@ unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: uint8x16_t) {
 mod tests {
     use super::*;
     use crate::cast::kernels::{select, select_any};
+    use crate::dtype::for_each_low_format;
+    use crate::formats::repr::Repr;
     use crate::testutil::Rng;
 
     /// The NEON token, whatever `TCAST_DISABLE_CPU_FEATURES` says: these tests are about

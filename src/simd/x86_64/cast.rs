@@ -8,18 +8,17 @@
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
 use super::{avx2_family, Avx2};
-use crate::dtype::for_each_low_format;
 use crate::dtype::low_ids::*;
 use crate::dtype::Scalar;
 use crate::formats::convert::{
     bf16_bits_to_f32, f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits, CastTo,
 };
-use crate::formats::lowp::{Kind, FORMATS};
+use crate::formats::lowp::{code_bytes, Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
 use crate::formats::pack;
-use crate::formats::repr::Repr;
 use crate::simd::cpu::Tier;
+use crate::simd::encoders::low_encoders;
 use crate::simd::family::{bodies, enable_features, Body, Run};
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
 use std::arch::x86_64::*;
@@ -659,14 +658,14 @@ macro_rules! with_padded_tail {
     ($steps:expr, $f:ident, $step:expr, $src:expr, $dst:expr) => {{
         let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
         let whole = src.len() / $step * $step;
-        let done = output_bytes::<$f>(whole / $step * 32);
+        let done = code_bytes::<$f>(whole / $step * 32);
         $steps(&src[..whole], &mut dst[..done]);
         let rest = &src[whole..];
         if !rest.is_empty() {
             let mut padded = [0u8; $step];
             padded[..rest.len()].copy_from_slice(rest);
             let mut codes = [0u8; 32];
-            $steps(&padded, &mut codes[..output_bytes::<$f>(32)]);
+            $steps(&padded, &mut codes[..code_bytes::<$f>(32)]);
             let tail = &mut dst[done..];
             let n = tail.len();
             tail.copy_from_slice(&codes[..n]);
@@ -685,7 +684,7 @@ macro_rules! with_padded_tail {
 /// the 32-bit path).
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len()` is `output_bytes::<F>` of
+/// The CPU must support AVX2 and F16C; `dst.len()` is `code_bytes::<F>` of
 /// `src.len() / 4`.
 #[inline(always)]
 unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
@@ -697,13 +696,13 @@ unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
 ///
 /// # Safety
 /// The CPU must support AVX2 and F16C; `src.len()` is a multiple of 128 and `dst.len()`
-/// is `output_bytes::<F>` of `src.len() / 4`.
+/// is `code_bytes::<F>` of `src.len() / 4`.
 #[inline(always)]
 unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); each step
     // gets 128 source bytes and the output of 32 codes, as it needs.
     unsafe {
-        let out = output_bytes::<F>(32);
+        let out = code_bytes::<F>(32);
         match FORMATS[F as usize].kind {
             Kind::Int { .. } => four_streams!(encode_f32_int_step::<F>, 128, out, src, dst),
             Kind::Fp4 => four_streams!(encode_f32_fp4_step, 128, 16, src, dst),
@@ -717,7 +716,7 @@ unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8
 ///
 /// # Safety
 /// The CPU must support AVX2 and F16C; `si` holds 128 bytes and `di`
-/// `output_bytes::<F>(32)`.
+/// `code_bytes::<F>(32)`.
 #[inline(always)]
 unsafe fn encode_f32_step<const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
@@ -742,7 +741,7 @@ unsafe fn encode_f32_step<const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) 
 /// has it (`lowp::LowSource`). The codes are packed (`store_codes`) here.
 ///
 /// # Safety
-/// The CPU must support AVX2; `si` holds 128 bytes and `di` `output_bytes::<F>(32)`.
+/// The CPU must support AVX2; `si` holds 128 bytes and `di` `code_bytes::<F>(32)`.
 #[inline(always)]
 unsafe fn encode_f32_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
@@ -1083,7 +1082,7 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
 /// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> codes of float format `F`.
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len()` is `output_bytes::<F>` of
+/// The CPU must support AVX2 and F16C; `dst.len()` is `code_bytes::<F>` of
 /// `src.len() / 2`.
 #[inline(always)]
 unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
@@ -1095,7 +1094,7 @@ unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst
 ///
 /// # Safety
 /// The CPU must support AVX2 and F16C; `src.len()` is a multiple of 64 and `dst.len()`
-/// is `output_bytes::<F>` of `src.len() / 2`.
+/// is `code_bytes::<F>` of `src.len() / 2`.
 #[inline(always)]
 unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); each step
@@ -1104,7 +1103,7 @@ unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8
         four_streams!(
             encode_half_step::<SRC, F, OPT>,
             64,
-            output_bytes::<F>(32),
+            code_bytes::<F>(32),
             src,
             dst
         )
@@ -1116,7 +1115,7 @@ unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8
 ///
 /// # Safety
 /// The CPU must support AVX2 and F16C; `si` holds 64 bytes and `di`
-/// `output_bytes::<F>(32)`.
+/// `code_bytes::<F>(32)`.
 #[inline(always)]
 unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
@@ -1129,22 +1128,11 @@ unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8],
     }
 }
 
-/// Output bytes of `codes` codes of format `F` (a multiple of 4): one each, or two or
-/// four per byte for the 4-bit and 2-bit formats (whose kernels pack their own output).
-const fn output_bytes<const F: u8>(codes: usize) -> usize {
-    match FORMATS[F as usize].bits {
-        4 => codes / 2,
-        2 => codes / 4,
-        6 => codes / 4 * 3,
-        _ => codes,
-    }
-}
-
 /// Stores 32 codes: as they are, packed two or four per byte for the 4-bit and 2-bit
 /// formats, or four per three bytes for the 6-bit ones.
 ///
 /// # Safety
-/// `di` holds `output_bytes::<F>(32)` writable bytes.
+/// `di` holds `code_bytes::<F>(32)` writable bytes.
 #[inline(always)]
 unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -1661,28 +1649,7 @@ pub fn decode_lut_by_gather<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
 }
 
-/// The hand-written kernel for a low-precision pair, if there is one: the encoders from
-/// FLOAT (every format), FLOAT16 and BFLOAT16 (the float formats).
-pub fn special_low(from: Repr, to: Repr, opt: u8, token: Avx2) -> Option<Kernel> {
-    match (from, to) {
-        (Repr::Std(source), Repr::Low(format)) => encoder(source, format, opt, token),
-        _ => None,
-    }
-}
-
-// `encoder`: one arm per (format, option bits) of the registry (dtype.rs).
-macro_rules! encoder_by_format {
-    ($($f:ident [$($o:literal),*];)*) => {
-        /// The encoder from `source` to format `format` compiled for options `opt`.
-        fn encoder(source: Scalar, format: u8, opt: u8, token: Avx2) -> Option<Kernel> {
-            match (format, opt) {
-                $($( ($f, $o) => encoder_for::<$f, $o>(source, token), )*)*
-                _ => None,
-            }
-        }
-    };
-}
-for_each_low_format!(encoder_by_format);
+low_encoders!(Avx2);
 
 /// The encoder of format `F` with options `OPT` from `source`, if there is one.
 fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Option<Kernel> {
