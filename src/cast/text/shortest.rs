@@ -397,7 +397,7 @@ const fn exponent_texts() -> [u64; 1024] {
     table
 }
 
-/// Stores the first `len` (3..=24) bytes of a text held in registers: bytes 0..16 in
+/// Stores the first `len` (2..=24) bytes of a text held in registers: bytes 0..16 in
 /// `lo`, 16..24 in `hi` (byte 0 lowest), with at most two stores that may overlap, and
 /// nothing after them (the room may be the caller's arena). Nothing is read back, so
 /// no store has to be forwarded to a load.
@@ -590,22 +590,10 @@ fn special(zero: bool, nan: bool, negative: bool, out: &mut Scratch) {
 }
 
 /// Stores the first `len` (2..=16) bytes of a text held in two words (bytes 0..8 in
-/// `lo`, byte 0 lowest), with two stores that may overlap and nothing after them.
+/// `lo`, byte 0 lowest), as [`store_text`] does.
 #[inline(always)]
 fn store_short(out: &mut Scratch, lo: u64, hi: u64, len: usize) {
-    let to = &mut out.buf[out.len..out.len + len];
-    let text = u128::from(lo) | (u128::from(hi) << 64);
-    if len >= 8 {
-        to[..8].copy_from_slice(&lo.to_le_bytes());
-        to[len - 8..].copy_from_slice(&((text >> (8 * (len - 8))) as u64).to_le_bytes());
-    } else if len >= 4 {
-        to[..4].copy_from_slice(&(lo as u32).to_le_bytes());
-        to[len - 4..].copy_from_slice(&((lo >> (8 * (len - 4))) as u32).to_le_bytes());
-    } else {
-        to[..2].copy_from_slice(&(lo as u16).to_le_bytes());
-        to[len - 2..].copy_from_slice(&((lo >> (8 * (len - 2))) as u16).to_le_bytes());
-    }
-    out.len += len;
+    store_text(out, u128::from(lo) | (u128::from(hi) << 64), 0, len);
 }
 
 /// numpy's layout of a positive, finite, non-zero FLOAT (its bits), positional or
