@@ -679,9 +679,9 @@ macro_rules! with_padded_tail {
 /// *to odd* (the top 16 bits, with the last bit set when the low 16 were not all zero):
 /// bfloat16 has f32's range and at least two more mantissa bits than any of these
 /// formats, so the 16-bit encoding that follows rounds the original value correctly,
-/// at about half the work of the 32-bit path. FLOAT8E8M0 too: rounding to odd keeps
-/// every fact its rules test ([`e8m0_codes`]: 0.77 -> 0.91-1.00x memcpy against
-/// the 32-bit path).
+/// at about half the work of an encoding in 32-bit lanes. FLOAT8E8M0 too: rounding to
+/// odd keeps every fact its rules test ([`e8m0_codes`]: 0.77 -> 0.91-1.00x memcpy
+/// against its former 32-bit-lane encoder).
 ///
 /// # Safety
 /// The CPU must support AVX2 and F16C; `dst.len()` is `code_bytes::<F>` of
@@ -915,14 +915,11 @@ unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -
             |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
         let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
         let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
-        // A value not zero but below the format's smallest normal: signed, abs + 0x7fff
-        // takes 0 to the largest i16 and 1.. up from the smallest.
-        let below = _mm256_cmpgt_epi16(
-            _mm256_set1_epi16((0x7fff + min_bits) as i16),
-            _mm256_add_epi16(abs, _mm256_set1_epi16(0x7fff)),
-        );
+        // Below the format's smallest normal (zero too, whose code either way is 0).
+        let below = _mm256_cmpgt_epi16(_mm256_set1_epi16(min_bits as i16), abs);
+        // FLOAT6 has no infinity: it always saturates (FLOAT4E2M1 does not come here).
         let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
-            || matches!(f.kind, Kind::Fp4 | Kind::Fp6);
+            || f.kind == Kind::Fp6;
         let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
         let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16));
         // Rounded to nearest even at the format's last mantissa bit and rebiased (zero
