@@ -31,13 +31,6 @@ pub fn format_of(dtype: DType) -> Option<u8> {
         .map(|i| i as u8)
 }
 
-/// Bytes of `codes` codes of format `F` as stored: one each, two or four per byte for
-/// the 4-bit and 2-bit formats, four per three bytes for the 6-bit ones (the vector
-/// encoders write their output so, a multiple of four codes at a time).
-pub const fn code_bytes<const F: u8>(codes: usize) -> usize {
-    crate::formats::pack::packed_bytes(FORMATS[F as usize].bits, codes)
-}
-
 /// Option bits a kernel is compiled for: bit 0 saturate, bits 1-2 the round mode.
 /// Formats that ignore an option are always compiled with it cleared.
 pub fn option_bits(format: u8, saturate: bool, round_mode: u8) -> u8 {

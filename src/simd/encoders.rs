@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The lookup every kernel family with low-precision encoders shares: from a call's
 //! format and option bits to the family's encoder compiled for them (one arm per row of
-//! the registry, dtype.rs), declared by [`low_encoders`].
+//! the registry, dtype.rs), declared by [`low_encoders`], and the size of their output.
+
+use crate::formats::lowp::FORMATS;
+use crate::formats::pack::packed_bytes;
+
+/// Bytes of `codes` codes of format `F` as stored: one each, two or four per byte for
+/// the 4-bit and 2-bit formats, four per three bytes for the 6-bit ones (the vector
+/// encoders write their output so, a multiple of four codes at a time).
+pub const fn code_bytes<const F: u8>(codes: usize) -> usize {
+    packed_bytes(FORMATS[F as usize].bits, codes)
+}
 
 /// Declares a family's `special_low` (the hand-written kernel for a low-precision pair,
 /// if there is one: the encoders from a standard scalar to a low-precision format) and

@@ -14,11 +14,11 @@ use crate::formats::convert::{
     bf16_bits_to_f32, f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
     f64_to_f32 as f64_to_f32_bits, CastTo,
 };
-use crate::formats::lowp::{code_bytes, Kind, FORMATS};
+use crate::formats::lowp::{Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
-use crate::simd::encoders::low_encoders;
+use crate::simd::encoders::{code_bytes, low_encoders};
 use crate::simd::family::{bodies, enable_features, Body, Run};
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
 use std::arch::x86_64::*;
