@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! An onnxruntime custom-op library whose Cast, CastLike and Expand kernels run on
-//! tensorcast. `RegisterCustomOps` adds them twice: in the ONNX domain (""), where a
-//! session's own kernels take precedence over onnxruntime's built-in ones, and in the
-//! domain `ai.tensorcast` for hosts that call them by name without overriding anything
-//! (the session config entry `tensorcast_ort.override_onnx_domain` = "0" registers only
-//! those). Each op is registered for every opset version (1 and up) and, one kernel per pair, for
-//! every input and output element type onnxruntime has: a kernel declared for "any type"
-//! would be offered only the types onnxruntime lists as such, which leave out INT2 and
-//! UINT2, and the schema built from it would then refuse models that use them.
+//! tensorcast in onnxruntime: a library that onnxruntime loads in two ways.
 //!
-//! The kernels call tensorcast through its C ABI (`tensorcast::ffi`), split large work over
-//! onnxruntime's intra-op threads (`KernelContext_ParallelFor` as tensorcast's executor),
-//! and turn a tensorcast error into an `OrtStatus` carrying its message. Every callback
-//! that onnxruntime makes into the library catches panics, so none can abort the host.
+//! - As a plugin execution provider (`ep.rs`; `CreateEpFactories`, `ReleaseEpFactory`),
+//!   the way to run a model's ONNX Cast, CastLike and Expand nodes on tensorcast. It
+//!   leaves ONNX's schemas, onnxruntime's shape inference and its graph optimizations as
+//!   they are and takes the nodes that remain after the basic optimizations.
+//! - As a custom-op library (`RegisterCustomOps`), for models that call the same kernels
+//!   by name in the domain `ai.tensorcast`. Each op is registered for every opset version
+//!   (1 and up) and, one kernel per pair, for every input and output element type
+//!   onnxruntime has: a kernel declared for "any type" would be offered only the types
+//!   onnxruntime lists as such, which leave out INT2 and UINT2. The session config entry
+//!   `tensorcast_ort.override_onnx_domain` = "1" also registers them in the ONNX domain
+//!   (""), replacing onnxruntime's own kernels and ONNX's schemas of the three operators:
+//!   shape inference, ONNX's checks and the optimizer's matching of those nodes then
+//!   follow the library's schemas, not ONNX's, which is why it is off by default.
+//!
+//! The kernels (`kernel.rs`) call tensorcast through its C ABI (`tensorcast::ffi`), split
+//! large work over onnxruntime's intra-op threads (`KernelContext_ParallelFor` as
+//! tensorcast's executor), and turn a tensorcast error into an `OrtStatus` carrying its
+//! message. Every callback that onnxruntime makes into the library catches panics, so none
+//! can abort the host.
 
+mod ep;
 mod kernel;
 mod ort;
 
@@ -264,8 +272,8 @@ fn all_ops() -> &'static [Registered] {
 const ONNX_DOMAIN: &CStr = c"";
 const OWN_DOMAIN: &CStr = c"ai.tensorcast";
 
-/// The session config entry that keeps the ONNX domain out: "0" registers the ops in
-/// `ai.tensorcast` only; "1" (the default) in both domains.
+/// The session config entry that adds the ONNX domain: "1" registers the ops in both
+/// domains; "0" (the default) in `ai.tensorcast` only.
 const OVERRIDE_KEY: &CStr = c"tensorcast_ort.override_onnx_domain";
 
 /// Whether to register in the ONNX domain, from the session config entry OVERRIDE_KEY.
@@ -282,7 +290,7 @@ unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, k
             ort::slot::HAS_SESSION_CONFIG_ENTRY,
         )(options, OVERRIDE_KEY.as_ptr(), &mut has))?;
         if has == 0 {
-            return Ok(true);
+            return Ok(false);
         }
         kernel::check(api.get::<ort::sig::GetSessionConfigEntry>(
             ort::slot::GET_SESSION_CONFIG_ENTRY,
@@ -308,8 +316,8 @@ unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, k
 
 /// onnxruntime's entry point for a custom-op library (`register_custom_ops_library` in
 /// Python, `RegisterCustomOpsLibrary_V2` in C): adds Cast, CastLike and Expand to the
-/// session options in the domains "" and "ai.tensorcast", or in "ai.tensorcast" only when
-/// the session config entry `tensorcast_ort.override_onnx_domain` is "0" (set before the
+/// session options in the domain "ai.tensorcast", and also in "" (the ONNX domain) when
+/// the session config entry `tensorcast_ort.override_onnx_domain` is "1" (set before the
 /// library is registered). The domains are never freed:
 /// onnxruntime keeps pointers to them for the lifetime of every session made from these
 /// options.

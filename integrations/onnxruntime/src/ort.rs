@@ -250,3 +250,235 @@ impl Api {
         }
     }
 }
+
+// The plugin execution-provider API (onnxruntime_ep_c_api.h), as far as this library uses
+// it. Its structs only grow at their end, and onnxruntime reads no field past the version
+// a struct declares in its first field, so each is declared up to EP_API_VERSION.
+
+/// The API version of the plugin execution provider: onnxruntime 1.24, the first whose
+/// EPs register kernels (`OrtEp::GetKernelRegistry`) instead of compiling nodes.
+pub const EP_API_VERSION: u32 = 24;
+
+pub enum OrtEpApi {}
+pub enum OrtGraph {}
+pub enum OrtNode {}
+pub enum OrtHardwareDevice {}
+pub enum OrtEpDevice {}
+pub enum OrtKeyValuePairs {}
+pub enum OrtLogger {}
+pub enum OrtEpGraphSupportInfo {}
+pub enum OrtKernelRegistry {}
+pub enum OrtKernelDefBuilder {}
+pub enum OrtKernelDef {}
+pub enum OrtDataType {}
+pub enum OrtMemoryInfo {}
+pub enum OrtMemoryDevice {}
+pub enum OrtAllocator {}
+pub enum OrtDataTransferImpl {}
+pub enum OrtSyncStreamImpl {}
+
+/// OrtHardwareDeviceType_CPU.
+pub const HARDWARE_DEVICE_CPU: c_int = 0;
+/// OrtCompiledModelCompatibility::OrtCompiledModelCompatibility_EP_NOT_APPLICABLE.
+pub const COMPILED_MODEL_NOT_APPLICABLE: c_int = 0;
+
+/// `OrtKernelImpl`: one node's kernel, as an EP's kernel registry creates it.
+#[repr(C)]
+pub struct OrtKernelImpl {
+    pub ort_version_supported: u32,
+    /// Used by onnxruntime; 0 when made.
+    pub flags: u32,
+    pub compute: unsafe extern "C" fn(*mut OrtKernelImpl, *mut OrtKernelContext) -> Status,
+    pub release: unsafe extern "C" fn(*mut OrtKernelImpl),
+    pub pre_pack_weight: Option<unsafe extern "C" fn()>,
+    pub set_shared_pre_packed_weight: Option<unsafe extern "C" fn()>,
+}
+
+/// `OrtKernelCreateFunc`.
+pub type KernelCreateFunc = unsafe extern "C" fn(
+    state: *mut c_void,
+    info: *const OrtKernelInfo,
+    kernel: *mut *mut OrtKernelImpl,
+) -> Status;
+
+/// `OrtEp` up to version 1.24.
+#[repr(C)]
+pub struct OrtEp {
+    pub ort_version_supported: u32,
+    pub get_name: unsafe extern "C" fn(*const OrtEp) -> *const c_char,
+    pub get_capability:
+        unsafe extern "C" fn(*mut OrtEp, *const OrtGraph, *mut OrtEpGraphSupportInfo) -> Status,
+    pub compile: Option<unsafe extern "C" fn()>,
+    pub release_node_compute_infos: Option<unsafe extern "C" fn()>,
+    pub get_preferred_data_layout: Option<unsafe extern "C" fn()>,
+    pub should_convert_data_layout_for_op: Option<unsafe extern "C" fn()>,
+    pub set_dynamic_options: Option<unsafe extern "C" fn()>,
+    pub on_run_start: Option<unsafe extern "C" fn()>,
+    pub on_run_end: Option<unsafe extern "C" fn()>,
+    pub create_allocator: Option<unsafe extern "C" fn()>,
+    pub create_sync_stream_for_device: Option<unsafe extern "C" fn()>,
+    pub get_compiled_model_compatibility_info:
+        unsafe extern "C" fn(*mut OrtEp, *const OrtGraph) -> *const c_char,
+    pub get_kernel_registry:
+        unsafe extern "C" fn(*mut OrtEp, *mut *const OrtKernelRegistry) -> Status,
+    pub is_concurrent_run_supported: Option<unsafe extern "C" fn()>,
+}
+
+/// `OrtEpFactory` up to version 1.24.
+#[repr(C)]
+pub struct OrtEpFactory {
+    pub ort_version_supported: u32,
+    pub get_name: unsafe extern "C" fn(*const OrtEpFactory) -> *const c_char,
+    pub get_vendor: unsafe extern "C" fn(*const OrtEpFactory) -> *const c_char,
+    pub get_supported_devices: unsafe extern "C" fn(
+        *mut OrtEpFactory,
+        *const *const OrtHardwareDevice,
+        usize,
+        *mut *mut OrtEpDevice,
+        usize,
+        *mut usize,
+    ) -> Status,
+    pub create_ep: unsafe extern "C" fn(
+        *mut OrtEpFactory,
+        *const *const OrtHardwareDevice,
+        *const *const OrtKeyValuePairs,
+        usize,
+        *const OrtSessionOptions,
+        *const OrtLogger,
+        *mut *mut OrtEp,
+    ) -> Status,
+    pub release_ep: unsafe extern "C" fn(*mut OrtEpFactory, *mut OrtEp),
+    pub get_vendor_id: unsafe extern "C" fn(*const OrtEpFactory) -> u32,
+    pub get_version: unsafe extern "C" fn(*const OrtEpFactory) -> *const c_char,
+    pub validate_compiled_model_compatibility_info: unsafe extern "C" fn(
+        *mut OrtEpFactory,
+        *const *const OrtHardwareDevice,
+        usize,
+        *const c_char,
+        *mut c_int,
+    ) -> Status,
+    pub create_allocator: unsafe extern "C" fn(
+        *mut OrtEpFactory,
+        *const OrtMemoryInfo,
+        *const OrtKeyValuePairs,
+        *mut *mut OrtAllocator,
+    ) -> Status,
+    pub release_allocator: unsafe extern "C" fn(*mut OrtEpFactory, *mut OrtAllocator),
+    pub create_data_transfer:
+        unsafe extern "C" fn(*mut OrtEpFactory, *mut *mut OrtDataTransferImpl) -> Status,
+    pub is_stream_aware: unsafe extern "C" fn(*const OrtEpFactory) -> bool,
+    pub create_sync_stream_for_device: unsafe extern "C" fn(
+        *mut OrtEpFactory,
+        *const OrtMemoryDevice,
+        *const OrtKeyValuePairs,
+        *mut *mut OrtSyncStreamImpl,
+    ) -> Status,
+    pub get_hardware_device_incompatibility_details: Option<unsafe extern "C" fn()>,
+    pub create_external_resource_importer_for_device: Option<unsafe extern "C" fn()>,
+    pub get_num_custom_op_domains: unsafe extern "C" fn(*mut OrtEpFactory, *mut usize) -> Status,
+    pub get_custom_op_domains:
+        unsafe extern "C" fn(*mut OrtEpFactory, *mut *mut OrtCustomOpDomain, usize) -> Status,
+}
+
+/// The function pointer types of the `OrtEpApi` slots and `OrtApi` graph slots used.
+pub mod ep_sig {
+    use super::*;
+    pub type GetEpApi = unsafe extern "C" fn() -> *const OrtEpApi;
+    pub type HardwareDeviceType = unsafe extern "C" fn(*const OrtHardwareDevice) -> c_int;
+    pub type GraphGetNumNodes = unsafe extern "C" fn(*const OrtGraph, *mut usize) -> Status;
+    pub type GraphGetNodes =
+        unsafe extern "C" fn(*const OrtGraph, *mut *const OrtNode, usize) -> Status;
+    pub type CreateEpDevice = unsafe extern "C" fn(
+        *mut OrtEpFactory,
+        *const OrtHardwareDevice,
+        *const OrtKeyValuePairs,
+        *const OrtKeyValuePairs,
+        *mut *mut OrtEpDevice,
+    ) -> Status;
+    pub type AddSingleNode =
+        unsafe extern "C" fn(*mut OrtEpGraphSupportInfo, *const OrtNode) -> Status;
+    pub type CreateKernelRegistry = unsafe extern "C" fn(*mut *mut OrtKernelRegistry) -> Status;
+    pub type ReleaseKernelRegistry = unsafe extern "C" fn(*mut OrtKernelRegistry);
+    pub type KernelRegistryAddKernel = unsafe extern "C" fn(
+        *mut OrtKernelRegistry,
+        *const OrtKernelDef,
+        KernelCreateFunc,
+        *mut c_void,
+    ) -> Status;
+    pub type CreateKernelDefBuilder = unsafe extern "C" fn(*mut *mut OrtKernelDefBuilder) -> Status;
+    pub type ReleaseKernelDefBuilder = unsafe extern "C" fn(*mut OrtKernelDefBuilder);
+    pub type KernelDefBuilderSetText =
+        unsafe extern "C" fn(*mut OrtKernelDefBuilder, *const c_char) -> Status;
+    pub type KernelDefBuilderSetSinceVersion =
+        unsafe extern "C" fn(*mut OrtKernelDefBuilder, c_int, c_int) -> Status;
+    pub type KernelDefBuilderAddTypeConstraint = unsafe extern "C" fn(
+        *mut OrtKernelDefBuilder,
+        *const c_char,
+        *const *const OrtDataType,
+        usize,
+    ) -> Status;
+    pub type KernelDefBuilderBuild =
+        unsafe extern "C" fn(*mut OrtKernelDefBuilder, *mut *mut OrtKernelDef) -> Status;
+    pub type ReleaseKernelDef = unsafe extern "C" fn(*mut OrtKernelDef);
+    pub type GetTensorDataType = unsafe extern "C" fn(c_int, *mut *const OrtDataType) -> Status;
+    pub type LookUpKernel = unsafe extern "C" fn(
+        *mut OrtEpGraphSupportInfo,
+        *const OrtNode,
+        *mut *const OrtKernelDef,
+    ) -> Status;
+}
+
+/// Slot numbers in `OrtApi` (after those in `slot`) for the plugin EP, counted like them
+/// (checked against ort-sys 2.0.0-rc.15, onnxruntime 1.31).
+pub mod ep_slot {
+    pub const HARDWARE_DEVICE_TYPE: usize = 307;
+    pub const GET_EP_API: usize = 317;
+    pub const GRAPH_GET_NUM_NODES: usize = 344;
+    pub const GRAPH_GET_NODES: usize = 345;
+}
+
+/// Slot numbers in `OrtEpApi` (0-based, the order of onnxruntime_ep_c_api.h).
+pub mod ep_api_slot {
+    pub const CREATE_EP_DEVICE: usize = 0;
+    pub const EP_GRAPH_SUPPORT_INFO_ADD_SINGLE_NODE: usize = 3;
+    pub const CREATE_KERNEL_REGISTRY: usize = 18;
+    pub const RELEASE_KERNEL_REGISTRY: usize = 19;
+    pub const KERNEL_REGISTRY_ADD_KERNEL: usize = 20;
+    pub const CREATE_KERNEL_DEF_BUILDER: usize = 21;
+    pub const RELEASE_KERNEL_DEF_BUILDER: usize = 22;
+    pub const KERNEL_DEF_BUILDER_SET_OPERATOR_TYPE: usize = 23;
+    pub const KERNEL_DEF_BUILDER_SET_DOMAIN: usize = 24;
+    pub const KERNEL_DEF_BUILDER_SET_SINCE_VERSION: usize = 25;
+    pub const KERNEL_DEF_BUILDER_SET_EXECUTION_PROVIDER: usize = 26;
+    pub const KERNEL_DEF_BUILDER_ADD_TYPE_CONSTRAINT: usize = 29;
+    pub const KERNEL_DEF_BUILDER_BUILD: usize = 32;
+    pub const RELEASE_KERNEL_DEF: usize = 33;
+    pub const GET_TENSOR_DATA_TYPE: usize = 40;
+    pub const EP_GRAPH_SUPPORT_INFO_LOOK_UP_KERNEL: usize = 41;
+}
+
+/// A handle on an `OrtEpApi` table of version `EP_API_VERSION` or later.
+#[derive(Clone, Copy)]
+pub struct EpApi(*const OrtEpApi);
+
+// SAFETY: as for Api: an immutable table of thread-safe functions.
+unsafe impl Send for EpApi {}
+// SAFETY: as for Send.
+unsafe impl Sync for EpApi {}
+
+impl EpApi {
+    /// # Safety
+    /// `table` is the `OrtEpApi` of an onnxruntime of version `EP_API_VERSION` or later.
+    pub unsafe fn new(table: *const OrtEpApi) -> Self {
+        EpApi(table)
+    }
+
+    /// The function in slot `index`, as type `F` (a function pointer type).
+    ///
+    /// # Safety
+    /// `F` is the type of that slot in onnxruntime_ep_c_api.h.
+    pub unsafe fn get<F: Copy>(self, index: usize) -> F {
+        // SAFETY: both tables are arrays of function pointers; the caller names the slot.
+        unsafe { Api(self.0.cast()).get(index) }
+    }
+}

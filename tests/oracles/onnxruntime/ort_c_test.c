@@ -2,13 +2,16 @@
 /*
  * onnxruntime's C API with tensorcast-ort: loads libonnxruntime.so (the one inside the
  * Python wheel) with dlopen, gets the API table through OrtGetApiBase, registers the
- * custom-op library with RegisterCustomOpsLibrary_V2, runs a model and checks the result.
+ * library both ways a C host can: as an execution-provider library
+ * (RegisterExecutionProviderLibrary, GetEpDevices, SessionOptionsAppendExecutionProvider_V2)
+ * and as a custom-op library (RegisterCustomOpsLibrary_V2), runs a model and checks the
+ * result.
  *
  *   ort_c_test LIBONNXRUNTIME LIBTENSORCAST_ORT MODEL
  *
  * The model (written by test_ort_c.py) casts x = [NaN, 1e10, -1e10, -2.5, 3.7] to INT32
- * twice: with Cast in the ONNX domain (output "y") and in ai.tensorcast ("z"). Both must
- * give tensorcast's [0, INT32_MAX, INT32_MIN, -2, 3]; onnxruntime's own kernel gives
+ * twice: with Cast in the ONNX domain (output "y", taken by the execution provider) and in
+ * ai.tensorcast ("z", the custom op). Both must give tensorcast's [0, INT32_MAX, INT32_MIN, -2, 3]; onnxruntime's own kernel gives
  * INT32_MIN for NaN and 1e10.
  *
  * The wheel has no headers: the few declarations used are written here. OrtApi is a table
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct OrtStatus OrtStatus;
 typedef struct OrtEnv OrtEnv;
@@ -30,13 +34,14 @@ typedef struct OrtSessionOptions OrtSessionOptions;
 typedef struct OrtMemoryInfo OrtMemoryInfo;
 typedef struct OrtValue OrtValue;
 typedef struct OrtApi OrtApi;
+typedef struct OrtEpDevice OrtEpDevice;
 
 typedef struct OrtApiBase {
   const OrtApi *(*GetApi)(uint32_t version);
   const char *(*GetVersionString)(void);
 } OrtApiBase;
 
-enum { API_VERSION = 17 };
+enum { API_VERSION = 24 };
 enum { TYPE_FLOAT = 1, TYPE_INT32 = 6 };
 
 /* Slots (0-based) in OrtApi. */
@@ -57,6 +62,10 @@ enum {
   SLOT_RELEASE_VALUE = 96,
   SLOT_RELEASE_SESSION_OPTIONS = 100,
   SLOT_REGISTER_CUSTOM_OPS_LIBRARY_V2 = 228,
+  SLOT_REGISTER_EXECUTION_PROVIDER_LIBRARY = 301,
+  SLOT_GET_EP_DEVICES = 303,
+  SLOT_SESSION_OPTIONS_APPEND_EXECUTION_PROVIDER_V2 = 304,
+  SLOT_EP_DEVICE_EP_NAME = 312,
 };
 
 typedef const char *(*GetErrorMessageFn)(const OrtStatus *);
@@ -75,6 +84,12 @@ typedef OrtStatus *(*GetTensorMutableDataFn)(OrtValue *, void **out);
 typedef OrtStatus *(*CreateCpuMemoryInfoFn)(int allocator_type, int mem_type, OrtMemoryInfo **out);
 typedef void (*ReleaseFn)(void *);
 typedef OrtStatus *(*RegisterCustomOpsLibraryV2Fn)(OrtSessionOptions *, const char *path);
+typedef OrtStatus *(*RegisterEpLibraryFn)(OrtEnv *, const char *name, const char *path);
+typedef OrtStatus *(*GetEpDevicesFn)(const OrtEnv *, const OrtEpDevice *const **devices, size_t *count);
+typedef OrtStatus *(*AppendEpV2Fn)(OrtSessionOptions *, OrtEnv *, const OrtEpDevice *const *devices,
+                                   size_t count, const char *const *keys, const char *const *values,
+                                   size_t options);
+typedef const char *(*EpDeviceNameFn)(const OrtEpDevice *);
 
 static const OrtApi *api;
 
@@ -117,6 +132,25 @@ int main(int argc, char **argv) {
   check(((CreateSessionOptionsFn)slot(SLOT_CREATE_SESSION_OPTIONS))(&options), "CreateSessionOptions");
   check(((SetGraphOptimizationLevelFn)slot(SLOT_SET_SESSION_GRAPH_OPTIMIZATION_LEVEL))(options, 0),
         "SetSessionGraphOptimizationLevel");
+  check(((RegisterEpLibraryFn)slot(SLOT_REGISTER_EXECUTION_PROVIDER_LIBRARY))(env, "tensorcast",
+                                                                                          argv[2]),
+        "RegisterExecutionProviderLibrary");
+  const OrtEpDevice *const *devices = NULL;
+  size_t device_count = 0;
+  check(((GetEpDevicesFn)slot(SLOT_GET_EP_DEVICES))(env, &devices, &device_count), "GetEpDevices");
+  const OrtEpDevice *ours = NULL;
+  for (size_t i = 0; i < device_count; i++) {
+    if (strcmp(((EpDeviceNameFn)slot(SLOT_EP_DEVICE_EP_NAME))(devices[i]), "TensorcastExecutionProvider") == 0) {
+      ours = devices[i];
+    }
+  }
+  if (!ours) {
+    fprintf(stderr, "FAIL: no TensorcastExecutionProvider among %zu devices\n", device_count);
+    return 1;
+  }
+  check(((AppendEpV2Fn)slot(SLOT_SESSION_OPTIONS_APPEND_EXECUTION_PROVIDER_V2))(options, env, &ours, 1, NULL, NULL,
+                                                                               0),
+        "SessionOptionsAppendExecutionProvider_V2");
   check(((RegisterCustomOpsLibraryV2Fn)slot(SLOT_REGISTER_CUSTOM_OPS_LIBRARY_V2))(options, argv[2]),
         "RegisterCustomOpsLibrary_V2");
   OrtSession *session = NULL;
@@ -159,6 +193,6 @@ int main(int argc, char **argv) {
   ((ReleaseFn)slot(SLOT_RELEASE_SESSION_OPTIONS))(options);
   ((ReleaseFn)slot(SLOT_RELEASE_ENV))(env);
   if (failures) return 1;
-  printf("ok: onnxruntime %s ran Cast on tensorcast in both domains\n", base->GetVersionString());
+  printf("ok: onnxruntime %s ran Cast on tensorcast through the execution provider and the custom op\n", base->GetVersionString());
   return 0;
 }

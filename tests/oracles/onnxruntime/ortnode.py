@@ -52,20 +52,39 @@ def onnx118_string_dirs():
     return dirs
 
 
-def session_options(with_library, threads=1):
+EP_NAME = "TensorcastExecutionProvider"
+_registered = []
+
+
+def ep_devices():
+    """The TensorcastExecutionProvider's devices, after registering the library with this
+    process's onnxruntime environment once (as a user does)."""
+    if not _registered:
+        ort.register_execution_provider_library("tensorcast", library())
+        _registered.append(True)
+    devices = [d for d in ort.get_ep_devices() if d.ep_name == EP_NAME]
+    if not devices:
+        raise RuntimeError(f"{library()} registered, but onnxruntime lists no {EP_NAME} device")
+    return devices
+
+
+def session_options(with_library, threads=1, level=ort.GraphOptimizationLevel.ORT_DISABLE_ALL):
+    """Session options with `threads` intra-op threads and optimization `level`, with
+    tensorcast-ort's execution provider added when `with_library` (the one place that
+    says how): onnxruntime then runs every Cast, CastLike and Expand node on tensorcast
+    and the rest on its CPU provider."""
     so = ort.SessionOptions()
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.graph_optimization_level = level
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     so.log_severity_level = 3
     if with_library:
-        so.register_custom_ops_library(library())
+        so.add_provider_for_devices(ep_devices(), {})
     return so
 
 
-def session(model_bytes, with_library, threads=1):
-    return ort.InferenceSession(model_bytes, session_options(with_library, threads),
-                                providers=["CPUExecutionProvider"])
+def session(model_bytes, with_library, threads=1, level=ort.GraphOptimizationLevel.ORT_DISABLE_ALL):
+    return ort.InferenceSession(model_bytes, session_options(with_library, threads, level))
 
 
 def bound_output(dtype, shape):

@@ -3,8 +3,9 @@
 
 - every onnx 1.22 Cast/CastLike/Expand node test, and onnx 1.18's STRING Cast dirs, pass
   through an InferenceSession with the library registered;
-- the ONNX-domain override is taken (FLOAT -> INT32 of NaN is 0 with it; onnxruntime's own
-  kernel gives INT_MIN), and the ai.tensorcast domain runs the same kernels without it;
+- the execution provider runs the model's ONNX Casts (FLOAT -> INT32 of NaN is 0 with it;
+  onnxruntime's own kernel gives INT_MIN); the custom-op library runs the same kernels in
+  the ai.tensorcast domain, and in the ONNX domain only when asked to;
 - 2 intra-op threads give the bits of 1 thread on 4M-element casts and an Expand;
 - a tensorcast error (a bad string) is an onnxruntime error carrying tensorcast's message
   and the element's index, and the session keeps working.
@@ -53,7 +54,7 @@ def cast_model(to, from_type=TensorProto.FLOAT, domain="", count=None):
 SPECIALS = np.array([np.nan, -np.nan, 1e10, -1e10, np.inf, -np.inf, 2.5, -7.9], np.float32)
 
 
-def test_the_onnx_domain_override_is_taken():
+def test_the_execution_provider_runs_the_onnx_casts():
     model = cast_model(TensorProto.INT32)
     ours = ortnode.session(model, with_library=True).run(None, {"x": SPECIALS})[0]
     theirs = ortnode.session(model, with_library=False).run(None, {"x": SPECIALS})[0]
@@ -63,32 +64,41 @@ def test_the_onnx_domain_override_is_taken():
     assert theirs[0] == INT32_MIN and theirs[1] == INT32_MIN
 
 
-def test_the_own_domain_runs_the_same_kernel():
-    model = cast_model(TensorProto.INT32, domain="ai.tensorcast")
-    got = ortnode.session(model, with_library=True).run(None, {"x": SPECIALS})[0]
-    assert got.tolist() == [0, 0, 2**31 - 1, INT32_MIN, 2**31 - 1, INT32_MIN, 2, -7]
-
-
-def options_with_override(value):
+def custom_op_options(override=None):
+    """Session options with the library registered as a custom-op library (and its
+    `tensorcast_ort.override_onnx_domain` entry set first when `override` is given)."""
     so = ortnode.session_options(False)
-    so.add_session_config_entry("tensorcast_ort.override_onnx_domain", value)
+    if override is not None:
+        so.add_session_config_entry("tensorcast_ort.override_onnx_domain", override)
+    so.register_custom_ops_library(ortnode.library())
     return so
 
 
-def test_opting_out_of_the_override_keeps_onnxruntime_kernels():
-    so = options_with_override("0")
-    so.register_custom_ops_library(ortnode.library())
+TENSORCAST_INT32 = [0, 0, 2**31 - 1, INT32_MIN, 2**31 - 1, INT32_MIN, 2, -7]
+
+
+def test_the_custom_op_library_leaves_the_onnx_domain_alone_by_default():
+    so = custom_op_options()
     onnx_domain = ort.InferenceSession(cast_model(TensorProto.INT32), so).run(None, {"x": SPECIALS})[0]
     theirs = ortnode.session(cast_model(TensorProto.INT32), with_library=False).run(None, {"x": SPECIALS})[0]
     assert onnx_domain.tolist() == theirs.tolist()
     own = ort.InferenceSession(cast_model(TensorProto.INT32, domain="ai.tensorcast"), so).run(None, {"x": SPECIALS})[0]
-    assert own.tolist() == [0, 0, 2**31 - 1, INT32_MIN, 2**31 - 1, INT32_MIN, 2, -7]
+    assert own.tolist() == TENSORCAST_INT32
+
+
+def test_the_custom_op_override_of_the_onnx_domain_is_opt_in():
+    for value, expected in (("0", None), ("1", TENSORCAST_INT32)):
+        so = custom_op_options(value)
+        got = ort.InferenceSession(cast_model(TensorProto.INT32), so).run(None, {"x": SPECIALS})[0]
+        if expected is None:
+            assert got[0] == INT32_MIN  # onnxruntime's own kernel
+        else:
+            assert got.tolist() == expected
 
 
 def test_a_bad_override_setting_is_refused():
-    so = options_with_override("yes")
     with pytest.raises(Exception, match="override_onnx_domain must be 0 or 1"):
-        so.register_custom_ops_library(ortnode.library())
+        custom_op_options("yes")
 
 
 def test_the_own_domain_needs_the_library():

@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The plugin execution provider: how the library runs a model's Cast, CastLike and Expand
+//! nodes without replacing anything of onnxruntime's.
+//!
+//! onnxruntime loads the library with `RegisterExecutionProviderLibrary` (Python:
+//! `onnxruntime.register_execution_provider_library`), which calls `CreateEpFactories`; a
+//! session that lists the EP's device (`SessionOptionsAppendExecutionProvider_V2`, Python:
+//! `SessionOptions.add_provider_for_devices`) gets an `OrtEp` from the factory. onnxruntime
+//! asks that EP which nodes it takes (`GetCapability`) after its own checks, type and shape
+//! inference and basic optimizations (constant folding among them) ran with ONNX's schemas,
+//! and the EP takes each Cast, CastLike and Expand node that its kernel registry has a
+//! kernel for: ONNX's schemas stay, so shapes, ranks and checks are onnxruntime's own.
+//!
+//! Made once per factory, that is once per registration of the library, and released with
+//! it: the kernel registry (three kernel definitions). A session adds one `OrtEp` (a small
+//! box) and one kernel per node it takes.
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ptr::{null, null_mut};
+
+use crate::kernel::{check, Fail, Kernel};
+use crate::ort::{
+    self, ep_api_slot, ep_sig, ep_slot, Api, EpApi, OrtApiBase, OrtEp, OrtEpFactory,
+    OrtKernelContext, OrtKernelImpl, OrtKernelInfo, OrtKernelRegistry, OrtStatus,
+};
+use crate::{guarded, Op, TYPES};
+
+/// The execution provider's name, as sessions and `get_ep_devices()` show it.
+pub const EP_NAME: &CStr = c"TensorcastExecutionProvider";
+const VENDOR: &CStr = c"tensorcast";
+const VERSION: &CStr =
+    match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+        Ok(text) => text,
+        Err(_) => panic!("the package version has no NUL"),
+    };
+
+/// One kernel definition: the operator, the opsets it covers (the first and the last
+/// version of the operator whose semantics tensorcast implements) and its type parameters
+/// (named as in ONNX's schema), each allowed every element type in `TYPES`.
+struct Definition {
+    op: Op,
+    since: c_int,
+    until: c_int,
+    type_params: &'static [&'static CStr],
+}
+
+/// The kernels the EP registers. Cast-28 (FLOAT6) and CastLike-28 are the last versions
+/// tensorcast implements (docs/semantics-cast.md); Expand has versions 8 and 13. A node of
+/// a later opset than these is left to onnxruntime.
+const DEFINITIONS: [Definition; 3] = [
+    Definition {
+        op: Op::Cast,
+        since: 1,
+        until: 28,
+        type_params: &[c"T1", c"T2"],
+    },
+    Definition {
+        op: Op::CastLike,
+        since: 15,
+        until: 28,
+        type_params: &[c"T1", c"T2"],
+    },
+    Definition {
+        op: Op::Expand,
+        since: 8,
+        until: 13,
+        type_params: &[c"T"],
+    },
+];
+
+/// The ops in `DEFINITIONS` order, as the kernel-creation state of each definition.
+static OPS: [Op; 3] = [Op::Cast, Op::CastLike, Op::Expand];
+
+/// The factory: onnxruntime's `OrtEpFactory` first, then what the callbacks need.
+#[repr(C)]
+struct Factory {
+    base: OrtEpFactory,
+    api: Api,
+    ep_api: EpApi,
+    registry: *mut OrtKernelRegistry,
+}
+
+/// One session's EP.
+#[repr(C)]
+struct Ep {
+    base: OrtEp,
+    api: Api,
+    ep_api: EpApi,
+    registry: *const OrtKernelRegistry,
+}
+
+/// One node's kernel as the registry creates it.
+#[repr(C)]
+struct EpKernel {
+    base: OrtKernelImpl,
+    kernel: Kernel,
+}
+
+fn factory<'a>(this: *const OrtEpFactory) -> &'a Factory {
+    // SAFETY: onnxruntime passes back the pointer CreateEpFactories gave it, to a boxed
+    // `Factory` whose first field is the `OrtEpFactory`, alive until ReleaseEpFactory.
+    unsafe { &*this.cast::<Factory>() }
+}
+
+fn ep<'a>(this: *const OrtEp) -> &'a Ep {
+    // SAFETY: onnxruntime passes back the pointer create_ep gave it, to a boxed `Ep`
+    // whose first field is the `OrtEp`, alive until release_ep.
+    unsafe { &*this.cast::<Ep>() }
+}
+
+unsafe extern "C" fn factory_name(_: *const OrtEpFactory) -> *const c_char {
+    EP_NAME.as_ptr()
+}
+
+unsafe extern "C" fn factory_vendor(_: *const OrtEpFactory) -> *const c_char {
+    VENDOR.as_ptr()
+}
+
+unsafe extern "C" fn factory_vendor_id(_: *const OrtEpFactory) -> u32 {
+    0
+}
+
+unsafe extern "C" fn factory_version(_: *const OrtEpFactory) -> *const c_char {
+    VERSION.as_ptr()
+}
+
+/// The EP runs on the CPU: it offers one device, the first CPU onnxruntime lists.
+unsafe extern "C" fn supported_devices(
+    this: *mut OrtEpFactory,
+    devices: *const *const ort::OrtHardwareDevice,
+    count: usize,
+    ep_devices: *mut *mut ort::OrtEpDevice,
+    max_ep_devices: usize,
+    found: *mut usize,
+) -> *mut OrtStatus {
+    let made = factory(this);
+    guarded(made.api, || {
+        // SAFETY: `found` is onnxruntime's out-pointer.
+        unsafe { *found = 0 };
+        if max_ep_devices == 0 || devices.is_null() {
+            return Ok(());
+        }
+        // SAFETY: onnxruntime passes `count` device pointers.
+        let devices = unsafe { std::slice::from_raw_parts(devices, count) };
+        // SAFETY: the slot's type is as declared.
+        let device_type = unsafe {
+            made.api
+                .get::<ep_sig::HardwareDeviceType>(ep_slot::HARDWARE_DEVICE_TYPE)
+        };
+        // SAFETY: each device is valid for this call.
+        let cpu = devices
+            .iter()
+            .find(|&&d| unsafe { device_type(d) } == ort::HARDWARE_DEVICE_CPU);
+        if let Some(&cpu) = cpu {
+            // SAFETY: the slot's type is as declared; onnxruntime owns the device made
+            // into `ep_devices[0]`, an array of at least one.
+            unsafe {
+                check(made
+                    .ep_api
+                    .get::<ep_sig::CreateEpDevice>(ep_api_slot::CREATE_EP_DEVICE)(
+                    this,
+                    cpu,
+                    null(),
+                    null(),
+                    ep_devices,
+                ))?;
+                *found = 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn create_ep(
+    this: *mut OrtEpFactory,
+    _devices: *const *const ort::OrtHardwareDevice,
+    _metadata: *const *const ort::OrtKeyValuePairs,
+    _count: usize,
+    _options: *const ort::OrtSessionOptions,
+    _logger: *const ort::OrtLogger,
+    out: *mut *mut OrtEp,
+) -> *mut OrtStatus {
+    let made = factory(this);
+    guarded(made.api, || {
+        let ep = Box::new(Ep {
+            base: OrtEp {
+                ort_version_supported: ort::EP_API_VERSION,
+                get_name: ep_name,
+                get_capability,
+                compile: None,
+                release_node_compute_infos: None,
+                get_preferred_data_layout: None,
+                should_convert_data_layout_for_op: None,
+                set_dynamic_options: None,
+                on_run_start: None,
+                on_run_end: None,
+                create_allocator: None,
+                create_sync_stream_for_device: None,
+                get_compiled_model_compatibility_info: compatibility_info,
+                get_kernel_registry,
+                is_concurrent_run_supported: None,
+            },
+            api: made.api,
+            ep_api: made.ep_api,
+            registry: made.registry,
+        });
+        // SAFETY: `out` is onnxruntime's out-pointer; release_ep frees the box.
+        unsafe { *out = Box::into_raw(ep).cast() };
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn release_ep(_: *mut OrtEpFactory, ep: *mut OrtEp) {
+    if !ep.is_null() {
+        // SAFETY: `ep` came from Box::into_raw in create_ep and is released once.
+        drop(unsafe { Box::from_raw(ep.cast::<Ep>()) });
+    }
+}
+
+unsafe extern "C" fn validate_compatibility(
+    _: *mut OrtEpFactory,
+    _: *const *const ort::OrtHardwareDevice,
+    _: usize,
+    _: *const c_char,
+    result: *mut c_int,
+) -> *mut OrtStatus {
+    if !result.is_null() {
+        // SAFETY: onnxruntime's out-pointer. The EP compiles nothing.
+        unsafe { *result = ort::COMPILED_MODEL_NOT_APPLICABLE };
+    }
+    null_mut()
+}
+
+unsafe extern "C" fn create_allocator(
+    _: *mut OrtEpFactory,
+    _: *const ort::OrtMemoryInfo,
+    _: *const ort::OrtKeyValuePairs,
+    allocator: *mut *mut ort::OrtAllocator,
+) -> *mut OrtStatus {
+    if !allocator.is_null() {
+        // SAFETY: onnxruntime's out-pointer; NULL asks for its default CPU allocator.
+        unsafe { *allocator = null_mut() };
+    }
+    null_mut()
+}
+
+unsafe extern "C" fn release_allocator(_: *mut OrtEpFactory, _: *mut ort::OrtAllocator) {}
+
+unsafe extern "C" fn create_data_transfer(
+    _: *mut OrtEpFactory,
+    transfer: *mut *mut ort::OrtDataTransferImpl,
+) -> *mut OrtStatus {
+    if !transfer.is_null() {
+        // SAFETY: onnxruntime's out-pointer; the EP's memory is the CPU's, nothing to copy.
+        unsafe { *transfer = null_mut() };
+    }
+    null_mut()
+}
+
+unsafe extern "C" fn is_stream_aware(_: *const OrtEpFactory) -> bool {
+    false
+}
+
+unsafe extern "C" fn create_sync_stream(
+    _: *mut OrtEpFactory,
+    _: *const ort::OrtMemoryDevice,
+    _: *const ort::OrtKeyValuePairs,
+    stream: *mut *mut ort::OrtSyncStreamImpl,
+) -> *mut OrtStatus {
+    if !stream.is_null() {
+        // SAFETY: onnxruntime's out-pointer; the EP has no streams.
+        unsafe { *stream = null_mut() };
+    }
+    null_mut()
+}
+
+/// The EP adds no operator domain of its own: it runs ONNX's operators.
+unsafe extern "C" fn no_custom_op_domains(
+    _: *mut OrtEpFactory,
+    count: *mut usize,
+) -> *mut OrtStatus {
+    if !count.is_null() {
+        // SAFETY: onnxruntime's out-pointer.
+        unsafe { *count = 0 };
+    }
+    null_mut()
+}
+
+unsafe extern "C" fn custom_op_domains(
+    _: *mut OrtEpFactory,
+    _: *mut *mut ort::OrtCustomOpDomain,
+    _: usize,
+) -> *mut OrtStatus {
+    null_mut()
+}
+
+unsafe extern "C" fn ep_name(_: *const OrtEp) -> *const c_char {
+    EP_NAME.as_ptr()
+}
+
+unsafe extern "C" fn compatibility_info(_: *mut OrtEp, _: *const ort::OrtGraph) -> *const c_char {
+    c"".as_ptr()
+}
+
+unsafe extern "C" fn get_kernel_registry(
+    this: *mut OrtEp,
+    registry: *mut *const OrtKernelRegistry,
+) -> *mut OrtStatus {
+    // SAFETY: onnxruntime's out-pointer; the registry lives as long as the factory, which
+    // outlives every EP it made.
+    unsafe { *registry = ep(this).registry };
+    null_mut()
+}
+
+/// Takes every node of `graph` that the registry has a kernel for: a Cast, CastLike or
+/// Expand of an opset and element types in `DEFINITIONS`. onnxruntime calls this once for
+/// the main graph and once for each subgraph (`If`, `Loop`, `Scan` bodies).
+unsafe extern "C" fn get_capability(
+    this: *mut OrtEp,
+    graph: *const ort::OrtGraph,
+    support: *mut ort::OrtEpGraphSupportInfo,
+) -> *mut OrtStatus {
+    let ep = ep(this);
+    guarded(ep.api, || {
+        // SAFETY: the slots' types are as declared; `graph` and `support` are valid for
+        // this call, and `nodes` holds the `count` node pointers asked for.
+        unsafe {
+            let mut count = 0;
+            check(ep
+                .api
+                .get::<ep_sig::GraphGetNumNodes>(ep_slot::GRAPH_GET_NUM_NODES)(
+                graph, &mut count,
+            ))?;
+            let mut nodes = vec![null(); count];
+            if count > 0 {
+                check(ep
+                    .api
+                    .get::<ep_sig::GraphGetNodes>(ep_slot::GRAPH_GET_NODES)(
+                    graph,
+                    nodes.as_mut_ptr(),
+                    count,
+                ))?;
+            }
+            let look_up = ep
+                .ep_api
+                .get::<ep_sig::LookUpKernel>(ep_api_slot::EP_GRAPH_SUPPORT_INFO_LOOK_UP_KERNEL);
+            let add = ep
+                .ep_api
+                .get::<ep_sig::AddSingleNode>(ep_api_slot::EP_GRAPH_SUPPORT_INFO_ADD_SINGLE_NODE);
+            for node in nodes {
+                let mut definition = null();
+                check(look_up(support, node, &mut definition))?;
+                if !definition.is_null() {
+                    check(add(support, node))?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn kernel_compute(
+    this: *mut OrtKernelImpl,
+    context: *mut OrtKernelContext,
+) -> *mut OrtStatus {
+    // SAFETY: `this` is the `EpKernel` create_kernel made (its first field), alive until
+    // kernel_release.
+    let made = unsafe { &*this.cast::<EpKernel>() };
+    guarded(made.kernel.api, || {
+        // SAFETY: `context` is the context onnxruntime passes for this call.
+        unsafe { made.kernel.compute(context) }
+    })
+}
+
+unsafe extern "C" fn kernel_release(this: *mut OrtKernelImpl) {
+    if !this.is_null() {
+        // SAFETY: `this` came from Box::into_raw in create_kernel and is released once.
+        drop(unsafe { Box::from_raw(this.cast::<EpKernel>()) });
+    }
+}
+
+/// Creates one node's kernel; `state` points at the definition's entry of `OPS`.
+unsafe extern "C" fn create_kernel(
+    state: *mut c_void,
+    info: *const OrtKernelInfo,
+    out: *mut *mut OrtKernelImpl,
+) -> *mut OrtStatus {
+    // SAFETY: `state` is the pointer to an element of the static OPS that
+    // register_kernels passed with this function.
+    let op = unsafe { *state.cast::<Op>() };
+    let api = ep_ort_api();
+    guarded(api, || {
+        // SAFETY: `info` is the kernel info onnxruntime passes for this node.
+        let kernel = unsafe { Kernel::new(api, op, info) }?;
+        let made = Box::new(EpKernel {
+            base: OrtKernelImpl {
+                ort_version_supported: ort::EP_API_VERSION,
+                flags: 0,
+                compute: kernel_compute,
+                release: kernel_release,
+                pre_pack_weight: None,
+                set_shared_pre_packed_weight: None,
+            },
+            kernel,
+        });
+        // SAFETY: `out` is onnxruntime's out-pointer; kernel_release frees the box.
+        unsafe { *out = Box::into_raw(made).cast() };
+        Ok(())
+    })
+}
+
+/// The `OrtApi` the EP was created with, for the kernel-creation callback, which
+/// onnxruntime calls without one.
+fn ep_ort_api() -> Api {
+    let table = EP_API_TABLE.load(std::sync::atomic::Ordering::Acquire);
+    // SAFETY: set by CreateEpFactories before onnxruntime could create any kernel.
+    unsafe { Api::new(table) }
+}
+
+static EP_API_TABLE: std::sync::atomic::AtomicPtr<ort::OrtApi> =
+    std::sync::atomic::AtomicPtr::new(null_mut());
+
+/// A kernel registry holding `DEFINITIONS`, each for every element type in `TYPES`.
+///
+/// # Safety
+/// `ep_api` is a table of version `EP_API_VERSION` or later.
+unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail> {
+    let mut types = Vec::with_capacity(TYPES.len());
+    // SAFETY: the slots' types are as declared; every out-pointer is a local.
+    unsafe {
+        let data_type = ep_api.get::<ep_sig::GetTensorDataType>(ep_api_slot::GET_TENSOR_DATA_TYPE);
+        for element in TYPES {
+            let mut made = null();
+            check(data_type(element, &mut made))?;
+            types.push(made);
+        }
+        let mut registry = null_mut();
+        check(ep_api.get::<ep_sig::CreateKernelRegistry>(
+            ep_api_slot::CREATE_KERNEL_REGISTRY,
+        )(&mut registry))?;
+        for (definition, op) in DEFINITIONS.iter().zip(&OPS) {
+            debug_assert_eq!(definition.op, *op);
+            if let Err(fail) = add_kernel(ep_api, registry, definition, op, &types) {
+                release_registry(ep_api, registry);
+                return Err(fail);
+            }
+        }
+        Ok(registry)
+    }
+}
+
+/// Adds one definition to `registry`.
+///
+/// # Safety
+/// `ep_api` is a table of version `EP_API_VERSION` or later; `registry` is a live registry.
+unsafe fn add_kernel(
+    ep_api: EpApi,
+    registry: *mut OrtKernelRegistry,
+    definition: &Definition,
+    op: &'static Op,
+    types: &[*const ort::OrtDataType],
+) -> Result<(), Fail> {
+    // SAFETY: the slots' types are as declared; the builder and the definition are
+    // released on every path.
+    unsafe {
+        let mut builder = null_mut();
+        check(ep_api.get::<ep_sig::CreateKernelDefBuilder>(
+            ep_api_slot::CREATE_KERNEL_DEF_BUILDER,
+        )(&mut builder))?;
+        let built = (|| {
+            let set_text = |slot, text: &CStr| {
+                check(ep_api.get::<ep_sig::KernelDefBuilderSetText>(slot)(
+                    builder,
+                    text.as_ptr(),
+                ))
+            };
+            set_text(
+                ep_api_slot::KERNEL_DEF_BUILDER_SET_OPERATOR_TYPE,
+                definition.op.name(),
+            )?;
+            set_text(ep_api_slot::KERNEL_DEF_BUILDER_SET_DOMAIN, c"")?;
+            set_text(
+                ep_api_slot::KERNEL_DEF_BUILDER_SET_EXECUTION_PROVIDER,
+                EP_NAME,
+            )?;
+            check(ep_api.get::<ep_sig::KernelDefBuilderSetSinceVersion>(
+                ep_api_slot::KERNEL_DEF_BUILDER_SET_SINCE_VERSION,
+            )(builder, definition.since, definition.until))?;
+            for name in definition.type_params {
+                check(ep_api.get::<ep_sig::KernelDefBuilderAddTypeConstraint>(
+                    ep_api_slot::KERNEL_DEF_BUILDER_ADD_TYPE_CONSTRAINT,
+                )(
+                    builder, name.as_ptr(), types.as_ptr(), types.len()
+                ))?;
+            }
+            let mut def = null_mut();
+            check(ep_api.get::<ep_sig::KernelDefBuilderBuild>(
+                ep_api_slot::KERNEL_DEF_BUILDER_BUILD,
+            )(builder, &mut def))?;
+            Ok(def)
+        })();
+        ep_api.get::<ep_sig::ReleaseKernelDefBuilder>(ep_api_slot::RELEASE_KERNEL_DEF_BUILDER)(
+            builder,
+        );
+        let def = built?;
+        let added = check(ep_api.get::<ep_sig::KernelRegistryAddKernel>(
+            ep_api_slot::KERNEL_REGISTRY_ADD_KERNEL,
+        )(
+            registry,
+            def,
+            create_kernel,
+            (op as *const Op).cast_mut().cast(),
+        ));
+        ep_api.get::<ep_sig::ReleaseKernelDef>(ep_api_slot::RELEASE_KERNEL_DEF)(def);
+        added
+    }
+}
+
+/// # Safety
+/// `registry` came from CreateKernelRegistry and is released once.
+unsafe fn release_registry(ep_api: EpApi, registry: *mut OrtKernelRegistry) {
+    // SAFETY: the slot's type is as declared.
+    unsafe {
+        ep_api.get::<ep_sig::ReleaseKernelRegistry>(ep_api_slot::RELEASE_KERNEL_REGISTRY)(registry)
+    }
+}
+
+/// onnxruntime's entry point for an execution-provider library
+/// (`RegisterExecutionProviderLibrary`): makes the one factory of the
+/// TensorcastExecutionProvider, with its kernel registry.
+///
+/// # Safety
+/// The arguments are the ones onnxruntime passes: `factories` holds `max_factories`.
+#[no_mangle]
+pub unsafe extern "C" fn CreateEpFactories(
+    _registered_name: *const c_char,
+    api_base: *const OrtApiBase,
+    _logger: *const ort::OrtLogger,
+    factories: *mut *mut OrtEpFactory,
+    max_factories: usize,
+    num_factories: *mut usize,
+) -> *mut OrtStatus {
+    if api_base.is_null() {
+        return null_mut();
+    }
+    // SAFETY: onnxruntime passes its OrtApiBase, valid for the process.
+    let base = unsafe { &*api_base };
+    // SAFETY: GetApi may be called with any version; NULL means not supported.
+    let table = unsafe { (base.get_api)(ort::EP_API_VERSION) };
+    if table.is_null() {
+        // SAFETY: version 1 exists in every onnxruntime; its slot 0 is CreateStatus.
+        let oldest = unsafe { Api::new((base.get_api)(1)) };
+        return oldest.status(
+            ort::ORT_NOT_IMPLEMENTED,
+            "TensorcastExecutionProvider needs onnxruntime 1.24 or later (C API version 24)",
+        );
+    }
+    // SAFETY: a table of EP_API_VERSION, valid for the process.
+    let api = unsafe { Api::new(table) };
+    guarded(api, || {
+        if factories.is_null() || num_factories.is_null() || max_factories == 0 {
+            return Err(Fail::New(
+                ort::ORT_INVALID_ARGUMENT,
+                "TensorcastExecutionProvider: onnxruntime gave no room for a factory".into(),
+            ));
+        }
+        EP_API_TABLE.store(table.cast_mut(), std::sync::atomic::Ordering::Release);
+        // SAFETY: the slot's type is as declared; it returns the table of this onnxruntime.
+        let ep_api = unsafe { EpApi::new(api.get::<ep_sig::GetEpApi>(ep_slot::GET_EP_API)()) };
+        // SAFETY: the table is of EP_API_VERSION or later.
+        let registry = unsafe { register_kernels(ep_api) }?;
+        let made = Box::new(Factory {
+            base: OrtEpFactory {
+                ort_version_supported: ort::EP_API_VERSION,
+                get_name: factory_name,
+                get_vendor: factory_vendor,
+                get_supported_devices: supported_devices,
+                create_ep,
+                release_ep,
+                get_vendor_id: factory_vendor_id,
+                get_version: factory_version,
+                validate_compiled_model_compatibility_info: validate_compatibility,
+                create_allocator,
+                release_allocator,
+                create_data_transfer,
+                is_stream_aware,
+                create_sync_stream_for_device: create_sync_stream,
+                get_hardware_device_incompatibility_details: None,
+                create_external_resource_importer_for_device: None,
+                get_num_custom_op_domains: no_custom_op_domains,
+                get_custom_op_domains: custom_op_domains,
+            },
+            api,
+            ep_api,
+            registry,
+        });
+        // SAFETY: onnxruntime's out-pointers; ReleaseEpFactory frees the box.
+        unsafe {
+            *factories = Box::into_raw(made).cast();
+            *num_factories = 1;
+        }
+        Ok(())
+    })
+}
+
+/// onnxruntime's call to release a factory CreateEpFactories made, with its registry.
+///
+/// # Safety
+/// `factory` is a factory this library made, released once.
+#[no_mangle]
+pub unsafe extern "C" fn ReleaseEpFactory(factory: *mut OrtEpFactory) -> *mut OrtStatus {
+    if !factory.is_null() {
+        // SAFETY: `factory` came from Box::into_raw in CreateEpFactories.
+        let made = unsafe { Box::from_raw(factory.cast::<Factory>()) };
+        // SAFETY: the registry was made with the factory and no EP outlives it.
+        unsafe { release_registry(made.ep_api, made.registry) };
+    }
+    null_mut()
+}
