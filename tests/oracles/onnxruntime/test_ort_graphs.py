@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""Graphs around Cast, CastLike and Expand with the execution provider attached: what
+onnxruntime infers, refuses and optimizes stays what it is without the library.
+
+- shapes and ranks flow through the three operators as ONNX's own inference gives them
+  (unknown rank stays unknown, an unnamed dimension stays unnamed), in subgraphs too;
+- the graph that aborted onnxruntime (Shape -> Cast -> Slice of an unnamed length) loads;
+  it runs in a child process, so an abort fails the test instead of ending the run;
+- every model onnxruntime refuses is refused with the library attached;
+- Casts of initializers are folded and the optimized graph has the nodes it has without
+  the library, at every optimization level;
+- the execution provider did run the nodes it took (NaN -> INT32 is tensorcast's 0).
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+import ortnode
+
+LEVELS = [ort.GraphOptimizationLevel.ORT_DISABLE_ALL, ort.GraphOptimizationLevel.ORT_ENABLE_BASIC,
+          ort.GraphOptimizationLevel.ORT_ENABLE_ALL]
+LEVEL_IDS = ["disable_all", "basic", "enable_all"]
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=21):
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def value(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def both(m, level=ort.GraphOptimizationLevel.ORT_ENABLE_ALL, threads=1):
+    """The model's sessions without and with the library (either may raise)."""
+    data = m.SerializeToString()
+    return (ortnode.session(data, False, threads, level), ortnode.session(data, True, threads, level))
+
+
+def unknown_rank_cast_matmul():
+    # x has no shape at all: Cast must leave the rank unknown, not make it 0.
+    w = numpy_helper.from_array(np.arange(12, dtype=np.float32).reshape(4, 3), "w")
+    return model([helper.make_node("Cast", ["x"], ["xf"], to=TensorProto.FLOAT),
+                  helper.make_node("MatMul", ["xf", "w"], ["y"])],
+                 [value("x", TensorProto.DOUBLE, None)], [value("y", TensorProto.FLOAT, None)], [w])
+
+
+def expand_cast_matmul():
+    w = numpy_helper.from_array(np.ones((4, 2), np.float32), "w")
+    return model([helper.make_node("Expand", ["x", "shape"], ["e"]),
+                  helper.make_node("Cast", ["e"], ["ef"], to=TensorProto.FLOAT),
+                  helper.make_node("MatMul", ["ef", "w"], ["y"])],
+                 [value("x", TensorProto.INT32, [1, 4]), value("shape", TensorProto.INT64, [2])],
+                 [value("y", TensorProto.FLOAT, None)], [w])
+
+
+def castlike_matmul():
+    w = numpy_helper.from_array(np.ones((4, 2), np.float32), "w")
+    return model([helper.make_node("CastLike", ["x", "w"], ["xf"]),
+                  helper.make_node("MatMul", ["xf", "w"], ["y"])],
+                 [value("x", TensorProto.INT64, None)], [value("y", TensorProto.FLOAT, None)], [w])
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_unknown_rank_stays_unknown_through_cast(level):
+    ours, theirs = both(unknown_rank_cast_matmul(), level)[::-1]
+    x = np.arange(8, dtype=np.float64).reshape(2, 4)
+    assert ours.run(None, {"x": x})[0].tobytes() == theirs.run(None, {"x": x})[0].tobytes()
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_expand_and_castlike_outputs_keep_their_rank(level):
+    theirs, ours = both(expand_cast_matmul(), level)
+    feeds = {"x": np.array([[1, -2, 3, 4]], np.int32), "shape": np.array([3, 4], np.int64)}
+    assert ours.run(None, feeds)[0].tobytes() == theirs.run(None, feeds)[0].tobytes()
+    theirs, ours = both(castlike_matmul(), level)
+    feeds = {"x": np.arange(12, dtype=np.int64).reshape(3, 4)}
+    assert ours.run(None, feeds)[0].tobytes() == theirs.run(None, feeds)[0].tobytes()
+
+
+def test_output_shapes_are_onnx_inference():
+    # The session's declared output shape is what ONNX's inference gives, with and without.
+    m = model([helper.make_node("Cast", ["x"], ["y"], to=TensorProto.FLOAT16),
+               helper.make_node("Expand", ["y", "shape"], ["z"])],
+              [value("x", TensorProto.FLOAT, ["n", None, 3]), value("shape", TensorProto.INT64, [3])],
+              [value("y", TensorProto.FLOAT16, None), value("z", TensorProto.FLOAT16, None)])
+    theirs, ours = both(m)
+    assert [o.shape for o in ours.get_outputs()] == [o.shape for o in theirs.get_outputs()]
+    assert [o.type for o in ours.get_outputs()] == [o.type for o in theirs.get_outputs()]
+
+
+def shape_cast_slice():
+    # PP-OCR's pattern: the length of an unnamed dimension, cast to INT32, bounds a Slice.
+    starts = numpy_helper.from_array(np.array([0], np.int32), "starts")
+    return model([helper.make_node("Shape", ["x"], ["s"]),
+                  helper.make_node("Cast", ["s"], ["s32"], to=TensorProto.INT32),
+                  helper.make_node("Slice", ["x", "starts", "s32"], ["y"])],
+                 [value("x", TensorProto.FLOAT, [None])], [value("y", TensorProto.FLOAT, None)], [starts])
+
+
+CHILD = """
+import sys, numpy as np, onnx, onnxruntime as ort
+sys.path.insert(0, {here!r})
+import ortnode
+m = onnx.load({path!r})
+for level in (ort.GraphOptimizationLevel.ORT_DISABLE_ALL, ort.GraphOptimizationLevel.ORT_ENABLE_ALL):
+    sess = ortnode.session(m.SerializeToString(), True, 1, level)
+    y = sess.run(None, {{"x": np.arange(5, dtype=np.float32)}})[0]
+    assert y.tolist() == [0, 1, 2, 3, 4], y
+print("loaded and ran")
+"""
+
+
+def test_shape_cast_slice_of_an_unnamed_length_loads(tmp_path):
+    path = tmp_path / "slice.onnx"
+    onnx.save(shape_cast_slice(), path)
+    here = os.path.dirname(os.path.abspath(__file__))
+    run = subprocess.run([sys.executable, "-c", CHILD.format(here=here, path=str(path))],
+                         capture_output=True, text=True, timeout=120, env=dict(os.environ))
+    assert run.returncode == 0, f"exit {run.returncode}: {run.stderr[-2000:]}"
+    assert run.stdout.strip() == "loaded and ran"
+
+
+def if_model():
+    # Casts inside both branches of an If, their outputs feeding a MatMul after it.
+    w = numpy_helper.from_array(np.ones((3, 2), np.float32), "w")
+    branches = []
+    for name, to in (("then", TensorProto.FLOAT16), ("else", TensorProto.BFLOAT16)):
+        nodes = [helper.make_node("Cast", ["x"], ["t"], to=to),
+                 helper.make_node("Cast", ["t"], [f"{name}_out"], to=TensorProto.FLOAT)]
+        branches.append(helper.make_graph(nodes, name, [], [value(f"{name}_out", TensorProto.FLOAT, None)]))
+    return model([helper.make_node("If", ["c"], ["r"], then_branch=branches[0], else_branch=branches[1]),
+                  helper.make_node("MatMul", ["r", "w"], ["y"])],
+                 [value("c", TensorProto.BOOL, []), value("x", TensorProto.DOUBLE, None)],
+                 [value("y", TensorProto.FLOAT, None)], [w])
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_casts_in_subgraphs_keep_shapes(level):
+    theirs, ours = both(if_model(), level)
+    x = np.array([[1.00048828125, 3.1, -7.77], [1e5, 1e-8, 0.5]], np.float64)
+    for c in (True, False):
+        feeds = {"c": np.array(c), "x": x}
+        assert ours.run(None, feeds)[0].tobytes() == theirs.run(None, feeds)[0].tobytes()
+
+
+def cast_node_model(**attrs):
+    return model([helper.make_node("Cast", ["x"], ["y"], **attrs)], [value("x", TensorProto.FLOAT, [2])],
+                 [value("y", TensorProto.FLOAT8E8M0, [2])], opset=24)
+
+
+def attr(name, kind, v):
+    a = onnx.AttributeProto(name=name, type=kind)
+    if kind == onnx.AttributeProto.FLOAT:
+        a.f = v
+    elif kind == onnx.AttributeProto.STRING:
+        a.s = v
+    else:
+        a.i = v
+    return a
+
+
+def with_attrs(*attrs):
+    m = cast_node_model(to=TensorProto.FLOAT8E8M0)
+    node = m.graph.node[0]
+    del node.attribute[:]
+    node.attribute.extend(attrs)
+    return m
+
+
+INVALID = {
+    "cast_without_to": with_attrs(),
+    "cast_to_as_float": with_attrs(attr("to", onnx.AttributeProto.FLOAT, 24.0)),
+    "cast_to_as_string": with_attrs(attr("to", onnx.AttributeProto.STRING, b"FLOAT8E8M0")),
+    "cast_saturate_as_float": with_attrs(attr("to", onnx.AttributeProto.INT, 24),
+                                         attr("saturate", onnx.AttributeProto.FLOAT, 0.5)),
+    "cast_round_mode_as_int": with_attrs(attr("to", onnx.AttributeProto.INT, 24),
+                                         attr("round_mode", onnx.AttributeProto.INT, 3)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_models_onnxruntime_refuses_are_refused(name):
+    data = INVALID[name].SerializeToString()
+    with pytest.raises(Exception) as alone:
+        ortnode.session(data, False)
+    with pytest.raises(Exception) as attached:
+        ortnode.session(data, True)
+    assert type(attached.value) is type(alone.value)
+    assert str(attached.value) == str(alone.value)
+
+
+def expand_model(shape_shape):
+    return model([helper.make_node("Expand", ["x", "shape"], ["y"])],
+                 [value("x", TensorProto.FLOAT, [2, 1]), value("shape", TensorProto.INT64, shape_shape)],
+                 [value("y", TensorProto.FLOAT, None)])
+
+
+@pytest.mark.parametrize("shape", [np.array([[2, 2], [1, 2]], np.int64), np.array(2, np.int64)],
+                         ids=["2d_shape", "0d_shape"])
+def test_expand_of_a_shape_that_is_not_1d_does_what_onnxruntime_does(shape):
+    # Declared in the model, onnxruntime's inference refuses it ("shape input must be 1D
+    # tensor"); undeclared, onnxruntime's kernel reads the tensor's elements as the shape,
+    # and so does tensorcast's.
+    x = np.ones((2, 1), np.float32)
+    feeds = {"x": x, "shape": shape}
+    declared = expand_model(list(shape.shape)).SerializeToString()
+    with pytest.raises(Exception) as alone:
+        ortnode.session(declared, False).run(None, feeds)
+    with pytest.raises(Exception) as attached:
+        ortnode.session(declared, True).run(None, feeds)
+    assert type(attached.value) is type(alone.value) and str(attached.value) == str(alone.value)
+    assert "shape input must be 1D" in str(attached.value)
+    undeclared = expand_model(None).SerializeToString()
+    theirs = ortnode.session(undeclared, False).run(None, feeds)[0]
+    ours = ortnode.session(undeclared, True).run(None, feeds)[0]
+    assert ours.shape == theirs.shape and ours.tobytes() == theirs.tobytes()
+
+
+def optimized_nodes(m, with_library, level, tmp_path):
+    so = ortnode.session_options(with_library, 1, level)
+    path = tmp_path / f"opt_{int(with_library)}_{int(level)}.onnx"
+    so.optimized_model_filepath = str(path)
+    ort.InferenceSession(m.SerializeToString(), so)
+    return sorted((n.domain, n.op_type) for n in onnx.load(path).graph.node)
+
+
+def folding_model():
+    # Casts of initializers (folded by onnxruntime's constant folding), a Cast of an
+    # input (kept), and a Cast pair of the kind Cast elimination removes.
+    w16 = numpy_helper.from_array(np.arange(6, dtype=np.float16).reshape(3, 2), "w16")
+    b = numpy_helper.from_array(np.array([1, 2], np.int64), "b")
+    return model([helper.make_node("Cast", ["w16"], ["w"], to=TensorProto.FLOAT),
+                  helper.make_node("Cast", ["b"], ["bf"], to=TensorProto.FLOAT),
+                  helper.make_node("Cast", ["x"], ["xf"], to=TensorProto.FLOAT),
+                  helper.make_node("Cast", ["xf"], ["xff"], to=TensorProto.FLOAT),
+                  helper.make_node("MatMul", ["xff", "w"], ["m"]),
+                  helper.make_node("Add", ["m", "bf"], ["y"])],
+                 [value("x", TensorProto.DOUBLE, ["n", 3])], [value("y", TensorProto.FLOAT, ["n", 2])],
+                 [w16, b])
+
+
+@pytest.mark.parametrize("level", LEVELS[1:], ids=LEVEL_IDS[1:])
+def test_the_optimized_graph_is_onnxruntimes(level, tmp_path):
+    m = folding_model()
+    alone = optimized_nodes(m, False, level, tmp_path)
+    attached = optimized_nodes(m, True, level, tmp_path)
+    assert attached == alone
+    # The two initializer Casts were folded: one Cast (of the input) is left.
+    assert [n for n in alone if n[1] == "Cast"] == [("", "Cast")]
+
+
+def test_the_execution_provider_runs_the_nodes_it_takes():
+    m = model([helper.make_node("Cast", ["x"], ["y"], to=TensorProto.INT32)],
+              [value("x", TensorProto.FLOAT, [None])], [value("y", TensorProto.INT32, [None])])
+    x = np.array([np.nan, 3e9, -2.5], np.float32)
+    for level in LEVELS:
+        theirs, ours = both(m, level)
+        assert ours.run(None, {"x": x})[0].tolist() == [0, 2**31 - 1, -2]
+        assert theirs.run(None, {"x": x})[0][0] == -(2**31)
+        assert ours.get_providers()[0] == ortnode.EP_NAME
