@@ -90,6 +90,13 @@ def feeds(n):
     }
 
 
+def tensorcast_devices():
+    """The TensorcastExecutionProvider's devices (the library registered once)."""
+    if not any(d.ep_name == "TensorcastExecutionProvider" for d in ort.get_ep_devices()):
+        ort.register_execution_provider_library("tensorcast", LIB)
+    return [d for d in ort.get_ep_devices() if d.ep_name == "TensorcastExecutionProvider"]
+
+
 def node_times(model_bytes, inputs, with_library, runs, threads):
     """Median kernel time per node name, in microseconds, from onnxruntime's profiler."""
     so = ort.SessionOptions()
@@ -101,8 +108,8 @@ def node_times(model_bytes, inputs, with_library, runs, threads):
     with tempfile.TemporaryDirectory() as tmp:
         so.profile_file_prefix = os.path.join(tmp, "profile")
         if with_library:
-            so.register_custom_ops_library(LIB)
-        sess = ort.InferenceSession(model_bytes, so, providers=["CPUExecutionProvider"])
+            so.add_provider_for_devices(tensorcast_devices(), {})
+        sess = ort.InferenceSession(model_bytes, so)
         for _ in range(runs + 1):
             sess.run(None, inputs)
         with open(sess.end_profiling()) as f:
