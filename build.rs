@@ -5,12 +5,15 @@
 //! libtensorcast.so.0.1.0 can sit beside a later libtensorcast.so.1.y.z. All 0.x releases
 //! share the SONAME libtensorcast.so.0, so they must stay ABI-compatible with one another
 //! (docs/c-api.md allows only additions); a breaking change takes a new major version. Other
-//! platforms keep rustc's defaults.
+//! platforms keep rustc's defaults, and so does a build without the default feature
+//! `soname` (a crate that links tensorcast into a shared library of its own).
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     write_pow5_table();
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
+        && std::env::var_os("CARGO_FEATURE_SONAME").is_some()
+    {
         let major = std::env::var("CARGO_PKG_VERSION_MAJOR").expect("cargo sets the version");
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libtensorcast.so.{major}");
     }

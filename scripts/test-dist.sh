@@ -18,7 +18,10 @@
 #   the unpacked tree's path nor CARGO_HOME's (nor this checkout's or the usual
 #   CARGO_HOME's), and that the debug info names the compilation directories
 #   tensorcast-<version> and tensorcast-<version>/vendor/<crate> (and the toolchain's
-#   own, /rustc/<commit> and /rust/deps/...).
+#   own, /rustc/<commit> and /rust/deps/...);
+# - builds the onnxruntime plugin (integrations/onnxruntime) in the unpacked tree with
+#   cargo --locked --offline and the same empty CARGO_HOME, as its README says, and checks
+#   its SONAME (libtensorcast_ort.so) and that it exports only onnxruntime's entry points.
 #
 #   bash scripts/test-dist.sh
 #
@@ -230,6 +233,22 @@ debug_info() {
   echo "line tables: $half"
 }
 check "debug info: compilation directories $dist_name and $dist_name/vendor/*" debug_info
+
+# The onnxruntime plugin from the same tarballs: its Cargo.lock must pin what vendor/ has.
+plugin_offline() {
+  cd "$tree"
+  unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
+  CARGO_HOME=$cargo_home CARGO_NET_OFFLINE=true cargo build --release --locked --offline \
+    --manifest-path integrations/onnxruntime/Cargo.toml
+  local so=integrations/onnxruntime/target/release/libtensorcast_ort.so exported
+  readelf -d "$so" | grep -q 'Library soname: \[libtensorcast_ort.so\]' ||
+    fail "libtensorcast_ort.so's SONAME is not libtensorcast_ort.so: $(readelf -d "$so" | grep SONAME)"
+  exported=$(nm -D --defined-only "$so" | awk '{print $NF}' | sort | tr '\n' ' ')
+  echo "libtensorcast_ort.so exports: $exported"
+  [ "$exported" = "CreateEpFactories RegisterCustomOps ReleaseEpFactory " ] ||
+    fail "libtensorcast_ort.so exports more than onnxruntime's entry points"
+}
+check "the onnxruntime plugin builds offline from the tarballs (--locked --offline)" plugin_offline
 
 printf '\ndist: %d passed, %d failed\n' "$passed" "$failed"
 if [ "$failed" -ne 0 ]; then

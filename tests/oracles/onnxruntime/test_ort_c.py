@@ -65,3 +65,16 @@ def test_the_c_and_rust_slot_tables_agree():
     # One table, counted from the header: no two functions in one slot.
     merged = {**c, **rust}
     assert len(set(merged.values())) == len(merged)
+
+
+def test_the_library_is_a_library_of_its_own():
+    # Its own SONAME (not the core's libtensorcast.so.0, which would make a program's
+    # dlopen("libtensorcast.so.0") find this plugin once onnxruntime has loaded it), and
+    # only the entry points onnxruntime looks up are exported.
+    dynamic = subprocess.run(["readelf", "-d", ortnode.library()], capture_output=True, text=True,
+                             check=True).stdout
+    assert re.findall(r"Library soname: \[([^\]]+)\]", dynamic) == ["libtensorcast_ort.so"]
+    symbols = subprocess.run(["nm", "-D", "--defined-only", ortnode.library()], capture_output=True,
+                             text=True, check=True).stdout
+    exported = sorted(line.split()[-1] for line in symbols.splitlines() if line.strip())
+    assert exported == ["CreateEpFactories", "RegisterCustomOps", "ReleaseEpFactory"]
