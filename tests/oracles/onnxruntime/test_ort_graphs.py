@@ -151,6 +151,56 @@ def test_casts_in_subgraphs_keep_shapes(level):
         assert ours.run(None, feeds)[0].tobytes() == theirs.run(None, feeds)[0].tobytes()
 
 
+def loop_model():
+    # A Loop whose body casts its carried value through FLOAT16 and Expands a row; the
+    # loop's outputs feed a MatMul.
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Cast", ["carried"], ["h"], to=TensorProto.FLOAT16),
+         helper.make_node("Cast", ["h"], ["carried_out"], to=TensorProto.FLOAT),
+         helper.make_node("Expand", ["carried_out", "shape"], ["scan_out"])],
+        "body",
+        [value("i", TensorProto.INT64, []), value("cond_in", TensorProto.BOOL, []),
+         value("carried", TensorProto.FLOAT, None)],
+        [value("cond_out", TensorProto.BOOL, []), value("carried_out", TensorProto.FLOAT, None),
+         value("scan_out", TensorProto.FLOAT, None)])
+    w = numpy_helper.from_array(np.ones((3, 2), np.float32), "w")
+    shape = numpy_helper.from_array(np.array([2, 3], np.int64), "shape")
+    return model([helper.make_node("Loop", ["n", "", "x"], ["final", "stacked"], body=body),
+                  helper.make_node("MatMul", ["stacked", "w"], ["y"])],
+                 [value("n", TensorProto.INT64, []), value("x", TensorProto.FLOAT, None)],
+                 [value("final", TensorProto.FLOAT, None), value("y", TensorProto.FLOAT, None)],
+                 [w, shape])
+
+
+def scan_model():
+    # A Scan whose body casts each row to BFLOAT16 and back and sums it into the state.
+    body = helper.make_graph(
+        [helper.make_node("Cast", ["row"], ["b"], to=TensorProto.BFLOAT16),
+         helper.make_node("Cast", ["b"], ["r"], to=TensorProto.FLOAT),
+         helper.make_node("Add", ["state", "r"], ["state_out"]),
+         helper.make_node("Identity", ["r"], ["row_out"])],
+        "body",
+        [value("state", TensorProto.FLOAT, [3]), value("row", TensorProto.FLOAT, [3])],
+        [value("state_out", TensorProto.FLOAT, [3]), value("row_out", TensorProto.FLOAT, [3])])
+    return model([helper.make_node("Scan", ["s0", "x"], ["s", "rows"], body=body, num_scan_inputs=1)],
+                 [value("s0", TensorProto.FLOAT, None), value("x", TensorProto.FLOAT, None)],
+                 [value("s", TensorProto.FLOAT, None), value("rows", TensorProto.FLOAT, None)])
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_casts_in_loop_and_scan_bodies(level):
+    x = np.array([1.00048828125, 3.1, -7.77], np.float32)
+    theirs, ours = both(loop_model(), level)
+    feeds = {"n": np.array(3, np.int64), "x": x}
+    for a, b in zip(ours.run(None, feeds), theirs.run(None, feeds)):
+        assert a.shape == b.shape and a.tobytes() == b.tobytes()
+    theirs, ours = both(scan_model(), level)
+    feeds = {"s0": np.zeros(3, np.float32), "x": np.stack([x, x * 3, -x])}
+    for a, b in zip(ours.run(None, feeds), theirs.run(None, feeds)):
+        assert a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
 def cast_node_model(**attrs):
     return model([helper.make_node("Cast", ["x"], ["y"], **attrs)], [value("x", TensorProto.FLOAT, [2])],
                  [value("y", TensorProto.FLOAT8E8M0, [2])], opset=24)
