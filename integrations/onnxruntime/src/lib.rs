@@ -28,7 +28,7 @@ mod ort;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 use ort::{Api, OrtApiBase, OrtCustomOp, OrtSessionOptions, OrtStatus};
 
@@ -60,6 +60,7 @@ impl Op {
 /// An `OrtCustomOp` followed by what the callbacks need to know about it; onnxruntime
 /// passes back the pointer to `base`, the first field.
 #[repr(C)]
+#[derive(Clone, Copy)]
 struct Registered {
     base: OrtCustomOp,
     op: Op,
@@ -212,7 +213,7 @@ fn guarded(api: Api, body: impl FnOnce() -> Result<(), kernel::Fail>) -> *mut Or
     }
 }
 
-fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
+const fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
     Registered {
         base: OrtCustomOp {
             version: ort::API_VERSION,
@@ -235,7 +236,7 @@ fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
             create_kernel_v2,
             kernel_compute_v2,
             infer_output_shape: match op {
-                Op::Cast => Some(infer_cast_type),
+                Op::Cast => Some(infer_cast_type as InferFn),
                 Op::CastLike | Op::Expand => None,
             },
             get_start_version,
@@ -251,21 +252,33 @@ fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
     }
 }
 
-/// Every registered op: Cast and CastLike for each pair of types, Expand for each type.
-fn all_ops() -> &'static [Registered] {
-    static OPS: OnceLock<Vec<Registered>> = OnceLock::new();
-    OPS.get_or_init(|| {
-        let mut ops = Vec::new();
-        for op in [Op::Cast, Op::CastLike] {
-            for input in TYPES {
-                for output in TYPES {
-                    ops.push(custom_op(op, input, output));
-                }
-            }
+type InferFn =
+    unsafe extern "C" fn(*const OrtCustomOp, *mut ort::OrtShapeInferContext) -> *mut OrtStatus;
+
+/// How many ops there are: Cast and CastLike for each pair of types, Expand for each type.
+const OP_COUNT: usize = 2 * TYPES.len() * TYPES.len() + TYPES.len();
+
+/// Every registered op, built at compile time: registering the library allocates none.
+static OPS: [Registered; OP_COUNT] = all_ops();
+
+const fn all_ops() -> [Registered; OP_COUNT] {
+    let mut ops = [custom_op(Op::Expand, 0, 0); OP_COUNT];
+    let mut at = 0;
+    let mut i = 0;
+    while i < TYPES.len() {
+        let mut j = 0;
+        while j < TYPES.len() {
+            ops[at] = custom_op(Op::Cast, TYPES[i], TYPES[j]);
+            ops[at + 1] = custom_op(Op::CastLike, TYPES[i], TYPES[j]);
+            at += 2;
+            j += 1;
         }
-        ops.extend(TYPES.map(|t| custom_op(Op::Expand, t, t)));
-        ops
-    })
+        ops[at] = custom_op(Op::Expand, TYPES[i], TYPES[i]);
+        at += 1;
+        i += 1;
+    }
+    assert!(at == OP_COUNT);
+    ops
 }
 
 /// The domains the ops are added to: ONNX's own (overriding the built-in kernels) and ours.
@@ -275,6 +288,91 @@ const OWN_DOMAIN: &CStr = c"ai.tensorcast";
 /// The session config entry that adds the ONNX domain: "1" registers the ops in both
 /// domains; "0" (the default) in `ai.tensorcast` only.
 const OVERRIDE_KEY: &CStr = c"tensorcast_ort.override_onnx_domain";
+
+/// The custom-op domains, made once per load of the library (the first time a session
+/// options asks for each) and shared by every session options it is registered with:
+/// onnxruntime reads a domain when it makes a session, and unloads the library only after
+/// the last session options and session that use it are gone. `release_domains` frees
+/// them then, so registering the library again and again holds memory flat.
+struct Domains {
+    api: *const ort::OrtApi,
+    /// The ONNX domain's and ai.tensorcast's, NULL until made.
+    made: [*mut ort::OrtCustomOpDomain; 2],
+}
+
+// SAFETY: the pointers are onnxruntime's objects, used only under the mutex.
+unsafe impl Send for Domains {}
+
+static DOMAINS: Mutex<Domains> = Mutex::new(Domains {
+    api: std::ptr::null(),
+    made: [std::ptr::null_mut(); 2],
+});
+
+/// The domain `name` (ONNX_DOMAIN or OWN_DOMAIN) holding every op of OPS, made on first use.
+fn shared_domain(api: Api, name: &CStr) -> Result<*mut ort::OrtCustomOpDomain, kernel::Fail> {
+    let index = usize::from(name == OWN_DOMAIN);
+    let mut domains = DOMAINS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if domains.made[index].is_null() {
+        let mut domain = std::ptr::null_mut();
+        // SAFETY: the slots' types are as declared; `name` is NUL-terminated; the ops are
+        // statics, alive as long as the library.
+        unsafe {
+            kernel::check(api.get::<ort::sig::CreateCustomOpDomain>(
+                ort::slot::CREATE_CUSTOM_OP_DOMAIN,
+            )(name.as_ptr(), &mut domain))?;
+            for op in &OPS {
+                let added = kernel::check(api
+                    .get::<ort::sig::CustomOpDomainAdd>(ort::slot::CUSTOM_OP_DOMAIN_ADD)(
+                    domain, &op.base,
+                ));
+                if let Err(fail) = added {
+                    api.get::<ort::sig::ReleaseCustomOpDomain>(ort::slot::RELEASE_CUSTOM_OP_DOMAIN)(
+                        domain,
+                    );
+                    return Err(fail);
+                }
+            }
+        }
+        domains.made[index] = domain;
+        domains.api = api.table();
+    }
+    Ok(domains.made[index])
+}
+
+/// Frees the domains when the library is unloaded (dlclose after the last session options
+/// that registered it, or the end of the process). Runs from the ELF `.fini_array`.
+extern "C" fn release_domains() {
+    let _ = catch_unwind(|| {
+        let mut domains = DOMAINS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if domains.api.is_null() {
+            return;
+        }
+        // SAFETY: `api` is the table the domains were made with; onnxruntime, which is
+        // unloading this library, is still loaded.
+        let api = unsafe { Api::new(domains.api) };
+        for domain in &mut domains.made {
+            if !domain.is_null() {
+                // SAFETY: the slot's type is as declared; each domain is released once,
+                // when no session options holds it any more.
+                unsafe {
+                    api.get::<ort::sig::ReleaseCustomOpDomain>(ort::slot::RELEASE_CUSTOM_OP_DOMAIN)(
+                        *domain,
+                    )
+                };
+                *domain = std::ptr::null_mut();
+            }
+        }
+    });
+}
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".fini_array"]
+static RELEASE_AT_UNLOAD: extern "C" fn() = release_domains;
 
 /// Whether to register in the ONNX domain, from the session config entry OVERRIDE_KEY.
 ///
@@ -318,9 +416,8 @@ unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, k
 /// Python, `RegisterCustomOpsLibrary_V2` in C): adds Cast, CastLike and Expand to the
 /// session options in the domain "ai.tensorcast", and also in "" (the ONNX domain) when
 /// the session config entry `tensorcast_ort.override_onnx_domain` is "1" (set before the
-/// library is registered). The domains are never freed:
-/// onnxruntime keeps pointers to them for the lifetime of every session made from these
-/// options.
+/// library is registered). The domains are made once per load of the library and shared
+/// (see `Domains`).
 ///
 /// # Safety
 /// `options` and `api_base` are the pointers onnxruntime passes.
@@ -355,18 +452,10 @@ pub unsafe extern "C" fn RegisterCustomOps(
             &[OWN_DOMAIN]
         };
         for &name in domains {
-            let mut domain = std::ptr::null_mut();
-            // SAFETY: the slots' types are as declared; `name` is NUL-terminated.
+            let domain = shared_domain(api, name)?;
+            // SAFETY: the slot's type is as declared; the domain lives until the library
+            // is unloaded, after the last session options that hold it.
             unsafe {
-                kernel::check(api.get::<ort::sig::CreateCustomOpDomain>(
-                    ort::slot::CREATE_CUSTOM_OP_DOMAIN,
-                )(name.as_ptr(), &mut domain))?;
-                for op in all_ops() {
-                    kernel::check(api
-                        .get::<ort::sig::CustomOpDomainAdd>(ort::slot::CUSTOM_OP_DOMAIN_ADD)(
-                        domain, &op.base,
-                    ))?;
-                }
                 kernel::check(api
                     .get::<ort::sig::AddCustomOpDomain>(ort::slot::ADD_CUSTOM_OP_DOMAIN)(
                     options, domain,

@@ -55,6 +55,7 @@ type Status = *mut OrtStatus;
 /// `OrtCustomOp` as laid out for version 17 and later (fields read only from version 18 on
 /// are present and NULL).
 #[repr(C)]
+#[derive(Clone, Copy)]
 pub struct OrtCustomOp {
     pub version: u32,
     pub create_kernel: Option<
@@ -147,6 +148,7 @@ pub mod sig {
         *mut *mut OrtValue,
     ) -> Status;
     pub type ReleaseStatus = unsafe extern "C" fn(Status);
+    pub type ReleaseCustomOpDomain = unsafe extern "C" fn(*mut OrtCustomOpDomain);
     pub type ReleaseTensorTypeAndShapeInfo = unsafe extern "C" fn(*mut OrtTensorTypeAndShapeInfo);
     pub type GetResizedStringTensorElementBuffer =
         unsafe extern "C" fn(*mut OrtValue, usize, usize, *mut *mut c_char) -> Status;
@@ -195,6 +197,7 @@ pub mod slot {
     pub const KERNEL_CONTEXT_GET_INPUT: usize = 90;
     pub const KERNEL_CONTEXT_GET_OUTPUT: usize = 91;
     pub const RELEASE_STATUS: usize = 93;
+    pub const RELEASE_CUSTOM_OP_DOMAIN: usize = 101;
     pub const RELEASE_TENSOR_TYPE_AND_SHAPE_INFO: usize = 99;
     pub const HAS_SESSION_CONFIG_ENTRY: usize = 237;
     pub const GET_SESSION_CONFIG_ENTRY: usize = 238;
@@ -232,6 +235,11 @@ impl Api {
         // SAFETY: the table holds at least `index + 1` non-NULL function pointers (every
         // slot used exists from API_VERSION on), and the caller names the slot's type.
         unsafe { std::mem::transmute_copy(&*(self.0 as *const *const c_void).add(index)) }
+    }
+
+    /// The table itself.
+    pub fn table(self) -> *const OrtApi {
+        self.0
     }
 
     /// A new status with `code` and `message` (any NUL inside is cut off).
