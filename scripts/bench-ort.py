@@ -10,14 +10,27 @@ Each node's time is the median of its kernel times over the runs (after one warm
 the speedup is onnxruntime's time over tensorcast-ort's. Both sessions run in this process,
 one after the other, on the same inputs, with graph optimizations off (so no node is
 folded away) and the same intra-op thread count. Only ratios within one run mean anything.
+
+    build/venv-ort/bin/python scripts/bench-ort.py --real [--runs 7] [--models REGEX]
+
+--real times the real-model set instead (tests/oracles/onnxruntime/realmodels, built into
+build/real-models by scripts/test-ort.sh): for each model, the session-creation time
+(median of --runs creations, each from fresh session options, alternating without and
+with the library) and the run latency (median of --runs runs on its deterministic
+inputs, alternating between the two sessions, after one warm-up run each), at
+ORT_ENABLE_ALL with 1 intra-op thread, through ortnode.session_options, the tests' way
+of attaching tensorcast-ort. The ratios are the time with the library over the time
+without.
 """
 
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnxruntime as ort
@@ -122,12 +135,76 @@ def node_times(model_bytes, inputs, with_library, runs, threads):
     return {name: statistics.median(d[1:]) for name, d in times.items()}
 
 
+def real_model_times(path, feeds, runs, ort_level, session_options):
+    """Median creation and run times (s) of the model, {False: alone, True: with}."""
+    for with_library in (False, True):  # warm-up: the library's registration, file caches
+        ort.InferenceSession(path, session_options(with_library, 1, ort_level))
+    create = {False: [], True: []}
+    for i in range(runs):
+        for with_library in ((False, True) if i % 2 == 0 else (True, False)):
+            options = session_options(with_library, 1, ort_level)
+            start = time.perf_counter()
+            ort.InferenceSession(path, options)
+            create[with_library].append(time.perf_counter() - start)
+    sessions = {lib: ort.InferenceSession(path, session_options(lib, 1, ort_level)) for lib in (False, True)}
+    for session in sessions.values():
+        session.run(None, feeds)
+    run = {False: [], True: []}
+    for i in range(runs):
+        for with_library in ((False, True) if i % 2 == 0 else (True, False)):
+            start = time.perf_counter()
+            sessions[with_library].run(None, feeds)
+            run[with_library].append(time.perf_counter() - start)
+    return ({k: statistics.median(v) for k, v in create.items()},
+            {k: statistics.median(v) for k, v in run.items()})
+
+
+def real_models(runs, pattern):
+    """--real: the table of creation and run times of the real-model set."""
+    tests = os.path.join(ROOT, "tests", "oracles", "onnxruntime")
+    sys.path[:0] = [tests, os.path.join(tests, "realmodels")]
+    import build_models
+    import inputs
+    import ortnode
+
+    level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    print(f"onnxruntime {ort.__version__}, ORT_ENABLE_ALL, 1 intra-op thread, median of {runs}; "
+          f"ratios are with tensorcast-ort over without")
+    print(f"| {'model':<24} | {'create alone':>12} | {'create with':>11} | {'ratio':>5} "
+          f"| {'run alone':>10} | {'run with':>10} | {'ratio':>5} |")
+    print(f"|{'-' * 26}|{'-' * 13}:|{'-' * 12}:|{'-' * 6}:|{'-' * 11}:|{'-' * 11}:|{'-' * 6}:|")
+    missing = 0
+    for name in build_models.NAMES:
+        if not re.search(pattern, name):
+            continue
+        path, spec = build_models.paths(name)
+        if not os.path.exists(path):
+            print(f"| {name:<24} | not built: tests/oracles/onnxruntime/realmodels/build_models.py |")
+            missing += 1
+            continue
+        try:
+            create, run = real_model_times(path, inputs.feeds(path, spec), runs, level, ortnode.session_options)
+        except Exception as e:  # a model onnxruntime refuses, with or without the library
+            print(f"| {name:<24} | {type(e).__name__}: {str(e).strip().splitlines()[0][:120]} |")
+            continue
+        print(f"| {name:<24} | {create[False] * 1e3:>9.2f} ms | {create[True] * 1e3:>8.2f} ms "
+              f"| {create[True] / create[False]:>5.2f} | {run[False] * 1e3:>7.3f} ms | {run[True] * 1e3:>7.3f} ms "
+              f"| {run[True] / run[False]:>5.2f} |")
+    if missing:
+        sys.exit(f"{missing} model(s) not built")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=1 << 20, help="elements per tensor (a multiple of 1024)")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--threads", type=int, default=1, help="intra-op threads of both sessions")
+    parser.add_argument("--real", action="store_true", help="time the real-model set instead")
+    parser.add_argument("--models", default="", help="with --real: only the models whose name matches")
     args = parser.parse_args()
+    if args.real:
+        real_models(args.runs, args.models)
+        return
     if args.n % 1024:
         sys.exit("--n must be a multiple of 1024")
     model_bytes, inputs = model(args.n), feeds(args.n)
