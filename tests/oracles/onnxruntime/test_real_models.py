@@ -14,7 +14,8 @@ of the four settings:
   hang is always a failure;
 - the outputs are bit-identical to onnxruntime's alone (any NaN matching any NaN), or,
   where they differ, the library's value is exactly the one onnx's ReferenceEvaluator
-  gives on the same model and inputs (run only then, also in a child).
+  gives on the same model and inputs (run only then, in a child, on the nodes that the
+  differing outputs need); a reference that cannot run them cannot vouch for them.
 
 A model of the set that is missing (build_models.py could not build it) fails. At the
 end a table gives, per model, its node count, whether the outputs were identical, and
