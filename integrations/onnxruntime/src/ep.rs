@@ -350,13 +350,174 @@ unsafe extern "C" fn get_capability(
             for node in nodes {
                 let mut definition = null();
                 check(look_up(support, node, &mut definition))?;
-                if !definition.is_null() {
+                if !definition.is_null() && !leave_to_onnxruntime(ep.api, node)? {
                     check(add(support, node))?;
                 }
             }
         }
         Ok(())
     })
+}
+
+/// Whether the EP leaves a node it has a kernel for to onnxruntime, so that the model runs
+/// as it does without the library: a Cast or CastLike whose input is a FLOAT16 value that
+/// another operator computes, or whose FLOAT16 output another operator takes.
+///
+/// onnxruntime's CPU provider runs the FLOAT16 operators it has no FLOAT16 kernel for in
+/// FLOAT, with Casts of its own inserted around them after the execution providers took
+/// their nodes (`InsertCastTransformer`); then it drops each pair of an inserted Cast and a
+/// Cast of the model that undo each other (`RemoveDuplicateCastTransformer`), so that the
+/// value is never rounded to FLOAT16. It does so only while the model's Cast is its own: one
+/// the EP took would keep the rounding, and the model's outputs would move. Which operators
+/// get those Casts is not known when the EP chooses, so it leaves every Cast next to a
+/// FLOAT16 value of another operator; Casts between graph inputs, initializers, graph
+/// outputs and the three operators stay the EP's.
+///
+/// # Safety
+/// `api` is a table of `EP_API_VERSION` or later; `node` is a node of the graph onnxruntime
+/// passed to GetCapability, valid for that call.
+unsafe fn leave_to_onnxruntime(api: Api, node: *const ort::OrtNode) -> Result<bool, Fail> {
+    const OURS: [&CStr; 3] = [c"Cast", c"CastLike", c"Expand"];
+    // SAFETY: the slots' types are as declared; every object read belongs to the graph,
+    // valid for this call, and every out-pointer is a local or holds what was asked for.
+    unsafe {
+        if !is_onnx_op(api, node, &OURS[..2])? {
+            return Ok(false);
+        }
+        let input = first_value(
+            api,
+            node,
+            ep_slot::NODE_GET_NUM_INPUTS,
+            ep_slot::NODE_GET_INPUTS,
+        )?;
+        if !input.is_null() && is_float16(api, input)? {
+            let mut producer = null();
+            let mut output = 0;
+            check(api.get::<ep_sig::ValueInfoGetValueProducer>(
+                ep_slot::VALUE_INFO_GET_VALUE_PRODUCER,
+            )(input, &mut producer, &mut output))?;
+            if !producer.is_null() && !is_onnx_op(api, producer, &OURS)? {
+                return Ok(true);
+            }
+        }
+        let output = first_value(
+            api,
+            node,
+            ep_slot::NODE_GET_NUM_OUTPUTS,
+            ep_slot::NODE_GET_OUTPUTS,
+        )?;
+        if !output.is_null() && is_float16(api, output)? {
+            let mut count = 0;
+            check(api.get::<ep_sig::ValueInfoGetValueNumConsumers>(
+                ep_slot::VALUE_INFO_GET_VALUE_NUM_CONSUMERS,
+            )(output, &mut count))?;
+            let mut consumers = vec![null(); count];
+            let mut indices = vec![0i64; count];
+            if count > 0 {
+                check(api.get::<ep_sig::ValueInfoGetValueConsumers>(
+                    ep_slot::VALUE_INFO_GET_VALUE_CONSUMERS,
+                )(
+                    output,
+                    consumers.as_mut_ptr(),
+                    indices.as_mut_ptr(),
+                    count,
+                ))?;
+            }
+            for consumer in consumers {
+                if !consumer.is_null() && !is_onnx_op(api, consumer, &OURS)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// The node's first input or output (by the count and list slots given), NULL if none.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`; the slots are Node_GetNumInputs/Node_GetInputs or
+/// Node_GetNumOutputs/Node_GetOutputs.
+unsafe fn first_value(
+    api: Api,
+    node: *const ort::OrtNode,
+    count_slot: usize,
+    list_slot: usize,
+) -> Result<*const ort::OrtValueInfo, Fail> {
+    let mut count = 0;
+    // SAFETY: both slots have these types (NodeGetNumInputs's and NodeGetInputs's are the
+    // outputs' too); `values` holds the `count` entries asked for.
+    unsafe {
+        check(api.get::<ep_sig::NodeGetNumInputs>(count_slot)(
+            node, &mut count,
+        ))?;
+        if count == 0 {
+            return Ok(null());
+        }
+        let mut values = vec![null(); count];
+        check(api.get::<ep_sig::NodeGetInputs>(list_slot)(
+            node,
+            values.as_mut_ptr(),
+            count,
+        ))?;
+        Ok(values[0])
+    }
+}
+
+/// Whether a value is a FLOAT16 tensor.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`; `value` belongs to the graph.
+unsafe fn is_float16(api: Api, value: *const ort::OrtValueInfo) -> Result<bool, Fail> {
+    let mut type_info = null();
+    let mut tensor = null();
+    let mut element = 0;
+    // SAFETY: the slots' types are as declared; the type information belongs to the value.
+    unsafe {
+        check(api.get::<ep_sig::GetValueInfoTypeInfo>(
+            ep_slot::GET_VALUE_INFO_TYPE_INFO,
+        )(value, &mut type_info))?;
+        if type_info.is_null() {
+            return Ok(false);
+        }
+        check(api.get::<ep_sig::CastTypeInfoToTensorInfo>(
+            ep_slot::CAST_TYPE_INFO_TO_TENSOR_INFO,
+        )(type_info, &mut tensor))?;
+        if tensor.is_null() {
+            return Ok(false);
+        }
+        check(api.get::<crate::ort::sig::GetTensorElementType>(
+            crate::ort::slot::GET_TENSOR_ELEMENT_TYPE,
+        )(tensor, &mut element))?;
+    }
+    Ok(element == ort::TYPE_FLOAT16)
+}
+
+/// Whether `node` is one of the ONNX-domain operators `names`.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`.
+unsafe fn is_onnx_op(api: Api, node: *const ort::OrtNode, names: &[&CStr]) -> Result<bool, Fail> {
+    let mut domain = null();
+    let mut op_type = null();
+    // SAFETY: the slots' types are as declared; the strings belong to the node.
+    unsafe {
+        check(api.get::<ep_sig::NodeGetText>(ep_slot::NODE_GET_DOMAIN)(
+            node,
+            &mut domain,
+        ))?;
+        check(api
+            .get::<ep_sig::NodeGetText>(ep_slot::NODE_GET_OPERATOR_TYPE)(
+            node,
+            &mut op_type,
+        ))?;
+        if domain.is_null() || op_type.is_null() {
+            return Ok(false);
+        }
+        let domain = CStr::from_ptr(domain).to_bytes();
+        let op_type = CStr::from_ptr(op_type);
+        Ok((domain.is_empty() || domain == b"ai.onnx") && names.contains(&op_type))
+    }
 }
 
 unsafe extern "C" fn kernel_compute(

@@ -35,6 +35,7 @@ pub struct OrtApiBase {
 // 25 = UINT2, 26 = INT2.
 pub const TYPE_INT64: c_int = 7;
 pub const TYPE_STRING: c_int = 8;
+pub const TYPE_FLOAT16: c_int = 10;
 pub const TYPE_UINT2: c_int = 24;
 pub const TYPE_INT2: c_int = 25;
 pub const TYPE_FLOAT8E8M0: c_int = 26;
@@ -270,6 +271,8 @@ pub const EP_API_VERSION: u32 = 24;
 pub enum OrtEpApi {}
 pub enum OrtGraph {}
 pub enum OrtNode {}
+pub enum OrtValueInfo {}
+pub enum OrtTypeInfo {}
 pub enum OrtHardwareDevice {}
 pub enum OrtEpDevice {}
 pub enum OrtKeyValuePairs {}
@@ -396,6 +399,20 @@ pub mod ep_sig {
     pub type GraphGetNumNodes = unsafe extern "C" fn(*const OrtGraph, *mut usize) -> Status;
     pub type GraphGetNodes =
         unsafe extern "C" fn(*const OrtGraph, *mut *const OrtNode, usize) -> Status;
+    pub type NodeGetText = unsafe extern "C" fn(*const OrtNode, *mut *const c_char) -> Status;
+    pub type NodeGetNumInputs = unsafe extern "C" fn(*const OrtNode, *mut usize) -> Status;
+    pub type NodeGetInputs =
+        unsafe extern "C" fn(*const OrtNode, *mut *const OrtValueInfo, usize) -> Status;
+    pub type ValueInfoGetValueNumConsumers =
+        unsafe extern "C" fn(*const OrtValueInfo, *mut usize) -> Status;
+    pub type ValueInfoGetValueConsumers =
+        unsafe extern "C" fn(*const OrtValueInfo, *mut *const OrtNode, *mut i64, usize) -> Status;
+    pub type ValueInfoGetValueProducer =
+        unsafe extern "C" fn(*const OrtValueInfo, *mut *const OrtNode, *mut usize) -> Status;
+    pub type GetValueInfoTypeInfo =
+        unsafe extern "C" fn(*const OrtValueInfo, *mut *const OrtTypeInfo) -> Status;
+    pub type CastTypeInfoToTensorInfo =
+        unsafe extern "C" fn(*const OrtTypeInfo, *mut *const OrtTensorTypeAndShapeInfo) -> Status;
     pub type CreateEpDevice = unsafe extern "C" fn(
         *mut OrtEpFactory,
         *const OrtHardwareDevice,
@@ -443,6 +460,17 @@ pub mod ep_slot {
     pub const GET_EP_API: usize = 317;
     pub const GRAPH_GET_NUM_NODES: usize = 344;
     pub const GRAPH_GET_NODES: usize = 345;
+    pub const NODE_GET_OPERATOR_TYPE: usize = 350;
+    pub const NODE_GET_DOMAIN: usize = 351;
+    pub const NODE_GET_NUM_INPUTS: usize = 353;
+    pub const NODE_GET_INPUTS: usize = 354;
+    pub const NODE_GET_NUM_OUTPUTS: usize = 355;
+    pub const NODE_GET_OUTPUTS: usize = 356;
+    pub const VALUE_INFO_GET_VALUE_NUM_CONSUMERS: usize = 324;
+    pub const VALUE_INFO_GET_VALUE_CONSUMERS: usize = 325;
+    pub const VALUE_INFO_GET_VALUE_PRODUCER: usize = 323;
+    pub const GET_VALUE_INFO_TYPE_INFO: usize = 290;
+    pub const CAST_TYPE_INFO_TO_TENSOR_INFO: usize = 55;
 }
 
 /// Slot numbers in `OrtEpApi` (0-based, the order of onnxruntime_ep_c_api.h).

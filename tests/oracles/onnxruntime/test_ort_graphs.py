@@ -343,3 +343,31 @@ def test_registering_and_sessions_hold_memory_flat():
         cycle()
     grown = rss_kib() - before
     assert grown < 512, f"RSS grew by {grown} KiB over 2000 session and register/unregister cycles"
+
+
+def float16_conv_model():
+    # A float16 Conv, which onnxruntime's CPU provider runs in FLOAT between Casts of its
+    # own, and the model's Casts around it: a Relu's output cast to FLOAT16 on the way in,
+    # the Conv's output cast back to FLOAT on the way out. onnxruntime drops each pair of
+    # its Cast and the model's (the values are never rounded to FLOAT16), so the execution
+    # provider must leave these two Casts to it; the Cast of the graph input to FLOAT16
+    # for the Add stays the provider's.
+    w = numpy_helper.from_array(np.random.default_rng(3).standard_normal((2, 1, 3, 3)).astype(np.float16), "w")
+    return model([helper.make_node("Relu", ["x"], ["r"]),
+                  helper.make_node("Cast", ["r"], ["r16"], to=TensorProto.FLOAT16),
+                  helper.make_node("Conv", ["r16", "w"], ["c"]),
+                  helper.make_node("Cast", ["c"], ["y"], to=TensorProto.FLOAT),
+                  helper.make_node("Cast", ["x"], ["x16"], to=TensorProto.FLOAT16),
+                  helper.make_node("Cast", ["x16"], ["z"], to=TensorProto.DOUBLE)],
+                 [value("x", TensorProto.FLOAT, [1, 1, 6, 6])],
+                 [value("y", TensorProto.FLOAT, None), value("z", TensorProto.DOUBLE, None)], [w], opset=17)
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
+def test_float16_operators_between_casts_run_as_onnxruntime_runs_them(level, tmp_path):
+    m = float16_conv_model()
+    x = (np.random.default_rng(4).standard_normal((1, 1, 6, 6)) * 3).astype(np.float32)
+    theirs, ours = both(m, level)
+    for a, b in zip(ours.run(None, {"x": x}), theirs.run(None, {"x": x})):
+        assert a.shape == b.shape and a.tobytes() == b.tobytes()
+    assert optimized_nodes(m, True, level, tmp_path) == optimized_nodes(m, False, level, tmp_path)
