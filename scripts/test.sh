@@ -149,7 +149,7 @@ run_onnx118() {
 
 # The same library with every SIMD kernel family turned off (src/simd/cpu.rs): the
 # portable code that other CPUs run, checked by the same C suite and oracles.
-step_def ort "" "onnxruntime 1.32.0 running tensorcast-ort (scripts/test-ort.sh): onnx node tests, override, threads, errors, C API"
+step_def ort "" "onnxruntime 1.32.0 running tensorcast-ort (scripts/test-ort.sh): onnx node tests, graphs, real models, threads, errors, C API"
 run_ort() {
   bash scripts/test-ort.sh
 }
