@@ -348,6 +348,10 @@ unsafe extern "C" fn get_capability(
                 .ep_api
                 .get::<ep_sig::AddSingleNode>(ep_api_slot::EP_GRAPH_SUPPORT_INFO_ADD_SINGLE_NODE);
             for node in nodes {
+                // The operator first: the registry's look-up is the costlier question.
+                if !is_onnx_op(ep.api, node, &[c"Cast", c"CastLike", c"Expand"])? {
+                    continue;
+                }
                 let mut definition = null();
                 check(look_up(support, node, &mut definition))?;
                 if !definition.is_null() && !leave_to_onnxruntime(ep.api, node)? {
