@@ -705,23 +705,22 @@ pub unsafe extern "C" fn CreateEpFactories(
     max_factories: usize,
     num_factories: *mut usize,
 ) -> *mut OrtStatus {
-    if api_base.is_null() {
-        return null_mut();
+    if !num_factories.is_null() {
+        // SAFETY: onnxruntime's out-pointer; no factory until one is made.
+        unsafe { *num_factories = 0 };
     }
-    // SAFETY: onnxruntime passes its OrtApiBase, valid for the process.
-    let base = unsafe { &*api_base };
-    // SAFETY: GetApi may be called with any version; NULL means not supported.
-    let table = unsafe { (base.get_api)(ort::EP_API_VERSION) };
-    if table.is_null() {
-        // SAFETY: version 1 exists in every onnxruntime; its slot 0 is CreateStatus.
-        let oldest = unsafe { Api::new((base.get_api)(1)) };
-        return oldest.status(
-            ort::ORT_NOT_IMPLEMENTED,
-            "TensorcastExecutionProvider needs onnxruntime 1.24 or later (C API version 24)",
-        );
-    }
-    // SAFETY: a table of EP_API_VERSION, valid for the process.
-    let api = unsafe { Api::new(table) };
+    // SAFETY: `api_base` is onnxruntime's.
+    let api = match unsafe {
+        ort::api_of(
+            api_base,
+            ort::EP_API_VERSION,
+            "TensorcastExecutionProvider",
+            "1.24",
+        )
+    } {
+        Ok(api) => api,
+        Err(status) => return status,
+    };
     guarded(api, || {
         if factories.is_null() || num_factories.is_null() || max_factories == 0 {
             return Err(Fail::New(
@@ -729,7 +728,7 @@ pub unsafe extern "C" fn CreateEpFactories(
                 "TensorcastExecutionProvider: onnxruntime gave no room for a factory".into(),
             ));
         }
-        EP_API_TABLE.store(table.cast_mut(), std::sync::atomic::Ordering::Release);
+        EP_API_TABLE.store(api.table().cast_mut(), std::sync::atomic::Ordering::Release);
         // SAFETY: the slot's type is as declared; it returns the table of this onnxruntime.
         let ep_api = unsafe { EpApi::new(api.get::<ep_sig::GetEpApi>(ep_slot::GET_EP_API)()) };
         // SAFETY: the table is of EP_API_VERSION or later.

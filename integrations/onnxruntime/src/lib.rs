@@ -426,24 +426,12 @@ pub unsafe extern "C" fn RegisterCustomOps(
     options: *mut OrtSessionOptions,
     api_base: *const OrtApiBase,
 ) -> *mut OrtStatus {
-    if api_base.is_null() {
-        return std::ptr::null_mut();
-    }
-    // SAFETY: onnxruntime passes its OrtApiBase, valid for the process.
-    let base = unsafe { &*api_base };
-    // SAFETY: GetApi may be called with any version; NULL means not supported.
-    let table = unsafe { (base.get_api)(ort::API_VERSION) };
-    if table.is_null() {
-        // SAFETY: version 1 exists in every onnxruntime; its slot 0 is CreateStatus.
-        let oldest = unsafe { Api::new((base.get_api)(1)) };
-        return oldest.status(
-            ort::ORT_NOT_IMPLEMENTED,
-            "tensorcast-ort needs onnxruntime 1.17 or later (C API version 17)",
-        );
-    }
-    // SAFETY: a table of API_VERSION, valid for the process.
-    let api = unsafe { Api::new(table) };
-    API.store(table.cast_mut(), Ordering::Release);
+    // SAFETY: `api_base` is onnxruntime's.
+    let api = match unsafe { ort::api_of(api_base, ort::API_VERSION, "tensorcast-ort", "1.17") } {
+        Ok(api) => api,
+        Err(status) => return status,
+    };
+    API.store(api.table().cast_mut(), Ordering::Release);
     guarded(api, || {
         // SAFETY: `options` is the session options onnxruntime passes.
         let domains: &[&CStr] = if unsafe { overrides(api, options) }? {

@@ -210,6 +210,37 @@ pub mod slot {
     pub const KERNEL_CONTEXT_PARALLEL_FOR: usize = 274;
 }
 
+/// The `OrtApi` table of `version` of the onnxruntime whose `OrtApiBase` is `base`, or the
+/// status to return when there is none: NULL for a NULL `base` (no status can be made),
+/// else one saying that `who` needs onnxruntime `release` or later.
+///
+/// # Safety
+/// `base` is NULL or the `OrtApiBase` onnxruntime passes, valid for the process.
+pub unsafe fn api_of(
+    base: *const OrtApiBase,
+    version: u32,
+    who: &str,
+    release: &str,
+) -> Result<Api, *mut OrtStatus> {
+    if base.is_null() {
+        return Err(std::ptr::null_mut());
+    }
+    // SAFETY: `base` is onnxruntime's, valid for the process.
+    let base = unsafe { &*base };
+    // SAFETY: GetApi may be called with any version; NULL means not supported.
+    let table = unsafe { (base.get_api)(version) };
+    if table.is_null() {
+        // SAFETY: version 1 exists in every onnxruntime; its slot 0 is CreateStatus.
+        let oldest = unsafe { Api::new((base.get_api)(1)) };
+        return Err(oldest.status(
+            ORT_NOT_IMPLEMENTED,
+            &format!("{who} needs onnxruntime {release} or later (C API version {version})"),
+        ));
+    }
+    // SAFETY: a table of `version`, valid for the process.
+    Ok(unsafe { Api::new(table) })
+}
+
 /// A handle on an `OrtApi` table of version `API_VERSION` or later.
 #[derive(Clone, Copy)]
 pub struct Api(*const OrtApi);

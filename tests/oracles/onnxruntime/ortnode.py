@@ -131,3 +131,18 @@ def run_dir(test_dir, with_library):
         if reason is not None:
             return f"{os.path.basename(set_dir)}: {reason}"
     return None
+
+
+def rss_growth_kib(cycle, warm_up, count):
+    """How much this process's resident memory grew, in KiB, over `count` calls of `cycle`
+    after `warm_up` calls (which take onnxruntime's and the allocator's one-time growth)."""
+    def rss_kib():
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+
+    for _ in range(warm_up):
+        cycle()
+    before = rss_kib()
+    for _ in range(count):
+        cycle()
+    return rss_kib() - before

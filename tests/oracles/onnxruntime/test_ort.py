@@ -109,19 +109,12 @@ def test_the_own_domain_needs_the_library():
 def test_registering_the_custom_op_library_holds_memory_flat():
     # The op table is a static and the domains are made once per load of the library and
     # freed when onnxruntime unloads it: it used to leak ~280 KiB per register/drop.
-    from test_ort_graphs import rss_kib
-
     model = cast_model(TensorProto.INT32, domain="ai.tensorcast")
 
     def cycle():
         ort.InferenceSession(model, custom_op_options())
 
-    for _ in range(30):
-        cycle()
-    before = rss_kib()
-    for _ in range(300):
-        cycle()
-    grown = rss_kib() - before
+    grown = ortnode.rss_growth_kib(cycle, 30, 300)
     assert grown < 1024, f"RSS grew by {grown} KiB over 300 custom-op register/drop cycles"
 
 

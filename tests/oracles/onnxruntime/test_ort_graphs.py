@@ -318,16 +318,10 @@ def test_the_execution_provider_runs_the_nodes_it_takes():
         assert ours.get_providers()[0] == ortnode.EP_NAME
 
 
-def rss_kib():
-    with open("/proc/self/status") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
-
-
 def test_registering_and_sessions_hold_memory_flat():
     # Every allocation made when the library is registered is released when it is
     # unregistered, and a session adds nothing that outlives it. A leak of even a few
-    # hundred bytes per cycle would show over these cycles; warm-up cycles come first so
-    # that onnxruntime's and the allocator's one-time growth is not counted.
+    # hundred bytes per cycle would show over these cycles.
     m = folding_model().SerializeToString()
     level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
 
@@ -336,12 +330,7 @@ def test_registering_and_sessions_hold_memory_flat():
         ort.register_execution_provider_library("tensorcast-cycle", ortnode.library())
         ort.unregister_execution_provider_library("tensorcast-cycle")
 
-    for _ in range(200):
-        cycle()
-    before = rss_kib()
-    for _ in range(2000):
-        cycle()
-    grown = rss_kib() - before
+    grown = ortnode.rss_growth_kib(cycle, 200, 2000)
     assert grown < 512, f"RSS grew by {grown} KiB over 2000 session and register/unregister cycles"
 
 
