@@ -46,8 +46,9 @@ struct Definition {
 
 /// The kernels the EP registers. Cast-28 (FLOAT6) and CastLike-28 are the last versions
 /// tensorcast implements (docs/semantics-cast.md); Expand has versions 8 and 13. A node of
-/// a later opset than these is left to onnxruntime.
-const DEFINITIONS: [Definition; 3] = [
+/// a later opset than these is left to onnxruntime. A static: each definition's `op` is
+/// the kernel-creation state onnxruntime hands back to `create_kernel`.
+static DEFINITIONS: [Definition; 3] = [
     Definition {
         op: Op::Cast,
         since: 1,
@@ -67,9 +68,6 @@ const DEFINITIONS: [Definition; 3] = [
         type_params: &[c"T"],
     },
 ];
-
-/// The ops in `DEFINITIONS` order, as the kernel-creation state of each definition.
-static OPS: [Op; 3] = [Op::Cast, Op::CastLike, Op::Expand];
 
 /// The factory: onnxruntime's `OrtEpFactory` first, then what the callbacks need.
 #[repr(C)]
@@ -544,13 +542,13 @@ unsafe extern "C" fn kernel_release(this: *mut OrtKernelImpl) {
     }
 }
 
-/// Creates one node's kernel; `state` points at the definition's entry of `OPS`.
+/// Creates one node's kernel; `state` points at a definition's `op` in `DEFINITIONS`.
 unsafe extern "C" fn create_kernel(
     state: *mut c_void,
     info: *const OrtKernelInfo,
     out: *mut *mut OrtKernelImpl,
 ) -> *mut OrtStatus {
-    // SAFETY: `state` is the pointer to an element of the static OPS that
+    // SAFETY: `state` is the pointer to a `DEFINITIONS` entry's `op` that
     // register_kernels passed with this function.
     let op = unsafe { *state.cast::<Op>() };
     let api = ep_ort_api();
@@ -603,9 +601,8 @@ unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail
         check(ep_api.get::<ep_sig::CreateKernelRegistry>(
             ep_api_slot::CREATE_KERNEL_REGISTRY,
         )(&mut registry))?;
-        for (definition, op) in DEFINITIONS.iter().zip(&OPS) {
-            debug_assert_eq!(definition.op, *op);
-            if let Err(fail) = add_kernel(ep_api, registry, definition, op, &types) {
+        for definition in &DEFINITIONS {
+            if let Err(fail) = add_kernel(ep_api, registry, definition, &types) {
                 release_registry(ep_api, registry);
                 return Err(fail);
             }
@@ -621,8 +618,7 @@ unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail
 unsafe fn add_kernel(
     ep_api: EpApi,
     registry: *mut OrtKernelRegistry,
-    definition: &Definition,
-    op: &'static Op,
+    definition: &'static Definition,
     types: &[*const ort::OrtDataType],
 ) -> Result<(), Fail> {
     // SAFETY: the slots' types are as declared; the builder and the definition are
@@ -674,7 +670,7 @@ unsafe fn add_kernel(
             registry,
             def,
             create_kernel,
-            (op as *const Op).cast_mut().cast(),
+            (&definition.op as *const Op).cast_mut().cast(),
         ));
         ep_api.get::<ep_sig::ReleaseKernelDef>(ep_api_slot::RELEASE_KERNEL_DEF)(def);
         added
