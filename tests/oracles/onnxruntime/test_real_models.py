@@ -21,7 +21,7 @@ A model of the set that is missing (build_models.py could not build it) fails. A
 end a table gives, per model, its node count, whether the outputs were identical, and
 the library's session-creation and run times over onnxruntime's alone (ORT_ENABLE_ALL,
 1 thread; one process each, so only a rough guide: scripts/bench-ort.py --real
-measures). It is also written to build/real-models/report.md.
+measures). It is also written to build/real-models/report.txt (a Markdown table).
 """
 
 import json
@@ -143,7 +143,7 @@ def report(request):
             lines.append(f"| {name} | {row['nodes']} | {row['identical']} | {row['create']} | {row['run']} |")
     text = "\n".join(lines)
     os.makedirs(build_models.OUT, exist_ok=True)
-    with open(os.path.join(build_models.OUT, "report.md"), "w") as f:
+    with open(os.path.join(build_models.OUT, "report.txt"), "w") as f:
         f.write(text + "\n")
     capture = request.config.pluginmanager.getplugin("capturemanager")
     with capture.global_and_fixture_disabled():
