@@ -229,47 +229,47 @@ unsafe extern "C" fn validate_compatibility(
     null_mut()
 }
 
+/// Answers "none" through onnxruntime's out-pointer `out` (if any): success, no object.
+fn none<T>(out: *mut *mut T) -> *mut OrtStatus {
+    if !out.is_null() {
+        // SAFETY: `out` is an out-pointer onnxruntime passes, valid for the call.
+        unsafe { *out = null_mut() };
+    }
+    null_mut()
+}
+
+/// No allocator of the EP's own: NULL asks for onnxruntime's default CPU allocator.
 unsafe extern "C" fn create_allocator(
     _: *mut OrtEpFactory,
     _: *const ort::OrtMemoryInfo,
     _: *const ort::OrtKeyValuePairs,
     allocator: *mut *mut ort::OrtAllocator,
 ) -> *mut OrtStatus {
-    if !allocator.is_null() {
-        // SAFETY: onnxruntime's out-pointer; NULL asks for its default CPU allocator.
-        unsafe { *allocator = null_mut() };
-    }
-    null_mut()
+    none(allocator)
 }
 
 unsafe extern "C" fn release_allocator(_: *mut OrtEpFactory, _: *mut ort::OrtAllocator) {}
 
+/// No data transfer: the EP's memory is the CPU's, nothing to copy.
 unsafe extern "C" fn create_data_transfer(
     _: *mut OrtEpFactory,
     transfer: *mut *mut ort::OrtDataTransferImpl,
 ) -> *mut OrtStatus {
-    if !transfer.is_null() {
-        // SAFETY: onnxruntime's out-pointer; the EP's memory is the CPU's, nothing to copy.
-        unsafe { *transfer = null_mut() };
-    }
-    null_mut()
+    none(transfer)
 }
 
 unsafe extern "C" fn is_stream_aware(_: *const OrtEpFactory) -> bool {
     false
 }
 
+/// No streams.
 unsafe extern "C" fn create_sync_stream(
     _: *mut OrtEpFactory,
     _: *const ort::OrtMemoryDevice,
     _: *const ort::OrtKeyValuePairs,
     stream: *mut *mut ort::OrtSyncStreamImpl,
 ) -> *mut OrtStatus {
-    if !stream.is_null() {
-        // SAFETY: onnxruntime's out-pointer; the EP has no streams.
-        unsafe { *stream = null_mut() };
-    }
-    null_mut()
+    none(stream)
 }
 
 /// The EP adds no operator domain of its own: it runs ONNX's operators.

@@ -524,20 +524,17 @@ pub mod ep_api_slot {
     pub const EP_GRAPH_SUPPORT_INFO_LOOK_UP_KERNEL: usize = 41;
 }
 
-/// A handle on an `OrtEpApi` table of version `EP_API_VERSION` or later.
+/// A handle on an `OrtEpApi` table of version `EP_API_VERSION` or later: a table of
+/// function pointers read by slot as `Api` reads its own.
 #[derive(Clone, Copy)]
-pub struct EpApi(*const OrtEpApi);
-
-// SAFETY: as for Api: an immutable table of thread-safe functions.
-unsafe impl Send for EpApi {}
-// SAFETY: as for Send.
-unsafe impl Sync for EpApi {}
+pub struct EpApi(Api);
 
 impl EpApi {
     /// # Safety
     /// `table` is the `OrtEpApi` of an onnxruntime of version `EP_API_VERSION` or later.
     pub unsafe fn new(table: *const OrtEpApi) -> Self {
-        EpApi(table)
+        // SAFETY: both tables are arrays of function pointers valid for the process.
+        EpApi(unsafe { Api::new(table.cast()) })
     }
 
     /// The function in slot `index`, as type `F` (a function pointer type).
@@ -545,7 +542,7 @@ impl EpApi {
     /// # Safety
     /// `F` is the type of that slot in onnxruntime_ep_c_api.h.
     pub unsafe fn get<F: Copy>(self, index: usize) -> F {
-        // SAFETY: both tables are arrays of function pointers; the caller names the slot.
-        unsafe { Api(self.0.cast()).get(index) }
+        // SAFETY: the caller names the slot's type.
+        unsafe { self.0.get(index) }
     }
 }
