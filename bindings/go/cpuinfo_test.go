@@ -15,7 +15,9 @@ import (
 
 // The line tcast_cpu_info writes (docs/c-api.md section 10): four fields, each list
 // comma-separated or "none" ("portable" for no kernel family), unknown names quoted.
-var cpuInfoLine = regexp.MustCompile(`^arch=(\S+) kernels=([a-z0-9_,]+) withdrawn=([a-z0-9_,]+) unknown=(none|"[^"]*"(,"[^"]*")*)$`)
+// More than 512 bytes of unknown names end in "..." wherever the cut falls: after a
+// comma, inside a name or after its closing quote.
+var cpuInfoLine = regexp.MustCompile(`^arch=(\S+) kernels=([a-z0-9_,]+) withdrawn=([a-z0-9_,]+) unknown=(none|"[^"]*"(,"[^"]*")*|("[^"]*",)*("[^"]*"?)?\.\.\.)$`)
 
 // rustArch is Rust's name (std::env::consts::ARCH) for GOARCH, where they differ.
 var rustArch = map[string]string{"amd64": "x86_64", "arm64": "aarch64", "386": "x86", "ppc64le": "powerpc64", "loong64": "loongarch64"}
@@ -90,20 +92,10 @@ func TestCPUInfo(t *testing.T) {
 		cases = append(cases, struct{ setting, withdrawn, unknown string }{kernels[0], kernels[0], "none"})
 	}
 	for _, c := range cases {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCPUInfo$", "-test.count=1")
-		cmd.Env = append(os.Environ(), cpuInfoChildEnv+"=1", "TCAST_DISABLE_CPU_FEATURES="+c.setting)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Errorf("TCAST_DISABLE_CPU_FEATURES=%q: the child failed (%v):\n%s", c.setting, err, out)
+		child, ok := childCPUInfo(t, c.setting)
+		if !ok {
 			continue
 		}
-		var child string
-		for _, l := range strings.Split(string(out), "\n") {
-			if strings.HasPrefix(l, "CPUINFO:") {
-				child = strings.TrimPrefix(l, "CPUINFO:")
-			}
-		}
-		t.Logf("TCAST_DISABLE_CPU_FEATURES=%q: %s", c.setting, child)
 		_, childKernels, childWithdrawn, childUnknown := parseCPUInfo(t, child)
 		if childUnknown != c.unknown {
 			t.Errorf("TCAST_DISABLE_CPU_FEATURES=%q: unknown=%s, want %s", c.setting, childUnknown, c.unknown)
@@ -115,4 +107,45 @@ func TestCPUInfo(t *testing.T) {
 			t.Errorf("TCAST_DISABLE_CPU_FEATURES=%q: kernels %v, want this CPU's %v", c.setting, childKernels, kernels)
 		}
 	}
+}
+
+// A list of unknown names cut inside an escaped byte (issue 37) is printable text ending
+// in "...": CPUInfo, which takes the line at the length the library says it needs, reads
+// no NUL inside it.
+func TestCPUInfoCutList(t *testing.T) {
+	setting := "aa," + strings.Repeat("\x01", 10000)
+	child, ok := childCPUInfo(t, setting)
+	if !ok {
+		return
+	}
+	_, _, _, unknown := parseCPUInfo(t, child)
+	if !strings.HasPrefix(unknown, `"aa","\x01`) || !strings.HasSuffix(unknown, `\x01...`) {
+		t.Errorf("unknown=%s, want \"aa\",\"\\x01...\\x01...", unknown)
+	}
+	for i := 0; i < len(child); i++ {
+		if child[i] < 0x20 || child[i] > 0x7e {
+			t.Fatalf("byte %d of the line is 0x%02x: %q", i, child[i], child)
+		}
+	}
+}
+
+// childCPUInfo runs TestCPUInfo's child with TCAST_DISABLE_CPU_FEATURES=setting and
+// returns the line it got from CPUInfo.
+func childCPUInfo(t *testing.T, setting string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCPUInfo$", "-test.count=1")
+	cmd.Env = append(os.Environ(), cpuInfoChildEnv+"=1", "TCAST_DISABLE_CPU_FEATURES="+setting)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("TCAST_DISABLE_CPU_FEATURES=%q: the child failed (%v):\n%s", setting, err, out)
+		return "", false
+	}
+	var child string
+	for _, l := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(l, "CPUINFO:") {
+			child = strings.TrimPrefix(l, "CPUINFO:")
+		}
+	}
+	t.Logf("TCAST_DISABLE_CPU_FEATURES=%q: %s", setting, child)
+	return child, true
 }

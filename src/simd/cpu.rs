@@ -132,6 +132,8 @@ fn write_unknown(disabled: &Disabled, out: &mut FixedText) {
 struct FixedText {
     bytes: [u8; FixedText::CAPACITY],
     len: usize,
+    /// The ellipsis is written: nothing more is taken.
+    cut: bool,
 }
 
 impl FixedText {
@@ -142,6 +144,7 @@ impl FixedText {
         FixedText {
             bytes: [0; FixedText::CAPACITY],
             len: 0,
+            cut: false,
         }
     }
 
@@ -149,16 +152,17 @@ impl FixedText {
     /// the ellipsis (once) and nothing after it.
     fn push(&mut self, piece: &[u8]) {
         let room = Self::CAPACITY - Self::ELLIPSIS.len();
-        if self.len > room {
+        if self.cut {
             return;
         }
-        if self.len + piece.len() <= room {
-            self.bytes[self.len..self.len + piece.len()].copy_from_slice(piece);
-            self.len += piece.len();
+        let (piece, cut) = if self.len + piece.len() <= room {
+            (piece, false)
         } else {
-            self.bytes[self.len..self.len + Self::ELLIPSIS.len()].copy_from_slice(Self::ELLIPSIS);
-            self.len = Self::CAPACITY;
-        }
+            (Self::ELLIPSIS, true)
+        };
+        self.bytes[self.len..self.len + piece.len()].copy_from_slice(piece);
+        self.len += piece.len();
+        self.cut = cut;
     }
 
     fn as_str(&self) -> &str {
@@ -398,6 +402,26 @@ mod tests {
         let names = "ab,".repeat(400);
         write_unknown(&Disabled::parse(names.as_bytes()), &mut many);
         assert!(many.as_str().ends_with("\"ab\"..."), "{}", many.as_str());
+    }
+
+    #[test]
+    fn a_list_cut_inside_an_escaped_byte_holds_no_nul() {
+        // Four bytes of text per 0x01: the cut comes where a whole `\x01` no longer fits,
+        // before the last 3 bytes of room (issue 37's repro).
+        let setting = [&b"aa,"[..], &[1u8; 10_000]].concat();
+        let mut text = FixedText::new();
+        write_unknown(&Disabled::parse(&setting), &mut text);
+        let shown = text.as_str().to_owned();
+        assert!(shown.ends_with("\\x01..."), "{shown}");
+        assert!(
+            shown.bytes().all(|b| (0x20..0x7f).contains(&b)),
+            "{shown:?}"
+        );
+        assert!(shown.len() <= FixedText::CAPACITY, "{}", shown.len());
+        assert!(shown.starts_with("\"aa\",\"\\x01"), "{shown}");
+        // Nothing is taken after the cut, not even a piece short enough to fit.
+        text.push(b"z");
+        assert_eq!(text.as_str(), shown);
     }
 
     #[test]

@@ -273,14 +273,17 @@ static void cpu_info_with(const char *setting, char *line, size_t capacity) {
   if (pid == 0) {
     char text[1024];
     size_t len;
+    uint64_t needed = 0;
     close(report[0]);
     if (setting != NULL) {
       if (setenv("TCAST_DISABLE_CPU_FEATURES", setting, 1) != 0) _exit(3);
     } else if (unsetenv("TCAST_DISABLE_CPU_FEATURES") != 0) {
       _exit(3);
     }
-    if (tcast_cpu_info(text, sizeof text, NULL, NULL) != TCAST_OK) _exit(1);
+    if (tcast_cpu_info(text, sizeof text, &needed, NULL) != TCAST_OK) _exit(1);
     len = strlen(text);
+    /* The line is text: no NUL before its end, which `needed` counts once. */
+    if (needed != (uint64_t)len + 1) _exit(5);
     _exit(write(report[1], text, len) == (ssize_t)len ? 0 : 2);
   }
   close(report[1]);
@@ -316,6 +319,19 @@ int main(void) {
   CHECK(strstr(line, " unknown=none") != NULL);
   cpu_info_with("avx3,\"q\\,\t,\x01", line, sizeof line);
   CHECK(strstr(line, " unknown=\"avx3\",\"\\x22q\\x5c\",\"\\x01\"") != NULL);
+  {
+    /* An unknown list cut inside an escaped byte (issue 37): printable ASCII to its end,
+       ending in the ellipsis, and `needed` is its length + 1 (the child checks that). */
+    static char setting[3 + 10000 + 1] = "aa,";
+    size_t i;
+    int printable = 1;
+    memset(setting + 3, 0x01, 10000);
+    cpu_info_with(setting, line, sizeof line);
+    CHECK(strstr(line, " unknown=\"aa\",\"\\x01") != NULL);
+    CHECK(strlen(line) > 3 && strcmp(line + strlen(line) - 7, "\\x01...") == 0);
+    for (i = 0; line[i] != '\0'; i++) printable &= line[i] >= 0x20 && line[i] < 0x7f;
+    CHECK(printable);
+  }
 #if defined(__x86_64__)
   /* SSE2 is on every x86-64 CPU: withdrawn by name, it is reported so. */
   cpu_info_with("sse2", line, sizeof line);
