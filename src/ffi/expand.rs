@@ -2,8 +2,9 @@
 //! Expand: the broadcast shape and the broadcast copy.
 
 use super::args::{
-    dtype_of, input_output_views, plain_views, read_descriptor, read_dims, read_layout,
-    read_options, require_shape, shape_result, LayoutBuf, OptionsArg, ShapeOut,
+    dtype_of, input_output_views, plain_options, plain_views, read_descriptor, read_dims,
+    read_layout, read_options, require_shape, runs_as_one_task, shape_result, LayoutBuf,
+    OptionsArg, ShapeOut,
 };
 use super::guard::guard_integer;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
@@ -12,6 +13,7 @@ use crate::error::Error;
 use crate::expand::{
     broadcast_shape, check_same_dtype, check_shapes, expand_checked, expand_contiguous, SMALL_RANK,
 };
+use crate::parallel::Workers;
 use crate::tensor::{ShapeBuf, Tensor, TensorMut, MAX_NDIM};
 
 /// The shape Expand produces: the numpy broadcast of `input_shape` with `shape`,
@@ -148,8 +150,9 @@ unsafe fn expand_in_general(
 /// bytes.
 type PlainExpand<'a> = (usize, &'a [usize], &'a [usize], &'a [u8], &'a mut [u8]);
 
-/// The operands of the plainest Expand, the common one of small shape tensors: NULL
-/// options, two tensors without strides of one unpacked dtype, ranks up to
+/// The operands of the plainest Expand, the common one of small shape tensors: valid
+/// options (NULL included) that run it as one task, as tcast_cast's plain path takes
+/// them, two tensors without strides of one unpacked dtype, ranks up to
 /// [`SMALL_RANK`]. Every check of [`expand_args`] is made on them in one pass: NULL
 /// pointers, the dtype code and agreement, ranks, extents (>= 0), the output shape being
 /// the broadcast, element and byte counts (overflow, addressable), buffer sizes, NULL
@@ -167,9 +170,11 @@ unsafe fn plain_expand_operands(
     options: *const tcast_cast_options,
     [in_dims, out_dims]: &mut [[usize; SMALL_RANK]; 2],
 ) -> Option<PlainExpand<'_>> {
-    if input.is_null() || output.is_null() || !options.is_null() {
+    if input.is_null() || output.is_null() {
         return None;
     }
+    // SAFETY: forwarded from this function's contract.
+    let (options, executor) = unsafe { plain_options(options) }?;
     // SAFETY: non-NULL descriptors are readable (this function's contract).
     let (i, o) = unsafe { (input.read(), output.read()) };
     if !i.strides.is_null() || !o.strides.is_null() || i.dtype != o.dtype {
@@ -192,6 +197,12 @@ unsafe fn plain_expand_operands(
     for ((slot, &x), &y) in in_dims.iter_mut().zip(a).zip(&out_dims[offset..out_rank]) {
         *slot = usize::try_from(x).ok().filter(|&x| x == y || x == 1)?;
         in_bytes = in_bytes.checked_mul(*slot as u64)?;
+    }
+    let count = usize::try_from(out_bytes / es).ok()?;
+    let one_task = |w: Workers| crate::expand::tasks(es as usize, count, w);
+    // SAFETY: `executor` as plain_options returned it.
+    if !unsafe { runs_as_one_task(options.threads, executor, one_task) } {
+        return None;
     }
     // SAFETY: forwarded from this function's contract.
     let (src, dst) = unsafe { plain_views(&i, in_bytes, &o, out_bytes) }?;
@@ -264,10 +275,11 @@ mod tests {
 
     /// The plain path of tcast_expand changes no outcome: on random calls (valid and
     /// not), the export and the general path alone give the same status, index, message
-    /// and output bytes, and leave the input alone.
+    /// and output bytes, and leave the input alone; calls with options take the plain
+    /// path too, as tcast_cast's do.
     #[test]
     fn plain_and_general_paths_agree() {
-        check_paths_agree(
+        let with_options = check_paths_agree(
             Kind::Expand,
             tcast_expand_ex,
             // SAFETY: the descriptors point at live buffers of their stated sizes.
@@ -277,6 +289,10 @@ mod tests {
                 // SAFETY: as above.
                 unsafe { plain_expand_operands(i, o, opt, &mut dims) }.is_some()
             },
+        );
+        assert!(
+            with_options > 100,
+            "only {with_options} plain calls had options"
         );
     }
 }

@@ -2,7 +2,7 @@
 //! The operands of a cast: every check of docs/c-api.md section 8 on the descriptors and
 //! the options, in the general order or in one straight pass (the plain path).
 
-use super::options::{casting_allows, plain_options, read_options, OptionsArg};
+use super::options::{casting_allows, plain_options, read_options, runs_as_one_task, OptionsArg};
 use super::strings::ArenaArg;
 use super::tensors::{
     dtype_of, input_output_views, plain_views, read_descriptor, read_layout, same_contiguous_shape,
@@ -11,9 +11,7 @@ use super::tensors::{
 use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::ffi::executor::HostExecutor;
 use crate::ffi::types::{tcast_cast_options, tcast_tensor};
-use crate::parallel::Workers;
 use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
 
 /// The operands of a cast (`tcast_cast`, `tcast_cast_to_strings`), checked in the order
@@ -116,26 +114,9 @@ pub(crate) unsafe fn plain_cast_operands<'a>(
             count = count.checked_mul(x as u64)?;
         }
     }
-    // Threads, on an executor or the library's own, pay only for large calls; the
-    // plain path takes the calls they would not split.
-    if options.threads > 1 {
-        let threads = options.threads;
-        let tasks = if executor.is_null() {
-            plan.tasks(count, Workers::own(threads))
-        } else {
-            // SAFETY: checked readable by plain_options, with a non-NULL parallel_for.
-            let host = HostExecutor::new(unsafe { executor.read() })?;
-            plan.tasks(
-                count,
-                Workers::Host {
-                    executor: &host,
-                    threads,
-                },
-            )
-        };
-        if tasks > 1 {
-            return None;
-        }
+    // SAFETY: as plain_options returned it.
+    if !unsafe { runs_as_one_task(options.threads, executor, |w| plan.tasks(count, w)) } {
+        return None;
     }
     let kernel = plan.kernel;
     let in_bytes = count.checked_mul(kernel.src_size as u64)?;

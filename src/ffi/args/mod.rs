@@ -17,7 +17,7 @@ mod tensors;
 pub(crate) use cast::{cast_operands, plain_cast_operands};
 pub(crate) use common::c_static;
 pub(crate) use np::{read_bytes, read_handle};
-pub(crate) use options::{read_options, OptionsArg};
+pub(crate) use options::{plain_options, read_options, runs_as_one_task, OptionsArg};
 pub(crate) use outputs::{out_arg, shape_out, shape_result, text_out, Out, ShapeOut, TextOut};
 pub(crate) use strings::{dtype_named, read_arena, read_text};
 pub(crate) use tensors::{

@@ -141,7 +141,7 @@ fn negative_threads(value: i32) -> Error {
 /// # Safety
 /// As [`read_options`].
 #[inline(always)]
-pub(super) unsafe fn plain_options(
+pub(crate) unsafe fn plain_options(
     ptr: *const tcast_cast_options,
 ) -> Option<(CastOptions, *const tcast_executor)> {
     if ptr.is_null() {
@@ -215,4 +215,34 @@ fn slot(dtype: DType) -> usize {
         slots
     });
     usize::from(slots[dtype.code() as u8 as usize])
+}
+
+/// Whether a plain path's call runs as one task on the calling thread: `threads` <= 1,
+/// or `tasks`, the operation's split for the workers the options name, gives one.
+/// Threads, on an executor or the library's own, pay only for large calls; the plain
+/// paths take the calls they would not split.
+///
+/// # Safety
+/// `executor` is NULL or as [`plain_options`] returned it: readable, with a non-NULL
+/// `parallel_for`.
+#[inline(always)]
+pub(crate) unsafe fn runs_as_one_task(
+    threads: usize,
+    executor: *const tcast_executor,
+    tasks: impl FnOnce(Workers<'_>) -> usize,
+) -> bool {
+    if threads <= 1 {
+        return true;
+    }
+    if executor.is_null() {
+        return tasks(Workers::own(threads)) <= 1;
+    }
+    // SAFETY: readable (this function's contract).
+    let Some(host) = HostExecutor::new(unsafe { executor.read() }) else {
+        return false;
+    };
+    tasks(Workers::Host {
+        executor: &host,
+        threads,
+    }) <= 1
 }
