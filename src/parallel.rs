@@ -8,7 +8,7 @@
 //! them. Nothing here allocates; only starting an own thread does (inside std).
 
 use crate::error::Error;
-use crate::quiet::Inside;
+use crate::quiet::{Inside, Outside};
 use crate::simd::fpenv::DefaultFpEnv;
 use core::marker::PhantomData;
 use core::ops::Range;
@@ -126,7 +126,12 @@ fn run_on_executor(
     let ran = [const { AtomicBool::new(false) }; MAX_TASKS];
     let misuse = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
+    // The executor is the host's code: a panic of its own there (a job it runs on this
+    // thread while the call waits, as rayon's work stealing does) goes to the host's
+    // hook. The tasks are library work again, on whichever thread runs them.
+    let host_code = Outside::enter();
     executor.parallel_for(n, &|i| {
+        let _inside = Inside::enter();
         if i >= n || ran[i].swap(true, Ordering::AcqRel) {
             misuse.store(true, Ordering::Relaxed);
             return;
@@ -137,6 +142,7 @@ fn run_on_executor(
         task(i);
         done.fetch_add(1, Ordering::Release);
     });
+    drop(host_code);
     let done = done.load(Ordering::Acquire);
     if misuse.load(Ordering::Relaxed) || done != n {
         return Err(Error::InvalidArgument(format!(

@@ -5,7 +5,8 @@
 //! full one. [`Inside`] marks a thread as running library work; the hook that
 //! [`install_hook`] puts in front of the existing one says nothing for a panic on a marked
 //! thread and hands every other panic to the hook it replaced, so a Rust host that links
-//! the crate keeps its own reporting for its own panics.
+//! the crate keeps its own reporting for its own panics. The host's code that a call runs
+//! (its executor) is unmarked while it runs ([`Outside`]), wherever it runs.
 
 use std::cell::Cell;
 use std::panic;
@@ -40,6 +41,41 @@ impl Drop for Inside {
         // thread, and this guard never leaves the thread that made it (it is !Send).
         if let Some(depth) = unsafe { self.0.as_ref() } {
             depth.set(depth.get().wrapping_sub(1));
+        }
+    }
+}
+
+/// While alive, the thread runs the host's code from inside a library call: its
+/// executor's `parallel_for`, which may run jobs of the host's own on the waiting thread
+/// (rayon steals work so). A panic there is the host's and reaches its hook; the tasks
+/// the executor runs for the call mark themselves with [`Inside`] again. Dropping it
+/// gives the thread back the depth it had.
+pub(crate) struct Outside {
+    depth: *const Cell<u32>,
+    saved: u32,
+}
+
+impl Outside {
+    #[inline]
+    pub(crate) fn enter() -> Outside {
+        DEPTH
+            .try_with(|depth| Outside {
+                depth: depth as *const Cell<u32>,
+                saved: depth.replace(0),
+            })
+            .unwrap_or(Outside {
+                depth: std::ptr::null(),
+                saved: 0,
+            })
+    }
+}
+
+impl Drop for Outside {
+    #[inline]
+    fn drop(&mut self) {
+        // SAFETY: as for Inside: this thread's counter, and the guard is !Send.
+        if let Some(depth) = unsafe { self.depth.as_ref() } {
+            depth.set(self.saved);
         }
     }
 }

@@ -162,6 +162,23 @@ mod tests {
         assert_eq!(guard_value(5, || -> i32 { panic!("again") }), 5);
     }
 
+    /// A host's executor that first runs a job of the host's own on the calling thread,
+    /// which panics (and is caught by the host, as rayon catches a job's panic), then
+    /// the call's tasks.
+    unsafe extern "C" fn stealing_executor(
+        _ctx: *mut std::ffi::c_void,
+        n_tasks: u64,
+        task: crate::ffi::types::tcast_task_fn,
+        task_ctx: *mut std::ffi::c_void,
+    ) {
+        let job = std::panic::catch_unwind(|| panic!("stolen host boom"));
+        assert!(job.is_err());
+        for i in 0..n_tasks {
+            // SAFETY: the task and its context as the library handed them over.
+            unsafe { task(task_ctx, i) };
+        }
+    }
+
     /// The child half of `a_caught_panic_prints_nothing`: runs only in the process that
     /// test starts, where nothing captures the panic hook's output.
     #[test]
@@ -184,6 +201,31 @@ mod tests {
         });
         assert_eq!(on_a_worker, Status::Internal as i32);
         assert_eq!(guard_value(1, || -> i32 { panic!("value boom") }), 1);
+        // A job of the host's own that its executor runs on the thread waiting inside a
+        // call (as rayon's work stealing does) panics: that reaches the host's hook,
+        // while the library's task that panics on the executor stays silent.
+        let host = crate::ffi::executor::HostExecutor::new(crate::ffi::types::tcast_executor {
+            ctx: std::ptr::null_mut(),
+            parallel_for: Some(stealing_executor),
+        })
+        .unwrap();
+        let stolen = guard(&mut err, || {
+            crate::parallel::Workers::Host {
+                executor: &host,
+                threads: 2,
+            }
+            .run(2, &|i| {
+                if i == 1 {
+                    panic!("executor task boom");
+                }
+            })
+        });
+        assert_eq!(stolen, Status::Internal as i32);
+        assert!(
+            message(&err).contains("a task panicked"),
+            "{}",
+            message(&err)
+        );
         // A panic of the host's own, outside any call, still reaches the hook it had.
         let outside = std::panic::catch_unwind(|| panic!("host boom"));
         assert!(outside.is_err());
@@ -223,10 +265,19 @@ mod tests {
         let stdout = String::from_utf8_lossy(&child.stdout);
         assert!(child.status.success(), "{stdout}\n{stderr}");
         assert!(stdout.contains("1 passed"), "{stdout}");
-        for quiet in ["inside boom", "worker boom", "value boom", "scoped thread"] {
+        for quiet in [
+            "inside boom",
+            "worker boom",
+            "value boom",
+            "executor task boom",
+            "scoped thread",
+        ] {
             assert!(!stderr.contains(quiet), "printed {quiet:?}: {stderr}");
         }
-        assert_eq!(stderr.matches("host boom").count(), 1, "{stderr}");
+        // The host's own panics, outside a call and inside one (a job its executor ran
+        // while the call waited), each reach the hook the library replaced.
+        assert_eq!(stderr.matches("stolen host boom").count(), 1, "{stderr}");
+        assert_eq!(stderr.matches("host boom").count(), 2, "{stderr}");
     }
 
     #[test]
