@@ -5,7 +5,8 @@
  *
  * Conventions: every fallible function returns a tcast_status (TCAST_OK == 0) and takes
  * a tcast_error* last (may be NULL), filled on failure with the status, an element index
- * (or -1) and a message. Inputs are never written; outputs are caller-allocated and
+ * (or -1) and a message; tcast_cast_options_init, which only fills a struct, returns
+ * its status alone. Inputs are never written; outputs are caller-allocated and
  * contiguous. All functions are thread-safe and reentrant. Multi-byte elements are in
  * host byte order; buffers need no alignment.
  *
@@ -367,7 +368,8 @@ typedef struct tcast_executor {
 } tcast_executor;
 
 /**
- * Options of a cast. Start from `tcast_cast_options_default()` and change fields.
+ * Options of a cast. Start from `tcast_cast_options_init(&opts, sizeof opts)` (the
+ * defaults for the caller's size) and change fields.
  */
 typedef struct tcast_cast_options {
   /**
@@ -410,7 +412,22 @@ typedef struct tcast_cast_options {
 } tcast_cast_options;
 
 /**
- * The default options, with `struct_size` set.
+ * Fills `*opts` with the default options for a struct of `size` bytes, the caller's
+ * `sizeof(tcast_cast_options)`: `struct_size` = `size`, each field the library knows
+ * that lies within `size` its default, and any further byte up to `size` zero (fields
+ * this library does not know, which it never reads). A program built against an older,
+ * smaller struct gets its prefix filled and nothing past it written. The way to start
+ * a tcast_cast_options: `tcast_cast_options_init(&opts, sizeof opts)`, then change
+ * fields. Returns its status only (it has no message to give).
+ * Errors: NULL_ARGUMENT (`opts` NULL), INVALID_ARGUMENT (`size` below the first layout,
+ * 24 bytes, or above UINT32_MAX); nothing is written then.
+ */
+tcast_status tcast_cast_options_init(struct tcast_cast_options *opts, size_t size);
+
+/**
+ * The default options, with `struct_size` set to this header's size. Deprecated in the
+ * docs: it returns the struct by value, at the size of the header the library was built
+ * with, so it cannot grow with the struct; use tcast_cast_options_init.
  */
 struct tcast_cast_options tcast_cast_options_default(void);
 

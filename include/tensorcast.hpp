@@ -29,7 +29,7 @@
  *   contiguous container (std::vector, std::array, C arrays, std::span); a const
  *   container gives a tensor_view, which cannot be passed as an output;
  * - options, whose constructor takes the library's defaults
- *   (tcast_cast_options_default), with chainable setters, and executor<Run>, which
+ *   (tcast_cast_options_init), with chainable setters, and executor<Run>, which
  *   lends the library the host's thread pool as a callable;
  * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, a
  *   move-only RAII np_dtype for the numpy casting rules, and cpu_info.
@@ -726,7 +726,7 @@ class executor {
  */
 class options {
  public:
-  options() noexcept : c_(tcast_cast_options_default()) {}
+  options() noexcept : c_() { tcast_cast_options_init(&c_, sizeof c_); }
 
   [[nodiscard]] bool saturate() const noexcept { return c_.saturate != 0; }
   options &saturate(bool on) noexcept {

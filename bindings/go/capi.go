@@ -54,7 +54,8 @@ static tcast_status gotc_cast_with(tcast_tensor *in, tcast_tensor *out, gotc_opt
   if (!o.with_options) {
     return tcast_cast(in, out, NULL, err);
   }
-  tcast_cast_options options = tcast_cast_options_default();
+  tcast_cast_options options;
+  tcast_cast_options_init(&options, sizeof options);
   options.saturate = o.saturate;
   options.round_mode = o.round_mode;
   options.string_format = o.string_format;
@@ -371,9 +372,18 @@ func stringMaxBytes(d DType) uint64 {
 	return uint64(C.tcast_string_max_bytes(C.tcast_dtype(d)))
 }
 
-// defaultOptions is the library's tcast_cast_options_default(), fetched once: a cast
-// then makes a single cgo call.
-var defaultOptions = C.tcast_cast_options_default()
+// defaultOptions is the library's defaults for this package's struct size
+// (tcast_cast_options_init, docs/c-api.md section 5), fetched once: a cast then makes a
+// single cgo call.
+var defaultOptions = initOptions()
+
+func initOptions() C.tcast_cast_options {
+	var o C.tcast_cast_options
+	if status := C.tcast_cast_options_init(&o, C.size_t(unsafe.Sizeof(o))); status != C.TCAST_OK {
+		panic("tensorcast: tcast_cast_options_init failed with status " + statusName(Status(status)))
+	}
+	return o
+}
 
 // cOptions converts CastOptions into a new C struct (nil options: NULL, the library's
 // defaults, at no cost).

@@ -8,10 +8,11 @@ import (
 	"errors"
 	"math"
 	"testing"
+	"unsafe"
 )
 
 // These tests look at what the binding hands to C, which the black-box tests cannot see:
-// defaultOptions is tcast_cast_options_default() as the C library returns it.
+// defaultOptions is what tcast_cast_options_init fills for the package's struct size.
 
 func TestCastingConvertsExactlyToTheCLevels(t *testing.T) {
 	// docs/c-api.md section 5: TCAST_CASTING_NO 0 .. TCAST_CASTING_UNSAFE 4, NEVER 5. A
@@ -52,7 +53,10 @@ func TestDefaultCastOptionsMatchTheLibrary(t *testing.T) {
 		int32(d.StringFormat) != int32(defaultOptions.string_format) ||
 		level != int32(defaultOptions.casting) ||
 		int64(d.Threads) != int64(defaultOptions.threads) {
-		t.Errorf("DefaultCastOptions() = %+v (casting %v, C level %d), tcast_cast_options_default() = %+v", d, d.Casting, level, defaultOptions)
+		t.Errorf("DefaultCastOptions() = %+v (casting %v, C level %d), tcast_cast_options_init = %+v", d, d.Casting, level, defaultOptions)
+	}
+	if uintptr(defaultOptions.struct_size) != unsafe.Sizeof(defaultOptions) {
+		t.Errorf("tcast_cast_options_init set struct_size %d for a %d-byte struct", defaultOptions.struct_size, unsafe.Sizeof(defaultOptions))
 	}
 	// The options struct built from it is the library's default struct, field by field.
 	var built = defaultOptions

@@ -2,11 +2,16 @@
 //! Cast: the default options and `tcast_cast`.
 
 use super::args::{cast_operands, plain_cast_operands, LayoutBuf};
-use super::guard::guard;
-use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
+use super::guard::{guard, guard_integer};
+use super::types::{
+    tcast_cast_options, tcast_error, tcast_status, tcast_tensor, FIRST_OPTIONS_SIZE,
+};
 use crate::cast::{cast_checked, check_pair, run_contiguous, CastOptions};
+use crate::error::Error;
 
-/// The default options, with `struct_size` set.
+/// The default options, with `struct_size` set to this header's size. Deprecated in the
+/// docs: it returns the struct by value, at the size of the header the library was built
+/// with, so it cannot grow with the struct; use tcast_cast_options_init.
 #[no_mangle]
 pub extern "C" fn tcast_cast_options_default() -> tcast_cast_options {
     let d = CastOptions::default();
@@ -19,6 +24,51 @@ pub extern "C" fn tcast_cast_options_default() -> tcast_cast_options {
         threads: d.threads as i32,
         executor: std::ptr::null(),
     }
+}
+
+/// Fills `*opts` with the default options for a struct of `size` bytes, the caller's
+/// `sizeof(tcast_cast_options)`: `struct_size` = `size`, each field the library knows
+/// that lies within `size` its default, and any further byte up to `size` zero (fields
+/// this library does not know, which it never reads). A program built against an older,
+/// smaller struct gets its prefix filled and nothing past it written. The way to start
+/// a tcast_cast_options: `tcast_cast_options_init(&opts, sizeof opts)`, then change
+/// fields. Returns its status only (it has no message to give).
+/// Errors: NULL_ARGUMENT (`opts` NULL), INVALID_ARGUMENT (`size` below the first layout,
+/// 24 bytes, or above UINT32_MAX); nothing is written then.
+#[no_mangle]
+pub extern "C" fn tcast_cast_options_init(
+    opts: *mut tcast_cast_options,
+    size: usize,
+) -> tcast_status {
+    guard_integer(std::ptr::null_mut(), || {
+        if opts.is_null() {
+            return Err(Error::NullArgument("opts is NULL".into()));
+        }
+        let struct_size = u32::try_from(size)
+            .ok()
+            .filter(|&s| s >= FIRST_OPTIONS_SIZE)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "size {size}: a tcast_cast_options has {FIRST_OPTIONS_SIZE} to {} bytes",
+                    u32::MAX
+                ))
+            })?;
+        let defaults = tcast_cast_options {
+            struct_size,
+            ..tcast_cast_options_default()
+        };
+        let known = size.min(std::mem::size_of::<tcast_cast_options>());
+        let bytes = opts.cast::<u8>();
+        // SAFETY: `opts` points to `size` writable bytes (docs/c-api.md section 5);
+        // `defaults` is a live struct of at least `known` bytes, none of them padding
+        // (u32, five i32 and a pointer at its aligned offset), copied as bytes, so the
+        // caller's struct needs no alignment beyond its own.
+        unsafe {
+            std::ptr::copy_nonoverlapping(std::ptr::addr_of!(defaults).cast::<u8>(), bytes, known);
+            std::ptr::write_bytes(bytes.add(known), 0, size - known);
+        }
+        Ok(())
+    })
 }
 
 /// Casts `input` into `output`, element by element (ONNX Cast; complex as tf.cast and
@@ -71,7 +121,7 @@ unsafe fn cast_in_general(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
     options: *const tcast_cast_options,
-) -> Result<(), crate::error::Error> {
+) -> Result<(), Error> {
     let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
     let bufs = (&mut in_buf, &mut out_buf);
     let (src, mut dst, options) =
@@ -83,6 +133,99 @@ unsafe fn cast_in_general(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Status;
+    use std::mem::{offset_of, size_of};
+
+    /// Bytes aligned as a tcast_cast_options (whose readers need that alignment).
+    #[repr(align(8))]
+    struct Aligned([u8; 64]);
+
+    /// tcast_cast_options_init fills the caller's size: the whole struct, an older prefix
+    /// (nothing past it written), a larger struct (the bytes past the known fields
+    /// zero), and refuses NULL and a size below the first layout, writing nothing.
+    #[test]
+    fn options_init_fills_the_callers_size() {
+        let full = size_of::<tcast_cast_options>();
+        let defaults = tcast_cast_options_default();
+        let mut buf = Aligned([0xA5u8; 64]);
+        let buf = &mut buf.0;
+        let opts = buf.as_mut_ptr().cast::<tcast_cast_options>();
+        assert_eq!(tcast_cast_options_init(opts, full), Status::Ok as i32);
+        // SAFETY: buf holds 64 >= full initialized bytes; read unaligned.
+        let got = unsafe { opts.read_unaligned() };
+        assert_eq!(got.struct_size as usize, full);
+        assert_eq!(
+            (got.saturate, got.round_mode, got.string_format, got.casting),
+            (
+                defaults.saturate,
+                defaults.round_mode,
+                defaults.string_format,
+                defaults.casting
+            )
+        );
+        assert_eq!(
+            (got.threads, got.executor),
+            (defaults.threads, defaults.executor)
+        );
+        assert!(buf[full..].iter().all(|&b| b == 0xA5), "wrote past {full}");
+
+        // The first layout (24 bytes, before `executor`): its prefix, nothing after.
+        let first = offset_of!(tcast_cast_options, executor);
+        assert_eq!(first, FIRST_OPTIONS_SIZE as usize);
+        let mut old = Aligned([0xA5u8; 64]);
+        let old = &mut old.0;
+        let opts = old.as_mut_ptr().cast::<tcast_cast_options>();
+        assert_eq!(tcast_cast_options_init(opts, first), Status::Ok as i32);
+        assert_eq!(&old[..4], &(first as u32).to_ne_bytes());
+        assert_eq!(&old[4..first], &buf[4..first]);
+        assert!(
+            old[first..].iter().all(|&b| b == 0xA5),
+            "wrote past {first}"
+        );
+        // Options at that size are valid for a cast.
+        let mut err = crate::ffi::guard::test_support::blank_error();
+        let (input, mut output) = ([1.5f32], [0u16]);
+        let shape = [1i64];
+        let tensor = |data: *mut std::ffi::c_void, dtype| tcast_tensor {
+            data,
+            data_bytes: 4,
+            shape: shape.as_ptr(),
+            strides: std::ptr::null(),
+            ndim: 1,
+            dtype,
+        };
+        let i = tensor(input.as_ptr().cast_mut().cast(), 1);
+        let o = tensor(output.as_mut_ptr().cast(), 10);
+        assert_eq!(tcast_cast(&i, &o, opts, &mut err), Status::Ok as i32);
+        assert_eq!(output[0], 0x3e00);
+
+        // A newer caller's larger struct: the known fields, then zeros up to its size.
+        let mut big = Aligned([0xA5u8; 64]);
+        let big = &mut big.0;
+        let opts = big.as_mut_ptr().cast::<tcast_cast_options>();
+        assert_eq!(tcast_cast_options_init(opts, full + 16), Status::Ok as i32);
+        assert_eq!(&big[..4], &((full + 16) as u32).to_ne_bytes());
+        assert_eq!(&big[4..full], &buf[4..full]);
+        assert!(big[full..full + 16].iter().all(|&b| b == 0));
+        assert!(big[full + 16..].iter().all(|&b| b == 0xA5));
+
+        // Refused, writing nothing.
+        let mut small = Aligned([0xA5u8; 64]);
+        let small = &mut small.0;
+        let opts = small.as_mut_ptr().cast::<tcast_cast_options>();
+        for size in [0, 4, first - 1, u32::MAX as usize + 1] {
+            assert_eq!(
+                tcast_cast_options_init(opts, size),
+                Status::InvalidArgument as i32,
+                "size {size}"
+            );
+        }
+        assert!(small.iter().all(|&b| b == 0xA5));
+        assert_eq!(
+            tcast_cast_options_init(std::ptr::null_mut(), full),
+            Status::NullArgument as i32
+        );
+    }
     use crate::ffi::plain_paths::{check_paths_agree, Kind};
 
     /// The plain path of tcast_cast changes no outcome: on random calls (valid and not),

@@ -58,7 +58,8 @@ pub struct tcast_tensor {
     pub dtype: tcast_dtype,
 }
 
-/// Options of a cast. Start from `tcast_cast_options_default()` and change fields.
+/// Options of a cast. Start from `tcast_cast_options_init(&opts, sizeof opts)` (the
+/// defaults for the caller's size) and change fields.
 #[repr(C)]
 #[derive(Copy, Clone)]
 pub struct tcast_cast_options {

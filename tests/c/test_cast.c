@@ -31,7 +31,8 @@ typedef struct {
 /* Casts through tc_cast_checked (see tc_util.h) with default options and `threads`. */
 static int cast_n(tcast_dtype from, const void *src, tcast_dtype to, void *dst, int64_t n,
                   int32_t threads, int line) {
-  tcast_cast_options options = tcast_cast_options_default();
+  tcast_cast_options options;
+  tcast_cast_options_init(&options, sizeof options);
   options.threads = threads;
   return tc_cast_checked(from, src, to, dst, n, &options, line);
 }
@@ -929,7 +930,8 @@ static int strided_to_double(const float *data, uint64_t data_bytes, const int64
   tcast_tensor in = tensor(data, data_bytes, shape, ndim, TCAST_DTYPE_FLOAT);
   in.strides = strides;
   tcast_tensor o = tensor(out, count * sizeof(double), shape, ndim, TCAST_DTYPE_DOUBLE);
-  tcast_cast_options options = tcast_cast_options_default();
+  tcast_cast_options options;
+  tcast_cast_options_init(&options, sizeof options);
   options.threads = threads;
   tc_reset_err();
   tcast_status status = tcast_cast(&in, &o, &options, TC_ERR);
@@ -1176,7 +1178,59 @@ static void test_unaligned_buffers(void) {
   free(dst);
 }
 
+/* tcast_cast_options_init fills the defaults for the caller's struct size (docs/c-api.md
+   sections 5 and 11): this header's struct, the first 24-byte layout of a program built
+   before `executor` (nothing past it written), and refuses NULL and a smaller size. */
+typedef struct {
+  uint32_t struct_size;
+  int32_t saturate, round_mode, string_format, casting, threads;
+} options_v1;
+
+static void test_options_init(void) {
+  tcast_cast_options options, by_value = tcast_cast_options_default();
+  unsigned char bytes[sizeof(options_v1) + 8];
+  options_v1 old;
+  memset(&options, 0x5a, sizeof options);
+  CHECK_STATUS(tcast_cast_options_init(&options, sizeof options), TCAST_OK);
+  CHECK_EQ_INT(options.struct_size, (int)sizeof options);
+  CHECK(memcmp(&options, &by_value, sizeof options) == 0);
+  CHECK(options.executor == NULL);
+
+  /* An older caller's struct: its prefix filled, the bytes after it untouched. */
+  memset(bytes, 0x5a, sizeof bytes);
+  CHECK_STATUS(tcast_cast_options_init((tcast_cast_options *)(void *)bytes, sizeof old),
+               TCAST_OK);
+  memcpy(&old, bytes, sizeof old);
+  CHECK_EQ_INT(old.struct_size, (int)sizeof old);
+  CHECK(old.saturate == 1 && old.round_mode == TCAST_ROUND_UP &&
+        old.string_format == TCAST_FORMAT_SHORTEST && old.casting == TCAST_CASTING_UNSAFE &&
+        old.threads == by_value.threads);
+  for (size_t i = sizeof old; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0x5a);
+  {
+    /* A cast takes those options. */
+    const float in[2] = {1.5f, -2.0f};
+    uint16_t out[2] = {0, 0};
+    const int64_t shape[1] = {2};
+    tcast_tensor input = tensor(in, sizeof in, shape, 1, TCAST_DTYPE_FLOAT);
+    tcast_tensor output = tensor(out, sizeof out, shape, 1, TCAST_DTYPE_FLOAT16);
+    CHECK_STATUS(tcast_cast(&input, &output, (const tcast_cast_options *)(void *)&old, TC_ERR),
+                 TCAST_OK);
+    CHECK_EQ_HEX(out[0], 0x3e00);
+    CHECK_EQ_HEX(out[1], 0xc000);
+  }
+
+  /* Refused, nothing written. */
+  memset(bytes, 0x5a, sizeof bytes);
+  CHECK_STATUS(tcast_cast_options_init((tcast_cast_options *)(void *)bytes, sizeof old - 1),
+               TCAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(tcast_cast_options_init((tcast_cast_options *)(void *)bytes, 0),
+               TCAST_ERR_INVALID_ARGUMENT);
+  for (size_t i = 0; i < sizeof bytes; i++) CHECK_EQ_INT(bytes[i], 0x5a);
+  CHECK_STATUS(tcast_cast_options_init(NULL, sizeof options), TCAST_ERR_NULL_ARGUMENT);
+}
+
 int main(void) {
+  test_options_init();
   test_float_narrowing_examples();
   test_integer_to_float_examples();
   test_integer_wrap_examples();

@@ -66,6 +66,12 @@ namespace TensorcastSharp.Interop
             return Bound.tcast_onnx_cast_supported(from, to, opset);
         }
 
+        public static int tcast_cast_options_init(TcastCastOptions* opts, UIntPtr size)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_cast_options_init(opts, size);
+        }
+
         public static int tcast_cast(TcastTensor* input, TcastTensor* output,
                                      TcastCastOptions* options, TcastError* err)
         {
@@ -266,6 +272,10 @@ namespace TensorcastSharp.Interop
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_onnx_cast_supported(int from, int to, int opset)
                 => NativeMethods.tcast_onnx_cast_supported(from, to, opset);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_cast_options_init(TcastCastOptions* opts, UIntPtr size)
+                => NativeMethods.tcast_cast_options_init(opts, size);
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_cast(TcastTensor* input, TcastTensor* output,

@@ -118,9 +118,14 @@ namespace TensorcastSharp.Interop
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_onnx_cast_supported(int from, int to, int opset);
 
-        // Returns the struct by value. The wrapper does not call it (it fills the documented
-        // defaults itself, see CastOptions): a library whose options struct has grown would
-        // write past a 24-byte return slot. The tests check both agree.
+        // The documented way to start options: fills the defaults for `size` bytes, the
+        // caller's struct (struct_size = size), and writes nothing past them.
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_cast_options_init(TcastCastOptions* opts, UIntPtr size);
+
+        // Deprecated in the C docs: returns the struct by value, at the library's size. The
+        // wrapper does not call it (a library whose options struct has grown would write
+        // past this binding's return slot). The tests check it agrees.
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern TcastCastOptions tcast_cast_options_default();
 

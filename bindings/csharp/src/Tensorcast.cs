@@ -136,7 +136,7 @@ namespace TensorcastSharp
     }
 
     /// <summary>Options of a cast. The defaults are the library's
-    /// (tcast_cast_options_default()).</summary>
+    /// (tcast_cast_options_init).</summary>
     public sealed class CastOptions
     {
         /// <summary>float8 targets: out-of-range values saturate to the largest finite value
@@ -164,8 +164,9 @@ namespace TensorcastSharp
         public ParallelForExecutor Executor { get; set; }
 
         /// <summary>The native struct for these options (for code that uses NativeMethods).
-        /// Filled here rather than by tcast_cast_options_default(), which returns the struct by
-        /// value (see NativeMethods); struct_size is the size this binding was written for.</summary>
+        /// Filled here, with what tcast_cast_options_init writes for this binding's struct size
+        /// (the tests check it), so that building options needs no native call;
+        /// struct_size is the size this binding was written for.</summary>
         public unsafe TcastCastOptions ToNative()
         {
             return new TcastCastOptions

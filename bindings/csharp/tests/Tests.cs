@@ -203,10 +203,15 @@ namespace TensorcastSharp.Tests
             Assert.Equal(expected, Tensorcast.Version, "tcast_version");
         }
 
-        public static void CastOptionsDefaultsMatchLibrary()
+        public static unsafe void CastOptionsDefaultsMatchLibrary()
         {
-            TcastCastOptions lib = NativeMethods.tcast_cast_options_default();
+            TcastCastOptions lib;
+            Assert.Equal(0, NativeMethods.tcast_cast_options_init(&lib, (UIntPtr)sizeof(TcastCastOptions)),
+                         "tcast_cast_options_init");
             TcastCastOptions ours = new CastOptions().ToNative();
+            TcastCastOptions byValue = NativeMethods.tcast_cast_options_default();
+            Assert.Equal(byValue.Saturate, lib.Saturate, "default() saturate");
+            Assert.Equal(byValue.Casting, lib.Casting, "default() casting");
             Assert.Equal(lib.StructSize, ours.StructSize, "struct_size");
             Assert.Equal(lib.Saturate, ours.Saturate, "saturate");
             Assert.Equal(lib.RoundMode, ours.RoundMode, "round_mode");

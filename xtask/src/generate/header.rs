@@ -82,6 +82,7 @@ const SECTIONS: &[Section] = &[
             Item("tcast_task_fn"),
             Item("tcast_executor"),
             Item("tcast_cast_options"),
+            Item("tcast_cast_options_init"),
             Item("tcast_cast_options_default"),
             Item("tcast_cast"),
             Item("tcast_can_cast"),
