@@ -52,12 +52,15 @@ lib=$CARGO_TARGET_DIR/$cross_triple/release/libtensorcast.so
 work=$PWD/build/cross-lib/$cross_triple
 major=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([0-9]*\)\..*/\1/p' Cargo.toml | head -n 1)
 
+# Linked through cmake/tensorcast-linker.sh, which runs the cross gcc, so that the
+# functions carry TENSORCAST_<major> as the CMake build's do (the NuGet package ships it).
 release_build() {
   "$RUSTC" --version
-  "$CARGO" build --release --lib --target "$cross_triple"
+  export TCAST_REAL_LINKER=$cross_gnu-gcc
+  versioned_cargo_build --target "$cross_triple"
   ls -l "$lib"
 }
-step "cargo build --release --lib --target $cross_triple (Debian rustc 1.85)" release_build
+step "cargo build --release --lib --target $cross_triple (Debian rustc 1.85, versioned)" release_build
 
 passed=0
 failed=0
@@ -115,6 +118,7 @@ exports() {
     { echo "error: $1's exports differ from the header's functions (- header, + library)" >&2; return 1; }
 }
 check "exports: exactly the header's tcast_* functions" exports "$lib"
+check "symbol versions: every export is tcast_*@@TENSORCAST_$major" versioned_exports "$lib"
 
 loader=$work/native-load
 build_loader() {

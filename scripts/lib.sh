@@ -483,3 +483,52 @@ nuget_rid() {
       ;;
   esac
 }
+
+#   versioned_cargo_build [--target TRIPLE]
+#       cargo build --release --lib with cargo linking the cdylib through
+#       cmake/tensorcast-linker.sh, as the CMake build does, so that its functions carry
+#       the symbol version TENSORCAST_<major> (docs/c-api.md section 11): for the
+#       libraries the project ships outside CMake (the NuGet package's natives). A cross
+#       build passes --target TRIPLE and sets TCAST_REAL_LINKER to its C compiler. CARGO
+#       and RUSTC (default cargo, rustc) are the toolchain. A copy without versions, from
+#       a plain cargo build, is removed first, so that a cargo whose fingerprint does not
+#       cover the linker links it again.
+versioned_cargo_build() {
+  local triple lib
+  triple=$("${RUSTC:-rustc}" -vV | sed -n 's/^host: //p')
+  lib=${CARGO_TARGET_DIR:-target}/release/libtensorcast.so
+  if [ $# -eq 2 ] && [ "$1" = --target ]; then
+    triple=$2
+    lib=${CARGO_TARGET_DIR:-target}/$2/release/libtensorcast.so
+  elif [ $# -ne 0 ]; then
+    echo "usage: versioned_cargo_build [--target TRIPLE]" >&2
+    return 2
+  fi
+  if [ -f "$lib" ] && ! readelf -V -W "$lib" | grep -q 'Name: TENSORCAST_'; then
+    rm -f "$lib"
+  fi
+  "${CARGO:-cargo}" build --release --lib "$@" \
+    --config "target.$triple.linker=\"$_tcast_lib_root/cmake/tensorcast-linker.sh\""
+}
+
+#   versioned_exports LIBRARY
+#       Inside a check or step: every symbol LIBRARY defines in its dynamic table is a
+#       function tcast_*@@TENSORCAST_<major> (the major from Cargo.toml), besides GNU
+#       ld's absolute symbol naming the version; prints how many. docs/c-api.md section 11.
+versioned_exports() {
+  local so=$1 major node defined others count
+  major=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([0-9]*\)\..*/\1/p' "$_tcast_lib_root/Cargo.toml" | head -n 1)
+  node=TENSORCAST_$major
+  # Defined dynamic symbols: Ndx is not UND. GNU ld also writes the version's name as an
+  # absolute symbol (Ndx ABS, name $node); lld does not.
+  defined=$(readelf --dyn-syms -W "$so" | awk '$1 ~ /^[0-9]+:$/ && $7 != "UND" {print $4, $7, $8}')
+  others=$(grep -v -E "^FUNC [0-9]+ tcast_[a-z0-9_]+@@$node\$" <<<"$defined" |
+    grep -v -x "OBJECT ABS $node" || true)
+  [ -z "$others" ] || fail "$so defines besides tcast_*@@$node functions: $others"
+  count=$(grep -c "@@$node\$" <<<"$defined" || true)
+  [ "$count" -gt 0 ] || fail "$so has no tcast_*@@$node at all"
+  echo "$so: $count functions, all tcast_*@@$node"
+}
+
+# The repository root, for the helpers above that name its files.
+_tcast_lib_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -4,7 +4,9 @@
 #
 #   bash scripts/pack-csharp.sh        -> build/csharp/TensorcastSharp.VERSION.nupkg
 #
-# Builds the Rust library for this machine (cargo build --release --lib) and for aarch64
+# Builds the Rust library for this machine (cargo build --release --lib, linked through
+# cmake/tensorcast-linker.sh so that its functions carry TENSORCAST_0: scripts/lib.sh's
+# versioned_cargo_build; each packed native is checked for it) and for aarch64
 # (scripts/build-cross-lib.sh aarch64-unknown-linux-gnu: Debian's rustc 1.85 and the cross
 # gcc, installed when missing, the result checked under qemu-aarch64), compiles with mcs
 # the <Compile> files of bindings/csharp/src/TensorcastSharp.csproj, and zips, in NuGet's
@@ -37,7 +39,7 @@ out=build/csharp
 pkg=$out/package
 
 step "csproj: sources and version" python3 scripts/csproj.py check "$project" Cargo.toml
-step "cargo build --release --lib" cargo build --release --lib
+step "cargo build --release --lib, versioned (scripts/lib.sh)" versioned_cargo_build
 step "scripts/build-cross-lib.sh aarch64-unknown-linux-gnu" \
   bash scripts/build-cross-lib.sh aarch64-unknown-linux-gnu
 
@@ -89,6 +91,8 @@ layout() {
             "(linux-x64 is this machine's build: pack on x86-64 Linux)" >&2
           return 1
         fi
+        # Every native carries the symbol versions of the CMake build's library.
+        versioned_exports "$source"
         echo "$target: $source ($machine)"
         ;;
       *) echo "$target: $source" ;;

@@ -18,9 +18,11 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing mcs mono cc python3
+install_missing mcs mono cc python3 readelf
 
-step "cargo build --release --lib" cargo build --release --lib
+step "cargo build --release --lib, versioned (scripts/lib.sh)" versioned_cargo_build
+step "symbol versions of target/release/libtensorcast.so" \
+  versioned_exports target/release/libtensorcast.so
 
 out=build/csharp
 mkdir -p "$out"

@@ -58,6 +58,9 @@ build_library() {
 }
 step "the README's build command (target/release/libtensorcast.so and its SONAME link)" \
   build_library
+# The library Go programs load carries the CMake build's symbol versions.
+step "symbol versions of target/release/libtensorcast.so" \
+  versioned_exports target/release/libtensorcast.so
 
 cd bindings/go
 
