@@ -519,9 +519,11 @@ versioned_exports() {
   local so=$1 major node defined others count
   major=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([0-9]*\)\..*/\1/p' "$_tcast_lib_root/Cargo.toml" | head -n 1)
   node=TENSORCAST_$major
-  # Defined dynamic symbols: Ndx is not UND. GNU ld also writes the version's name as an
-  # absolute symbol (Ndx ABS, name $node); lld does not.
-  defined=$(readelf --dyn-syms -W "$so" | awk '$1 ~ /^[0-9]+:$/ && $7 != "UND" {print $4, $7, $8}')
+  # Defined global and weak dynamic symbols: Ndx is not UND (local ones, such as the
+  # section symbols aarch64's ld writes, are not exported). GNU ld also writes the
+  # version's name as an absolute symbol (Ndx ABS, name $node); lld does not.
+  defined=$(readelf --dyn-syms -W "$so" |
+    awk '$1 ~ /^[0-9]+:$/ && $7 != "UND" && ($5 == "GLOBAL" || $5 == "WEAK") {print $4, $7, $8}')
   others=$(grep -v -E "^FUNC [0-9]+ tcast_[a-z0-9_]+@@$node\$" <<<"$defined" |
     grep -v -x "OBJECT ABS $node" || true)
   [ -z "$others" ] || fail "$so defines besides tcast_*@@$node functions: $others"
