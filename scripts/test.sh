@@ -84,20 +84,26 @@ run_cargo_test() {
   cargo test
 }
 
-# Miri (nightly) runs the safe core's tests that need no SIMD, threads or FFI: the numpy
-# dtype parser and rules (np::), the text scanner and parsers (cast::text::scan,
-# cast::text::parse), the packed formats (formats::), the dtype, DLPack and error tables.
-# Quick mode (forwarded into Miri) samples the random ones. Every test, these among them,
-# runs natively in cargo-test.
+# Miri (nightly) runs the safe core's tests that need no SIMD or threads: the numpy dtype
+# parser and rules (np::), the text scanner and parsers (cast::text::scan,
+# cast::text::parse), the packed formats (formats::), the dtype, registry, DLPack (with
+# its two C functions) and error tables, in quick mode (forwarded into Miri). Left out
+# by name: as too slow under Miri, the tests of random inputs (hundreds of thousands)
+# and of specs of 100,000 characters or fields; as beyond it, value_based_numpy_1 (its
+# float comparisons read and set MXCSR with inline assembly, src/simd/fpenv.rs). Every
+# test, these among them, runs natively in cargo-test.
 miri_filters=(np:: cast::text::scan:: cast::text::parse:: formats:: dtype::tests:: registry::tests::
   dlpack::tests:: error::tests::)
+miri_skips=(arbitrary_specs_never_panic messages_quote_long_specs_in_part structured_casts_on_many_fields
+  short_integers_agree_with_the_plain_reader agrees_with_the_general_parser_on_random_texts
+  agrees_on_the_texts_of_random_values value_based_numpy_1)
 step_def miri "" "cargo +nightly miri test --lib on the safe core's tests (np, text parsers, formats, tables), quick mode"
 run_miri() {
   if ! cargo +nightly miri --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal --component miri --component rust-src
   fi
   TCAST_TEST_QUICK=1 MIRIFLAGS="-Zmiri-env-forward=TCAST_TEST_QUICK" \
-    cargo +nightly miri test --lib -- "${miri_filters[@]}"
+    cargo +nightly miri test --lib -- "${miri_filters[@]}" "${miri_skips[@]/#/--skip=}"
 }
 
 step_def shortest "" "every FLOAT's shortest text against ryu's digits, exhaustively (scripts/test-shortest-exhaustive.sh)"
