@@ -63,7 +63,7 @@ if [ "$mode" = --minimize ]; then
     (cd fuzz && cargo +nightly fuzz cmin "$t" "corpus/$t" -- -use_counters=0) \
       > "$work/$t.cmin.log" 2>&1 ||
       { tail -20 "$work/$t.cmin.log"; exit 1; }
-    echo "$t: $(ls "fuzz/corpus/$t" | wc -l) inputs in fuzz/corpus/$t"
+    echo "$t: $(find "fuzz/corpus/$t" -type f | wc -l) inputs in fuzz/corpus/$t"
   done
   exit 0
 fi
@@ -83,11 +83,13 @@ report() {
   cov=$(grep -E '^#[0-9]+' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+' || true)
   printf '%-18s %s  executions %s, %s, corpus %s inputs\n' "$t" \
     "$([ "$status" = 0 ] && echo passed || echo FAILED)" "${execs:-?}" "${cov:-cov: ?}" \
-    "$(ls "$work/corpus/$t" | wc -l)"
+    "$(find "$work/corpus/$t" -type f | wc -l)"
   if [ "$status" != 0 ]; then
     grep -E 'panicked|ERROR: |SUMMARY' -A4 "$log" | head -40 || tail -40 "$log"
     local input
-    input=$(ls -t "fuzz/artifacts/$t"/* 2>/dev/null | head -1 || true)
+    # The newest artifact: its modification time first, then its path.
+    input=$(find "fuzz/artifacts/$t" -type f -printf '%T@ %p\n' 2>/dev/null | sort -rn | head -1 |
+      cut -d' ' -f2- || true)
     if [ -n "$input" ]; then
       echo "reproducer: $input ($(wc -c < "$input") bytes): cargo +nightly fuzz run $t ../$input"
       od -A d -t x1 "$input" | head -20

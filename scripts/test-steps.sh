@@ -47,7 +47,7 @@ expect_refused() {
 }
 
 # The step names, as README.md documents them, in the order they run.
-steps=(options venv fmt cargo-test shortest msrv ctest install abi dist readme deb rpm oracle np-oracle onnx123 conformance
+steps=(options venv fmt shellcheck cargo-test miri shortest msrv ctest install abi dist readme deb rpm oracle np-oracle onnx123 conformance
   onnx118 ort portable aarch64 s390x go csharp fuzz-lint fuzz)
 
 # --list: one line per step, name then description, in the order they run; what each

@@ -24,6 +24,9 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
+# The library the oracle and conformance steps load: the CMake build's (step ctest, or
+# the prerequisite build). The quick tier sets it to the one cargo builds for its tests
+# (below), so that it compiles the library once, not three times.
 lib=target/release/libtensorcast.so
 
 # The steps, in the order they run. step_def NAME NEEDS TITLE: the step runs the function
@@ -60,9 +63,47 @@ run_fmt() {
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 }
 
+step_def shellcheck "" "shellcheck over every shell script of the repository (scripts/, cmake/*.sh, .ci/run)"
+run_shellcheck() {
+  install_missing shellcheck git
+  local shebang='^#!.*[/ ](ba)?sh( |$)' files=() file
+  # The tracked files named *.sh, and the others whose first line starts a POSIX shell or
+  # bash (git grep finds the candidates; head checks that the line is the first).
+  while IFS= read -r file; do
+    files+=("$file")
+  done < <(git ls-files '*.sh')
+  while IFS= read -r file; do
+    if head -n 1 "$file" | grep -qE "$shebang"; then files+=("$file"); fi
+  done < <(git grep -lI -E "$shebang" -- ':!*.sh')
+  echo "shellcheck: ${#files[@]} files"
+  shellcheck -x "${files[@]}"
+}
+
 step_def cargo-test "" "cargo test (Rust tests, header checks, C suite via cc)"
 run_cargo_test() {
   cargo test
+}
+
+# Miri (nightly) runs the safe core's tests that need no SIMD or threads: the numpy dtype
+# parser and rules (np::), the text scanner and parsers (cast::text::scan,
+# cast::text::parse), the packed formats (formats::), the dtype, registry, DLPack (with
+# its two C functions) and error tables, in quick mode (forwarded into Miri). Left out
+# by name: as too slow under Miri, the tests of random inputs (hundreds of thousands)
+# and of specs or literals of 100,000 characters or more; as beyond it,
+# value_based_numpy_1 (its float comparisons read and set MXCSR with inline assembly,
+# src/simd/fpenv.rs). Every test, these among them, runs natively in cargo-test.
+miri_filters=(np:: cast::text::scan:: cast::text::parse:: formats:: dtype::tests:: registry::tests::
+  dlpack::tests:: error::tests::)
+miri_skips=(arbitrary_specs_never_panic messages_quote_long_specs_in_part structured_casts_on_many_fields
+  short_integers_agree_with_the_plain_reader agrees_with_the_general_parser_on_random_texts
+  agrees_on_the_texts_of_random_values py_int_reads_python_literals value_based_numpy_1)
+step_def miri "" "cargo +nightly miri test --lib on the safe core's tests (np, text parsers, formats, tables), quick mode"
+run_miri() {
+  if ! cargo +nightly miri --version >/dev/null 2>&1; then
+    rustup toolchain install nightly --profile minimal --component miri --component rust-src
+  fi
+  TCAST_TEST_QUICK=1 MIRIFLAGS="-Zmiri-env-forward=TCAST_TEST_QUICK" \
+    cargo +nightly miri test --lib -- "${miri_filters[@]}" "${miri_skips[@]/#/--skip=}"
 }
 
 step_def shortest "" "every FLOAT's shortest text against ryu's digits, exhaustively (scripts/test-shortest-exhaustive.sh)"
@@ -198,11 +239,15 @@ run_fuzz() {
 # The prerequisites that are not steps of their own.
 prerequisite_titles=(
   "venv         the step venv"
-  "build        CMake build of build/cmake (target/release/libtensorcast.so, the C suite's programs), which step ctest makes too"
+  "build        CMake build of build/cmake (target/release/libtensorcast.so, the C suite's programs), which step ctest makes too;"
+  "             in the quick tier, cargo build (target/debug/libtensorcast.so, the build cargo-test reuses)"
 )
 
 # The quick tier (--quick): the Rust and C suites and the oracles, with the exhaustive
 # tests sampled (TCAST_TEST_QUICK=1), for the edit-compile-test loop; CI runs every step.
+# It builds the library once: its prerequisite build is `cargo build`, the dev-profile
+# (opt-level 2) library that cargo test then finds fresh, and the oracle and conformance
+# steps load that one instead of a CMake release build.
 quick_steps=(fmt cargo-test oracle conformance)
 
 usage() {
@@ -260,6 +305,7 @@ while [ $# -gt 0 ]; do
       fi
       mode=quick
       export TCAST_TEST_QUICK=1
+      lib=target/debug/libtensorcast.so
       ;;
     --dry-run) dry_run=1 ;;
     *)
@@ -318,7 +364,9 @@ fi
 current=
 on_exit() {
   local status=$?
-  if [ "$status" -ne 0 ] && [ "$current" = build ]; then
+  if [ "$status" -ne 0 ] && [ "$current" = build ] && [ "$mode" = quick ]; then
+    printf 'The build that %s needs, cargo build, failed (exit %d).\n' "${selected[*]}" "$status" >&2
+  elif [ "$status" -ne 0 ] && [ "$current" = build ]; then
     printf 'The CMake build that %s needs failed (exit %d). The step ctest builds it too: bash scripts/test.sh --only ctest\n' \
       "${selected[*]}" "$status" >&2
   elif [ "$status" -ne 0 ] && [ -n "$current" ]; then
@@ -337,7 +385,13 @@ for name in "${plan[@]}"; do
   current=$name
   started=$SECONDS
   case $name in
-    build) step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build ;;
+    build)
+      if [ "$mode" = quick ]; then
+        step "build: cargo build (target/debug/libtensorcast.so, which cargo-test reuses)" cargo build
+      else
+        step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build
+      fi
+      ;;
     *) step "$name: ${step_titles[$name]}" "run_${name//-/_}" ;;
   esac
   step_seconds[$name]=$((SECONDS - started))

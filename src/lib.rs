@@ -52,7 +52,6 @@ mod string_view;
 pub mod tables;
 mod tensor;
 #[cfg(test)]
-#[path = "../tests/rust/testutil.rs"]
 mod testutil;
 
 pub use bitcast::{bitcast_shape, BitcastRules, LastAxis, ViewShape};

@@ -11,7 +11,6 @@ mod exec;
 pub(crate) mod kernels;
 pub(crate) mod options;
 #[cfg(test)]
-#[path = "../../tests/rust/cast/reference.rs"]
 mod reference;
 pub(crate) mod strings;
 pub(crate) mod text;
@@ -60,8 +59,6 @@ pub(crate) fn cast_checked(
 }
 
 #[cfg(test)]
-#[path = "../../tests/rust/cast/lowp.rs"]
 mod lowp_tests;
 #[cfg(test)]
-#[path = "../../tests/rust/cast/cast.rs"]
 mod tests;

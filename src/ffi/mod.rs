@@ -17,7 +17,6 @@ mod args;
 mod executor;
 mod guard;
 #[cfg(test)]
-#[path = "../../tests/rust/ffi/plain_paths.rs"]
 mod plain_paths;
 pub mod types;
 

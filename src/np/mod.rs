@@ -14,7 +14,6 @@ mod rules;
 pub(crate) mod value;
 
 #[cfg(test)]
-#[path = "../../tests/rust/np.rs"]
 mod tests;
 
 pub use dtype::{parse, Field, Kind, NpDtype, Order, Parsed, Shape, Unit};

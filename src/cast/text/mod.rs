@@ -24,7 +24,6 @@ mod scan;
 mod scratch;
 mod shortest;
 #[cfg(test)]
-#[path = "../../../tests/rust/cast/text.rs"]
 mod tests;
 
 pub(crate) use form::require_text_form;

@@ -2,7 +2,7 @@
 //! The exact per-element semantics of the numeric casts (`docs/semantics-cast.md` sections
 //! 2-3), written with integer arithmetic only: no float conversion instruction is
 //! involved, so the kernels can be tested against it. Slow by design, and compiled for the
-//! tests only (`tests/rust/cast/cast.rs`, `tests/rust/cast/lowp.rs`): the library does not ship it.
+//! tests only (`src/cast/tests.rs`, `src/cast/lowp_tests.rs`): the library does not ship it.
 
 use crate::dtype::Scalar;
 
