@@ -1206,7 +1206,7 @@ mod tests {
     /// dispatch (`simd::kernels::decode_lut`) hands it to the kernel selection: a NEON
     /// kernel, not the scalar table loop, reading the packed codes itself for a 4-bit,
     /// 2-bit or 6-bit format (so the selection runs it on packed input); the shared
-    /// tests (`tests/rust/cast/lowp.rs`) check their values on every tier.
+    /// tests (`src/cast/lowp_tests.rs`) check their values on every tier.
     fn decoders_of<const F: u8>() {
         let bits = FORMATS[F as usize].bits;
         let unpacks = if bits == 8 { 0 } else { bits };
@@ -1316,7 +1316,7 @@ mod tests {
     /// a NEON kernel from FLOAT for every format and from FLOAT16 and BFLOAT16 for the
     /// float formats (none for the integer ones), with the source's size, one code per
     /// element, and for a 4-bit, 2-bit or 6-bit format its codes packed by the kernel;
-    /// the selection picks it. The shared tests (`tests/rust/cast/lowp.rs`) check their
+    /// the selection picks it. The shared tests (`src/cast/lowp_tests.rs`) check their
     /// codes on every tier.
     fn encoders_of<const F: u8>(opts: &[u8]) {
         let format = &FORMATS[F as usize];
