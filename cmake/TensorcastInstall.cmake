@@ -33,7 +33,7 @@
 #                                        looks first (bindings/csharp/README.md)
 #   TCAST_INSTALL_DOCS, in CMAKE_INSTALL_DOCDIR (share/doc/tensorcast):
 #   LICENSE-MIT, LICENSE-APACHE, README.md, CHANGELOG.md, SECURITY.md and CONTRIBUTING.md
-#   (those present in the source tree), docs/*.md as docs/, and the READMEs of
+#   (those present in the source tree), docs/*.md as docs/ (docs/perf/ as docs/perf/), and the READMEs of
 #   bindings/go, bindings/csharp and integrations/onnxruntime at those paths (what the
 #   installed documents link to)
 #
@@ -179,6 +179,8 @@ if(TCAST_INSTALL_DOCS)
   install(FILES ${TCAST_DOC_FILES} DESTINATION "${CMAKE_INSTALL_DOCDIR}")
   file(GLOB TCAST_DOC_PAGES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/*.md")
   install(FILES ${TCAST_DOC_PAGES} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs")
+  file(GLOB TCAST_DOC_PERF CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/perf/*")
+  install(FILES ${TCAST_DOC_PERF} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs/perf")
   # The READMEs that README.md and docs/README.md link to, at the same relative paths, so
   # that every link of the installed documents leads to an installed file.
   foreach(page bindings/go/README.md bindings/csharp/README.md integrations/onnxruntime/README.md)

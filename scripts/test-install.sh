@@ -103,8 +103,8 @@ expected_files() {
       bindings/csharp/README.md integrations/onnxruntime/README.md; do
       [ ! -f "$repo/$name" ] || echo "$docdir_rel/$name"
     done
-    for name in "$repo"/docs/*.md; do
-      echo "$docdir_rel/docs/${name##*/}"
+    for name in "$repo"/docs/*.md "$repo"/docs/perf/*; do
+      echo "$docdir_rel/${name#"$repo"/}"
     done
   } | sort
 }
@@ -162,8 +162,8 @@ docs() {
     bindings/go/README.md bindings/csharp/README.md integrations/onnxruntime/README.md; do
     [ ! -f "$name" ] || cmp "$prefix/$docdir_rel/$name" "$name"
   done
-  for name in docs/*.md; do
-    cmp "$prefix/$docdir_rel/docs/${name##*/}" "$name"
+  for name in docs/*.md docs/perf/*; do
+    cmp "$prefix/$docdir_rel/$name" "$name"
   done
   ls "$prefix/$docdir_rel" "$prefix/$docdir_rel/docs"
 }
