@@ -33,9 +33,9 @@
 #                                        looks first (bindings/csharp/README.md)
 #   TCAST_INSTALL_DOCS, in CMAKE_INSTALL_DOCDIR (share/doc/tensorcast):
 #   LICENSE-MIT, LICENSE-APACHE, README.md, CHANGELOG.md, SECURITY.md and CONTRIBUTING.md
-#   (those present in the source tree), docs/*.md as docs/ (docs/perf/ as docs/perf/), and the READMEs of
-#   bindings/go, bindings/csharp and integrations/onnxruntime at those paths (what the
-#   installed documents link to)
+#   (those present in the source tree), docs/*.md and docs/perf/ as docs/, and the
+#   READMEs of bindings/go, bindings/csharp and integrations/onnxruntime at those paths
+#   (what the installed documents link to)
 #
 # cargo, not CMake, links the libraries, so the package files are written from templates
 # in cmake/ rather than by install(EXPORT). The CMake files find the libraries relative
