@@ -174,6 +174,8 @@ dev_contents() {
   grep -x './usr/share/doc/libtensorcast-dev/docs/c-api.md' <<<"$listing" || fail "no docs/c-api.md"
   grep -x './usr/share/doc/libtensorcast-dev/README.md' <<<"$listing" || fail "no README.md"
   ! grep -E '\.md\.gz$' <<<"$listing" || fail "compressed Markdown documents (their links break)"
+  grep -x './usr/share/doc/libtensorcast-dev/bindings/csharp/README.md' <<<"$listing" ||
+    fail "no bindings/csharp/README.md (README.md links to it)"
   grep -x './usr/share/doc/libtensorcast-dev/changelog.gz' <<<"$listing" || fail "no upstream changelog"
   dpkg-deb --fsys-tarfile "$lib_deb" | tar -t | grep -x "./usr/share/doc/libtensorcast$major/changelog.gz" ||
     fail "libtensorcast$major has no upstream changelog"
