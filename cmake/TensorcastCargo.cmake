@@ -349,8 +349,17 @@ function(tensorcast_add_cargo_libraries)
   endif()
   # --- end of the symbol versions and the static library ---
 
+  # GNU make hands its jobserver (the -j of `make -jN`, of dpkg-buildpackage -jN) only to
+  # the recipe lines it takes for recursive makes: those that name $(MAKE). Naming it here
+  # (CMake keeps make variables as they are) lets cargo take its jobs from the jobserver
+  # instead of warning that it cannot reach it; CMake 3.28's JOB_SERVER_AWARE does the same.
+  set(jobserver_env)
+  if(CMAKE_GENERATOR MATCHES "Makefiles")
+    set(jobserver_env "TCAST_PARENT_MAKE=$(MAKE)")
+  endif()
+
   add_custom_target(tensorcast_cargo ALL
-    COMMAND ${versioned_link_env} "${CMAKE_COMMAND}" -E env ${cargo_env}
+    COMMAND ${versioned_link_env} "${CMAKE_COMMAND}" -E env ${cargo_env} ${jobserver_env}
             "${CARGO_EXECUTABLE}" build --lib ${profile_flags} ${cargo_flags}
             --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
             --target-dir "${target_dir}"

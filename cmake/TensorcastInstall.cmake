@@ -26,9 +26,16 @@
 #                                        with the static one only, those in Libs (then
 #                                        -ltensorcast can only mean libtensorcast.a); with
 #                                        the shared one only, no Libs.private
+#   TCAST_INSTALL_CSHARP (OFF by default; needs TCAST_INSTALL_SHARED and Mono's mcs):
+#   <libdir>/TensorcastSharp.dll         the C# bindings (bindings/csharp/src/*.cs, the
+#                                        .csproj's <Compile> items), beside
+#                                        libtensorcast.so, where the assembly's resolver
+#                                        looks first (bindings/csharp/README.md)
 #   TCAST_INSTALL_DOCS, in CMAKE_INSTALL_DOCDIR (share/doc/tensorcast):
-#   LICENSE-MIT, LICENSE-APACHE, README.md, CHANGELOG.md and SECURITY.md (those present in
-#   the source tree), docs/*.md as docs/
+#   LICENSE-MIT, LICENSE-APACHE, README.md, CHANGELOG.md, SECURITY.md and CONTRIBUTING.md
+#   (those present in the source tree), docs/*.md and docs/perf/ as docs/, and the
+#   READMEs of bindings/go, bindings/csharp and integrations/onnxruntime at those paths
+#   (what the installed documents link to)
 #
 # cargo, not CMake, links the libraries, so the package files are written from templates
 # in cmake/ rather than by install(EXPORT). The CMake files find the libraries relative
@@ -134,12 +141,37 @@ install(CODE "
 install(FILES "${TCAST_INSTALL_STAGE}/tensorcast.pc"
         DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 
+# The C# assembly, compiled as scripts/test-csharp.sh compiles it, installed beside the
+# shared library: its resolver tries the assembly's own directory before the system's.
+if(TCAST_INSTALL_CSHARP)
+  if(NOT TCAST_INSTALL_SHARED)
+    message(FATAL_ERROR "tensorcast: TCAST_INSTALL_CSHARP needs TCAST_INSTALL_SHARED")
+  endif()
+  find_program(TCAST_MCS mcs)
+  if(NOT TCAST_MCS)
+    message(FATAL_ERROR "tensorcast: TCAST_INSTALL_CSHARP needs Mono's C# compiler mcs "
+                        "(Debian: mono-mcs)")
+  endif()
+  file(GLOB TCAST_CSHARP_SOURCES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/bindings/csharp/src/*.cs")
+  list(SORT TCAST_CSHARP_SOURCES)
+  set(TCAST_CSHARP_DLL "${CMAKE_CURRENT_BINARY_DIR}/csharp/TensorcastSharp.dll")
+  add_custom_command(OUTPUT "${TCAST_CSHARP_DLL}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/csharp"
+    COMMAND "${TCAST_MCS}" -unsafe -optimize -warn:4 -warnaserror -nologo -target:library
+            "-out:${TCAST_CSHARP_DLL}" ${TCAST_CSHARP_SOURCES}
+    DEPENDS ${TCAST_CSHARP_SOURCES}
+    COMMENT "mcs: TensorcastSharp.dll (the C# bindings)"
+    VERBATIM)
+  add_custom_target(tensorcast_csharp ALL DEPENDS "${TCAST_CSHARP_DLL}")
+  install(FILES "${TCAST_CSHARP_DLL}" DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
+
 # The licences, the README, the changelog and security policy (when the tree has them),
 # and the pages of docs/ (in docs/, beside README.md as in the source tree, whose links
 # then still lead somewhere).
 if(TCAST_INSTALL_DOCS)
   set(TCAST_DOC_FILES)
-  foreach(name LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md SECURITY.md)
+  foreach(name LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md SECURITY.md CONTRIBUTING.md)
     if(EXISTS "${PROJECT_SOURCE_DIR}/${name}")
       list(APPEND TCAST_DOC_FILES "${PROJECT_SOURCE_DIR}/${name}")
     endif()
@@ -147,4 +179,14 @@ if(TCAST_INSTALL_DOCS)
   install(FILES ${TCAST_DOC_FILES} DESTINATION "${CMAKE_INSTALL_DOCDIR}")
   file(GLOB TCAST_DOC_PAGES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/*.md")
   install(FILES ${TCAST_DOC_PAGES} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs")
+  file(GLOB TCAST_DOC_PERF CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/docs/perf/*")
+  install(FILES ${TCAST_DOC_PERF} DESTINATION "${CMAKE_INSTALL_DOCDIR}/docs/perf")
+  # The READMEs that README.md and docs/README.md link to, at the same relative paths, so
+  # that every link of the installed documents leads to an installed file.
+  foreach(page bindings/go/README.md bindings/csharp/README.md integrations/onnxruntime/README.md)
+    if(EXISTS "${PROJECT_SOURCE_DIR}/${page}")
+      get_filename_component(page_dir "${page}" DIRECTORY)
+      install(FILES "${PROJECT_SOURCE_DIR}/${page}" DESTINATION "${CMAKE_INSTALL_DOCDIR}/${page_dir}")
+    endif()
+  endforeach()
 endif()

@@ -1,27 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the Debian packages of tensorcast as a distribution would, from the release
-# tarballs and offline, and checks them:
+# tarballs and offline, and checks them. The steps by hand are in docs/packaging.md
+# ("Debian packages by hand"); this script:
 #
-#   1. scripts/dist.sh writes build/dist/tensorcast-V.tar.gz and tensorcast-V-vendor.tar.gz.
-#   2. They become the source package tensorcast_V-R.dsc (format 3.0 (quilt)): the source
-#      tarball as tensorcast_V.orig.tar.gz, the vendored crates as the component tarball
-#      tensorcast_V.orig-vendor.tar.gz, and packaging/debian/ of the source tarball as
-#      debian/ (dpkg-source -b, in build/deb/source).
-#   3. dpkg-source -x unpacks it again in build/deb/build, and `dpkg-buildpackage -us -uc
-#      -b -d` builds it there with Debian's rustc 1.85 unpacked in build/rust-1.85
-#      (use_debian_rust; the system's rustc is neither used nor touched, and rustup's
-#      directories are not on PATH), no network: cargo's home is inside the build
-#      directory and sees only the vendored crates. The tests of CMake (ctest: the C and
-#      C++ suites, the examples) run during the build. -d: dpkg does not check the
-#      Build-Depends, which name the system's rustc.
-#   4. The .debs, .changes and .buildinfo land in build/deb/; their contents, symbols and
-#      dependencies are checked; lintian --pedantic runs on the binary packages and on
-#      the source package.
-#   5. The packages are installed into this machine (dpkg -i), separate C and C++
-#      programs are built against them through pkg-config and CMake's find_package
-#      (tests/consumer/, examples/quickstart.cpp of the source tarball) and run, and the
-#      packages are purged again (also when a check fails).
+#   1. takes the release tarballs: in a git checkout, scripts/dist.sh writes
+#      build/dist/tensorcast-V.tar.gz and tensorcast-V-vendor.tar.gz; in a tree unpacked
+#      from the source tarball, they are the two beside it (or in TCAST_DIST_DIR).
+#   2. makes them the source package tensorcast_V-R.dsc (dpkg-source -b, build/deb/source),
+#      unpacks it again (dpkg-source -x, build/deb/build) and builds it there with
+#      `dpkg-buildpackage -us -uc -b -d` and Debian's rustc 1.85 unpacked in
+#      build/rust-1.85 (use_debian_rust; the system's rustc is neither used nor touched,
+#      and rustup's directories are not on PATH), no network: cargo's home is inside the
+#      build directory and sees only the vendored crates. ctest runs the C and C++ suites
+#      during the build. -d: dpkg does not check the Build-Depends, which name the
+#      system's rustc.
+#   3. checks the .debs, .changes and .buildinfo in build/deb/ (contents, symbols,
+#      dependencies), and runs lintian --pedantic on the binary and source packages.
+#   4. installs the packages into this machine (dpkg -i), builds and runs C and C++
+#      programs against them through pkg-config and CMake's find_package (tests/consumer/,
+#      examples/quickstart.cpp of the source tarball), and purges them again (also when a
+#      check fails).
 #
 #   bash scripts/package-deb.sh
 #
@@ -37,19 +36,20 @@ repo=$PWD
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
+version=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
+major=${version%%.*}
+out=$repo/build/deb
+
+# First, before the toolchain: from a checkout, dist.sh writes the tarballs; from an
+# unpacked source tarball, they are the ones beside it.
+release_tarballs "$version"
+
 install_missing cmake make cc c++ pkg-config readelf nm
 have dh lintian dpkg-buildpackage dpkg-source || apt_install debhelper lintian dpkg-dev
 use_debian_rust
 
-version=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
-major=${version%%.*}
-out=$repo/build/deb
 arch=$(dpkg --print-architecture)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-
-step "release tarballs (scripts/dist.sh)" bash scripts/dist.sh
-tarball=$repo/build/dist/tensorcast-$version.tar.gz
-vendor_tarball=$repo/build/dist/tensorcast-$version-vendor.tar.gz
 
 rm -rf "$out"
 mkdir -p "$out/source" "$out/build"
@@ -170,10 +170,12 @@ dev_contents() {
   # The documents of the -dev package, the upstream changelog of both.
   local listing
   listing=$(dpkg-deb --fsys-tarfile "$dev_deb" | tar -t)
-  # (dh_compress compresses the larger ones)
-  grep -E '^\./usr/share/doc/libtensorcast-dev/docs/c-api\.md(\.gz)?$' <<<"$listing" ||
-    fail "no docs/c-api.md"
-  grep -E '^\./usr/share/doc/libtensorcast-dev/README\.md(\.gz)?$' <<<"$listing" || fail "no README.md"
+  # Uncompressed (dh_compress -X.md), so that their relative links still lead somewhere.
+  grep -x './usr/share/doc/libtensorcast-dev/docs/c-api.md' <<<"$listing" || fail "no docs/c-api.md"
+  grep -x './usr/share/doc/libtensorcast-dev/README.md' <<<"$listing" || fail "no README.md"
+  ! grep -E '\.md\.gz$' <<<"$listing" || fail "compressed Markdown documents (their links break)"
+  grep -x './usr/share/doc/libtensorcast-dev/bindings/csharp/README.md' <<<"$listing" ||
+    fail "no bindings/csharp/README.md (README.md links to it)"
   grep -x './usr/share/doc/libtensorcast-dev/changelog.gz' <<<"$listing" || fail "no upstream changelog"
   dpkg-deb --fsys-tarfile "$lib_deb" | tar -t | grep -x "./usr/share/doc/libtensorcast$major/changelog.gz" ||
     fail "libtensorcast$major has no upstream changelog"

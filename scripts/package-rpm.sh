@@ -4,7 +4,8 @@
 # (packaging/rpm/tensorcast.spec), from the same two tarballs as the Debian packages, on
 # this machine with Debian's rpm, and checks them:
 #
-#   1. scripts/dist.sh writes the source and vendor tarballs; they become Source0 and
+#   1. scripts/dist.sh writes the source and vendor tarballs (in a tree unpacked from the
+#      source tarball: the two beside it, or in TCAST_DIST_DIR); they become Source0 and
 #      Source1 in build/rpm/SOURCES, the spec is taken out of the source tarball.
 #   2. `rpmbuild -bs` writes the source RPM; `rpmbuild -bb --nodeps` builds the binary
 #      RPMs with Debian's rustc 1.85 unpacked in build/rust-1.85 (use_debian_rust, passed
@@ -29,17 +30,17 @@ repo=$PWD
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing cmake make cc c++ pkg-config readelf rpmlint
-have rpmbuild || apt_install rpm
-use_debian_rust
-
 version=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' Cargo.toml | head -n 1)
 major=${version%%.*}
 top=$repo/build/rpm
 
-step "release tarballs (scripts/dist.sh)" bash scripts/dist.sh
-tarball=$repo/build/dist/tensorcast-$version.tar.gz
-vendor_tarball=$repo/build/dist/tensorcast-$version-vendor.tar.gz
+# First, before the toolchain: from a checkout, dist.sh writes the tarballs; from an
+# unpacked source tarball, they are the ones beside it.
+release_tarballs "$version"
+
+install_missing cmake make cc c++ pkg-config readelf rpmlint
+have rpmbuild || apt_install rpm
+use_debian_rust
 
 rm -rf "$top"
 mkdir -p "$top"/{SOURCES,SPECS,BUILD,RPMS,SRPMS,src}

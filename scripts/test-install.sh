@@ -99,11 +99,12 @@ expected_files() {
     for name in LICENSE-MIT LICENSE-APACHE README.md; do
       echo "$docdir_rel/$name"
     done
-    for name in CHANGELOG.md SECURITY.md; do
+    for name in CHANGELOG.md SECURITY.md CONTRIBUTING.md bindings/go/README.md \
+      bindings/csharp/README.md integrations/onnxruntime/README.md; do
       [ ! -f "$repo/$name" ] || echo "$docdir_rel/$name"
     done
-    for name in "$repo"/docs/*.md; do
-      echo "$docdir_rel/docs/${name##*/}"
+    for name in "$repo"/docs/*.md "$repo"/docs/perf/*; do
+      echo "$docdir_rel/${name#"$repo"/}"
     done
   } | sort
 }
@@ -157,15 +158,16 @@ check "nm -D: the shared library exports only tcast_* symbols" exports
 
 docs() {
   local name
-  for name in LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md SECURITY.md; do
+  for name in LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md SECURITY.md CONTRIBUTING.md \
+    bindings/go/README.md bindings/csharp/README.md integrations/onnxruntime/README.md; do
     [ ! -f "$name" ] || cmp "$prefix/$docdir_rel/$name" "$name"
   done
-  for name in docs/*.md; do
-    cmp "$prefix/$docdir_rel/docs/${name##*/}" "$name"
+  for name in docs/*.md docs/perf/*; do
+    cmp "$prefix/$docdir_rel/$name" "$name"
   done
   ls "$prefix/$docdir_rel" "$prefix/$docdir_rel/docs"
 }
-check "$docdir_rel: the licences, README.md (CHANGELOG.md, SECURITY.md) and docs/*.md, as in the tree" docs
+check "$docdir_rel: the licences, README.md (CHANGELOG.md, SECURITY.md, CONTRIBUTING.md, the bindings' READMEs) and docs/*.md, as in the tree" docs
 
 # build_paths FILE...: fails when a file holds this tree's path or CARGO_HOME's (the
 # build's default -DTCAST_REMAP_PATHS=ON maps them to tensorcast-<version> and cargo-home).

@@ -48,6 +48,17 @@ two_commands() {
 }
 check "README.md shows the two commands, .ci/run runs the test command, <= 200 lines" two_commands
 
+# The install line configures the library only: no C or C++ test is built for a user who
+# installs it (the option is CMakeLists.txt's).
+install_line() {
+  local line
+  line=$(block sh | grep -m 1 '^cmake -S \. ') || fail "no \`\`\`sh line 'cmake -S . ...'"
+  echo "$line"
+  grep -q -- '-DTCAST_BUILD_TESTS=OFF' <<<"$line" || fail "the install line builds the tests"
+  grep -q '^option(TCAST_BUILD_TESTS ' CMakeLists.txt || fail "CMakeLists.txt has no TCAST_BUILD_TESTS"
+}
+check "README.md's install line builds no tests (-DTCAST_BUILD_TESTS=OFF)" install_line
+
 # The program, and the README's command that builds it, run in a scratch directory whose
 # include/ and target/ are the repository's.
 program() {

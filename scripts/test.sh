@@ -152,6 +152,10 @@ step_def rpm "" "RPM packages from the release tarballs (scripts/package-rpm.sh)
 run_rpm() {
   bash scripts/package-rpm.sh
 }
+step_def newcomer "" "the newcomer's path (scripts/test-newcomer.sh): the release tarballs unpacked, built offline with the README's install line, installed into a prefix; a C, C++, Go and C# program built and run against it"
+run_newcomer() {
+  bash scripts/test-newcomer.sh
+}
 step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
 run_oracle() {
   TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracles/numpy -q
