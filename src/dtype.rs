@@ -341,7 +341,7 @@ macro_rules! dtypes {
                 }
             }
 
-            /// The `TCAST_DTYPE_*` constants (written into the header by tests/header.rs).
+            /// The `TCAST_DTYPE_*` constants (written into the header by the generate command).
             pub const TABLE: CTable = CTable {
                 rust_name: "DType",
                 title: "The tcast_dtype values: ONNX TensorProto.DataType codes, and TensorFlow's \

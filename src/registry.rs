@@ -5,8 +5,9 @@
 
 use crate::tables::CTable;
 
-/// Every C enumeration, in the order the header presents them. tests/header.rs writes
-/// the `#define`s from these; it is public for that test (and the bindings' checks) only.
+/// Every C enumeration, in the order the header presents them. The generate command
+/// (xtask/) writes the `#define`s from these and tests/header.rs checks them; it is public
+/// for those (and the bindings' checks) only.
 #[doc(hidden)]
 pub fn c_tables() -> [&'static CTable; 8] {
     [

@@ -8,8 +8,9 @@
 //! `from_arg` (with the one error wording of [`invalid_value`]), `name` (the C constant's
 //! name), `label` and `TABLE`, the C constants as data ([`CTable`]).
 //!
-//! cbindgen does not expand macros, so it cannot see these constants: tests/header.rs
-//! writes their `#define`s into include/tensorcast.h from `c_tables` (in registry.rs), and
+//! cbindgen does not expand macros, so it cannot see these constants: the generate command
+//! (xtask/) writes their `#define`s into include/tensorcast.h from `c_tables` (in
+//! registry.rs), tests/header.rs checks the committed header, and
 //! tests/binding_enums.rs checks the C# binding's enums and the Python test helpers'
 //! constants against the same tables.
 
@@ -105,7 +106,7 @@ macro_rules! c_enum {
             /// Every value, in the table's order.
             pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
 
-            /// The C constants (`#define`s written into the header by tests/header.rs).
+            /// The C constants (`#define`s the generate command writes into the header).
             pub const TABLE: $crate::tables::CTable = $crate::tables::CTable {
                 rust_name: stringify!($name),
                 title: $title,

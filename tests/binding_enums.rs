@@ -193,6 +193,7 @@ fn python_helpers_match_the_tables() {
     for path in [
         "tests/oracles/numpy/capi_base.py",
         "tests/oracles/numpy/tcast.py",
+        "tests/oracles/numpy/tcast_dtypes.py",
         "tests/oracles/numpy_can_cast/npcast.py",
         "tests/oracles/numpy_can_cast/npside.py",
         "tests/conformance/onnx_node.py",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! Contiguous conversion kernels: one per (source, target) storage pair and CPU tier,
 //! chosen once per call. Every kernel is the same loop over a per-element conversion
-//! (`convert.rs`); a SIMD tier compiles that loop with its family's features enabled
+//! (`formats/convert.rs`); a SIMD tier compiles that loop with its family's features enabled
 //! (`simd::x86_64::avx2_family`) so the compiler vectorises it, and the tier is detected
 //! once per process.
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! Per-element conversions the kernels are built from: branch-free formulations of the
 //! rules in `docs/semantics-cast.md` sections 2-3 that the compiler can vectorise. The exact,
-//! slow statement of the same rules is `reference.rs`; tests hold the two together.
+//! slow statement of the same rules is `src/cast/reference.rs`; tests hold the two
+//! together.
 //!
 //! Rounding happens once, from the exact source value. Narrowing from f64 to f16/bf16
 //! first rounds to f32 *to odd* (truncate, then set the last bit if anything was lost);

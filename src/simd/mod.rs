@@ -11,7 +11,8 @@
 //! - `cpu.rs`: detection once per process (with `TCAST_DISABLE_CPU_FEATURES`), the
 //!   tokens and `Tier`, the kernel set a cast runs on.
 //! - `kernels.rs`: the hand-written cast kernels of a tier.
-//! - `lut.rs`: the low-precision decoders' tables, computed at compile time.
+//! - `kernel.rs`: what a kernel is, a function over bytes compiled for a tier (the
+//!   low-precision decoders' tables it reads are `formats/lut.rs`).
 //! - `fill.rs`: Expand's fills and the cast's streaming copy, with portable fallbacks.
 //! - `scan.rs`: the text scanner's byte classification.
 //! - `fpenv.rs`: the default floating-point environment for each call and task.

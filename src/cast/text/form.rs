@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! Which dtypes have a text form, as the kernels' representation of their elements
-//! (`repr.rs`), and the block of codes the packed dtypes are handled in.
+//! (`formats/repr.rs`), and the block of codes the packed dtypes are handled in.
 
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;

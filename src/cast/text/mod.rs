@@ -12,7 +12,7 @@
 //! - `decimal.rs`: exact decimal -> binary rounding (Eisel-Lemire);
 //! - `form.rs`: which dtypes have a text form.
 //!
-//! Elements are handled in the kernels' representation (`repr.rs`): a standard scalar,
+//! Elements are handled in the kernels' representation (`formats/repr.rs`): a standard scalar,
 //! or one code of a low-precision format.
 
 mod decimal;

@@ -14,6 +14,7 @@
 mod bindings;
 mod header;
 mod levels;
+mod oracle_dtypes;
 mod test_dtypes;
 
 use std::path::Path;
@@ -61,6 +62,10 @@ pub fn outputs(root: &Path) -> Vec<Output> {
         Output {
             path: test_dtypes::GO_TEST,
             text: test_dtypes::go_test(),
+        },
+        Output {
+            path: oracle_dtypes::PY_MODULE,
+            text: oracle_dtypes::py_module(),
         },
     ];
     let regions: [Regions; 3] = [
