@@ -27,7 +27,10 @@ fn has_word(text: &str, word: &str) -> bool {
 fn c_api_lists_every_dtype_with_its_code() {
     let doc = read("docs/c-api.md");
     let start = doc.find("## 3. Dtypes").expect("docs/c-api.md section 3");
-    let end = start + doc[start..].find("\n## 4.").expect("docs/c-api.md section 4");
+    let end = start
+        + doc[start..]
+            .find("\n## 4.")
+            .expect("docs/c-api.md section 4");
     let section = doc[start..end]
         .split_whitespace()
         .collect::<Vec<_>>()
