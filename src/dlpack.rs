@@ -164,9 +164,28 @@ mod tests {
             "DLPack type code 2 (kDLFloat) with bits 8 has no tensorcast dtype"
         );
         assert_eq!(
-            unsupported(7, 8, 1),
-            "DLPack type code 7 (kDLFloat8_e3m4) with bits 8 has no tensorcast dtype"
+            unsupported(3, 64, 1),
+            "DLPack type code 3 (kDLOpaqueHandle) with bits 64 has no tensorcast dtype"
         );
+        // Every code no dtype has (from the registry, so a new row cannot leave this
+        // stale) is refused at every width, naming itself.
+        let taken: Vec<u8> = DType::ALL
+            .iter()
+            .filter_map(|&d| to_dlpack(d).ok())
+            .map(|dl| dl.code)
+            .collect();
+        let free: Vec<DlpackCode> = DlpackCode::ALL
+            .into_iter()
+            .filter(|c| !taken.contains(&c.code()))
+            .collect();
+        assert!(free.contains(&DlpackCode::OpaqueHandle), "{free:?}");
+        for code in free {
+            for bits in [1, 4, 6, 8, 16, 32, 64] {
+                let text = unsupported(code.code(), bits, 1);
+                let name = format!("code {} ({}) with bits {bits}", code.code(), code.label());
+                assert!(text.contains(&name), "{text}");
+            }
+        }
         assert_eq!(
             unsupported(6, 1, 1),
             "DLPack type code 6 (kDLBool) with bits 1 has no tensorcast dtype"

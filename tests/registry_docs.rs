@@ -2,11 +2,11 @@
 //! The dtype tables the documents show agree with the registry (src/dtype.rs), so a new
 //! row fails here until it is documented: docs/c-api.md section 3 lists every dtype with
 //! its code, docs/semantics-cast.md's table of Cast versions lists every dtype under the
-//! version that added it, and src/formats/lowp.rs's module doc names every low-precision
-//! format.
+//! version that added it, and docs/dlpack.md names the DLPack code of every dtype that
+//! has one.
 
 use std::fs;
-use tensorcast::{DType, LOW_FORMATS, ONNX_CAST_VERSIONS};
+use tensorcast::{DType, DlpackCode, ONNX_CAST_VERSIONS};
 
 fn read(path: &str) -> String {
     fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
@@ -97,18 +97,21 @@ fn semantics_cast_lists_every_dtype_under_its_cast_version() {
 }
 
 #[test]
-fn lowp_module_doc_names_every_format() {
-    let src = read("src/formats/lowp.rs");
-    let doc: String = src
-        .lines()
-        .take_while(|l| l.starts_with("//"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    for f in LOW_FORMATS {
+fn dlpack_page_names_every_dlpack_code_a_dtype_has() {
+    let doc = read("docs/dlpack.md");
+    for d in DType::all() {
+        let Ok(dl) = tensorcast::to_dlpack(d) else {
+            continue;
+        };
+        let code = DlpackCode::from_code(dl.code).expect("a DLPack 1.1 code");
+        // The page names kDLFloat8_e4m3fn as "float8 (e4m3fn, ...)": the label, or the
+        // part after its underscore.
+        let label = code.label();
+        let short = label.rsplit('_').next().unwrap_or(label);
         assert!(
-            has_word(&doc, f.dtype.name()),
-            "src/formats/lowp.rs's module doc does not name {}",
-            f.dtype.name()
+            has_word(&doc, label) || has_word(&doc, short),
+            "docs/dlpack.md does not name {label}, the DLPack code of {}",
+            d.name()
         );
     }
 }

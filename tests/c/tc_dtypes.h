@@ -57,4 +57,16 @@ static const int32_t TC_NOT_DTYPES[TC_NOT_DTYPE_COUNT] = {
     0, 29, 99, 105, -1, 200, INT32_MIN, INT32_MAX,
 };
 
+/* The DLPack type codes no dtype has, each with how an error names it at 8 bits. */
+#define TC_DLPACK_NO_DTYPE_COUNT 4
+static const struct {
+    uint8_t code;
+    const char *needle;
+} TC_DLPACK_NO_DTYPE[TC_DLPACK_NO_DTYPE_COUNT] = {
+    {3, "code 3 (kDLOpaqueHandle) with bits 8"},
+    {7, "code 7 (kDLFloat8_e3m4) with bits 8"},
+    {8, "code 8 (kDLFloat8_e4m3) with bits 8"},
+    {9, "code 9 (kDLFloat8_e4m3b11fnuz) with bits 8"},
+};
+
 #endif

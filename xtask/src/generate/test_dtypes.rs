@@ -80,8 +80,43 @@ pub fn c_include() -> String {
             write!(out, " {code},").unwrap();
         }
     }
-    out.push_str("\n};\n\n#endif\n");
+    out.push_str("\n};\n\n");
+    let free = dlpack_codes_without_dtype();
+    writeln!(
+        out,
+        "/* The DLPack type codes no dtype has, each with how an error names it at 8 bits. */"
+    )
+    .unwrap();
+    writeln!(out, "#define TC_DLPACK_NO_DTYPE_COUNT {}", free.len()).unwrap();
+    out.push_str(
+        "static const struct {\n    uint8_t code;\n    const char *needle;\n} \
+         TC_DLPACK_NO_DTYPE[TC_DLPACK_NO_DTYPE_COUNT] = {\n",
+    );
+    for code in free {
+        writeln!(
+            out,
+            "    {{{}, \"code {} ({}) with bits 8\"}},",
+            code.code(),
+            code.code(),
+            code.label()
+        )
+        .unwrap();
+    }
+    out.push_str("};\n\n#endif\n");
     out
+}
+
+/// The DLPack type codes that no dtype has at any width (kDLOpaqueHandle, and the
+/// float8 kinds without a row), from the registry: a new row takes its code off the list.
+fn dlpack_codes_without_dtype() -> Vec<tensorcast::DlpackCode> {
+    let taken: Vec<u8> = DType::all()
+        .filter_map(|d| tensorcast::to_dlpack(d).ok())
+        .map(|dl| dl.code)
+        .collect();
+    tensorcast::DlpackCode::ALL
+        .into_iter()
+        .filter(|code| !taken.contains(&code.code()))
+        .collect()
 }
 
 /// bindings/go/dtypes_generated_test.go: the codes that are no dtype's, for the Go tests.
