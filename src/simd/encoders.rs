@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! The lookup every kernel family with low-precision encoders shares: from a call's
-//! format and option bits to the family's encoder compiled for them (one arm per row of
-//! the registry, dtype.rs), declared by [`low_encoders`], and the size of their output.
+//! What the tiers' hand-written low-precision encoders share: the lookup from a call's
+//! format and option bits to the tier's encoder compiled for them, through the generated
+//! dispatch table (`formats/dispatch/table.rs`, one arm per row of the registry) to each
+//! ISA file's `encoder_for::<F, OPT>`, and the size of their output.
 
+use crate::dtype::Scalar;
+use crate::formats::dispatch::{by_format_and_options, OptionsVisitor};
 use crate::formats::lowp::FORMATS;
 use crate::formats::pack::packed_bytes;
+use crate::simd::cpu::Tier;
+use crate::simd::kernel::Kernel;
 
 /// Bytes of `codes` codes of format `F` as stored: one each, two or four per byte for
 /// the 4-bit and 2-bit formats, four per three bytes for the 6-bit ones (the vector
@@ -13,50 +18,31 @@ pub const fn code_bytes<const F: u8>(codes: usize) -> usize {
     packed_bytes(FORMATS[F as usize].bits, codes)
 }
 
-/// Declares a family's `special_low` (the hand-written kernel for a low-precision pair,
-/// if there is one: the encoders from a standard scalar to a low-precision format) and
-/// its `encoder`, which picks `encoder_for::<F, OPT>(source, token)` for the format and
-/// option bits of a call. The family defines `encoder_for`, its encoders for one format
-/// and option set.
-macro_rules! low_encoders {
-    ($token:ty) => {
-        /// The hand-written kernel for a low-precision pair, if there is one: the
-        /// encoders from a standard scalar to a low-precision format.
-        pub fn special_low(
-            from: $crate::formats::repr::Repr,
-            to: $crate::formats::repr::Repr,
-            opt: u8,
-            token: $token,
-        ) -> Option<$crate::simd::kernel::Kernel> {
-            use $crate::formats::repr::Repr;
-            match (from, to) {
-                (Repr::Std(source), Repr::Low(format)) => encoder(source, format, opt, token),
-                _ => None,
-            }
-        }
-
-        use $crate::simd::encoders::encoder_by_format;
-        $crate::dtype::for_each_low_format!(encoder_by_format($token));
-    };
+/// The tier's encoder from `source` to format `format` compiled for option bits `opt`
+/// (`lowp::option_bits`), if it has one; the portable tier has none.
+pub fn encoder(source: Scalar, format: u8, opt: u8, tier: Tier) -> Option<Kernel> {
+    if tier == Tier::Portable {
+        return None;
+    }
+    by_format_and_options(format, opt, TierEncoder { source, tier })
 }
-pub(crate) use low_encoders;
 
-/// `encoder`, for [`low_encoders`]: one arm per (format, option bits) of the registry
-/// (dtype.rs).
-macro_rules! encoder_by_format {
-    (($token:ty) $($f:ident [$($o:literal),*];)*) => {
-        /// The encoder from `source` to format `format` compiled for options `opt`.
-        fn encoder(
-            source: $crate::dtype::Scalar,
-            format: u8,
-            opt: u8,
-            token: $token,
-        ) -> Option<$crate::simd::kernel::Kernel> {
-            match (format, opt) {
-                $($( ($f, $o) => encoder_for::<$f, $o>(source, token), )*)*
-                _ => None,
-            }
-        }
-    };
+/// [`encoder`] for the format and option bits visited.
+struct TierEncoder {
+    source: Scalar,
+    tier: Tier,
 }
-pub(crate) use encoder_by_format;
+
+impl OptionsVisitor for TierEncoder {
+    type Out = Option<Kernel>;
+    fn visit<const F: u8, const OPT: u8>(self) -> Option<Kernel> {
+        let source = self.source;
+        match self.tier {
+            Tier::Portable => None,
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2(token) => super::x86_64::cast::encoder_for::<F, OPT>(source, token),
+            #[cfg(target_arch = "aarch64")]
+            Tier::Neon(token) => super::aarch64::cast::encoder_for::<F, OPT>(source, token),
+        }
+    }
+}

@@ -21,15 +21,14 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
 }
 
 /// A hand-written kernel for a pair involving a low-precision format (`opt`: the
-/// option bits the target is compiled for), if there is one.
+/// option bits the target is compiled for), if there is one: the tier's encoders from a
+/// standard scalar to a low-precision format (`encoders::encoder`).
 pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
-    let _ = (from, to, opt); // used by the ISA arms only
-    match tier {
-        Tier::Portable => None,
-        #[cfg(target_arch = "x86_64")]
-        Tier::Avx2(token) => super::x86_64::cast::special_low(from, to, opt, token),
-        #[cfg(target_arch = "aarch64")]
-        Tier::Neon(token) => super::aarch64::cast::special_low(from, to, opt, token),
+    match (from, to) {
+        (Repr::Std(source), Repr::Low(format)) => {
+            super::encoders::encoder(source, format, opt, tier)
+        }
+        _ => None,
     }
 }
 

@@ -31,14 +31,13 @@
 //! kernels point to.
 
 use super::{neon_family, Neon};
-use crate::dtype::low_ids::*;
 use crate::dtype::Scalar;
 use crate::formats::convert::{f16_bits_to_f32, f32_to_f16_bits, f64_to_f32 as f64_to_f32_scalar};
 use crate::formats::lowp::{self, Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
-use crate::simd::encoders::{code_bytes, low_encoders};
+use crate::simd::encoders::code_bytes;
 use crate::simd::family::{bodies, enable_features, Body, Run};
 use crate::simd::kernel::Kernel;
 use std::arch::aarch64::*;
@@ -533,12 +532,13 @@ unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-low_encoders!(Neon);
-
 /// The encoder of format `F` with options `OPT` from `source`, if there is one: FLOAT
 /// to every format, FLOAT16 and BFLOAT16 to the float formats. A 4-bit, 2-bit or 6-bit
 /// format's packs its codes itself.
-fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Neon) -> Option<Kernel> {
+pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
+    source: Scalar,
+    token: Neon,
+) -> Option<Kernel> {
     let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
     let kernel = match source {
         Scalar::F32 if is_int => kernel(entry::<EncodeInt<F>>, 4, 1, token),
@@ -988,7 +988,9 @@ unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: uint8x16_t) {
 mod tests {
     use super::*;
     use crate::cast::kernels::{select, select_any};
-    use crate::dtype::for_each_low_format;
+    use crate::formats::dispatch::{
+        by_format, by_format_and_options, FormatVisitor, OptionsVisitor,
+    };
     use crate::formats::repr::Repr;
     use crate::testutil::Rng;
 
@@ -1297,18 +1299,30 @@ mod tests {
 
     #[test]
     fn every_low_precision_format_has_neon_decoders_that_read_packed_codes() {
-        macro_rules! each {
-            ($($f:ident [$($o:literal),*];)*) => { $( decoders_of::<$f>(); )* };
+        struct Each;
+        impl FormatVisitor for Each {
+            type Out = ();
+            fn visit<const F: u8>(self) {
+                decoders_of::<F>()
+            }
         }
-        for_each_low_format!(each);
+        for format in 0..FORMATS.len() as u8 {
+            by_format(format, Each);
+        }
     }
 
     #[test]
     fn low_precision_decoders_match_the_table_in_steps_and_tails() {
-        macro_rules! each {
-            ($($f:ident [$($o:literal),*];)*) => { $( decoders_match_the_table::<$f>(); )* };
+        struct Each;
+        impl FormatVisitor for Each {
+            type Out = ();
+            fn visit<const F: u8>(self) {
+                decoders_match_the_table::<F>()
+            }
         }
-        for_each_low_format!(each);
+        for format in 0..FORMATS.len() as u8 {
+            by_format(format, Each);
+        }
     }
 
     /// The encoders of format `F` compiled for each of its option sets `opts`, as the
@@ -1357,10 +1371,18 @@ mod tests {
 
     #[test]
     fn every_source_format_and_option_set_has_a_neon_encoder() {
-        macro_rules! each {
-            ($($f:ident [$($o:literal),*];)*) => { $( encoders_of::<$f>(&[$($o),*]); )* };
+        struct Each;
+        impl OptionsVisitor for Each {
+            type Out = ();
+            fn visit<const F: u8, const OPT: u8>(self) {
+                encoders_of::<F>(&[OPT])
+            }
         }
-        for_each_low_format!(each);
+        for (format, row) in FORMATS.iter().enumerate() {
+            for &opt in row.options() {
+                by_format_and_options(format as u8, opt, Each);
+            }
+        }
     }
 
     #[test]

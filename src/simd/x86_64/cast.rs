@@ -8,7 +8,6 @@
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
 use super::{avx2_family, Avx2};
-use crate::dtype::low_ids::*;
 use crate::dtype::Scalar;
 use crate::formats::convert::{
     bf16_bits_to_f32, f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
@@ -18,7 +17,7 @@ use crate::formats::lowp::{Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
-use crate::simd::encoders::{code_bytes, low_encoders};
+use crate::simd::encoders::code_bytes;
 use crate::simd::family::{bodies, enable_features, Body, Run};
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
 use std::arch::x86_64::*;
@@ -1646,10 +1645,11 @@ pub fn decode_lut_by_gather<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
 }
 
-low_encoders!(Avx2);
-
 /// The encoder of format `F` with options `OPT` from `source`, if there is one.
-fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Option<Kernel> {
+pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
+    source: Scalar,
+    token: Avx2,
+) -> Option<Kernel> {
     let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
     let kernel = match source {
         Scalar::F32 => kernel(entry::<EncodeF32<F, OPT>>, 4, 1, token),
