@@ -5,8 +5,9 @@
 //! the format parameters). The kernels, the FFI, the bindings' generated tables and the
 //! tests all read it. The one dispatch over the low-precision formats, from a format id
 //! and option bits to the code compiled for them, is a table that `bash
-//! scripts/generate.sh` writes from the rows (`src/formats/dispatch/table.rs`, read through
-//! [`LowFormat::id_name`] and [`LowFormat::options`]), so adding a dtype is adding its row.
+//! scripts/generate.sh` writes from the rows (`src/formats/dispatch.rs`, from
+//! [`LowFormat::id_name`] and [`LowFormat::options`]), so adding a dtype is adding its
+//! row.
 
 use crate::error::Error;
 use crate::tables::{CConst, CTable};
@@ -207,7 +208,7 @@ impl LowFormat {
 
     /// The name of the format id's constant in the library's `low_ids` module, from the
     /// row ("E4M3FN" for FLOAT8E4M3FN): the generated dispatch table
-    /// (`src/formats/dispatch/table.rs`) names each format by it.
+    /// (`src/formats/dispatch.rs`) names each format by it.
     pub fn id_name(&self) -> &'static str {
         LOW_ROWS[usize::from(self.id())].0
     }

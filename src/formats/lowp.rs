@@ -34,7 +34,7 @@ pub fn format_of(dtype: DType) -> Option<u8> {
 /// Option bits a kernel is compiled for: bit 0 `saturate`, bits 1-2 the `round_mode`.
 /// Formats that ignore an option are always compiled with it cleared. The bits a format
 /// can get are its row's option sets (`LowFormat::options`), and each (format, option
-/// bits) has its arm in the dispatch table (`dispatch/table.rs`).
+/// bits) has its arm in the dispatch table (`dispatch.rs`).
 pub fn option_bits(format: u8, saturate: bool, round_mode: u8) -> u8 {
     match FORMATS[format as usize].kind {
         Kind::Ieee | Kind::Fn | Kind::Fnuz => u8::from(saturate),

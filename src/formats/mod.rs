@@ -2,8 +2,9 @@
 //! The number formats' arithmetic, below both `simd/` and `cast/`: the element
 //! representations (`elem`), exact scalar widening and narrowing (`convert`), the small
 //! floats and packed integers (`lowp`) and the generated table that dispatches over them
-//! (`dispatch`), nibble and crumb packing (`pack`) and the storage a
-//! dtype's elements have in memory (`repr`). Pure Rust: no ISA code, no tensors.
+//! (`dispatch`, its visitor traits in `visit`), nibble and crumb packing (`pack`) and the
+//! storage a dtype's elements have in memory (`repr`). Pure Rust: no ISA code, no
+//! tensors.
 
 pub(crate) mod convert;
 pub(crate) mod dispatch;
@@ -12,3 +13,4 @@ pub(crate) mod lowp;
 pub(crate) mod lut;
 pub(crate) mod pack;
 pub(crate) mod repr;
+pub(crate) mod visit;

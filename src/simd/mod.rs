@@ -6,8 +6,9 @@
 //!
 //! - `family.rs`: what every kernel family shares (features to attributes and checks,
 //!   kernel bodies).
-//! - `encoders.rs`: the lookup of a family's low-precision encoder by format and
-//!   options.
+//! - `encoders.rs`: what the low-precision encoders share (their output size); a call's
+//!   encoder is found by `kernels.rs` through the generated dispatch table
+//!   (`formats/dispatch.rs`).
 //! - `cpu.rs`: detection once per process (with `TCAST_DISABLE_CPU_FEATURES`), the
 //!   tokens and `Tier`, the kernel set a cast runs on.
 //! - `kernels.rs`: the hand-written cast kernels of a tier.
