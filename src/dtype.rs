@@ -636,6 +636,8 @@ mod tests {
         assert_eq!(DType::from_code(29), None);
         assert_eq!(DType::from_code(99), None);
         assert_eq!(DType::from_code(105), None);
+        let max = DTYPES.iter().map(|row| row.dtype.code()).max();
+        assert_eq!(max, Some(MAX_CODE as i32));
         assert_eq!(DType::from_code(-1), None);
     }
 
