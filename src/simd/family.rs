@@ -7,6 +7,9 @@
 //! `avx2_family! { m! { .. } }` calls `m! { ["avx", "avx2", ..] .. }`), so the list is
 //! written once and every use goes through it.
 
+use crate::formats::convert::CastTo;
+use crate::formats::elem::Elem;
+
 /// A kernel entry point: converts the contiguous elements of `src` into `dst`.
 pub type Run = unsafe fn(&[u8], &mut [u8]);
 
@@ -38,6 +41,33 @@ macro_rules! feature_names {
 }
 pub(crate) use feature_names;
 
+/// Declares a family's generic entry point, `entry::<B>`, compiled with the family's
+/// target features (`$family!` is its feature-list macro; `enable_features!` must be in
+/// scope), and `kernel(run, src_size, dst_size, token)`, which makes a [`Kernel`] of tier
+/// `$tier` from an entry (`Run` and `Kernel` must be in scope: this module does not
+/// depend on `kernel.rs`, which depends on detection). Both stay private to the ISA module that declares them, which
+/// gives `kernel` only its own entries.
+macro_rules! family_entry {
+    ($family:ident, $token:ty, $tier:path) => {
+        $family! { enable_features! {
+            /// # Safety
+            /// The CPU runs the family; the sizes of the kernel for `B`.
+            unsafe fn entry<B: Body>(src: &[u8], dst: &mut [u8]) {
+                // SAFETY: the caller's promise is the body's.
+                unsafe { B::run(src, dst) }
+            }
+        } }
+
+        /// A kernel of this family.
+        fn kernel(run: Run, src_size: usize, dst_size: usize, token: $token) -> Kernel {
+            // SAFETY: every `run` given here is an `entry` of this module, compiled for the
+            // family, and the tier carries the token that detection made on this CPU.
+            unsafe { Kernel::new(run, src_size, dst_size, $tier(token)) }
+        }
+    };
+}
+pub(crate) use family_entry;
+
 /// A kernel body: an `#[inline(always)]` function without target features of its own,
 /// run by a family's generic entry point (`entry::<B>`), which is compiled with the
 /// family's features and into which the body and its intrinsics are inlined.
@@ -65,3 +95,17 @@ macro_rules! bodies {
     };
 }
 pub(crate) use bodies;
+
+/// Converts the elements a vector loop left over (whole elements of `S` in `src`, as
+/// many of `D` in `dst`) one by one by the scalar conversion, which rounds as the
+/// kernels' instructions do (the tests compare the two on every input they try).
+#[inline]
+pub fn scalar_tail<S, D>(src: &[u8], dst: &mut [u8])
+where
+    S: Elem + CastTo<D>,
+    D: Elem,
+{
+    for (si, di) in src.chunks_exact(S::SIZE).zip(dst.chunks_exact_mut(D::SIZE)) {
+        S::load(si).cast_to().store(di);
+    }
+}

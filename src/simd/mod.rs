@@ -6,6 +6,8 @@
 //!
 //! - `family.rs`: what every kernel family shares (features to attributes and checks,
 //!   kernel bodies).
+//! - `encode.rs`: the low-precision encoders, written once over `lanes.rs`'s vector of
+//!   16-bit lanes, whose table gives each operation's AVX2 and NEON intrinsics.
 //! - `encoders.rs`: what the low-precision encoders share (their output size); a call's
 //!   encoder is found by `kernels.rs` through the generated dispatch table
 //!   (`formats/dispatch.rs`).
@@ -22,6 +24,8 @@
 
 pub mod cpu;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub mod encode;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod encoders;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod family;
@@ -29,6 +33,8 @@ pub mod fill;
 pub mod fpenv;
 pub mod kernel;
 pub mod kernels;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub mod lanes;
 pub mod scan;
 
 #[cfg(target_arch = "aarch64")]

@@ -10,12 +10,12 @@
 //! signed 8-bit floats, arithmetic for FLOAT8E8M0 (see [`decode_lut`]). And the encoders
 //! to the low-precision formats, which the portable tier runs element by element (see
 //! [`special_low`]): FLOAT, FLOAT16 and BFLOAT16 to the float8 formats (FLOAT8E8M0
-//! included), FLOAT6E2M3, FLOAT6E3M2 and FLOAT4E2M1 for every option set, FLOAT rounded
-//! to bfloat16 to odd first, then encoded in 16-bit lanes (`encode_halves`; only a
-//! vector with a NaN or, when not saturating, a value above the maximum is encoded lane
-//! by lane by the scalar rule); and FLOAT to INT4, UINT4, INT2 and UINT2 by FCVTNS. They
-//! write the 4-bit, 2-bit and 6-bit formats' codes packed themselves, and run the values
-//! left after the whole steps as one more step padded with zeros.
+//! included), FLOAT6E2M3, FLOAT6E3M2 and FLOAT4E2M1 for every option set, written once
+//! for both ISAs in `simd/encode.rs` over its vector trait, which this file implements
+//! for `uint16x8_t` (FLOAT rounded to bfloat16 to odd first, then encoded in 16-bit
+//! lanes with no branch on the data); and FLOAT to INT4, UINT4, INT2 and UINT2 by
+//! FCVTNS. They write the 4-bit, 2-bit and 6-bit formats' codes packed themselves, and
+//! run the values left after the whole steps as one more step padded with zeros.
 //!
 //! FCVTN and FCVTL follow FPCR: with its default (all zero: round to nearest even, no
 //! flush to zero, no default NaN, IEEE half precision) they round as the scalar
@@ -30,45 +30,37 @@
 //! features; the generic entry point, compiled with the NEON family's features, is what
 //! kernels point to.
 
+use super::lanes::{store_codes, widen};
 use super::{neon_family, Neon};
 use crate::dtype::Scalar;
-use crate::formats::convert::{f16_bits_to_f32, f32_to_f16_bits, f64_to_f32 as f64_to_f32_scalar};
-use crate::formats::lowp::{self, Kind, FORMATS};
+use crate::formats::lowp::{Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
+use crate::simd::encode;
 use crate::simd::encoders::code_bytes;
-use crate::simd::family::{bodies, enable_features, Body, Run};
+use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
 use crate::simd::kernel::Kernel;
+use half::f16;
 use std::arch::aarch64::*;
 use std::arch::asm;
 
-neon_family! { enable_features! {
-    /// # Safety
-    /// The CPU runs the NEON family; the sizes of the kernel for `B`.
-    unsafe fn entry<B: Body>(src: &[u8], dst: &mut [u8]) {
-        // SAFETY: the caller's promise is the body's.
-        unsafe { B::run(src, dst) }
-    }
-} }
+family_entry!(neon_family, Neon, Tier::Neon);
 
+// The kernels between standard types.
 bodies! {
     F32ToF16 => f32_to_f16;
     F16ToF32 => f16_to_f32;
     F64ToF32 => f64_to_f32;
+}
+
+// The low-precision decoders, and the integer encoders' step (the float encoders are
+// `simd/encode.rs`'s).
+bodies! {
     DecodePacked<const F: u8, const T: u8> => decode_packed;
     DecodeEights<const F: u8, const T: u8> => decode_eights;
     DecodeE8m0<const F: u8, const T: u8> => decode_e8m0;
-    EncodeFloat<const F: u8, const OPT: u8> => encode_float;
-    EncodeInt<const F: u8> => encode_int;
-    EncodeHalf<const SRC: u8, const F: u8, const OPT: u8> => encode_half;
-}
-
-/// A kernel of this family.
-fn kernel(run: Run, src_size: usize, dst_size: usize, token: Neon) -> Kernel {
-    // SAFETY: every `run` given here is an `entry` compiled for the NEON family, and the
-    // tier carries the token that detection made on this CPU.
-    unsafe { Kernel::new(run, src_size, dst_size, Tier::Neon(token)) }
+    EncodeIntStep<const F: u8> => encode_int_step;
 }
 
 /// The hand-written kernel for a pair of standard types, if there is one.
@@ -105,29 +97,6 @@ unsafe fn narrow(lo: float32x4_t, hi: float32x4_t) -> uint16x8_t {
     halves
 }
 
-/// Eight f16 values (bits) to f32: FCVTL widens the low four, FCVTL2 the high four.
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn widen(halves: uint16x8_t) -> (float32x4_t, float32x4_t) {
-    let lo: float32x4_t;
-    let hi: float32x4_t;
-    // SAFETY: the caller runs the NEON family; the instructions touch registers only.
-    unsafe {
-        // `out`, not `lateout`: `lo` is written before `halves` is read again.
-        asm!(
-            "fcvtl {lo:v}.4s, {h:v}.4h",
-            "fcvtl2 {hi:v}.4s, {h:v}.8h",
-            lo = out(vreg) lo,
-            hi = out(vreg) hi,
-            h = in(vreg) halves,
-            options(pure, nomem, nostack),
-        );
-    }
-    (lo, hi)
-}
-
 /// f32 -> f16, eight values per step: FCVTN narrows four into the low half of a vector,
 /// FCVTN2 four more into the high half.
 ///
@@ -146,14 +115,7 @@ unsafe fn f32_to_f16(src: &[u8], dst: &mut [u8]) {
             let hi = vreinterpretq_f32_u8(vld1q_u8(si.as_ptr().add(16)));
             vst1q_u8(di.as_mut_ptr(), vreinterpretq_u8_u16(narrow(lo, hi)));
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(4)
-            .zip(d.into_remainder().chunks_exact_mut(2))
-        {
-            let x = f32::from_ne_bytes([si[0], si[1], si[2], si[3]]);
-            di.copy_from_slice(&f32_to_f16_bits(x).to_ne_bytes());
-        }
+        scalar_tail::<f32, f16>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -174,14 +136,7 @@ unsafe fn f16_to_f32(src: &[u8], dst: &mut [u8]) {
             vst1q_u8(di.as_mut_ptr(), vreinterpretq_u8_f32(lo));
             vst1q_u8(di.as_mut_ptr().add(16), vreinterpretq_u8_f32(hi));
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(2)
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            let x = f16_bits_to_f32(u16::from_ne_bytes([si[0], si[1]]));
-            di.copy_from_slice(&x.to_ne_bytes());
-        }
+        scalar_tail::<f16, f32>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -205,15 +160,7 @@ unsafe fn f64_to_f32(src: &[u8], dst: &mut [u8]) {
             let both = vcvt_high_f32_f64(vcvt_f32_f64(lo), hi);
             vst1q_u8(di.as_mut_ptr(), vreinterpretq_u8_f32(both));
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(8)
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            let mut raw = [0u8; 8];
-            raw.copy_from_slice(si);
-            di.copy_from_slice(&f64_to_f32_scalar(f64::from_ne_bytes(raw)).to_ne_bytes());
-        }
+        scalar_tail::<f64, f32>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -532,139 +479,67 @@ unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-/// The encoder of format `F` with options `OPT` from `source`, if there is one: FLOAT
-/// to every format, FLOAT16 and BFLOAT16 to the float formats. A 4-bit, 2-bit or 6-bit
-/// format's packs its codes itself.
+/// The encoder of format `F` with options `OPT` from `source`, if there is one.
 pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
     source: Scalar,
     token: Neon,
 ) -> Option<Kernel> {
-    let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
-    let kernel = match source {
-        Scalar::F32 if is_int => kernel(entry::<EncodeInt<F>>, 4, 1, token),
-        Scalar::F32 => kernel(entry::<EncodeFloat<F, OPT>>, 4, 1, token),
-        Scalar::F16 if !is_int => kernel(entry::<EncodeHalf<0, F, OPT>>, 2, 1, token),
-        Scalar::Bf16 if !is_int => kernel(entry::<EncodeHalf<1, F, OPT>>, 2, 1, token),
-        _ => return None,
-    };
-    Some(match FORMATS[F as usize].bits {
-        bits @ (4 | 2 | 6) => kernel.packing(bits),
-        _ => kernel,
-    })
+    encode::encoder::<Neon, F, OPT>(source, token)
 }
 
-/// The codes an encoder step makes.
-const STEP: usize = 16;
+encode::encoder_family!(Neon, uint16x8_t, encode_float_steps, encode_half_steps);
 
-/// Runs an encoder step (`$step(si, di)`: `$in` source bytes to the output of
-/// [`STEP`] codes of format `$f`) over the whole steps of `$src`, then the values left
-/// over, fewer than a step, as one more step padded with zeros (zero encodes to the
-/// code 0 in every packed format, so a part-filled last byte gets zero bits), of whose
-/// output the bytes that belong to `$dst` are copied. A macro, so that the step inlines
-/// into the calling kernel.
-macro_rules! with_padded_tail {
-    ($step:expr, $f:ident, $in:expr, $src:expr, $dst:expr) => {{
-        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
-        let out = code_bytes::<$f>(STEP);
-        let whole = src.len() / $in;
-        let (src_whole, rest) = src.split_at(whole * $in);
-        let (dst_whole, tail) = dst.split_at_mut(whole * out);
-        for (si, di) in src_whole
-            .chunks_exact($in)
-            .zip(dst_whole.chunks_exact_mut(out))
-        {
-            $step(si, di);
-        }
-        if !rest.is_empty() {
-            let mut padded = [0u8; $in];
-            padded[..rest.len()].copy_from_slice(rest);
-            let mut codes = [0u8; STEP];
-            $step(&padded, &mut codes[..out]);
-            let n = tail.len();
-            tail.copy_from_slice(&codes[..n]);
-        }
-    }};
-}
-
-/// f32 -> codes of float format `F` with options `OPT`, 16 values per step.
+/// Runs `S::run(si, di)` on each step of `src` (`step_in` bytes) and `dst` (`step_out`).
 ///
 /// # Safety
-/// The CPU runs the NEON family; `dst.len()` is the output size of `src.len() / 4`
-/// codes of `F` (packed for a 4-bit or 6-bit format).
+/// `S` runs on steps of these sizes (the CPU runs its family).
 #[inline(always)]
-unsafe fn encode_float<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+unsafe fn each_step<S: Body>(src: &[u8], dst: &mut [u8], step_in: usize, step_out: usize) {
+    for (si, di) in src
+        .chunks_exact(step_in)
+        .zip(dst.chunks_exact_mut(step_out))
+    {
+        // SAFETY: the caller's promise.
+        unsafe { S::run(si, di) };
+    }
+}
+
+/// FLOAT -> format `F` with options `OPT`, whole steps of 16 values: the float formats
+/// by [`encode::F32Step`], the integer ones by [`encode_int_step`].
+///
+/// # Safety
+/// The CPU runs the NEON family; `src.len()` is a multiple of 64 and `dst.len()` is
+/// `code_bytes::<F>` of `src.len() / 4`.
+#[inline(always)]
+unsafe fn encode_float_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    let out = code_bytes::<F>(16);
     // SAFETY: the caller runs the NEON family; each step gets 64 source bytes and the
     // output of 16 codes, as it needs.
-    unsafe { with_padded_tail!(encode_float_step::<F, OPT>, F, 64, src, dst) }
+    unsafe {
+        if matches!(FORMATS[F as usize].kind, Kind::Int { .. }) {
+            each_step::<EncodeIntStep<F>>(src, dst, 64, out);
+        } else {
+            each_step::<encode::F32Step<uint16x8_t, F, OPT>>(src, dst, 64, out);
+        }
+    }
 }
 
-/// f32 -> codes of integer format `F` (INT4, UINT4, INT2, UINT2), 16 values per step.
+/// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> float format `F` with options `OPT`, whole
+/// steps of 16 values ([`encode::HalfStep`]).
 ///
 /// # Safety
-/// The CPU runs the NEON family; `dst.len()` is the packed size of `src.len() / 4`
-/// codes of `F`.
+/// The CPU runs the NEON family; `src.len()` is a multiple of 32 and `dst.len()` is
+/// `code_bytes::<F>` of `src.len() / 2`.
 #[inline(always)]
-unsafe fn encode_int<const F: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the NEON family; each step gets 64 source bytes and the
-    // output of 16 codes, as it needs.
-    unsafe { with_padded_tail!(encode_int_step::<F>, F, 64, src, dst) }
-}
-
-/// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> codes of float format `F` with options `OPT`,
-/// 16 values per step.
-///
-/// # Safety
-/// The CPU runs the NEON family; `dst.len()` is the output size of `src.len() / 2`
-/// codes of `F` (packed for a 4-bit or 6-bit format).
-#[inline(always)]
-unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    let out = code_bytes::<F>(16);
     // SAFETY: the caller runs the NEON family; each step gets 32 source bytes and the
     // output of 16 codes, as it needs.
-    unsafe { with_padded_tail!(encode_half_step::<SRC, F, OPT>, F, 32, src, dst) }
+    unsafe { each_step::<encode::HalfStep<uint16x8_t, SRC, F, OPT>>(src, dst, 32, out) }
 }
 
-/// One step of [`encode_float`]: 16 f32 (`si`, 64 bytes) rounded to bfloat16 *to odd*,
-/// then encoded in 16-bit lanes ([`encode_halves`]). bfloat16 has f32's range and at
-/// least two more mantissa bits than any of these formats, and the sticky last bit
-/// keeps whether the dropped bits were zero, so the one rounding to the format that
-/// follows is the correctly rounded result of the f32 value (the AVX2 encoders do the
-/// same; for FLOAT8E8M0 see [`e8m0_codes`]).
-///
-/// # Safety
-/// The CPU runs the NEON family; `si` holds 64 bytes and `di` `code_bytes::<F>(16)`.
-#[inline(always)]
-unsafe fn encode_float_step<const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
-    // SAFETY: the caller runs the NEON family; the loads read `si`'s 64 bytes and
-    // `store_codes` writes `di`'s.
-    unsafe {
-        let p = si.as_ptr();
-        let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
-        let lo = encode_halves::<1, F, OPT>(bf16_odd(load(0), load(1)));
-        let hi = encode_halves::<1, F, OPT>(bf16_odd(load(2), load(3)));
-        store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi));
-    }
-}
-
-/// One step of [`encode_half`]: 16 f16 or bf16 values (`si`, 32 bytes) encoded in
-/// 16-bit lanes ([`encode_halves`]).
-///
-/// # Safety
-/// The CPU runs the NEON family; `si` holds 32 bytes and `di` `code_bytes::<F>(16)`.
-#[inline(always)]
-unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
-    // SAFETY: the caller runs the NEON family; the loads read `si`'s 32 bytes and
-    // `store_codes` writes `di`'s.
-    unsafe {
-        let p = si.as_ptr();
-        let load = |k: usize| vreinterpretq_u16_u8(vld1q_u8(p.add(16 * k)));
-        let lo = encode_halves::<SRC, F, OPT>(load(0));
-        let hi = encode_halves::<SRC, F, OPT>(load(1));
-        store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi));
-    }
-}
-
-/// One step of [`encode_int`]: 16 f32 (`si`, 64 bytes) to the low bits of each value
-/// rounded to the nearest even integer. FCVTNS rounds so whatever FPCR says and gives 0
+/// One step of FLOAT to an integer format: 16 f32 (`si`, 64 bytes) to the low bits of
+/// each value rounded to the nearest even integer. FCVTNS rounds so whatever FPCR says and gives 0
 /// for NaN, as the rule has it (`lowp::LowSource`), but saturates magnitudes of 2^31 or
 /// more (infinities included) to i32::MIN or i32::MAX, where the rule gives 0: those
 /// lanes are cleared (for i32::MIN the low bits were 0 already, for i32::MAX they were
@@ -692,302 +567,11 @@ unsafe fn encode_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
     }
 }
 
-/// Eight f32 values (as bits, `a` then `b`) rounded to bfloat16 to odd: the top 16
-/// bits, with the last bit set when the low 16 were not all zero. A NaN stays a NaN
-/// (a payload only in the low bits sets the sticky bit).
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn bf16_odd(a: uint32x4_t, b: uint32x4_t) -> uint16x8_t {
-    // SAFETY: the caller runs the NEON family; registers only.
-    unsafe {
-        let high = vshrn_high_n_u32::<16>(vshrn_n_u32::<16>(a), b);
-        let low = vmovn_high_u32(vmovn_u32(a), b);
-        vorrq_u16(high, vminq_u16(low, vdupq_n_u16(1)))
-    }
-}
-
-/// Eight f16 or bf16 values (`SRC`: 0 f16, 1 bf16; bf16 exact or rounded to odd from
-/// f32) to codes of float format `F` with options `OPT`, one per 16-bit lane, as
-/// `lowp::encode_f32` gives them. FLOAT4E2M1 and FLOAT8E8M0 count thresholds and carry
-/// exponents on the bfloat16 patterns ([`fp4_codes`], [`e8m0_codes`]); an f16 source
-/// gets there through f32 (FCVTL, exact) and bfloat16 to odd. The other formats: when
-/// no lane is NaN or (not saturating) above the format's maximum, the codes come from
-/// the 16-bit patterns directly: a normal of both the source and the format (or,
-/// saturating, a value above the maximum) has its dropped mantissa bits rounded to
-/// nearest even, its exponent rebiased and the result capped at the largest finite
-/// code; a value below the smallest normal of either takes [`subnormal_codes`], always
-/// computed and blended in. A vector with a NaN, or a value above the maximum when not
-/// saturating, is encoded lane by lane by the scalar rule ([`general_lanes`]).
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: uint16x8_t) -> uint16x8_t {
-    // SAFETY: the caller runs the NEON family; registers, and the stack arrays of the
-    // lane-by-lane path, only.
-    unsafe {
-        let f = &FORMATS[F as usize];
-        if SRC == 0 && matches!(f.kind, Kind::Fp4 | Kind::E8m0) {
-            let (lo, hi) = widen(h);
-            let odd = bf16_odd(vreinterpretq_u32_f32(lo), vreinterpretq_u32_f32(hi));
-            return encode_halves::<1, F, OPT>(odd);
-        }
-        if f.kind == Kind::Fp4 {
-            return fp4_codes(h);
-        }
-        if f.kind == Kind::E8m0 {
-            return e8m0_codes::<OPT>(h);
-        }
-        let (src_exp_bits, src_man_bits, src_bias) =
-            if SRC == 0 { (5, 10, 15) } else { (8, 7, 127) };
-        let m = f.man_bits as i32;
-        let source_bits =
-            |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
-        let max_exp = (f.max_code as i32 >> m) - f.bias;
-        let max_bits = source_bits(max_exp, f.max_code as i32 & ((1 << m) - 1));
-        let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
-        let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
-        let abs = vandq_u16(h, vdupq_n_u16(0x7fff));
-        let nonzero = vtstq_u16(abs, abs);
-        let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
-            || f.kind == Kind::Fp6;
-        let limit = if saturate { inf_bits } else { max_bits };
-        let slow = vcgtq_u16(abs, vdupq_n_u16(limit as u16));
-        if vmaxvq_u16(slow) != 0 {
-            let mut lanes = [0u16; 8];
-            // In bounds: `lanes` holds eight 16-bit lanes.
-            vst1q_u16(lanes.as_mut_ptr(), h);
-            let codes = general_lanes::<SRC, F, OPT>(lanes);
-            return vld1q_u16(codes.as_ptr());
-        }
-        let shift = src_man_bits - m;
-        let right = vdupq_n_s16(-shift as i16);
-        let lsb = vandq_u16(vshlq_u16(abs, right), vdupq_n_u16(1));
-        let half_less_one = vdupq_n_u16(((1 << (shift - 1)) - 1) as u16);
-        let rounded = vshlq_u16(vaddq_u16(vaddq_u16(abs, half_less_one), lsb), right);
-        let rebias = (src_bias - f.bias) << m;
-        let code = if rebias >= 0 {
-            // Zero stays zero: the subtraction saturates.
-            vqsubq_u16(rounded, vdupq_n_u16(rebias as u16))
-        } else {
-            // The format's bias is above the source's (FLOAT16 -> FLOAT8E5M2FNUZ): zero
-            // is kept by a mask instead.
-            vandq_u16(nonzero, vaddq_u16(rounded, vdupq_n_u16(-rebias as u16)))
-        };
-        let code = vminq_u16(code, vdupq_n_u16(f.max_code as u16));
-        // Below the smallest normal (zero too, which `subnormal_codes` keeps at 0).
-        let below = vcltq_u16(abs, vdupq_n_u16(min_bits as u16));
-        let code = vbslq_u16(below, subnormal_codes::<SRC, F>(abs), code);
-        let to_sign = vdupq_n_s16(-(15 - (f.exp_bits as i32 + m)) as i16);
-        let sign = vshlq_u16(vandq_u16(h, vdupq_n_u16(0x8000)), to_sign);
-        // FNUZ has no -0 (a value that rounds to zero included).
-        let sign = if f.kind == Kind::Fnuz {
-            vbicq_u16(sign, vceqzq_u16(code))
-        } else {
-            sign
-        };
-        vorrq_u16(code, sign)
-    }
-}
-
-/// The magnitude codes of eight f16 or bf16 magnitudes (`SRC`: 0 f16, 1 bf16; 16-bit
-/// lanes, element order) below float format `F`'s smallest normal, or below the source's
-/// where that is higher (f16 -> FLOAT8E5M2FNUZ: the lanes between the two are in the
-/// format's first binade, which has the same quantum), rounded to nearest even at the
-/// format's subnormal quantum: widened to f32 exactly (f16 by FCVTL, bf16 zipped into
-/// the high half of a 32-bit lane, little-endian), the FPU's addition of a power of two
-/// whose ulp is that quantum rounds them (FPCR's default: to nearest even, no flush to
-/// zero), as in `lowp::encode_f32`; the code is the sum's bits less the power of two's.
-/// A bfloat16 rounded to odd from f32 carries at least two more bits than the quantum
-/// below the smallest normal, so the result is that of the original value. Lanes at or
-/// above the smallest normal give values to be discarded.
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn subnormal_codes<const SRC: u8, const F: u8>(abs: uint16x8_t) -> uint16x8_t {
-    // SAFETY: the caller runs the NEON family; registers only.
-    unsafe {
-        let f = &FORMATS[F as usize];
-        let magic_bits = ((151 - f.bias - f.man_bits as i32) << 23) as u32;
-        let round = |x: float32x4_t| {
-            let summed = vaddq_f32(x, vdupq_n_f32(f32::from_bits(magic_bits)));
-            vsubq_u32(vreinterpretq_u32_f32(summed), vdupq_n_u32(magic_bits))
-        };
-        let (lo, hi) = if SRC == 0 {
-            widen(abs)
-        } else {
-            let zero = vdupq_n_u16(0);
-            (
-                vreinterpretq_f32_u16(vzip1q_u16(zero, abs)),
-                vreinterpretq_f32_u16(vzip2q_u16(zero, abs)),
-            )
-        };
-        vmovn_high_u32(vmovn_u32(round(lo)), round(hi))
-    }
-}
-
-/// Eight f16 or bf16 values (`SRC`: 0 f16, 1 bf16) encoded one by one by the scalar
-/// rule (`lowp::encode_f32`), from their exact f32 values: the lanes [`encode_halves`]
-/// leaves to it. Not inlined, so the vector loop stays small.
-#[inline(never)]
-fn general_lanes<const SRC: u8, const F: u8, const OPT: u8>(lanes: [u16; 8]) -> [u16; 8] {
-    lanes.map(|bits| {
-        let x = if SRC == 0 {
-            f16_bits_to_f32(bits)
-        } else {
-            f32::from_bits(u32::from(bits) << 16)
-        };
-        u16::from(lowp::encode_f32::<F, OPT>(x))
-    })
-}
-
-/// FLOAT4E2M1 codes (one per 16-bit lane) of eight bfloat16 values (exact, or rounded
-/// to odd from f32), by counting the rounding thresholds each magnitude passes: the
-/// ties between neighbouring codes, each passed when the magnitude is above it if the
-/// tie goes to the lower (even) code, or at least it if to the upper one (compared with
-/// the pattern one below); the sticky bit of the rounding to odd makes both tests
-/// exact. An eighth threshold, infinity, counts NaN to 8, and the sign goes in by XOR:
-/// +NaN gives 0x8 and -NaN 0x0, as `lowp::encode_f32` has it, and every other code (at
-/// most 7) gains its sign bit. No lane needs another path.
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn fp4_codes(h: uint16x8_t) -> uint16x8_t {
-    // SAFETY: the caller runs the NEON family; registers only.
-    unsafe {
-        // 0.25 (down), 0.75 (up), 1.25 (down), 1.75 (up), 2.5 (down), 3.5 (up), 5 (down),
-        // then infinity.
-        const ABOVE: [u16; 8] = [
-            0x3e80, 0x3f3f, 0x3fa0, 0x3fdf, 0x4020, 0x405f, 0x40a0, 0x7f80,
-        ];
-        let abs = vandq_u16(h, vdupq_n_u16(0x7fff));
-        // A passed threshold is a lane of all ones (minus one): subtracting counts it.
-        let passed = |k: usize| vcgtq_u16(abs, vdupq_n_u16(ABOVE[k]));
-        let pair = |k: usize| vaddq_u16(passed(k), passed(k + 1));
-        let minus_code = vaddq_u16(vaddq_u16(pair(0), pair(2)), vaddq_u16(pair(4), pair(6)));
-        let code = vsubq_u16(vdupq_n_u16(0), minus_code);
-        let sign = vandq_u16(vshrq_n_u16::<12>(h), vdupq_n_u16(0x8));
-        veorq_u16(code, sign)
-    }
-}
-
-/// FLOAT8E8M0 codes with options `OPT` (one per 16-bit lane) of eight bfloat16 values
-/// (exact, or rounded to odd from f32), the rules of `lowp::encode_e8m0` in 16-bit
-/// lanes. Rounding to odd keeps every fact they test: whether the dropped mantissa is
-/// zero, at or above a half, or (below 2^-126) above 0x40 or at least 0x60 in
-/// bfloat16's units, and whether a value is below 2^-127 (0x0040) or above 2^127
-/// (0x7f00). A normal's code is its exponent field after the mode's rounding carries
-/// into it; below 2^-126 the thresholds are a half step higher, which a saturating
-/// subtraction of one applies. No lane needs another path.
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn e8m0_codes<const OPT: u8>(h: uint16x8_t) -> uint16x8_t {
-    // SAFETY: the caller runs the NEON family; registers only.
-    unsafe {
-        let abs = vandq_u16(h, vdupq_n_u16(0x7fff));
-        // The rounding increment, and the bound under which a value below 2^-126 rounds
-        // to code 0 although the increment carried it to 1 (0: none).
-        let (carry, low_bound) = match OPT >> 1 {
-            0 => (0x7f, 0x41),
-            1 => (0, 0),
-            _ => (0x40, 0x60),
-        };
-        let code = vshrq_n_u16::<7>(vaddq_u16(abs, vdupq_n_u16(carry)));
-        let code = if low_bound == 0 {
-            code
-        } else {
-            let low = vcltq_u16(abs, vdupq_n_u16(low_bound));
-            vqsubq_u16(code, vandq_u16(low, vdupq_n_u16(1)))
-        };
-        let ff = vdupq_n_u16(0xff);
-        let signed = vreinterpretq_s16_u16(h);
-        if OPT & 1 == 1 {
-            // Negative or zero -> 0, above 2^127 (infinity included) -> 0xfe, NaN -> 0xff.
-            let code = vminq_u16(code, vdupq_n_u16(0xfe));
-            let code = vbicq_u16(code, vcltzq_s16(signed));
-            let nan = vcgtq_u16(abs, vdupq_n_u16(0x7f80));
-            vorrq_u16(code, vandq_u16(nan, ff))
-        } else {
-            // Negative (signed, so below), below 2^-127 (zero included), above 2^127,
-            // infinite or NaN -> 0xff (a code of 0x100 too: the narrowing keeps its low
-            // byte).
-            let bad = vorrq_u16(
-                vcltq_s16(signed, vdupq_n_s16(0x40)),
-                vcgtq_s16(signed, vdupq_n_s16(0x7f00)),
-            );
-            vorrq_u16(code, vandq_u16(bad, ff))
-        }
-    }
-}
-
-/// Stores 16 codes (one per byte, element order) of format `F`: as they are, packed
-/// two or four per byte (the first in the lowest bits) for the 4-bit and 2-bit
-/// formats, or four per three bytes for the 6-bit ones, by shifts and ORs within 16-bit
-/// and 32-bit lanes (little-endian, as on the aarch64 Linux targets: lane k holds the
-/// bytes 2k and 2k + 1, the first lowest) and narrowing moves.
-///
-/// # Safety
-/// The CPU runs the NEON family; `di` holds `code_bytes::<F>(16)` writable bytes.
-#[inline(always)]
-unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: uint8x16_t) {
-    // SAFETY: the caller runs the NEON family; the stores write `di`'s bytes or a stack
-    // buffer, as noted at each.
-    unsafe {
-        let words = vreinterpretq_u16_u8(codes);
-        match FORMATS[F as usize].bits {
-            4 => {
-                // Word k holds codes 2k and 2k + 1: the second moves down into the high
-                // nibble of the low byte, which the narrowing keeps.
-                let bytes = vmovn_u16(vorrq_u16(words, vshrq_n_u16::<4>(words)));
-                // In bounds: `di` holds 8 bytes.
-                vst1_u8(di.as_mut_ptr(), bytes);
-            }
-            2 => {
-                // Pairs of codes into 4-bit values, then pairs of those into bytes.
-                let pairs = vmovn_u16(vorrq_u16(words, vshrq_n_u16::<6>(words)));
-                let pairs = vreinterpret_u16_u8(pairs);
-                let quads = vmovn_u16(vcombine_u16(
-                    vorr_u16(pairs, vshr_n_u16::<4>(pairs)),
-                    vdup_n_u16(0),
-                ));
-                let mut bytes = [0u8; 8];
-                // In bounds: `bytes` holds 8 bytes; the first 4 are `di`'s.
-                vst1_u8(bytes.as_mut_ptr(), quads);
-                di.copy_from_slice(&bytes[..4]);
-            }
-            6 => {
-                // Pairs of codes into 12-bit values (the second's bits above the first's),
-                // then pairs of those into 24-bit groups in 32-bit lanes, whose low three
-                // bytes a table lookup gathers.
-                let pairs = vbslq_u16(vdupq_n_u16(0x3f), words, vshrq_n_u16::<2>(words));
-                let pairs = vreinterpretq_u32_u16(pairs);
-                let groups = vbslq_u32(vdupq_n_u32(0xfff), pairs, vshrq_n_u32::<4>(pairs));
-                const GATHER: [u8; 16] = [0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 16, 16, 16];
-                // In bounds: `GATHER` holds 16 bytes.
-                let gathered = vqtbl1q_u8(vreinterpretq_u8_u32(groups), vld1q_u8(GATHER.as_ptr()));
-                let mut bytes = [0u8; 16];
-                // In bounds: `bytes` holds 16 bytes; the first 12 are `di`'s.
-                vst1q_u8(bytes.as_mut_ptr(), gathered);
-                di.copy_from_slice(&bytes[..12]);
-            }
-            _ => {
-                // In bounds: `di` holds 16 bytes.
-                vst1q_u8(di.as_mut_ptr(), codes);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cast::kernels::{select, select_any};
+    use crate::formats::convert::f16_bits_to_f32;
     use crate::formats::dispatch::{
         by_format, by_format_and_options, FormatVisitor, OptionsVisitor,
     };

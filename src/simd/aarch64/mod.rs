@@ -5,6 +5,7 @@
 //! the NEON kernels off.
 
 pub mod cast;
+pub mod lanes;
 
 /// The NEON family's target features, listed once: `neon_family! { m! { .. } }` calls
 /// `m! { ["neon"] .. }`.

@@ -1,35 +1,31 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! AVX2-family cast kernels. Loads and stores are unaligned (buffers carry no alignment
 //! guarantee); each loop handles whole vectors and leaves the tail to the scalar
-//! conversion, which rounds identically.
+//! conversion, which rounds identically. The low-precision encoders are written once
+//! for both ISAs in `simd/encode.rs`, over a vector trait this file implements for
+//! `__m256i`; what stays here is what only AVX2 does (the four streams, the FLOAT4E2M1
+//! and integer steps, the packing of codes).
 //!
 //! The bodies are `#[inline(always)]` functions without target features of their own;
 //! the entry points at the top, compiled with the family's features, are what kernels
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
+use super::lanes::{bf16_odd_pairs, store_codes};
 use super::{avx2_family, Avx2};
 use crate::dtype::Scalar;
-use crate::formats::convert::{
-    bf16_bits_to_f32, f16_bits_to_f32, f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits,
-    f64_to_f32 as f64_to_f32_bits, CastTo,
-};
+use crate::formats::convert::{f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits};
 use crate::formats::lowp::{Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
+use crate::simd::encode;
 use crate::simd::encoders::code_bytes;
-use crate::simd::family::{bodies, enable_features, Body, Run};
+use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
+use half::{bf16, f16};
 use std::arch::x86_64::*;
 
-avx2_family! { enable_features! {
-    /// # Safety
-    /// The CPU runs the AVX2 family; the sizes of the kernel for `B`.
-    unsafe fn entry<B: Body>(src: &[u8], dst: &mut [u8]) {
-        // SAFETY: the caller's promise is the body's.
-        unsafe { B::run(src, dst) }
-    }
-} }
+family_entry!(avx2_family, Avx2, Tier::Avx2);
 
 bodies! {
     F32ToF16 => f32_to_f16;
@@ -42,20 +38,10 @@ bodies! {
     U8ToF32 => u8_to_f32;
     I8ToF32 => i8_to_f32;
     Bf16ToF32 => bf16_to_f32;
-    EncodeF32<const F: u8, const OPT: u8> => encode_f32;
-    EncodeF16<const F: u8, const OPT: u8> => encode_f16;
-    EncodeBf16<const F: u8, const OPT: u8> => encode_bf16;
     DecodeLut<const F: u8, const T: u8> => decode_lut_body;
     DecodeE8m0<const F: u8, const T: u8> => decode_e8m0_body;
     DecodeEights<const F: u8, const T: u8> => decode_eights_body;
     DecodePacked<const F: u8, const T: u8> => decode_packed_body;
-}
-
-/// A kernel of this family.
-fn kernel(run: Run, src_size: usize, dst_size: usize, token: Avx2) -> Kernel {
-    // SAFETY: every `run` given here is an `entry` compiled for the AVX2 family, and
-    // the tier carries the token that detection made on this CPU.
-    unsafe { Kernel::new(run, src_size, dst_size, Tier::Avx2(token)) }
 }
 
 /// The hand-written kernel for a pair of standard types, if there is one.
@@ -247,13 +233,7 @@ unsafe fn f16_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
                 store(di.as_mut_ptr(), v, stream);
             }
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(2)
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            di.copy_from_slice(&f16_bits_to_f32(u16::from_ne_bytes([si[0], si[1]])).to_ne_bytes());
-        }
+        scalar_tail::<f16, f32>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -278,17 +258,10 @@ unsafe fn bytes_to_f32_run<const SIGNED: bool>(src: &[u8], dst: &mut [u8], strea
                 store(di.as_mut_ptr().add(32 * k), v, stream);
             }
         }
-        for (&si, di) in s
-            .remainder()
-            .iter()
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            let x = if SIGNED {
-                f32::from(si as i8)
-            } else {
-                f32::from(si)
-            };
-            di.copy_from_slice(&x.to_ne_bytes());
+        if SIGNED {
+            scalar_tail::<i8, f32>(s.remainder(), d.into_remainder());
+        } else {
+            scalar_tail::<u8, f32>(s.remainder(), d.into_remainder());
         }
     }
 }
@@ -345,14 +318,7 @@ unsafe fn bf16_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
                 store(di.as_mut_ptr().add(32 * k), v, stream);
             }
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(2)
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            let x = bf16_bits_to_f32(u16::from_ne_bytes([si[0], si[1]]));
-            di.copy_from_slice(&x.to_ne_bytes());
-        }
+        scalar_tail::<bf16, f32>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -389,14 +355,7 @@ unsafe fn f32_to_i32_run(src: &[u8], dst: &mut [u8], stream: bool) {
                 store(di.as_mut_ptr().add(32 * k), i, stream);
             }
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(4)
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            let x: i32 = f32::from_ne_bytes([si[0], si[1], si[2], si[3]]).cast_to();
-            di.copy_from_slice(&x.to_ne_bytes());
-        }
+        scalar_tail::<f32, i32>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -516,15 +475,7 @@ unsafe fn f64_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
                 store(di.as_mut_ptr(), v, stream);
             }
         }
-        for (si, di) in s
-            .remainder()
-            .chunks_exact(8)
-            .zip(d.into_remainder().chunks_exact_mut(4))
-        {
-            let mut raw = [0u8; 8];
-            raw.copy_from_slice(si);
-            di.copy_from_slice(&f64_to_f32_bits(f64::from_ne_bytes(raw)).to_ne_bytes());
-        }
+        scalar_tail::<f64, f32>(s.remainder(), d.into_remainder());
     }
 }
 
@@ -646,90 +597,24 @@ unsafe fn pack_codes(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i 
     }
 }
 
-/// Runs an encoder's whole steps (`$steps(src, dst)`, `$step` source bytes to 32 codes
-/// of format `$f`) over `$src`, then the values left over, fewer than a step, as one
-/// more step padded with zeros in a stack buffer (zero encodes to the code 0, so a
-/// part-filled last byte of packed codes gets zero bits): a short call, or a long one's
-/// tail, takes the vector path instead of the scalar encoder (16 f32 -> FLOAT8E4M3FN
-/// per call: 41 ns -> 34 ns, where f32 -> f16 takes 20 ns). A macro, so that the
-/// steps inline into the calling kernel with its target features.
-macro_rules! with_padded_tail {
-    ($steps:expr, $f:ident, $step:expr, $src:expr, $dst:expr) => {{
-        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
-        let whole = src.len() / $step * $step;
-        let done = code_bytes::<$f>(whole / $step * 32);
-        $steps(&src[..whole], &mut dst[..done]);
-        let rest = &src[whole..];
-        if !rest.is_empty() {
-            let mut padded = [0u8; $step];
-            padded[..rest.len()].copy_from_slice(rest);
-            let mut codes = [0u8; 32];
-            $steps(&padded, &mut codes[..code_bytes::<$f>(32)]);
-            let tail = &mut dst[done..];
-            let n = tail.len();
-            tail.copy_from_slice(&codes[..n]);
-        }
-    }};
-}
-
-/// f32 -> codes of float format `F`.
-///
-/// For the float8/float6/float4 formats the f32 values are first rounded to bfloat16
-/// *to odd* (the top 16 bits, with the last bit set when the low 16 were not all zero):
-/// bfloat16 has f32's range and at least two more mantissa bits than any of these
-/// formats, so the 16-bit encoding that follows rounds the original value correctly,
-/// at about half the work of an encoding in 32-bit lanes. FLOAT8E8M0 too: rounding to
-/// odd keeps every fact its rules test ([`e8m0_codes`]: 0.77 -> 0.91-1.00x memcpy
-/// against its former 32-bit-lane encoder).
+/// FLOAT -> format `F` with options `OPT`, whole steps of 32 values in
+/// [`four_streams!`]: the float formats by [`encode::F32Step`], FLOAT4E2M1 by its own
+/// step, the integer formats by conversion.
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len()` is `code_bytes::<F>` of
-/// `src.len() / 4`.
-#[inline(always)]
-unsafe fn encode_f32<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract).
-    unsafe { with_padded_tail!(encode_f32_steps::<F, OPT>, F, 128, src, dst) }
-}
-
-/// [`encode_f32`] over whole steps of 32 values.
-///
-/// # Safety
-/// The CPU must support AVX2 and F16C; `src.len()` is a multiple of 128 and `dst.len()`
-/// is `code_bytes::<F>` of `src.len() / 4`.
+/// The CPU runs the AVX2 family; `src.len()` is a multiple of 128 and `dst.len()` is
+/// `code_bytes::<F>` of `src.len() / 4`.
 #[inline(always)]
 unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
-    // gets 128 source bytes and the output of 32 codes, as it needs.
+    let out = code_bytes::<F>(32);
+    // SAFETY: the caller runs the AVX2 family; each step gets 128 source bytes and the
+    // output of 32 codes, as it needs.
     unsafe {
-        let out = code_bytes::<F>(32);
         match FORMATS[F as usize].kind {
             Kind::Int { .. } => four_streams!(encode_f32_int_step::<F>, 128, out, src, dst),
             Kind::Fp4 => four_streams!(encode_f32_fp4_step, 128, 16, src, dst),
-            _ => four_streams!(encode_f32_step::<F, OPT>, 128, out, src, dst),
+            _ => four_streams!(encode::F32Step::<__m256i, F, OPT>::run, 128, out, src, dst),
         }
-    }
-}
-
-/// One step of [`encode_f32_steps`] for a float format: 32 f32 (`si`, 128 bytes) to
-/// the output of 32 codes (`di`).
-///
-/// # Safety
-/// The CPU must support AVX2 and F16C; `si` holds 128 bytes and `di`
-/// `code_bytes::<F>(32)`.
-#[inline(always)]
-unsafe fn encode_f32_step<const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
-    // read `si`'s 128 bytes and `store_codes` writes `di`'s.
-    unsafe {
-        let p = si.as_ptr();
-        let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
-        let lo = f32x16_to_bf16_odd(load(0), load(1));
-        let hi = f32x16_to_bf16_odd(load(2), load(3));
-        let codes = pack_words(
-            encode_halves::<1, F, OPT>(lo),
-            encode_halves::<1, F, OPT>(hi),
-        );
-        store_codes::<F>(di, codes);
     }
 }
 
@@ -756,292 +641,6 @@ unsafe fn encode_f32_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
     }
 }
 
-/// Sixteen f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order.
-#[inline(always)]
-unsafe fn f32x16_to_bf16_odd(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe {
-        // The lane-interleaved halves of `bf16_odd_pairs`; one permute restores element order.
-        _mm256_permute4x64_epi64::<0b11_01_10_00>(bf16_odd_pairs(a, b))
-    }
-}
-
-/// Sixteen f32 (two vectors) rounded to bfloat16 to odd, in the order packus_epi32
-/// gives (per 128-bit lane: a's four, then b's four): a byte shuffle gathers each lane's
-/// high halves into its low 8 bytes and low halves into its high 8; 64-bit unpacks pair
-/// the two vectors; a low half that is not zero sets the sticky bit.
-#[inline(always)]
-unsafe fn bf16_odd_pairs(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe {
-        let gather = _mm256_setr_epi8(
-            2, 3, 6, 7, 10, 11, 14, 15, 0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, 0, 1,
-            4, 5, 8, 9, 12, 13,
-        );
-        let (sa, sb) = (
-            _mm256_shuffle_epi8(a, gather),
-            _mm256_shuffle_epi8(b, gather),
-        );
-        let high = _mm256_unpacklo_epi64(sa, sb);
-        let low = _mm256_unpackhi_epi64(sa, sb);
-        _mm256_or_si256(high, _mm256_min_epu16(low, _mm256_set1_epi16(1)))
-    }
-}
-
-/// Sixteen bfloat16 values (rounded to odd from f32, or exact) to FLOAT8E8M0 codes with
-/// options `OPT`, one per 16-bit lane: the same rules as `lowp::encode_e8m0`, in 16-bit
-/// lanes (twice the values per instruction of its 32-bit form, at about a quarter of
-/// the operations). Rounding to odd keeps every fact those rules test: whether the
-/// dropped mantissa is zero, at or above a half, or (below 2^-126) above 0x40 or 0x60 in
-/// bfloat16's units, and whether a value is below 2^-127 (0x0040) or above 2^127
-/// (0x7f00). A normal's code is its exponent field after the mode's rounding carries
-/// into it; below 2^-126 the thresholds are a half step higher, which a saturating
-/// subtraction of one applies.
-#[inline(always)]
-unsafe fn e8m0_codes<const OPT: u8>(h: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); no memory is
-    // touched.
-    unsafe {
-        let saturate = OPT & 1 == 1;
-        let one = _mm256_set1_epi16(1);
-        let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
-        // The rounding increment, and the bound under which a value below 2^-126 rounds
-        // to code 0 although the increment carried it to 1 (0: none).
-        let (carry, low_bound) = match OPT >> 1 {
-            0 => (0x7f, 0x41),
-            1 => (0, 0),
-            _ => (0x40, 0x60),
-        };
-        let code = _mm256_srli_epi16::<7>(_mm256_add_epi16(abs, _mm256_set1_epi16(carry)));
-        let code = if low_bound == 0 {
-            code
-        } else {
-            let low = _mm256_cmpgt_epi16(_mm256_set1_epi16(low_bound), abs);
-            _mm256_subs_epu16(code, _mm256_and_si256(low, one))
-        };
-        let ff = _mm256_set1_epi16(0xff);
-        if saturate {
-            // Negative or zero -> 0, above 2^127 (infinity included) -> 0xfe, NaN -> 0xff.
-            let code = _mm256_min_epu16(code, _mm256_set1_epi16(0xfe));
-            let code = _mm256_andnot_si256(_mm256_srai_epi16::<15>(h), code);
-            let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(0x7f80));
-            _mm256_or_si256(code, _mm256_and_si256(nan, ff))
-        } else {
-            // Negative (signed, so below), below 2^-127 (zero included), above 2^127,
-            // infinite or NaN -> 0xff.
-            let bad = _mm256_or_si256(
-                _mm256_cmpgt_epi16(_mm256_set1_epi16(0x40), h),
-                _mm256_cmpgt_epi16(h, _mm256_set1_epi16(0x7f00)),
-            );
-            _mm256_or_si256(code, _mm256_and_si256(bad, ff))
-        }
-    }
-}
-
-/// The magnitude codes of sixteen f16 or bf16 magnitudes (`SRC`: 0 f16, 1 bf16; 16-bit
-/// lanes, element order) below float format `F`'s smallest normal, rounded to nearest
-/// even at the format's subnormal quantum: widened to f32 (exactly), the FPU's addition
-/// of a power of two whose ulp is that quantum rounds them, as in `lowp::encode_f32`.
-/// A bfloat16 rounded to odd from f32 carries at least two more bits than the quantum
-/// below the smallest normal, so the result is that of the original value. Lanes at or
-/// above the smallest normal give values to be discarded.
-#[inline(always)]
-unsafe fn subnormal_codes<const SRC: u8, const F: u8>(abs: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); no memory is
-    // touched.
-    unsafe {
-        let f = &FORMATS[F as usize];
-        let magic_bits = (151 - f.bias - f.man_bits as i32) << 23;
-        let round = |x: __m256i| {
-            let summed = _mm256_add_ps(
-                _mm256_castsi256_ps(x),
-                _mm256_set1_ps(f32::from_bits(magic_bits as u32)),
-            );
-            _mm256_sub_epi32(_mm256_castps_si256(summed), _mm256_set1_epi32(magic_bits))
-        };
-        if SRC == 0 {
-            let lo = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_castsi256_si128(abs)));
-            let hi = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(abs)));
-            // packus interleaves the 128-bit lanes; the permute restores element order.
-            _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(round(lo), round(hi)))
-        } else {
-            // A bfloat16 in the high half of a 32-bit lane is that f32; the unpacks and
-            // the pack both work within 128-bit lanes, so the order comes back as it was.
-            let zero = _mm256_setzero_si256();
-            let lo = _mm256_unpacklo_epi16(zero, abs);
-            let hi = _mm256_unpackhi_epi16(zero, abs);
-            _mm256_packus_epi32(round(lo), round(hi))
-        }
-    }
-}
-
-/// Sixteen f16 or bf16 values (`SRC`: 0 f16, 1 bf16) to codes of float format `F`, the
-/// rules of `lowp::encode_f32` in 16-bit lanes with no branch on the data: a normal of
-/// the format rounds its dropped mantissa bits to nearest even and rebiases its
-/// exponent; a value below the smallest normal takes [`subnormal_codes`] (a branch on
-/// such lanes mispredicted on data around the smallest normal: FLOAT -> FLOAT8E4M3FN
-/// 0.74 -> 0.91x memcpy on values in [-1, 1]); NaN and overflow are blended to their
-/// codes (they took a 32-bit path per vector before: FLOAT -> FLOAT8E4M3FN with
-/// `saturate = 0` ran at 0.42x memcpy on data that overflows now and then, now about
-/// 0.8x). Returns the 16 codes one per 16-bit lane, in element order ([`pack_words`]
-/// makes bytes of two such).
-#[inline(always)]
-unsafe fn encode_halves<const SRC: u8, const F: u8, const OPT: u8>(h: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe {
-        let f = &FORMATS[F as usize];
-        if SRC == 1 && f.kind == Kind::Fp4 {
-            return fp4_codes(h);
-        }
-        if SRC == 1 && f.kind == Kind::E8m0 {
-            return e8m0_codes::<OPT>(h);
-        }
-        if SRC == 0 && matches!(f.kind, Kind::Fp4 | Kind::E8m0) {
-            // Through f32 (exact) and bfloat16 to odd, which keeps what these two formats'
-            // rules test, to their 16-bit-lane encoders (FLOAT16's own layout has no
-            // rule of its own for these two here).
-            let lo = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_castsi256_si128(h)));
-            let hi = _mm256_castps_si256(_mm256_cvtph_ps(_mm256_extracti128_si256::<1>(h)));
-            return encode_halves::<1, F, OPT>(f32x16_to_bf16_odd(lo, hi));
-        }
-        let (src_exp_bits, src_man_bits, src_bias) =
-            if SRC == 0 { (5, 10, 15) } else { (8, 7, 127) };
-        let m = f.man_bits as i32;
-        let source_bits =
-            |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
-        let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
-        let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
-        // Below the format's smallest normal (zero too, whose code either way is 0).
-        let below = _mm256_cmpgt_epi16(_mm256_set1_epi16(min_bits as i16), abs);
-        // FLOAT6 has no infinity: it always saturates (FLOAT4E2M1 does not come here).
-        let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
-            || f.kind == Kind::Fp6;
-        let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
-        let nan = _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(inf_bits as i16));
-        // Rounded to nearest even at the format's last mantissa bit and rebiased (zero
-        // stays zero: a subtraction saturates); a code above the largest finite one is an
-        // overflow (infinity's included), which saturating caps at it; the lanes below the
-        // smallest normal then take their codes from `subnormal_codes`, and NaN and (not
-        // saturating) overflow their format's special codes.
-        let shift = _mm_cvtsi32_si128(src_man_bits - m);
-        let lsb = _mm256_and_si256(_mm256_srl_epi16(abs, shift), _mm256_set1_epi16(1));
-        let half_less_one = _mm256_set1_epi16(((1 << (src_man_bits - m - 1)) - 1) as i16);
-        let rounded = _mm256_srl_epi16(
-            _mm256_add_epi16(_mm256_add_epi16(abs, half_less_one), lsb),
-            shift,
-        );
-        let rebias = (src_bias - f.bias) << m;
-        let code = if rebias >= 0 {
-            _mm256_subs_epu16(rounded, _mm256_set1_epi16(rebias as i16))
-        } else {
-            // The format's bias is above the source's (FLOAT16 -> FLOAT8E5M2FNUZ): zero
-            // is kept by a mask instead.
-            let zero = _mm256_cmpeq_epi16(abs, _mm256_setzero_si256());
-            _mm256_andnot_si256(
-                zero,
-                _mm256_sub_epi16(rounded, _mm256_set1_epi16(rebias as i16)),
-            )
-        };
-        let max = _mm256_set1_epi16(f.max_code as i16);
-        let over = _mm256_cmpgt_epi16(code, max);
-        let code = _mm256_min_epu16(code, max);
-        let code = _mm256_blendv_epi8(code, subnormal_codes::<SRC, F>(abs), below);
-        let sign_bit = 1 << (f.exp_bits as i32 + m);
-        let sign = _mm256_srl_epi16(
-            _mm256_and_si256(h, _mm256_set1_epi16(i16::MIN)),
-            _mm_cvtsi32_si128(15 - (f.exp_bits as i32 + m)),
-        );
-        // The all-ones magnitude (FN's NaN) and an IEEE format's infinity, from the
-        // format's widths.
-        let ones = sign_bit - 1;
-        let inf = ones & !((1 << m) - 1);
-        let special = |v: __m256i, code: i32, lanes: __m256i| {
-            _mm256_blendv_epi8(v, _mm256_set1_epi16(code as i16), lanes)
-        };
-        match f.kind {
-            Kind::Ieee | Kind::Fn => {
-                let (overflow, nan_code) = match f.kind {
-                    Kind::Ieee => (inf, inf | (1 << (m - 1))),
-                    _ => (ones, ones),
-                };
-                let v = if saturate {
-                    code
-                } else {
-                    special(code, overflow, over)
-                };
-                _mm256_or_si256(special(v, nan_code, nan), sign)
-            }
-            Kind::Fnuz => {
-                // No -0 (a value that rounds to zero included); NaN, and overflow when
-                // not saturating, give the sign bit alone.
-                let sign =
-                    _mm256_andnot_si256(_mm256_cmpeq_epi16(code, _mm256_setzero_si256()), sign);
-                let v = _mm256_or_si256(code, sign);
-                let to_nan = if saturate {
-                    nan
-                } else {
-                    _mm256_or_si256(nan, over)
-                };
-                special(v, sign_bit, to_nan)
-            }
-            Kind::Fp4 | Kind::Fp6 => {
-                // No NaN: +NaN gives the sign bit alone, -NaN zero (as lowp::encode_f32).
-                let v = _mm256_or_si256(code, sign);
-                let nan_code = _mm256_andnot_si256(
-                    _mm256_srai_epi16::<15>(h),
-                    _mm256_set1_epi16(sign_bit as i16),
-                );
-                _mm256_blendv_epi8(v, nan_code, nan)
-            }
-            Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/4/6 format"),
-        }
-    }
-}
-
-/// Two vectors of sixteen codes (16-bit lanes, element order) as 32 bytes in element
-/// order: one pack, one permute.
-#[inline(always)]
-unsafe fn pack_words(a: __m256i, b: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe { _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b)) }
-}
-
-/// FLOAT4E2M1 codes (one per 16-bit lane) of sixteen bfloat16 values rounded to odd from
-/// their source, by counting the rounding thresholds each magnitude passes: no slow path
-/// for small magnitudes, zero or saturation. The thresholds are the ties between
-/// neighbouring codes; a tie goes to the even code, so it is passed when the magnitude
-/// is above it (tie towards the lower, even code) or at least it (tie towards the upper
-/// one). With the sticky bit of the rounding to odd, both tests are exact on the 16-bit
-/// patterns. An eighth threshold, infinity, counts NaN to 8, and the sign goes in by
-/// XOR: +NaN gives 0x8 and -NaN 0x0, as the test data expect, and every other code
-/// (at most 7) just gains its sign bit.
-#[inline(always)]
-unsafe fn fp4_codes(h: __m256i) -> __m256i {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe {
-        // 0.25 (down), 0.75 (up), 1.25 (down), 1.75 (up), 2.5 (down), 3.5 (up), 5 (down),
-        // then infinity: "up" ties compare against the pattern one below.
-        const ABOVE: [i16; 8] = [
-            0x3e80, 0x3f3f, 0x3fa0, 0x3fdf, 0x4020, 0x405f, 0x40a0, 0x7f80,
-        ];
-        let abs = _mm256_and_si256(h, _mm256_set1_epi16(0x7fff));
-        // Each passed threshold is a lane of -1; the sum of the eight (a tree, so the adds
-        // do not wait on each other) is minus the code.
-        let passed = |k: usize| _mm256_cmpgt_epi16(abs, _mm256_set1_epi16(ABOVE[k]));
-        let pair = |k: usize| _mm256_add_epi16(passed(k), passed(k + 1));
-        let quad = |k: usize| _mm256_add_epi16(pair(k), pair(k + 2));
-        let minus_code = _mm256_add_epi16(quad(0), quad(4));
-        let code = _mm256_sub_epi16(_mm256_setzero_si256(), minus_code);
-        let sign = _mm256_and_si256(_mm256_srli_epi16::<12>(h), _mm256_set1_epi16(0x8));
-        _mm256_xor_si256(code, sign)
-    }
-}
-
 /// One step of f32 -> FLOAT4E2M1, 32 values (128 bytes) to 16 packed bytes: rounded
 /// to bfloat16 to odd, thresholds counted in 16-bit lanes, nibbles paired in 32-bit
 /// lanes. The packs work within 128-bit lanes; one interleave of 16-bit units at the end
@@ -1058,8 +657,8 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
         let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
         // 16-bit lanes hold elements [0-3, 8-11 | 4-7, 12-15] and [16-19, 24-27 |
         // 20-23, 28-31] (packs interleave per 128-bit lane).
-        let lo = fp4_codes(bf16_odd_pairs(load(0), load(1)));
-        let hi = fp4_codes(bf16_odd_pairs(load(2), load(3)));
+        let lo = encode::fp4_codes(bf16_odd_pairs(load(0), load(1)));
+        let hi = encode::fp4_codes(bf16_odd_pairs(load(2), load(3)));
         // Bytes per 128-bit lane: lo's eight codes, then hi's (pairs stay adjacent).
         let codes = _mm256_packus_epi16(lo, hi);
         // Adjacent bytes (codes 2k, 2k+1) times (1, 16), summed: one byte of two nibbles.
@@ -1075,129 +674,26 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
     }
 }
 
-/// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> codes of float format `F`.
+/// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> float format `F` with options `OPT`, whole
+/// steps of 32 values ([`encode::HalfStep`]) in [`four_streams!`].
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len()` is `code_bytes::<F>` of
-/// `src.len() / 2`.
-#[inline(always)]
-unsafe fn encode_half<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract).
-    unsafe { with_padded_tail!(encode_half_steps::<SRC, F, OPT>, F, 64, src, dst) }
-}
-
-/// [`encode_half`] over whole steps of 32 values.
-///
-/// # Safety
-/// The CPU must support AVX2 and F16C; `src.len()` is a multiple of 64 and `dst.len()`
-/// is `code_bytes::<F>` of `src.len() / 2`.
+/// The CPU runs the AVX2 family; `src.len()` is a multiple of 64 and `dst.len()` is
+/// `code_bytes::<F>` of `src.len() / 2`.
 #[inline(always)]
 unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); each step
-    // gets 64 source bytes and the output of 32 codes, as it needs.
+    let out = code_bytes::<F>(32);
+    // SAFETY: the caller runs the AVX2 family; each step gets 64 source bytes and the
+    // output of 32 codes, as it needs.
     unsafe {
         four_streams!(
-            encode_half_step::<SRC, F, OPT>,
+            encode::HalfStep::<__m256i, SRC, F, OPT>::run,
             64,
-            code_bytes::<F>(32),
+            out,
             src,
             dst
         )
     }
-}
-
-/// One step of [`encode_half_steps`]: 32 f16 or bf16 values (`si`, 64 bytes) to the
-/// output of 32 codes (`di`).
-///
-/// # Safety
-/// The CPU must support AVX2 and F16C; `si` holds 64 bytes and `di`
-/// `code_bytes::<F>(32)`.
-#[inline(always)]
-unsafe fn encode_half_step<const SRC: u8, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
-    // read `si`'s 64 bytes and `store_codes` writes `di`'s.
-    unsafe {
-        let p = si.as_ptr();
-        let a = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.cast()));
-        let b = encode_halves::<SRC, F, OPT>(_mm256_loadu_si256(p.add(32).cast()));
-        store_codes::<F>(di, pack_words(a, b));
-    }
-}
-
-/// Stores 32 codes: as they are, packed two or four per byte for the 4-bit and 2-bit
-/// formats, or four per three bytes for the 6-bit ones.
-///
-/// # Safety
-/// `di` holds `code_bytes::<F>(32)` writable bytes.
-#[inline(always)]
-unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
-    // SAFETY: the caller runs the AVX2 family (this function's contract); the
-    // loads and stores stay inside the slices, as noted at each.
-    unsafe {
-        if FORMATS[F as usize].bits == 4 {
-            // Word k holds codes 2k and 2k+1; shifting by 4 moves the second into the high
-            // nibble of the low byte, which the saturating pack keeps.
-            let merged = _mm256_and_si256(
-                _mm256_or_si256(codes, _mm256_srli_epi16::<4>(codes)),
-                _mm256_set1_epi16(0xff),
-            );
-            let bytes =
-                _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(merged, merged));
-            // In bounds: the caller provides 16 writable bytes.
-            _mm_storeu_si128(di.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
-        } else if FORMATS[F as usize].bits == 2 {
-            // Codes (4k .. 4k+3) weighted (1, 4) into 16-bit words, then (1, 16) into
-            // 32-bit lanes: one byte of four codes per lane, first code lowest.
-            let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x0401));
-            let groups = _mm256_madd_epi16(words, _mm256_set1_epi32(0x0010_0001));
-            let narrow = _mm256_packus_epi32(groups, groups);
-            let bytes = _mm256_packus_epi16(narrow, narrow);
-            // Bytes 0-3 of each 128-bit lane are groups 0-3 and 4-7.
-            let ordered = _mm_unpacklo_epi32(
-                _mm256_castsi256_si128(bytes),
-                _mm256_extracti128_si256::<1>(bytes),
-            );
-            // In bounds: the caller provides 8 writable bytes.
-            _mm_storel_epi64(di.as_mut_ptr().cast(), ordered);
-        } else if FORMATS[F as usize].bits == 6 {
-            // Codes (4k .. 4k+3) weighted (1, 64) into 12-bit words, then (1, 4096) into
-            // 32-bit lanes: a 3-byte group per lane, first code lowest; its three bytes
-            // gathered to the front of each 128-bit lane, then the two lanes' 12 bytes
-            // side by side.
-            let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x4001));
-            let groups = _mm256_madd_epi16(words, _mm256_set1_epi32(0x1000_0001));
-            let front = _mm256_shuffle_epi8(
-                groups,
-                _mm256_setr_epi8(
-                    0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1, 0, 1, 2, 4, 5, 6, 8, 9,
-                    10, 12, 13, 14, -1, -1, -1, -1,
-                ),
-            );
-            let bytes =
-                _mm256_permutevar8x32_epi32(front, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
-            // In bounds: the caller provides 24 writable bytes.
-            _mm_storeu_si128(di.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
-            _mm_storel_epi64(
-                di.as_mut_ptr().add(16).cast(),
-                _mm256_extracti128_si256::<1>(bytes),
-            );
-        } else {
-            // In bounds: the caller provides 32 writable bytes.
-            _mm256_storeu_si256(di.as_mut_ptr().cast(), codes);
-        }
-    }
-}
-
-#[inline(always)]
-unsafe fn encode_f16<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: forwarded: the caller selected the Avx2 tier on a CPU that has it.
-    unsafe { encode_half::<0, F, OPT>(src, dst) }
-}
-
-#[inline(always)]
-unsafe fn encode_bf16<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: forwarded: the caller selected the Avx2 tier on a CPU that has it.
-    unsafe { encode_half::<1, F, OPT>(src, dst) }
 }
 
 /// Codes of low-precision format `F` -> table target `T` (f32, f16 or bf16 bits): 32
@@ -1650,15 +1146,7 @@ pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
     source: Scalar,
     token: Avx2,
 ) -> Option<Kernel> {
-    let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
-    let kernel = match source {
-        Scalar::F32 => kernel(entry::<EncodeF32<F, OPT>>, 4, 1, token),
-        Scalar::F16 if !is_int => kernel(entry::<EncodeF16<F, OPT>>, 2, 1, token),
-        Scalar::Bf16 if !is_int => kernel(entry::<EncodeBf16<F, OPT>>, 2, 1, token),
-        _ => return None,
-    };
-    Some(match FORMATS[F as usize].bits {
-        bits @ (4 | 2 | 6) => kernel.packing(bits),
-        _ => kernel,
-    })
+    encode::encoder::<Avx2, F, OPT>(source, token)
 }
+
+encode::encoder_family!(Avx2, __m256i, encode_f32_steps, encode_half_steps);

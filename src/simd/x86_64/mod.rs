@@ -7,6 +7,7 @@
 
 pub mod cast;
 pub mod fill;
+pub mod lanes;
 pub mod scan;
 
 /// The AVX2 family's target features, listed once: `avx2_family! { m! { .. } }` calls

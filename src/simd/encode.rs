@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The low-precision encoders, written once over [`Halves`], a vector of 16-bit lanes:
+//! FLOAT, FLOAT16 and BFLOAT16 to the float8 formats (FLOAT8E8M0 included), FLOAT6E2M3,
+//! FLOAT6E3M2 and FLOAT4E2M1, for every option set, as `lowp::encode_f32` gives them.
+//! Each ISA (`x86_64/cast.rs`: AVX2, sixteen lanes; `aarch64/cast.rs`: NEON, eight)
+//! implements the trait with its intrinsics and supplies what differs between them: the
+//! loads that round f32 to bfloat16 to odd, the widening to f32, the packing and stores
+//! of the codes, and how the whole steps are walked (AVX2 in four prefetched streams).
+//!
+//! The method: a FLOAT source is first rounded to bfloat16 *to odd* (the top 16 bits,
+//! the last one set when the low 16 were not all zero). bfloat16 has f32's range and
+//! at least two more mantissa bits than any of these formats, and the sticky bit keeps
+//! whether the dropped bits were zero, so the one rounding to the format that follows
+//! is the correctly rounded result of the f32 value, at about half the work of an
+//! encoding in 32-bit lanes. The 16-bit patterns are then encoded with no branch on
+//! the data ([`encode_halves`]).
+//!
+//! Everything here is `#[inline(always)]` and without target features: it is inlined
+//! into the family's entry point, compiled with the family's features, as the kernel
+//! bodies are (`family::Body`).
+
+use crate::dtype::Scalar;
+use crate::formats::lowp::{Kind, FORMATS};
+use crate::simd::encoders::code_bytes;
+use crate::simd::family::{Body, Run};
+use crate::simd::kernel::Kernel;
+use crate::simd::lanes::Halves;
+use std::marker::PhantomData;
+
+/// Codes of float format `F` with options `OPT` (one per 16-bit lane) of FLOAT16 or
+/// BFLOAT16 values (`SRC`: 0 FLOAT16, 1 BFLOAT16, exact or rounded to odd from f32),
+/// the rules of `lowp::encode_f32` with no branch on the data: a normal of the format
+/// rounds its dropped mantissa bits to nearest even and rebiases its exponent; a value
+/// below the smallest normal takes [`subnormal_codes`] (a branch on such lanes
+/// mispredicted on data around the smallest normal: FLOAT -> FLOAT8E4M3FN 0.74 -> 0.91x
+/// memcpy on values in [-1, 1] on AVX2); NaN and overflow are blended to their codes
+/// (a 32-bit path per vector before ran FLOAT -> FLOAT8E4M3FN with `saturate = 0` at
+/// 0.42x memcpy on data that overflows now and then, then about 0.8x). FLOAT4E2M1 and
+/// FLOAT8E8M0 count thresholds and carry exponents on the bfloat16 patterns
+/// ([`fp4_codes`], [`e8m0_codes`]).
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const OPT: u8>(
+    h: V,
+) -> V {
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe {
+        let f = &FORMATS[F as usize];
+        if matches!(f.kind, Kind::Fp4 | Kind::E8m0) {
+            // FLOAT16's own layout has no rule for these two here: through f32 (exact)
+            // and bfloat16 to odd, which keeps what their rules test.
+            let h = if SRC == 0 { h.f16_to_bf16_odd() } else { h };
+            return match f.kind {
+                Kind::Fp4 => fp4_codes(h),
+                _ => e8m0_codes::<V, OPT>(h),
+            };
+        }
+        let splat = |x: i32| V::splat(x as u16);
+        let (src_exp_bits, src_man_bits, src_bias) =
+            if SRC == 0 { (5, 10, 15) } else { (8, 7, 127) };
+        let m = f.man_bits as i32;
+        let source_bits =
+            |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
+        let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
+        let abs = h.and(splat(0x7fff));
+        // Below the format's smallest normal (zero too, whose code either way is 0).
+        let below = splat(min_bits).gt(abs);
+        // FLOAT6 has no infinity: it always saturates.
+        let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
+            || f.kind == Kind::Fp6;
+        let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
+        let nan = abs.gt(splat(inf_bits));
+        // Rounded to nearest even at the format's last mantissa bit and rebiased (zero
+        // stays zero: the subtraction saturates); a code above the largest finite one is
+        // an overflow (infinity's included), which saturating caps at it; the lanes below
+        // the smallest normal then take their codes from `subnormal_codes`, and NaN and
+        // (not saturating) overflow their format's special codes.
+        let shift = (src_man_bits - m) as u32;
+        let lsb = abs.shr(shift).and(splat(1));
+        let half_less_one = splat((1 << (shift - 1)) - 1);
+        let rounded = abs.add(half_less_one).add(lsb).shr(shift);
+        let rebias = (src_bias - f.bias) << m;
+        let code = if rebias >= 0 {
+            rounded.sub_sat(splat(rebias))
+        } else {
+            // The format's bias is above the source's (FLOAT16 -> FLOAT8E5M2FNUZ): zero
+            // is kept by a mask instead.
+            abs.eq(splat(0)).and_not(rounded.add(splat(-rebias)))
+        };
+        let max = splat(f.max_code as i32);
+        let over = code.gt(max);
+        let code = V::select(below, subnormal_codes::<V, SRC, F>(abs), code.min(max));
+        let sign_bit = 1 << (f.exp_bits as i32 + m);
+        let sign = h.and(splat(0x8000)).shr(15 - (f.exp_bits + m as u32));
+        // The all-ones magnitude (FN's NaN) and an IEEE format's infinity, from the
+        // format's widths.
+        let ones = sign_bit - 1;
+        let inf = ones & !((1 << m) - 1);
+        let special = |v: V, code: i32, lanes: V| V::select(lanes, splat(code), v);
+        match f.kind {
+            Kind::Ieee | Kind::Fn => {
+                let (overflow, nan_code) = match f.kind {
+                    Kind::Ieee => (inf, inf | (1 << (m - 1))),
+                    _ => (ones, ones),
+                };
+                let v = if saturate {
+                    code
+                } else {
+                    special(code, overflow, over)
+                };
+                special(v, nan_code, nan).or(sign)
+            }
+            Kind::Fnuz => {
+                // No -0 (a value that rounds to zero included); NaN, and overflow when
+                // not saturating, give the sign bit alone.
+                let v = code.eq(splat(0)).and_not(sign).or(code);
+                let to_nan = if saturate { nan } else { nan.or(over) };
+                special(v, sign_bit, to_nan)
+            }
+            Kind::Fp6 => {
+                // No NaN: +NaN gives the sign bit alone, -NaN zero (as lowp::encode_f32).
+                let nan_code = h.negative().and_not(splat(sign_bit));
+                V::select(nan, nan_code, code.or(sign))
+            }
+            Kind::Fp4 | Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/6 format"),
+        }
+    }
+}
+
+/// The magnitude codes of FLOAT16 or BFLOAT16 magnitudes (`SRC`: 0 FLOAT16, 1 BFLOAT16)
+/// below float format `F`'s smallest normal, or below the source's where that is higher
+/// (FLOAT16 -> FLOAT8E5M2FNUZ: the lanes between the two are in the format's first
+/// binade, which has the same quantum), rounded to nearest even at the format's
+/// subnormal quantum: widened to f32 exactly, the FPU's addition of a power of two whose
+/// ulp is that quantum rounds them, as in `lowp::encode_f32`; the code is the sum's bits
+/// less the power of two's. A bfloat16 rounded to odd from f32 carries at least two more
+/// bits than the quantum below the smallest normal, so the result is that of the
+/// original value. Lanes at or above the smallest normal give values to be discarded.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+unsafe fn subnormal_codes<V: Halves, const SRC: u8, const F: u8>(abs: V) -> V {
+    let f = &FORMATS[F as usize];
+    let magic = ((151 - f.bias - f.man_bits as i32) << 23) as u32;
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe { V::add_magic::<SRC>(abs, magic) }
+}
+
+/// FLOAT4E2M1 codes (one per 16-bit lane) of bfloat16 values (exact, or rounded to odd
+/// from f32), by counting the rounding thresholds each magnitude passes: no other path
+/// for small magnitudes, zero or saturation. The thresholds are the ties between
+/// neighbouring codes; a tie goes to the even code, so it is passed when the magnitude
+/// is above it (tie towards the lower, even code) or at least it (tie towards the upper
+/// one, compared with the pattern one below). With the sticky bit of the rounding to
+/// odd, both tests are exact on the 16-bit patterns. An eighth threshold, infinity,
+/// counts NaN to 8, and the sign goes in by XOR: +NaN gives 0x8 and -NaN 0x0, as
+/// `lowp::encode_f32` has it, and every other code (at most 7) gains its sign bit.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+pub(crate) unsafe fn fp4_codes<V: Halves>(h: V) -> V {
+    // 0.25 (down), 0.75 (up), 1.25 (down), 1.75 (up), 2.5 (down), 3.5 (up), 5 (down),
+    // then infinity.
+    const ABOVE: [u16; 8] = [
+        0x3e80, 0x3f3f, 0x3fa0, 0x3fdf, 0x4020, 0x405f, 0x40a0, 0x7f80,
+    ];
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe {
+        let abs = h.and(V::splat(0x7fff));
+        // Each passed threshold is a lane of all ones (minus one); the sum of the eight
+        // (a tree, so the adds do not wait on each other) is minus the code.
+        let passed = |k: usize| abs.gt(V::splat(ABOVE[k]));
+        let pair = |k: usize| passed(k).add(passed(k + 1));
+        let quad = |k: usize| pair(k).add(pair(k + 2));
+        let code = V::splat(0).sub(quad(0).add(quad(4)));
+        code.xor(h.shr(12).and(V::splat(0x8)))
+    }
+}
+
+/// FLOAT8E8M0 codes with options `OPT` (one per 16-bit lane) of bfloat16 values (exact,
+/// or rounded to odd from f32): the rules of `lowp::encode_e8m0` in 16-bit lanes (twice
+/// the values per instruction of its 32-bit form, at about a quarter of the operations;
+/// on AVX2 0.77 -> 0.91-1.00x memcpy against the 32-bit-lane encoder). Rounding to odd
+/// keeps every fact those rules test: whether the dropped mantissa is zero, at or above
+/// a half, or (below 2^-126) above 0x40 or at least 0x60 in bfloat16's units, and
+/// whether a value is below 2^-127 (0x0040) or above 2^127 (0x7f00). A normal's code is
+/// its exponent field after the mode's rounding carries into it; below 2^-126 the
+/// thresholds are a half step higher, which a saturating subtraction of one applies.
+/// A lane may hold 0x1ff (a code of 0x100 marked bad): both ISAs' narrowing to bytes
+/// gives 0xff for it.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+unsafe fn e8m0_codes<V: Halves, const OPT: u8>(h: V) -> V {
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe {
+        let abs = h.and(V::splat(0x7fff));
+        // The rounding increment, and the bound under which a value below 2^-126 rounds
+        // to code 0 although the increment carried it to 1 (0: none).
+        let (carry, low_bound) = match OPT >> 1 {
+            0 => (0x7f, 0x41),
+            1 => (0, 0),
+            _ => (0x40, 0x60),
+        };
+        let code = abs.add(V::splat(carry)).shr(7);
+        let code = if low_bound == 0 {
+            code
+        } else {
+            let low = V::splat(low_bound).gt(abs);
+            code.sub_sat(low.and(V::splat(1)))
+        };
+        let ff = V::splat(0xff);
+        if OPT & 1 == 1 {
+            // Negative or zero -> 0, above 2^127 (infinity included) -> 0xfe, NaN -> 0xff.
+            let code = h.negative().and_not(code.min(V::splat(0xfe)));
+            let nan = abs.gt(V::splat(0x7f80));
+            code.or(nan.and(ff))
+        } else {
+            // Negative (signed, so below), below 2^-127 (zero included), above 2^127,
+            // infinite or NaN -> 0xff.
+            let bad = V::splat(0x40).gt(h).or(h.gt(V::splat(0x7f00)));
+            code.or(bad.and(ff))
+        }
+    }
+}
+
+/// Runs an encoder's whole steps (`S::run(src, dst)`: `step_in` source bytes to
+/// `step_codes` codes of format `F` each, at most 128 and 32) over `src`, then the values
+/// left over, fewer than a step, as one more step padded with zeros in a stack buffer
+/// (zero encodes to the code 0 in every format, so a part-filled last byte of packed
+/// codes gets zero bits), of whose output the bytes that belong to `dst` are copied: a
+/// short call, or a long one's tail, takes the vector path instead of the scalar encoder
+/// (AVX2, 16 f32 -> FLOAT8E4M3FN per call: 41 ns -> 34 ns, where f32 -> f16 takes 20 ns).
+/// The steps are a [`Body`] type, not a closure: a closure is compiled without the
+/// family's features, so its intrinsics would not inline (FLOAT -> FLOAT8E4M3FN ran at
+/// 0.02x memcpy so).
+///
+/// # Safety
+/// `S` runs on whole steps (the CPU runs its family); `dst.len()` is `code_bytes::<F>`
+/// of the values of `src`.
+#[inline(always)]
+pub(crate) unsafe fn with_padded_tail<const F: u8, S: Body>(
+    src: &[u8],
+    dst: &mut [u8],
+    step_in: usize,
+    step_codes: usize,
+) {
+    let whole = src.len() / step_in * step_in;
+    let done = code_bytes::<F>(whole / step_in * step_codes);
+    // SAFETY: the caller's promise; both calls get whole steps and their output.
+    unsafe { S::run(&src[..whole], &mut dst[..done]) };
+    let rest = &src[whole..];
+    if !rest.is_empty() {
+        let mut padded = [0u8; 128];
+        padded[..rest.len()].copy_from_slice(rest);
+        let mut codes = [0u8; 32];
+        // SAFETY: as above.
+        unsafe {
+            S::run(
+                &padded[..step_in],
+                &mut codes[..code_bytes::<F>(step_codes)],
+            )
+        };
+        let tail = &mut dst[done..];
+        let n = tail.len();
+        tail.copy_from_slice(&codes[..n]);
+    }
+}
+
+/// One step of FLOAT -> float format `F` with options `OPT`: `2 * V::LANES` f32 (`si`)
+/// rounded to bfloat16 to odd, encoded ([`encode_halves`]) and stored (`di`).
+///
+/// # Safety
+/// The CPU runs `V`'s family; `si` holds `8 * V::LANES` bytes and `di`
+/// `code_bytes::<F>(2 * V::LANES)`.
+#[inline(always)]
+unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
+    debug_assert!(si.len() == 8 * V::LANES && di.len() == code_bytes::<F>(2 * V::LANES));
+    // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
+    // `4 * V::LANES`) and `store_codes` writes `di`'s.
+    unsafe {
+        let p = si.as_ptr();
+        let lo = V::load_f32_odd(p);
+        let hi = V::load_f32_odd(p.add(4 * V::LANES));
+        let (lo, hi) = (
+            encode_halves::<V, 1, F, OPT>(lo),
+            encode_halves::<V, 1, F, OPT>(hi),
+        );
+        V::store_codes::<F>(di, lo, hi);
+    }
+}
+
+/// One step of FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options
+/// `OPT`: `2 * V::LANES` values (`si`) encoded ([`encode_halves`]) and stored (`di`).
+///
+/// # Safety
+/// The CPU runs `V`'s family; `si` holds `4 * V::LANES` bytes and `di`
+/// `code_bytes::<F>(2 * V::LANES)`.
+#[inline(always)]
+unsafe fn encode_half_step<V: Halves, const SRC: u8, const F: u8, const OPT: u8>(
+    si: &[u8],
+    di: &mut [u8],
+) {
+    debug_assert!(si.len() == 4 * V::LANES && di.len() == code_bytes::<F>(2 * V::LANES));
+    // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
+    // `2 * V::LANES`) and `store_codes` writes `di`'s.
+    unsafe {
+        let p = si.as_ptr();
+        let lo = encode_halves::<V, SRC, F, OPT>(V::load(p));
+        let hi = encode_halves::<V, SRC, F, OPT>(V::load(p.add(2 * V::LANES)));
+        V::store_codes::<F>(di, lo, hi);
+    }
+}
+
+/// [`encode_f32_step`] as a [`Body`], for the families' step loops.
+pub(crate) struct F32Step<V, const F: u8, const OPT: u8>(PhantomData<V>);
+
+impl<V: Halves, const F: u8, const OPT: u8> Body for F32Step<V, F, OPT> {
+    #[inline(always)]
+    unsafe fn run(si: &[u8], di: &mut [u8]) {
+        // SAFETY: the caller's promise is the step's.
+        unsafe { encode_f32_step::<V, F, OPT>(si, di) }
+    }
+}
+
+/// [`encode_half_step`] as a [`Body`], for the families' step loops.
+pub(crate) struct HalfStep<V, const SRC: u8, const F: u8, const OPT: u8>(PhantomData<V>);
+
+impl<V: Halves, const SRC: u8, const F: u8, const OPT: u8> Body for HalfStep<V, SRC, F, OPT> {
+    #[inline(always)]
+    unsafe fn run(si: &[u8], di: &mut [u8]) {
+        // SAFETY: the caller's promise is the step's.
+        unsafe { encode_half_step::<V, SRC, F, OPT>(si, di) }
+    }
+}
+
+/// What a kernel family supplies to the encoders besides its vector type: its entry
+/// point and kernels, and how it walks whole steps (AVX2 in four prefetched streams,
+/// NEON one step after another). Implemented by the family's token.
+pub(crate) trait EncoderFamily: Copy + 'static {
+    /// The family's vector of 16-bit lanes.
+    type V: Halves;
+    /// The family's entry point for body `B` (compiled with its target features).
+    fn entry<B: Body>() -> Run;
+    /// A kernel of the family (this token proves the CPU runs it).
+    fn kernel(self, run: Run, src_size: usize, dst_size: usize) -> Kernel;
+    /// FLOAT -> format `F` (a float or an integer format) with options `OPT` over
+    /// whole steps of `2 * V::LANES` values.
+    ///
+    /// # Safety
+    /// The CPU runs the family; `src.len()` is a multiple of `8 * V::LANES` and
+    /// `dst.len()` is `code_bytes::<F>` of `src.len() / 4`.
+    unsafe fn f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]);
+    /// FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options `OPT` over
+    /// whole steps of `2 * V::LANES` values.
+    ///
+    /// # Safety
+    /// The CPU runs the family; `src.len()` is a multiple of `4 * V::LANES` and
+    /// `dst.len()` is `code_bytes::<F>` of `src.len() / 2`.
+    unsafe fn half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]);
+}
+
+/// Implements [`EncoderFamily`] for a family's token: `encoder_family!(Token, Vector,
+/// f32_steps, half_steps)`, with the family's `entry` and `kernel` in scope and its two
+/// step walkers named.
+macro_rules! encoder_family {
+    ($token:ty, $vector:ty, $f32_steps:ident, $half_steps:ident) => {
+        impl $crate::simd::encode::EncoderFamily for $token {
+            type V = $vector;
+            fn entry<B: Body>() -> Run {
+                entry::<B>
+            }
+            fn kernel(self, run: Run, src_size: usize, dst_size: usize) -> Kernel {
+                kernel(run, src_size, dst_size, self)
+            }
+            #[inline(always)]
+            unsafe fn f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+                // SAFETY: the caller's promise is the steps'.
+                unsafe { $f32_steps::<F, OPT>(src, dst) }
+            }
+            #[inline(always)]
+            unsafe fn half_steps<const SRC: u8, const F: u8, const OPT: u8>(
+                src: &[u8],
+                dst: &mut [u8],
+            ) {
+                // SAFETY: the caller's promise is the steps'.
+                unsafe { $half_steps::<SRC, F, OPT>(src, dst) }
+            }
+        }
+    };
+}
+pub(crate) use encoder_family;
+
+/// [`EncoderFamily::f32_steps`] as a [`Body`], for [`with_padded_tail`].
+struct F32Steps<E, const F: u8, const OPT: u8>(PhantomData<E>);
+
+impl<E: EncoderFamily, const F: u8, const OPT: u8> Body for F32Steps<E, F, OPT> {
+    #[inline(always)]
+    unsafe fn run(src: &[u8], dst: &mut [u8]) {
+        // SAFETY: the caller's promise is the steps'.
+        unsafe { E::f32_steps::<F, OPT>(src, dst) }
+    }
+}
+
+/// [`EncoderFamily::half_steps`] as a [`Body`], for [`with_padded_tail`].
+struct HalfSteps<E, const SRC: u8, const F: u8, const OPT: u8>(PhantomData<E>);
+
+impl<E: EncoderFamily, const SRC: u8, const F: u8, const OPT: u8> Body
+    for HalfSteps<E, SRC, F, OPT>
+{
+    #[inline(always)]
+    unsafe fn run(src: &[u8], dst: &mut [u8]) {
+        // SAFETY: the caller's promise is the steps'.
+        unsafe { E::half_steps::<SRC, F, OPT>(src, dst) }
+    }
+}
+
+/// The body of family `E`'s encoder from FLOAT to format `F` with options `OPT`.
+struct EncodeF32<E, const F: u8, const OPT: u8>(PhantomData<E>);
+
+impl<E: EncoderFamily, const F: u8, const OPT: u8> Body for EncodeF32<E, F, OPT> {
+    #[inline(always)]
+    unsafe fn run(src: &[u8], dst: &mut [u8]) {
+        let lanes = <E::V as Halves>::LANES;
+        // SAFETY: the caller runs the family and sized `dst` for `src`; the steps get
+        // whole steps of `2 * lanes` values.
+        unsafe { with_padded_tail::<F, F32Steps<E, F, OPT>>(src, dst, 8 * lanes, 2 * lanes) }
+    }
+}
+
+/// The body of family `E`'s encoder from FLOAT16 or BFLOAT16 (`SRC`: 0, 1) to float
+/// format `F` with options `OPT`.
+struct EncodeHalf<E, const SRC: u8, const F: u8, const OPT: u8>(PhantomData<E>);
+
+impl<E: EncoderFamily, const SRC: u8, const F: u8, const OPT: u8> Body
+    for EncodeHalf<E, SRC, F, OPT>
+{
+    #[inline(always)]
+    unsafe fn run(src: &[u8], dst: &mut [u8]) {
+        let lanes = <E::V as Halves>::LANES;
+        // SAFETY: as for `EncodeF32`.
+        unsafe { with_padded_tail::<F, HalfSteps<E, SRC, F, OPT>>(src, dst, 4 * lanes, 2 * lanes) }
+    }
+}
+
+/// Family `E`'s encoder of format `F` with options `OPT` from `source`, if it has one:
+/// FLOAT to every format, FLOAT16 and BFLOAT16 to the float formats. A 4-bit, 2-bit or
+/// 6-bit format's packs its codes itself.
+pub(crate) fn encoder<E: EncoderFamily, const F: u8, const OPT: u8>(
+    source: Scalar,
+    family: E,
+) -> Option<Kernel> {
+    let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
+    let (run, size) = match source {
+        Scalar::F32 => (E::entry::<EncodeF32<E, F, OPT>>(), 4),
+        Scalar::F16 if !is_int => (E::entry::<EncodeHalf<E, 0, F, OPT>>(), 2),
+        Scalar::Bf16 if !is_int => (E::entry::<EncodeHalf<E, 1, F, OPT>>(), 2),
+        _ => return None,
+    };
+    let kernel = family.kernel(run, size, 1);
+    Some(match FORMATS[F as usize].bits {
+        bits @ (4 | 2 | 6) => kernel.packing(bits),
+        _ => kernel,
+    })
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The vector the low-precision encoders (`encode.rs`) are written over, [`Halves`], and
+//! its implementation on each ISA as one table: a row per operation, with its AVX2 and
+//! NEON bodies side by side (the helpers they name are `x86_64/lanes.rs` and
+//! `aarch64/lanes.rs`).
+
+/// A vector of 16-bit lanes of one ISA, with the operations the encoders are written
+/// over. Comparisons give masks (a lane of all ones where true). The methods are the
+/// family's intrinsics: each requires the CPU to run the family the type belongs to.
+pub(crate) trait Halves: Copy {
+    /// The lanes of a vector.
+    const LANES: usize;
+    /// `LANES` 16-bit values from the `2 * LANES` bytes at `p`.
+    unsafe fn load(p: *const u8) -> Self;
+    /// `LANES` f32 values from the `4 * LANES` bytes at `p`, rounded to bfloat16 to odd.
+    unsafe fn load_f32_odd(p: *const u8) -> Self;
+    /// Stores the codes of format `F` in the lanes of `lo` then `hi` (element order,
+    /// each below 256, or 0x1ff for 0xff) into `di`, `code_bytes::<F>(2 * LANES)` bytes:
+    /// one per byte, two or four per byte for the 4-bit and 2-bit formats (the first
+    /// in the lowest bits), four per three bytes for the 6-bit ones.
+    unsafe fn store_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self);
+    /// Every lane `x`.
+    unsafe fn splat(x: u16) -> Self;
+    unsafe fn and(self, other: Self) -> Self;
+    unsafe fn or(self, other: Self) -> Self;
+    unsafe fn xor(self, other: Self) -> Self;
+    /// `!self & other`: `other` where this mask is clear.
+    unsafe fn and_not(self, other: Self) -> Self;
+    /// Wrapping addition.
+    unsafe fn add(self, other: Self) -> Self;
+    /// Wrapping subtraction.
+    unsafe fn sub(self, other: Self) -> Self;
+    /// Unsigned subtraction that stops at zero.
+    unsafe fn sub_sat(self, other: Self) -> Self;
+    /// Unsigned minimum.
+    unsafe fn min(self, other: Self) -> Self;
+    /// Signed `self > other`.
+    unsafe fn gt(self, other: Self) -> Self;
+    unsafe fn eq(self, other: Self) -> Self;
+    /// Logical shift right by `n` (below 16; a constant after inlining).
+    unsafe fn shr(self, n: u32) -> Self;
+    /// The mask of the lanes whose top bit is set.
+    unsafe fn negative(self) -> Self;
+    /// `yes` where `mask` is set, `no` elsewhere.
+    unsafe fn select(mask: Self, yes: Self, no: Self) -> Self;
+    /// FLOAT16 patterns to bfloat16 rounded to odd, through f32 (exact): for the formats
+    /// whose rules are written on bfloat16's layout ([`fp4_codes`], [`e8m0_codes`]).
+    unsafe fn f16_to_bf16_odd(self) -> Self;
+    /// Each lane's magnitude (`SRC`: 0 FLOAT16, 1 BFLOAT16) widened to f32 exactly, the
+    /// f32 whose bits are `magic` added by the FPU (rounding to nearest even, no flush
+    /// to zero), and `magic` taken from the sum's bits, in 16-bit lanes again: the
+    /// rounding of [`subnormal_codes`].
+    unsafe fn add_magic<const SRC: u8>(abs: Self, magic: u32) -> Self;
+}
+
+/// Implements [`Halves`] for each ISA's vector from the table below: one row per
+/// method, its body on AVX2 (`__m256i`, sixteen lanes; `x86_64/cast.rs` holds the
+/// helpers named) and on NEON (`uint16x8_t`, eight lanes; `aarch64/cast.rs`). Each body
+/// runs in an `unsafe` block: the trait's contract (the CPU runs the vector type's
+/// family; a pointer holds the bytes the method's documentation names) is what the
+/// intrinsics require.
+macro_rules! halves_impls {
+    (
+        $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty {
+            avx2: $f_avx2:expr, neon: $f_neon:expr $(,)?
+        })*
+        $(self fn $m:ident($s:ident $(, $ma:ident: $mt:ty)*) {
+            avx2: $m_avx2:expr, neon: $m_neon:expr $(,)?
+        })*
+    ) => {
+        #[cfg(target_arch = "x86_64")]
+        const _: () = {
+            use crate::simd::x86_64::lanes::{
+                add_magic, f16x8_to_f32, f32x16_to_bf16_odd, pack_words, store_codes,
+            };
+            use std::arch::x86_64::*;
+            halves_impl! {
+                __m256i, 16;
+                $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx2;)*
+                $(self fn $m($s $(, $ma: $mt)*) = $m_avx2;)*
+            }
+        };
+        #[cfg(target_arch = "aarch64")]
+        const _: () = {
+            use crate::simd::aarch64::lanes::{add_magic, bf16_odd, store_codes, widen};
+            use std::arch::aarch64::*;
+            halves_impl! {
+                uint16x8_t, 8;
+                $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_neon;)*
+                $(self fn $m($s $(, $ma: $mt)*) = $m_neon;)*
+            }
+        };
+    };
+}
+
+/// One ISA's column of [`halves_impls`]: the impl itself.
+macro_rules! halves_impl {
+    (
+        $vector:ty, $lanes:expr;
+        $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty = $fb:expr;)*
+        $(self fn $m:ident($s:ident $(, $ma:ident: $mt:ty)*) = $mb:expr;)*
+    ) => {
+        impl Halves for $vector {
+            const LANES: usize = $lanes;
+            $(
+                #[inline(always)]
+                unsafe fn $f $(<const $g: u8>)? ($($a: $t),*) -> $r {
+                    // SAFETY: the trait's contract, as above.
+                    unsafe { $fb }
+                }
+            )*
+            $(
+                #[inline(always)]
+                unsafe fn $m($s $(, $ma: $mt)*) -> Self {
+                    // SAFETY: the trait's contract, as above.
+                    unsafe { $mb }
+                }
+            )*
+        }
+    };
+}
+
+halves_impls! {
+    fn load(p: *const u8) -> Self {
+        avx2: _mm256_loadu_si256(p.cast()),
+        neon: vreinterpretq_u16_u8(vld1q_u8(p)),
+    }
+    fn load_f32_odd(p: *const u8) -> Self {
+        avx2: {
+            let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
+            f32x16_to_bf16_odd(load(0), load(1))
+        },
+        neon: {
+            let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
+            bf16_odd(load(0), load(1))
+        },
+    }
+    // Both narrowings give 0xff for a 0x1ff lane (AVX2's saturates, NEON's keeps the low
+    // byte).
+    fn store_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
+        avx2: store_codes::<F>(di, pack_words(lo, hi)),
+        neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
+    }
+    fn splat(x: u16) -> Self {
+        avx2: _mm256_set1_epi16(x as i16),
+        neon: vdupq_n_u16(x),
+    }
+    fn add_magic<SRC>(abs: Self, magic: u32) -> Self {
+        avx2: add_magic::<SRC>(abs, magic),
+        neon: add_magic::<SRC>(abs, magic),
+    }
+    fn select(mask: Self, yes: Self, no: Self) -> Self {
+        avx2: _mm256_blendv_epi8(no, yes, mask),
+        neon: vbslq_u16(mask, yes, no),
+    }
+    self fn and(self, other: Self) {
+        avx2: _mm256_and_si256(self, other),
+        neon: vandq_u16(self, other),
+    }
+    self fn or(self, other: Self) {
+        avx2: _mm256_or_si256(self, other),
+        neon: vorrq_u16(self, other),
+    }
+    self fn xor(self, other: Self) {
+        avx2: _mm256_xor_si256(self, other),
+        neon: veorq_u16(self, other),
+    }
+    self fn and_not(self, other: Self) {
+        avx2: _mm256_andnot_si256(self, other),
+        neon: vbicq_u16(other, self),
+    }
+    self fn add(self, other: Self) {
+        avx2: _mm256_add_epi16(self, other),
+        neon: vaddq_u16(self, other),
+    }
+    self fn sub(self, other: Self) {
+        avx2: _mm256_sub_epi16(self, other),
+        neon: vsubq_u16(self, other),
+    }
+    self fn sub_sat(self, other: Self) {
+        avx2: _mm256_subs_epu16(self, other),
+        neon: vqsubq_u16(self, other),
+    }
+    self fn min(self, other: Self) {
+        avx2: _mm256_min_epu16(self, other),
+        neon: vminq_u16(self, other),
+    }
+    self fn gt(self, other: Self) {
+        avx2: _mm256_cmpgt_epi16(self, other),
+        neon: vcgtq_s16(vreinterpretq_s16_u16(self), vreinterpretq_s16_u16(other)),
+    }
+    self fn eq(self, other: Self) {
+        avx2: _mm256_cmpeq_epi16(self, other),
+        neon: vceqq_u16(self, other),
+    }
+    self fn shr(self, n: u32) {
+        avx2: _mm256_srl_epi16(self, _mm_cvtsi32_si128(n as i32)),
+        neon: vshlq_u16(self, vdupq_n_s16(-(n as i16))),
+    }
+    self fn negative(self) {
+        avx2: _mm256_srai_epi16::<15>(self),
+        neon: vcltzq_s16(vreinterpretq_s16_u16(self)),
+    }
+    self fn f16_to_bf16_odd(self) {
+        avx2: f32x16_to_bf16_odd(f16x8_to_f32(self, 0), f16x8_to_f32(self, 1)),
+        neon: {
+            let (lo, hi) = widen(self);
+            bf16_odd(vreinterpretq_u32_f32(lo), vreinterpretq_u32_f32(hi))
+        },
+    }
+}
