@@ -3,8 +3,11 @@
 //! family, in-memory storage, the first ONNX Cast version that lists it, its aliases, its
 //! DLPack code, its numpy / ml_dtypes name and, for the small floats and packed integers,
 //! the format parameters). The kernels, the FFI, the bindings' generated tables and the
-//! tests all read it; every list of formats that code dispatches over is generated from
-//! it ([`for_each_low_format`]), so adding a dtype is adding its row.
+//! tests all read it. The one dispatch over the low-precision formats, from a format id
+//! and option bits to the code compiled for them, is a table that `bash
+//! scripts/generate.sh` writes from the rows (`src/formats/dispatch.rs`, from
+//! [`LowFormat::id_name`] and [`LowFormat::options`]), so adding a dtype is adding its
+//! row.
 
 use crate::error::Error;
 use crate::tables::{CConst, CTable};
@@ -196,6 +199,28 @@ pub struct LowFormat {
     pub max_code: u32,
 }
 
+impl LowFormat {
+    /// The format's id: its position in [`LOW_FORMATS`] (the kernels' const generic `F`).
+    /// Panics for a `LowFormat` that is not one of [`LOW_FORMATS`].
+    pub fn id(&self) -> u8 {
+        low_id(self.dtype)
+    }
+
+    /// The name of the format id's constant in the library's `low_ids` module, from the
+    /// row ("E4M3FN" for FLOAT8E4M3FN): the generated dispatch table
+    /// (`src/formats/dispatch.rs`) names each format by it.
+    pub fn id_name(&self) -> &'static str {
+        LOW_ROWS[usize::from(self.id())].0
+    }
+
+    /// The option bits the format's encoders are compiled for, from the row: bit 0
+    /// `saturate`, bits 1-2 the `round_mode` (0 up, 1 down, 2 nearest). A format that
+    /// ignores an option has it clear in every set (a format that ignores both: `[0]`).
+    pub fn options(&self) -> &'static [u8] {
+        LOW_ROWS[usize::from(self.id())].1
+    }
+}
+
 /// The format id of a low-precision dtype: its position in [`LOW_FORMATS`] (const
 /// evaluation fails for a dtype without format parameters).
 const fn low_id(dtype: DType) -> u8 {
@@ -236,9 +261,11 @@ macro_rules! low_row {
 
 /// Writes the registry from one table: the [`DType`] enum (each row's doc is the
 /// variant's doc and the header's), `DType::ALL`, `DType::from_code`, [`DTYPES`] and
-/// `DType::TABLE`, the `TCAST_DTYPE_*` constants (UNDEFINED, 0, first).
+/// `DType::TABLE`, the `TCAST_DTYPE_*` constants (UNDEFINED, 0, first), the code
+/// lookups and `MAX_CODE`, and for the low-precision rows [`LOW_FORMATS`], the format ids
+/// ([`low_ids`]) and each format's id name and option bits.
 macro_rules! dtypes {
-    ($d:tt $(
+    ($(
         $dt:ident = $code:literal, $name:literal, $bits:expr, $fam:ident, $scalar:expr,
         $since:expr, [$($alias:literal),*], dlpack $dl:expr, numpy $np:expr,
         $(low $lid:ident($e:literal, $m:literal, $bias:literal, $kind:expr, $max:literal)
@@ -311,20 +338,26 @@ macro_rules! dtypes {
             )?)*
         }
 
-        /// Calls `$callback! { ID [options]; ... }` with every low-precision format's id
-        /// (a constant of [`low_ids`]) and the option bits its encoders are compiled
-        /// for, in code order: every dispatch over the formats is generated from it, so
-        /// none can miss one.
-        macro_rules! for_each_low_format {
-            ($d callback:ident) => {
-                $d callback! { $($( $lid [$($opt),*]; )?)* }
-            };
-            // The callback gets `(extra)` ahead of the rows.
-            ($d callback:ident ($d($d extra:tt)*)) => {
-                $d callback! { ($d($d extra)*) $($( $lid [$($opt),*]; )?)* }
-            };
-        }
-        pub(crate) use for_each_low_format;
+        /// Each format's id constant name in [`low_ids`] and the option bits its
+        /// encoders are compiled for, by format id ([`LowFormat::id_name`],
+        /// [`LowFormat::options`]).
+        const LOW_ROWS: [(&str, &[u8]); LOW_FORMATS.len()] = [$($(
+            (stringify!($lid), &[$($opt),*]),
+        )?)*];
+
+        /// The largest dtype code.
+        const MAX_CODE: usize = {
+            let codes = [$($code),*];
+            let mut max = 0;
+            let mut i = 0;
+            while i < codes.len() {
+                if codes[i] > max {
+                    max = codes[i];
+                }
+                i += 1;
+            }
+            max
+        };
 
         impl DType {
             /// Every dtype, in code order.
@@ -367,15 +400,12 @@ macro_rules! dtypes {
     };
 }
 
-/// The largest dtype code (QINT32).
-const MAX_CODE: usize = 104;
-
 /// Bits of one STRING element: a `tcast_string` view (pointer + u64 length).
 const STRING_BITS: u32 = 8 * (core::mem::size_of::<*const u8>() as u32 + 8);
 
 // code, name, bits, family, storage, first ONNX Cast version (0: none), aliases, doc
 #[rustfmt::skip]
-dtypes! { $
+dtypes! {
     Float = 1, "FLOAT", 32, Float, Some(Scalar::F32), 1, ["float32", "f32"],
         dlpack Some(DlpackCode::Float), numpy NumpyName::Char(b'f'),
         "IEEE 754 binary32.";
@@ -606,6 +636,8 @@ mod tests {
         assert_eq!(DType::from_code(29), None);
         assert_eq!(DType::from_code(99), None);
         assert_eq!(DType::from_code(105), None);
+        let max = DTYPES.iter().map(|row| row.dtype.code()).max();
+        assert_eq!(max, Some(MAX_CODE as i32));
         assert_eq!(DType::from_code(-1), None);
     }
 

@@ -5,9 +5,9 @@
 //! (`simd::x86_64::avx2_family`) so the compiler vectorises it, and the tier is detected
 //! once per process.
 
-use crate::dtype::low_ids::*;
-use crate::dtype::{for_each_low_format, Scalar};
+use crate::dtype::Scalar;
 use crate::formats::convert::CastTo;
+use crate::formats::dispatch::{by_format, by_format_and_options, FormatVisitor, OptionsVisitor};
 use crate::formats::elem::{Bool, Elem, C128, C64};
 use crate::formats::lowp::{
     decode_f32, decode_int, option_bits, to_code, Code, Kind, LowSource, FORMATS,
@@ -273,17 +273,45 @@ fn encode_to<const F: u8, const OPT: u8>(from: Repr, tier: Tier) -> Kernel {
         Repr::Std(Scalar::F64) => encode_pick::<f64, F, OPT>(tier),
         Repr::Std(Scalar::C64) => encode_pick::<C64, F, OPT>(tier),
         Repr::Std(Scalar::C128) => encode_pick::<C128, F, OPT>(tier),
-        Repr::Low(source) => {
-            macro_rules! by_source {
-                ($($g:ident [$($o:literal),*];)*) => {
-                    match source {
-                        $($g => encode_pick::<Code<$g>, F, OPT>(tier),)*
-                        other => unreachable!("no low-precision format {other}"),
-                    }
-                };
-            }
-            for_each_low_format!(by_source)
-        }
+        Repr::Low(source) => by_format(source, FromCode::<F, OPT> { tier }),
+    }
+}
+
+/// The encoder to format `F` with options `OPT` from the codes of the format visited.
+struct FromCode<const F: u8, const OPT: u8> {
+    tier: Tier,
+}
+
+impl<const F: u8, const OPT: u8> FormatVisitor for FromCode<F, OPT> {
+    type Out = Kernel;
+    fn visit<const G: u8>(self) -> Kernel {
+        encode_pick::<Code<G>, F, OPT>(self.tier)
+    }
+}
+
+/// The decoder from the format visited to `to`.
+struct Decode {
+    to: Scalar,
+    tier: Tier,
+}
+
+impl FormatVisitor for Decode {
+    type Out = Kernel;
+    fn visit<const F: u8>(self) -> Kernel {
+        decode_for::<F>(self.to, self.tier)
+    }
+}
+
+/// The encoder from `from` to the format and option bits visited.
+struct Encode {
+    from: Repr,
+    tier: Tier,
+}
+
+impl OptionsVisitor for Encode {
+    type Out = Kernel;
+    fn visit<const F: u8, const OPT: u8>(self) -> Kernel {
+        encode_to::<F, OPT>(self.from, self.tier)
     }
 }
 
@@ -321,30 +349,12 @@ pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Ti
     match (from, to) {
         (Repr::Std(a), Repr::Std(b)) => select(a, b, tier),
         (a, b) if a == b => copy(1, tier),
-        (Repr::Low(f), Repr::Std(d)) => {
-            macro_rules! by_format {
-                ($($g:ident [$($o:literal),*];)*) => {
-                    match f {
-                        $($g => decode_for::<$g>(d, tier),)*
-                        other => unreachable!("no low-precision format {other}"),
-                    }
-                };
-            }
-            for_each_low_format!(by_format)
-        }
-        // (format, option bits): bit 0 saturate, bits 1-2 the round mode (`option_bits`).
-        (from, Repr::Low(g)) => {
-            macro_rules! by_format_and_options {
-                ($($g:ident [$($o:literal),*];)*) => {
-                    match (g, option_bits(g, saturate, round_mode)) {
-                        $($(($g, $o) => encode_to::<$g, $o>(from, tier),)*)*
-                        (format, opt) => {
-                            unreachable!("no kernel for format {format} with options {opt}")
-                        }
-                    }
-                };
-            }
-            for_each_low_format!(by_format_and_options)
-        }
+        (Repr::Low(f), Repr::Std(to)) => by_format(f, Decode { to, tier }),
+        // Option bits: bit 0 saturate, bits 1-2 the round mode (`option_bits`).
+        (from, Repr::Low(g)) => by_format_and_options(
+            g,
+            option_bits(g, saturate, round_mode),
+            Encode { from, tier },
+        ),
     }
 }

@@ -39,10 +39,10 @@ fn format_ids_name_their_dtypes() {
     let with_params = DType::all().filter(|d| d.info().low.is_some()).count();
     assert_eq!(with_params, FORMATS.len());
     assert_eq!(
-        crate::formats::lowp::E4M3FN,
+        crate::dtype::low_ids::E4M3FN,
         format_of(DType::Float8E4M3Fn).unwrap()
     );
-    assert_eq!(crate::formats::lowp::U2, format_of(DType::Uint2).unwrap());
+    assert_eq!(crate::dtype::low_ids::U2, format_of(DType::Uint2).unwrap());
 }
 
 fn codes(format: u8) -> Vec<u8> {

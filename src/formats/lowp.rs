@@ -17,11 +17,11 @@ use super::convert::{
     bf16_bits_to_f32, f16_bits_to_f32, f64_to_f32_round_odd, i64_to_f64_round_odd,
     u64_to_f64_round_odd,
 };
+use super::dispatch::{by_format, by_format_and_options, FormatVisitor, OptionsVisitor};
 use super::elem::{Bool, Elem, C128, C64};
 use crate::dtype::DType;
 use half::{bf16, f16};
 
-pub use crate::dtype::low_ids::*;
 pub use crate::dtype::{LowKind as Kind, LOW_FORMATS as FORMATS};
 
 /// The format id of a low-precision dtype.
@@ -33,8 +33,10 @@ pub fn format_of(dtype: DType) -> Option<u8> {
         .map(|i| i as u8)
 }
 
-/// Option bits a kernel is compiled for: bit 0 saturate, bits 1-2 the round mode.
-/// Formats that ignore an option are always compiled with it cleared.
+/// Option bits a kernel is compiled for: bit 0 `saturate`, bits 1-2 the `round_mode`.
+/// Formats that ignore an option are always compiled with it cleared. The bits a format
+/// can get are its row's option sets (`LowFormat::options`), and each (format, option
+/// bits) has its arm in the dispatch table (`dispatch.rs`).
 pub fn option_bits(format: u8, saturate: bool, round_mode: u8) -> u8 {
     match FORMATS[format as usize].kind {
         Kind::Ieee | Kind::Fn | Kind::Fnuz => u8::from(saturate),
@@ -428,29 +430,27 @@ pub fn to_code<S: LowSource, const F: u8, const OPT: u8>(s: S) -> u8 {
 /// Encodes an f64 into format `format` with option bits `opt` (runtime dispatch, for
 /// the per-element string paths).
 pub fn encode_f64(format: u8, opt: u8, x: f64) -> u8 {
-    macro_rules! by_format {
-        ($($f:ident [$($o:literal),*];)*) => {
-            match (format, opt) {
-                $($( ($f, $o) => to_code::<f64, $f, $o>(x), )*)*
-                _ => unreachable!("no low-precision format {format} with options {opt}"),
-            }
-        };
+    struct Encode(f64);
+    impl OptionsVisitor for Encode {
+        type Out = u8;
+        fn visit<const F: u8, const OPT: u8>(self) -> u8 {
+            to_code::<f64, F, OPT>(self.0)
+        }
     }
-    crate::dtype::for_each_low_format!(by_format)
+    by_format_and_options(format, opt, Encode(x))
 }
 
 /// The exact value of a code of format `format` (runtime dispatch).
 pub fn decode_f64(format: u8, code: u8) -> f64 {
-    macro_rules! by_format {
-        ($($f:ident [$($o:literal),*];)*) => {
-            match format {
-                $( $f => match FORMATS[$f as usize].kind {
-                    Kind::Int { .. } => f64::from(decode_int::<$f>(code)),
-                    _ => f64::from(decode_f32::<$f>(code)),
-                }, )*
-                _ => unreachable!("no low-precision format {format}"),
+    struct Decode(u8);
+    impl FormatVisitor for Decode {
+        type Out = f64;
+        fn visit<const F: u8>(self) -> f64 {
+            match FORMATS[F as usize].kind {
+                Kind::Int { .. } => f64::from(decode_int::<F>(self.0)),
+                _ => f64::from(decode_f32::<F>(self.0)),
             }
-        };
+        }
     }
-    crate::dtype::for_each_low_format!(by_format)
+    by_format(format, Decode(code))
 }

@@ -10,7 +10,7 @@ use crate::dtype::{DType, Scalar};
 pub enum Repr {
     /// A standard scalar, in its native bytes.
     Std(Scalar),
-    /// One code per byte of low-precision format `lowp::E4M3FN` ... `lowp::U2` (packed
+    /// One code per byte of low-precision format `low_ids::E4M3FN` ... `low_ids::U2` (packed
     /// dtypes are unpacked around the kernels).
     Low(u8),
 }

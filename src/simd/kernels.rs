@@ -5,6 +5,7 @@
 
 use super::cpu::Tier;
 use crate::dtype::Scalar;
+use crate::formats::dispatch::{by_format_and_options, OptionsVisitor};
 use crate::formats::repr::Repr;
 use crate::simd::kernel::Kernel;
 
@@ -21,15 +22,35 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
 }
 
 /// A hand-written kernel for a pair involving a low-precision format (`opt`: the
-/// option bits the target is compiled for), if there is one.
+/// option bits the target is compiled for, `lowp::option_bits`), if there is one: the
+/// tier's encoders from a standard scalar to a low-precision format, each ISA file's
+/// `encoder_for::<F, OPT>`, found through the generated dispatch table.
 pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
-    let _ = (from, to, opt); // used by the ISA arms only
-    match tier {
-        Tier::Portable => None,
-        #[cfg(target_arch = "x86_64")]
-        Tier::Avx2(token) => super::x86_64::cast::special_low(from, to, opt, token),
-        #[cfg(target_arch = "aarch64")]
-        Tier::Neon(token) => super::aarch64::cast::special_low(from, to, opt, token),
+    match (from, to) {
+        (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => {
+            by_format_and_options(format, opt, Encoder { source, tier })
+        }
+        _ => None,
+    }
+}
+
+/// [`special_low`]'s encoder for the format and option bits visited.
+struct Encoder {
+    source: Scalar,
+    tier: Tier,
+}
+
+impl OptionsVisitor for Encoder {
+    type Out = Option<Kernel>;
+    fn visit<const F: u8, const OPT: u8>(self) -> Option<Kernel> {
+        let source = self.source;
+        match self.tier {
+            Tier::Portable => None,
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2(token) => super::x86_64::cast::encoder_for::<F, OPT>(source, token),
+            #[cfg(target_arch = "aarch64")]
+            Tier::Neon(token) => super::aarch64::cast::encoder_for::<F, OPT>(source, token),
+        }
     }
 }
 

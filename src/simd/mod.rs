@@ -8,8 +8,9 @@
 //!   kernel bodies).
 //! - `encode.rs`: the low-precision encoders, written once over `lanes.rs`'s vector of
 //!   16-bit lanes, whose table gives each operation's AVX2 and NEON intrinsics.
-//! - `encoders.rs`: the lookup of a family's low-precision encoder by format and
-//!   options.
+//! - `encoders.rs`: what the low-precision encoders share (their output size); a call's
+//!   encoder is found by `kernels.rs` through the generated dispatch table
+//!   (`formats/dispatch.rs`).
 //! - `cpu.rs`: detection once per process (with `TCAST_DISABLE_CPU_FEATURES`), the
 //!   tokens and `Tier`, the kernel set a cast runs on.
 //! - `kernels.rs`: the hand-written cast kernels of a tier.

@@ -10,9 +10,9 @@ use super::form::{text_repr, PACKED_BLOCK};
 use super::layout::{printf_g, shortest_bf16, shortest_f16, shortest_low};
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
 use super::shortest::{double_element, float_element};
-use crate::dtype::low_ids::*;
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
+use crate::formats::dispatch::{by_format, FormatVisitor};
 use crate::formats::elem::Elem;
 use crate::formats::lowp;
 use crate::formats::repr::Repr;
@@ -183,15 +183,14 @@ fn format_low<const F: u8>(bytes: &[u8], format: StringFormat, out: &mut Scratch
 }
 
 pub(super) fn low_formatter(format: u8) -> Formatter {
-    macro_rules! by_format {
-        ($($f:ident [$($o:literal),*];)*) => {
-            match format {
-                $($f => format_low::<$f>,)*
-                other => unreachable!("no low-precision format {other}"),
-            }
-        };
+    struct Low;
+    impl FormatVisitor for Low {
+        type Out = Formatter;
+        fn visit<const F: u8>(self) -> Formatter {
+            format_low::<F>
+        }
     }
-    crate::dtype::for_each_low_format!(by_format)
+    by_format(format, Low)
 }
 
 fn formatter(source: Scalar) -> Formatter {

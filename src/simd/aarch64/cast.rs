@@ -32,14 +32,13 @@
 
 use super::lanes::{store_codes, widen};
 use super::{neon_family, Neon};
-use crate::dtype::low_ids::*;
 use crate::dtype::Scalar;
 use crate::formats::lowp::{Kind, FORMATS};
 use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
 use crate::simd::encode;
-use crate::simd::encoders::{code_bytes, low_encoders};
+use crate::simd::encoders::code_bytes;
 use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
 use crate::simd::kernel::Kernel;
 use half::f16;
@@ -480,10 +479,11 @@ unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-low_encoders!(Neon);
-
 /// The encoder of format `F` with options `OPT` from `source`, if there is one.
-fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Neon) -> Option<Kernel> {
+pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
+    source: Scalar,
+    token: Neon,
+) -> Option<Kernel> {
     encode::encoder::<Neon, F, OPT>(source, token)
 }
 
@@ -571,8 +571,10 @@ unsafe fn encode_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
 mod tests {
     use super::*;
     use crate::cast::kernels::{select, select_any};
-    use crate::dtype::for_each_low_format;
     use crate::formats::convert::f16_bits_to_f32;
+    use crate::formats::dispatch::{
+        by_format, by_format_and_options, FormatVisitor, OptionsVisitor,
+    };
     use crate::formats::repr::Repr;
     use crate::testutil::Rng;
 
@@ -881,18 +883,30 @@ mod tests {
 
     #[test]
     fn every_low_precision_format_has_neon_decoders_that_read_packed_codes() {
-        macro_rules! each {
-            ($($f:ident [$($o:literal),*];)*) => { $( decoders_of::<$f>(); )* };
+        struct Each;
+        impl FormatVisitor for Each {
+            type Out = ();
+            fn visit<const F: u8>(self) {
+                decoders_of::<F>()
+            }
         }
-        for_each_low_format!(each);
+        for format in 0..FORMATS.len() as u8 {
+            by_format(format, Each);
+        }
     }
 
     #[test]
     fn low_precision_decoders_match_the_table_in_steps_and_tails() {
-        macro_rules! each {
-            ($($f:ident [$($o:literal),*];)*) => { $( decoders_match_the_table::<$f>(); )* };
+        struct Each;
+        impl FormatVisitor for Each {
+            type Out = ();
+            fn visit<const F: u8>(self) {
+                decoders_match_the_table::<F>()
+            }
         }
-        for_each_low_format!(each);
+        for format in 0..FORMATS.len() as u8 {
+            by_format(format, Each);
+        }
     }
 
     /// The encoders of format `F` compiled for each of its option sets `opts`, as the
@@ -941,10 +955,18 @@ mod tests {
 
     #[test]
     fn every_source_format_and_option_set_has_a_neon_encoder() {
-        macro_rules! each {
-            ($($f:ident [$($o:literal),*];)*) => { $( encoders_of::<$f>(&[$($o),*]); )* };
+        struct Each;
+        impl OptionsVisitor for Each {
+            type Out = ();
+            fn visit<const F: u8, const OPT: u8>(self) {
+                encoders_of::<F>(&[OPT])
+            }
         }
-        for_each_low_format!(each);
+        for (format, row) in FORMATS.iter().enumerate() {
+            for &opt in row.options() {
+                by_format_and_options(format as u8, opt, Each);
+            }
+        }
     }
 
     #[test]

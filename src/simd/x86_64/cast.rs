@@ -12,7 +12,6 @@
 
 use super::lanes::{bf16_odd_pairs, store_codes};
 use super::{avx2_family, Avx2};
-use crate::dtype::low_ids::*;
 use crate::dtype::Scalar;
 use crate::formats::convert::{f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits};
 use crate::formats::lowp::{Kind, FORMATS};
@@ -20,7 +19,7 @@ use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
 use crate::simd::encode;
-use crate::simd::encoders::{code_bytes, low_encoders};
+use crate::simd::encoders::code_bytes;
 use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
 use half::{bf16, f16};
@@ -1142,10 +1141,11 @@ pub fn decode_lut_by_gather<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
 }
 
-low_encoders!(Avx2);
-
 /// The encoder of format `F` with options `OPT` from `source`, if there is one.
-fn encoder_for<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Option<Kernel> {
+pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
+    source: Scalar,
+    token: Avx2,
+) -> Option<Kernel> {
     encode::encoder::<Avx2, F, OPT>(source, token)
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! Every generated file and region of the repository, from the library's registry (the
 //! dtype rows, the status table, `tensorcast::c_tables`) and the measured table
-//! src/np/ml_dtypes_levels.txt. `bash scripts/generate.sh` writes them; tests/header.rs
-//! regenerates them in memory and fails, naming the file, when a committed one differs.
+//! src/np/ml_dtypes_levels.txt. `bash scripts/generate.sh` writes them (the library's own,
+//! [`library_outputs`], first); tests/header.rs regenerates them in memory and fails,
+//! naming the file, when a committed one differs.
 //!
 //! A region is the part of a hand-written file between two marker lines, `@generated
 //! begin NAME` and `@generated end NAME` in the file's comment syntax; the generator
@@ -12,6 +13,7 @@
 //! tests/header.rs: it reads the registry only through tensorcast's public API.
 
 mod bindings;
+mod dispatch;
 mod header;
 mod levels;
 mod oracle_dtypes;
@@ -26,6 +28,17 @@ pub const COMMAND: &str = "bash scripts/generate.sh";
 pub struct Output {
     pub path: &'static str,
     pub text: String,
+}
+
+/// The generated files compiled into the library: the dispatch table over the
+/// low-precision formats, which every cast to or from one of them runs through. Made
+/// from the registry's rows alone, without running a cast, so that a table the library
+/// was built with can be regenerated when a row is new.
+pub fn library_outputs() -> Vec<Output> {
+    vec![Output {
+        path: dispatch::RS_TABLE,
+        text: dispatch::rs_table(),
+    }]
 }
 
 /// Every generated file, with the text it must have. A file with regions is read from
@@ -68,6 +81,7 @@ pub fn outputs(root: &Path) -> Vec<Output> {
             text: oracle_dtypes::py_module(),
         },
     ];
+    out.extend(library_outputs());
     let regions: [Regions; 3] = [
         (
             "include/tensorcast.hpp",
