@@ -2,7 +2,7 @@
 //! What the tiers' hand-written low-precision encoders share: the size of their output.
 //! The lookup from a call's format and option bits to a tier's encoder is
 //! `simd::kernels::special_low`, through the generated dispatch table
-//! (`formats/dispatch.rs`) to each ISA file's `encoder_for::<F, OPT>`.
+//! (`formats/dispatch.rs`) to `encode::encoder::<Family, F, OPT>`.
 
 use crate::formats::lowp::FORMATS;
 use crate::formats::pack::packed_bytes;

@@ -23,8 +23,8 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
 
 /// A hand-written kernel for a pair involving a low-precision format (`opt`: the
 /// option bits the target is compiled for, `lowp::option_bits`), if there is one: the
-/// tier's encoders from a standard scalar to a low-precision format, each ISA file's
-/// `encoder_for::<F, OPT>`, found through the generated dispatch table.
+/// tier's encoders from a standard scalar to a low-precision format
+/// (`encode::encoder::<Family, F, OPT>`), found through the generated dispatch table.
 pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
     match (from, to) {
         (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => {
@@ -47,9 +47,9 @@ impl OptionsVisitor for Encoder {
         match self.tier {
             Tier::Portable => None,
             #[cfg(target_arch = "x86_64")]
-            Tier::Avx2(token) => super::x86_64::cast::encoder_for::<F, OPT>(source, token),
+            Tier::Avx2(token) => super::encode::encoder::<_, F, OPT>(source, token),
             #[cfg(target_arch = "aarch64")]
-            Tier::Neon(token) => super::aarch64::cast::encoder_for::<F, OPT>(source, token),
+            Tier::Neon(token) => super::encode::encoder::<_, F, OPT>(source, token),
         }
     }
 }

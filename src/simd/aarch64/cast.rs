@@ -9,7 +9,7 @@
 //! lookups (TBL) for the packed formats, the gather-free rule of `Lut::EIGHTS` for the
 //! signed 8-bit floats, arithmetic for FLOAT8E8M0 (see [`decode_lut`]). And the encoders
 //! to the low-precision formats, which the portable tier runs element by element (see
-//! [`special_low`]): FLOAT, FLOAT16 and BFLOAT16 to the float8 formats (FLOAT8E8M0
+//! `simd::kernels::special_low`): FLOAT, FLOAT16 and BFLOAT16 to the float8 formats (FLOAT8E8M0
 //! included), FLOAT6E2M3, FLOAT6E3M2 and FLOAT4E2M1 for every option set, written once
 //! for both ISAs in `simd/encode.rs` over its vector trait, which this file implements
 //! for `uint16x8_t` (FLOAT rounded to bfloat16 to odd first, then encoded in 16-bit
@@ -477,14 +477,6 @@ unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
         }
         lut_all::<F, T>(s.remainder(), d.into_remainder());
     }
-}
-
-/// The encoder of format `F` with options `OPT` from `source`, if there is one.
-pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
-    source: Scalar,
-    token: Neon,
-) -> Option<Kernel> {
-    encode::encoder::<Neon, F, OPT>(source, token)
 }
 
 encode::encoder_family!(Neon, uint16x8_t, encode_float_steps, encode_half_steps);

@@ -1141,12 +1141,4 @@ pub fn decode_lut_by_gather<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
 }
 
-/// The encoder of format `F` with options `OPT` from `source`, if there is one.
-pub(crate) fn encoder_for<const F: u8, const OPT: u8>(
-    source: Scalar,
-    token: Avx2,
-) -> Option<Kernel> {
-    encode::encoder::<Avx2, F, OPT>(source, token)
-}
-
 encode::encoder_family!(Avx2, __m256i, encode_f32_steps, encode_half_steps);
