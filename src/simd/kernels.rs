@@ -36,6 +36,11 @@ pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> 
 
 /// [`special_low`]'s encoder for the format and option bits visited.
 struct Encoder {
+    // Read by the ISA arms only (a target without one has only the portable tier).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     source: Scalar,
     tier: Tier,
 }
@@ -43,13 +48,12 @@ struct Encoder {
 impl OptionsVisitor for Encoder {
     type Out = Option<Kernel>;
     fn visit<const F: u8, const OPT: u8>(self) -> Option<Kernel> {
-        let source = self.source;
         match self.tier {
             Tier::Portable => None,
             #[cfg(target_arch = "x86_64")]
-            Tier::Avx2(token) => super::encode::encoder::<_, F, OPT>(source, token),
+            Tier::Avx2(token) => super::encode::encoder::<_, F, OPT>(self.source, token),
             #[cfg(target_arch = "aarch64")]
-            Tier::Neon(token) => super::encode::encoder::<_, F, OPT>(source, token),
+            Tier::Neon(token) => super::encode::encoder::<_, F, OPT>(self.source, token),
         }
     }
 }
