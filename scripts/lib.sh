@@ -570,7 +570,7 @@ release_tarballs() {
 }
 
 check_doc_links() {
-  local dir=$1 page link target count=0 bad=()
+  local dir=$1 page link target count=0 broken=()
   while IFS= read -r -d '' page; do
     while IFS= read -r link; do
       case $link in
@@ -581,12 +581,12 @@ check_doc_links() {
       target=${link%%#*}
       count=$((count + 1))
       [ -e "$(dirname "$page")/$target" ] ||
-        bad+=("${page#"$dir"/}: ($link) -> ${target} is not installed")
+        broken+=("${page#"$dir"/}: ($link) -> ${target} is not installed")
     done < <(grep -o -E '\]\([^)[:space:]]+\)|^\[[^]]+\]:[[:space:]]*[^[:space:]]+' "$page" || true)
   done < <(find "$dir" -name '*.md' -print0)
-  if [ "${#bad[@]}" -gt 0 ]; then
-    printf 'broken link: %s\n' "${bad[@]}" >&2
-    fail "${#bad[@]} of $count relative links of the Markdown under $dir lead nowhere"
+  if [ "${#broken[@]}" -gt 0 ]; then
+    printf 'broken link: %s\n' "${broken[@]}" >&2
+    fail "${#broken[@]} of $count relative links of the Markdown under $dir lead nowhere"
   fi
   echo "$count relative links of the Markdown under $dir, all to files in the tree"
 }
