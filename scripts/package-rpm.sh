@@ -162,19 +162,6 @@ devel_contents() {
 }
 check "tensorcast-devel: headers, .so link, pkg-config and CMake files, no static library" devel_contents
 
-# Both packages unpacked together (tensorcast-devel requires tensorcast): every relative
-# link of their Markdown leads to a file of one of them.
-doc_links() {
-  local unpacked rpm_file
-  unpacked=$(mktemp -d)
-  for rpm_file in "$lib_rpm" "$devel_rpm"; do
-    (cd "$unpacked" && rpm2cpio "$rpm_file" | cpio -idm --quiet)
-  done
-  check_doc_links "$unpacked/usr/share/doc/tensorcast"
-  rm -rf "$unpacked"
-}
-check "tensorcast and tensorcast-devel: their documents link only to their files" doc_links
-
 dependencies() {
   local provides requires
   provides=$(rpm -qp --provides "$lib_rpm")
