@@ -55,6 +55,12 @@
 #   deb_download DIR PACKAGE[:ARCH][=VERSION]...
 #       Downloads .deb files without installing them; fails naming the one not found.
 #
+#   check_doc_links DIR
+#       For every *.md under DIR, follows each relative Markdown link, inline ](target)
+#       or reference "[name]: target" (less its #anchor; http(s)://, mailto: and
+#       pure-anchor links skipped), and fails naming each file, link and target that is
+#       not in the tree under DIR; prints how many links it followed.
+#
 #   use_debian_rust
 #       Debian's rustc 1.85 (DEBIAN_RUST_VERSION), unpacked into build/rust-1.85, never
 #       installed; exports RUSTC, RUSTDOC, CARGO and DEBIAN_RUST_BIN (below).
@@ -561,4 +567,26 @@ release_tarballs() {
   done
   echo "source tarball: $tarball"
   echo "vendor tarball: $vendor_tarball"
+}
+
+check_doc_links() {
+  local dir=$1 page link target count=0 broken=()
+  while IFS= read -r -d '' page; do
+    while IFS= read -r link; do
+      case $link in
+        '['*) link=${link#*]:} link=${link#"${link%%[![:space:]]*}"} ;;
+        *) link=${link#](} link=${link%)} ;;
+      esac
+      case $link in http://* | https://* | mailto:* | '#'*) continue ;; esac
+      target=${link%%#*}
+      count=$((count + 1))
+      [ -e "$(dirname "$page")/$target" ] ||
+        broken+=("${page#"$dir"/}: ($link) -> ${target} is not installed")
+    done < <(grep -o -E '\]\([^)[:space:]]+\)|^\[[^]]+\]:[[:space:]]*[^[:space:]]+' "$page" || true)
+  done < <(find "$dir" -name '*.md' -print0)
+  if [ "${#broken[@]}" -gt 0 ]; then
+    printf 'broken link: %s\n' "${broken[@]}" >&2
+    fail "${#broken[@]} of $count relative links of the Markdown under $dir lead nowhere"
+  fi
+  echo "$count relative links of the Markdown under $dir, all to files in the tree"
 }

@@ -180,8 +180,14 @@ dev_contents() {
   grep -x 'changelog.gz' <<<"$listing" || fail "no upstream changelog"
   dpkg-deb --fsys-tarfile "$lib_deb" | tar -t | grep -x "./usr/share/doc/libtensorcast$major/changelog.gz" ||
     fail "libtensorcast$major has no upstream changelog"
+  # Every relative link of its Markdown leads to a file of the package.
+  local unpacked
+  unpacked=$(mktemp -d)
+  dpkg-deb -x "$dev_deb" "$unpacked"
+  check_doc_links "$unpacked/usr/share/doc/libtensorcast-dev"
+  rm -rf "$unpacked"
 }
-check "libtensorcast-dev: headers, static library, .so link, pkg-config and CMake files, docs" dev_contents
+check "libtensorcast-dev: headers, static library, .so link, pkg-config and CMake files, docs linking only to its files" dev_contents
 
 dependencies() {
   local lib_depends dev_depends

@@ -166,8 +166,9 @@ docs() {
     cmp "$prefix/$docdir_rel/$name" "$name"
   done
   ls "$prefix/$docdir_rel" "$prefix/$docdir_rel/docs"
+  check_doc_links "$prefix/$docdir_rel"
 }
-check "$docdir_rel: the licences, README.md (CHANGELOG.md, SECURITY.md, CONTRIBUTING.md, the bindings' READMEs) and docs/*.md, as in the tree" docs
+check "$docdir_rel: the licences, README.md (CHANGELOG.md, SECURITY.md, CONTRIBUTING.md, the bindings' READMEs) and docs/*.md, as in the tree, linking only to installed files" docs
 
 # build_paths FILE...: fails when a file holds this tree's path or CARGO_HOME's (the
 # build's default -DTCAST_REMAP_PATHS=ON maps them to tensorcast-<version> and cargo-home).

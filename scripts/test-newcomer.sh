@@ -81,22 +81,10 @@ build_install() {
 check "offline build with the README's install line, -DTCAST_INSTALL_CSHARP=ON, installed into $prefix" \
   build_install
 
-# Every relative link of the installed documents leads to an installed file.
+# Every relative link of the installed documents leads to an installed file
+# (check_doc_links: scripts/lib.sh).
 doc_links() {
-  local doc target bad=0 n=0
-  while IFS= read -r doc; do
-    while IFS= read -r target; do
-      target=${target%%#*}
-      [ -n "$target" ] || continue
-      n=$((n + 1))
-      if [ ! -e "$(dirname "$doc")/$target" ]; then
-        echo "${doc#"$prefix"/}: $target is not installed" >&2
-        bad=1
-      fi
-    done < <(grep -o -E '\]\([^)#:[:space:]][^):[:space:]]*\)' "$doc" | sed 's/^](//; s/)$//')
-  done < <(find "$prefix/share/doc" -name '*.md' | sort)
-  echo "$n relative links checked"
-  [ "$bad" -eq 0 ] || fail "installed documents link to files that are not installed"
+  check_doc_links "$prefix/share/doc"
 }
 check "the installed documents link only to installed files" doc_links
 
