@@ -141,15 +141,13 @@ lib_contents() {
     grep -x "$libdir/libtensorcast.so.$version -rwxr-xr-x" || fail "the library is not mode 0755"
   rpm -qp --qf '[%{filenames} %{fileflags:fflags}\n]' "$lib_rpm" | grep -E '/LICENSE-(MIT|APACHE) l$' ||
     fail "the licence files are not marked %license"
-  rpm -qp --qf '[%{filenames} %{fileflags:fflags}\n]' "$lib_rpm" | grep -E '/(README|CHANGELOG|SECURITY)\.md d$' ||
-    fail "README, CHANGELOG and SECURITY are not marked %doc"
   # cargo built it with debug information, which find-debuginfo moves into
   # tensorcast-debuginfo on Fedora (Debian's rpm runs no find-debuginfo; its brp-strip
   # removes the debug sections and keeps the symbol table).
   grep -E "Finished .release. profile \[optimized \+ debuginfo\]" "$top/build.log" ||
     fail "the library was built without debug information"
 }
-check "tensorcast: the shared library (0755, built with debug information), its SONAME link, licences and docs" lib_contents
+check "tensorcast: the shared library (0755, built with debug information), its SONAME link, licences" lib_contents
 
 devel_contents() {
   contents "$devel_rpm" /usr/include/tensorcast.h /usr/include/tensorcast.hpp \
@@ -159,8 +157,23 @@ devel_contents() {
     "$libdir/cmake/tensorcast/tensorcastTargets-shared.cmake"
   rpm -qp --qf '[%{filenames} %{fileflags:fflags}\n]' "$devel_rpm" | grep -E '/docs/c-api\.md d$' ||
     fail "docs/c-api.md is not marked %doc"
+  rpm -qp --qf '[%{filenames} %{fileflags:fflags}\n]' "$devel_rpm" | grep -E '/(README|CHANGELOG|SECURITY)\.md d$' ||
+    fail "README, CHANGELOG and SECURITY are not marked %doc"
 }
-check "tensorcast-devel: headers, .so link, pkg-config and CMake files, no static library" devel_contents
+check "tensorcast-devel: headers, .so link, pkg-config and CMake files, the documents, no static library" devel_contents
+
+# Both packages unpacked together (tensorcast-devel requires tensorcast): every relative
+# link of their Markdown leads to a file of one of them.
+doc_links() {
+  local unpacked rpm_file
+  unpacked=$(mktemp -d)
+  for rpm_file in "$lib_rpm" "$devel_rpm"; do
+    (cd "$unpacked" && rpm2cpio "$rpm_file" | cpio -idm --quiet)
+  done
+  check_doc_links "$unpacked/usr/share/doc/tensorcast"
+  rm -rf "$unpacked"
+}
+check "tensorcast and tensorcast-devel: their documents link only to their files" doc_links
 
 dependencies() {
   local provides requires
