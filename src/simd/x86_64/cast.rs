@@ -15,7 +15,7 @@ use super::{avx2_family, Avx2};
 use crate::dtype::Scalar;
 use crate::formats::convert::{f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits};
 use crate::formats::lowp::{Kind, FORMATS};
-use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F16, LUT_F32};
+use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
 use crate::simd::encode;
@@ -704,9 +704,11 @@ unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8
 /// prefetched ahead: beside streaming stores the hardware prefetcher fell behind); the
 /// 16-bit targets are not (measured 0.44x streamed against 0.60x staged through
 /// `exec::run_contiguous`'s buffer: at two vector stores per step the gathers, not the
-/// stores, set the pace). The 8-bit float formats' 16-bit targets have decoders of
-/// their own ([`decode_eights_body`], [`decode_e8m0_body`]); this loop is for a format
-/// they do not cover.
+/// stores, set the pace). Every current 8-bit format has decoders of its own, to every
+/// target ([`decode_eights_body`], [`decode_e8m0_body`]): gathers share their ports
+/// with a neighbouring thread's work, and FLOAT8E4M3FN -> FLOAT fell from ~1.1x to
+/// 0.36-0.41x memcpy with the other core busy. This loop is for a format they do not
+/// cover.
 ///
 /// # Safety
 /// The CPU must support AVX2; `dst.len() == lut_size::<T>() * src.len()`.
@@ -782,19 +784,21 @@ unsafe fn e8m0_lanes(c: __m256i) -> __m256i {
     }
 }
 
-/// A FLOAT8E8M0-kind format's decoder to FLOAT16 or BFLOAT16 (table target `T`) by
-/// arithmetic ([`e8m0_lanes`]) instead of the table's gathers: 32 codes per step, each
-/// group of eight decoded to f32 and narrowed as the table's entries were (FLOAT16 by
-/// `vcvtps2ph`, rounding to nearest even the powers of two outside its range; BFLOAT16
-/// by dropping the low 16 bits, exact for a power of two or NaN). Measured
-/// (benches/cast.rs): 0.61-0.65x memcpy by gathers, 1.04-1.14x by arithmetic.
+/// A FLOAT8E8M0-kind format's decoder to table target `T` by arithmetic instead of the
+/// table's gathers, 32 codes per step: FLOAT by [`e8m0_lanes`], eight codes per 32-bit
+/// vector; the 16-bit targets on the bytes, the low and high byte of each result
+/// computed for all 32 codes at once and interleaved (BFLOAT16: the f32's top two
+/// bytes; FLOAT16: the exponent field, saturated at infinity, with a 16-entry lookup for
+/// the subnormals and the codes rounding to 0 or to them). Measured (benches/cast.rs):
+/// to the 16-bit targets 0.61-0.65x memcpy by gathers, 0.79-0.97x through f32 lanes
+/// and `vcvtps2ph`, and on the bytes
 ///
 /// # Safety
-/// The CPU must support AVX2 and F16C; `dst.len() == 2 * src.len()`.
+/// The CPU must support AVX2 and F16C; `dst.len() == lut_size::<T>() * src.len()`.
 #[inline(always)]
 unsafe fn decode_e8m0_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract).
-    unsafe { streamed!(decode_e8m0_run::<F, T>, 1, 2, src, dst) }
+    unsafe { streamed!(decode_e8m0_run::<F, T>, 1, lut_size::<T>(), src, dst) }
 }
 
 /// As [`decode_e8m0_body`], streaming the vector stores when `stream` (see `streamed!`).
@@ -803,50 +807,143 @@ unsafe fn decode_e8m0_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], 
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
+        let table = &Lut::<F>::TABLES[T as usize];
+        // FLOAT16: the code less `rebias` is the f16 exponent field (the format's bias
+        // less f16's 15), up to 31 (infinity); the 16 codes from `first` (2^-24, the
+        // smallest f16 subnormal) cover the subnormals and the first normals, looked up
+        // in two byte planes of their table entries; those below round to 0.
+        let rebias = FORMATS[F as usize].bias - 15;
+        let first = rebias - 9;
+        let plane = |shift: u32| {
+            let byte = |i: i32| (table[(first + i) as usize] >> shift) as i8;
+            _mm256_setr_epi8(
+                byte(0),
+                byte(1),
+                byte(2),
+                byte(3),
+                byte(4),
+                byte(5),
+                byte(6),
+                byte(7),
+                byte(8),
+                byte(9),
+                byte(10),
+                byte(11),
+                byte(12),
+                byte(13),
+                byte(14),
+                byte(15),
+                byte(0),
+                byte(1),
+                byte(2),
+                byte(3),
+                byte(4),
+                byte(5),
+                byte(6),
+                byte(7),
+                byte(8),
+                byte(9),
+                byte(10),
+                byte(11),
+                byte(12),
+                byte(13),
+                byte(14),
+                byte(15),
+            )
+        };
+        let (small_lo, small_hi) = (plane(0), plane(8));
+        let (nan_lo, nan_hi) = (
+            _mm256_set1_epi8(table[0xff] as i8),
+            _mm256_set1_epi8((table[0xff] >> 8) as i8),
+        );
         let mut s = src.chunks_exact(32);
-        let mut d = dst.chunks_exact_mut(64);
+        let mut d = dst.chunks_exact_mut(32 * lut_size::<T>());
         let ahead = prefetches(src);
         for (si, di) in (&mut s).zip(&mut d) {
             prefetch_ahead(ahead, si.as_ptr(), 0);
-            // In bounds: `si` holds 32 readable bytes and `di` their 64 output bytes.
+            // In bounds: `si` holds 32 readable bytes and `di` their output.
             let p = si.as_ptr();
-            let lanes =
-                |k: usize| e8m0_lanes(_mm256_cvtepu8_epi32(_mm_loadl_epi64(p.add(8 * k).cast())));
-            let narrow = |a: __m256i, b: __m256i| {
-                if T == LUT_F16 {
-                    let half = |v: __m256i| {
-                        _mm256_cvtps_ph::<_MM_FROUND_TO_NEAREST_INT>(_mm256_castsi256_ps(v))
-                    };
-                    _mm256_set_m128i(half(b), half(a))
-                } else {
-                    let (a, b) = (_mm256_srli_epi32::<16>(a), _mm256_srli_epi32::<16>(b));
-                    _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(a, b))
-                }
-            };
             let out = di.as_mut_ptr();
-            store(out, narrow(lanes(0), lanes(1)), stream);
-            store(out.add(32), narrow(lanes(2), lanes(3)), stream);
+            if T == LUT_F32 {
+                for k in 0..4 {
+                    let codes = _mm256_cvtepu8_epi32(_mm_loadl_epi64(p.add(8 * k).cast()));
+                    store(out.add(32 * k), e8m0_lanes(codes), stream);
+                }
+                continue;
+            }
+            // The 16-bit targets on the bytes: the low and high byte of each result.
+            let c = _mm256_loadu_si256(p.cast());
+            let (lo, hi) = if T == LUT_BF16 {
+                // The f32's top two bytes (see `e8m0_lanes`).
+                let ends = _mm256_or_si256(
+                    _mm256_cmpeq_epi8(c, _mm256_setzero_si256()),
+                    _mm256_cmpeq_epi8(c, _mm256_set1_epi8(-1)),
+                );
+                let hi = _mm256_and_si256(_mm256_srli_epi16::<1>(c), _mm256_set1_epi8(0x7f));
+                let lo = _mm256_or_si256(
+                    _mm256_and_si256(_mm256_slli_epi16::<7>(c), _mm256_set1_epi8(-0x80)),
+                    _mm256_and_si256(ends, _mm256_set1_epi8(0x40)),
+                );
+                (lo, hi)
+            } else {
+                // Index `code - first` with its top bit set (a zero lookup) outside 0-15.
+                let index = _mm256_adds_epu8(
+                    _mm256_sub_epi8(c, _mm256_set1_epi8(first as i8)),
+                    _mm256_set1_epi8(0x70),
+                );
+                // The exponent field, at most 31, moved to its place in the high byte
+                // (no byte carries into the next: each is below 32 before the shift).
+                let field = _mm256_min_epu8(
+                    _mm256_subs_epu8(c, _mm256_set1_epi8(rebias as i8)),
+                    _mm256_set1_epi8(31),
+                );
+                let nan = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(-1));
+                let hi = _mm256_or_si256(
+                    _mm256_shuffle_epi8(small_hi, index),
+                    _mm256_slli_epi16::<2>(field),
+                );
+                (
+                    _mm256_blendv_epi8(_mm256_shuffle_epi8(small_lo, index), nan_lo, nan),
+                    _mm256_blendv_epi8(hi, nan_hi, nan),
+                )
+            };
+            // Per lane, elements 0-7 | 16-23 and 8-15 | 24-31.
+            let (a, b) = (_mm256_unpacklo_epi8(lo, hi), _mm256_unpackhi_epi8(lo, hi));
+            store(out, _mm256_permute2x128_si256::<0x20>(a, b), stream);
+            store(out.add(32), _mm256_permute2x128_si256::<0x31>(a, b), stream);
         }
         lut_all::<F, T>(s.remainder(), d.into_remainder());
     }
 }
 
-/// A signed 8-bit float format's decoder to FLOAT16 or BFLOAT16 (table target `T`) in
-/// 16-bit lanes, by the rule of its [`Lut::EIGHTS`] entry (`formats::lut::Eights`):
-/// 32 codes per step, the two 16-entry lookups and the choice between them and the
-/// shifted magnitude done on the bytes, the shift, the add and the sign on the 16-bit
-/// lanes. Measured (benches/cast.rs): 0.58-0.67x memcpy by the table's gathers,
-/// 1.03-1.23x by this rule (0.37-0.51x decoding each code to f32 first). The source is
-/// prefetched ahead: without it the streamed loop ran at 0.41-0.87x, differing by
-/// format though the loops differ only in constants.
+/// The [`Lut::EIGHTS`] rule [`decode_eights_body`] runs for table target `T`: its own,
+/// or for FLOAT the BFLOAT16 one, widened by a zero low half (exact where
+/// `Lut::F32_IS_BF16_WIDENED`, which [`decode_lut`] checks).
+const fn eights_target<const T: u8>() -> usize {
+    if T == LUT_F32 {
+        LUT_BF16 as usize
+    } else {
+        T as usize
+    }
+}
+
+/// A signed 8-bit float format's decoder to table target `T` in 16-bit lanes, by the
+/// rule of its [`Lut::EIGHTS`] entry (`formats::lut::Eights`): 32 codes per step, the
+/// two 16-entry lookups and the choice between them and the shifted magnitude done on
+/// the bytes, the shift, the add and the sign on the 16-bit lanes; FLOAT by the
+/// BFLOAT16 rule, each result the top half of a 32-bit lane ([`eights_target`]).
+/// Measured (benches/cast.rs): to the 16-bit targets 0.58-0.67x memcpy by the table's
+/// gathers, 1.03-1.23x by this rule (0.37-0.51x decoding each code to f32 first). The
+/// source is prefetched ahead: without it the streamed loop ran at 0.41-0.87x,
+/// differing by format though the loops differ only in constants.
 ///
 /// # Safety
-/// The CPU must support AVX2; `dst.len() == 2 * src.len()`; `Lut::<F>::EIGHTS[T]` is
-/// `Some`.
+/// The CPU must support AVX2; `dst.len() == lut_size::<T>() * src.len()`;
+/// `Lut::<F>::EIGHTS[eights_target::<T>()]` is `Some`.
 #[inline(always)]
 unsafe fn decode_eights_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract).
-    unsafe { streamed!(decode_eights_run::<F, T>, 1, 2, src, dst) }
+    unsafe { streamed!(decode_eights_run::<F, T>, 1, lut_size::<T>(), src, dst) }
 }
 
 /// As [`decode_eights_body`], streaming the vector stores when `stream` (see `streamed!`).
@@ -855,7 +952,7 @@ unsafe fn decode_eights_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
-        let Some(rule) = Lut::<F>::EIGHTS[T as usize] else {
+        let Some(rule) = Lut::<F>::EIGHTS[eights_target::<T>()] else {
             unreachable!("decode_eights is chosen only where the rule holds")
         };
         let load = |plane: &[u8; 32]| _mm256_loadu_si256(plane.as_ptr().cast());
@@ -868,11 +965,11 @@ unsafe fn decode_eights_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
         let fnuz = FORMATS[F as usize].kind == Kind::Fnuz;
         let zero = _mm256_setzero_si256();
         let mut s = src.chunks_exact(32);
-        let mut d = dst.chunks_exact_mut(64);
+        let mut d = dst.chunks_exact_mut(32 * lut_size::<T>());
         let ahead = prefetches(src);
         for (si, di) in (&mut s).zip(&mut d) {
             prefetch_ahead(ahead, si.as_ptr(), 0);
-            // In bounds: `si` holds 32 readable bytes and `di` their 64 output bytes.
+            // In bounds: `si` holds 32 readable bytes and `di` their output.
             let c = _mm256_loadu_si256(si.as_ptr().cast());
             // Magnitudes are below 0x80: the lookups read entry `mag & 15`, and the
             // signed compares order them.
@@ -923,12 +1020,30 @@ unsafe fn decode_eights_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_unpackhi_epi8(sign_lo, sign_hi),
             );
             let out = di.as_mut_ptr();
-            store(out, _mm256_permute2x128_si256::<0x20>(low, high), stream);
-            store(
-                out.add(32),
-                _mm256_permute2x128_si256::<0x31>(low, high),
-                stream,
+            let (first, second) = (
+                _mm256_permute2x128_si256::<0x20>,
+                _mm256_permute2x128_si256::<0x31>,
             );
+            if T == LUT_F32 {
+                // Each bf16 result the top half of its f32: per lane, elements 0-3 |
+                // 16-19 and 4-7 | 20-23 from `low`, 8-11 | 24-27 and 12-15 | 28-31
+                // from `high`.
+                let (l0, l1) = (
+                    _mm256_unpacklo_epi16(zero, low),
+                    _mm256_unpackhi_epi16(zero, low),
+                );
+                let (h0, h1) = (
+                    _mm256_unpacklo_epi16(zero, high),
+                    _mm256_unpackhi_epi16(zero, high),
+                );
+                store(out, first(l0, l1), stream);
+                store(out.add(32), first(h0, h1), stream);
+                store(out.add(64), second(l0, l1), stream);
+                store(out.add(96), second(h0, h1), stream);
+            } else {
+                store(out, first(low, high), stream);
+                store(out.add(32), second(low, high), stream);
+            }
         }
         lut_all::<F, T>(s.remainder(), d.into_remainder());
     }
@@ -1119,11 +1234,13 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
         let kernel = kernel(entry::<DecodePacked<F, T>>, 1, lut_size::<T>(), token);
         return kernel.unpacking(bits).streaming();
     }
-    if Lut::<F>::EIGHTS[T as usize].is_some() {
-        return kernel(entry::<DecodeEights<F, T>>, 1, 2, token).streaming();
+    let size = lut_size::<T>();
+    let widens = T != LUT_F32 || Lut::<F>::F32_IS_BF16_WIDENED;
+    if Lut::<F>::EIGHTS[eights_target::<T>()].is_some() && widens {
+        return kernel(entry::<DecodeEights<F, T>>, 1, size, token).streaming();
     }
-    if T != LUT_F32 && FORMATS[F as usize].kind == Kind::E8m0 {
-        return kernel(entry::<DecodeE8m0<F, T>>, 1, 2, token).streaming();
+    if FORMATS[F as usize].kind == Kind::E8m0 {
+        return kernel(entry::<DecodeE8m0<F, T>>, 1, size, token).streaming();
     }
     let kernel = kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token);
     if T == LUT_F32 {
