@@ -216,10 +216,26 @@ where
     )
 }
 
+/// The portable tier's table decoder; a FLOAT8E8M0-kind format's codes to FLOAT and
+/// BFLOAT16 by `decode_f32`'s arithmetic, which the compiler vectorises (0.63 -> 1.0x
+/// and 0.45 -> 1.2x memcpy). The other formats keep the table: their rule compiled for
+/// the baseline CPU ran at 0.46-0.53x against the table's 0.63-0.72x.
+///
 /// # Safety
 /// None beyond the shared kernel signature.
 unsafe fn lut_portable<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
-    lut_all::<F, T>(src, dst)
+    if FORMATS[F as usize].kind == Kind::E8m0 && T != LUT_F16 {
+        for (&s, d) in src.iter().zip(dst.chunks_exact_mut(lut_size::<T>())) {
+            let bits = decode_f32::<F>(s).to_bits();
+            if T == LUT_F32 {
+                d.copy_from_slice(&bits.to_ne_bytes());
+            } else {
+                d.copy_from_slice(&((bits >> 16) as u16).to_ne_bytes());
+            }
+        }
+    } else {
+        lut_all::<F, T>(src, dst)
+    }
 }
 
 /// The table decoder of format `F` to target `T`: the tier's own, or the scalar loop.

@@ -28,7 +28,7 @@ impl<const F: u8> Lut<F> {
     /// 16-entry byte lookup: `NIBBLES[T][p][c]` is byte `p` (little-endian) of the
     /// entry of code `c & 15` in `TABLES[T]`, twice over (once per 128-bit lane). Read
     /// by the AVX2 kernels only.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
     pub(crate) const NIBBLES: &'static [[[u8; 32]; 4]; 3] = &[
         nibble_planes(&Self::TABLES[0]),
         nibble_planes(&Self::TABLES[1]),
@@ -41,7 +41,7 @@ impl<const F: u8> Lut<F> {
     /// `16 (r + 1) + (c & 15)` but in the last row, twice over (once per 128-bit lane):
     /// XOR-ing rows `h` to 3 of a code of row `h` gives its entry. Read by the AVX2
     /// kernels only.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
     pub(crate) const SIXES: &'static [[[[u8; 32]; 4]; 4]; 3] = &[
         six_rows(&Self::TABLES[0]),
         six_rows(&Self::TABLES[1]),
@@ -237,7 +237,28 @@ pub(crate) const fn lut_size<const T: u8>() -> usize {
 #[inline(always)]
 pub(crate) fn lut_all<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     let table = &Lut::<F>::TABLES[T as usize];
-    if T == LUT_F32 {
+    if T != LUT_F32 {
+        // Four entries to one 8-byte store (0.46 -> 0.58x memcpy on the portable tier
+        // against one 2-byte store each), the first in the word's first two bytes.
+        let entry = |c: &u8| u64::from(table[usize::from(*c)]);
+        let mut s = src.chunks_exact(4);
+        let mut d = dst.chunks_exact_mut(8);
+        for (si, di) in (&mut s).zip(&mut d) {
+            let word = if cfg!(target_endian = "little") {
+                si.iter().rev().fold(0, |w, c| (w << 16) | entry(c))
+            } else {
+                si.iter().fold(0, |w, c| (w << 16) | entry(c))
+            };
+            di.copy_from_slice(&word.to_ne_bytes());
+        }
+        for (&s, d) in s
+            .remainder()
+            .iter()
+            .zip(d.into_remainder().chunks_exact_mut(2))
+        {
+            d.copy_from_slice(&(table[usize::from(s)] as u16).to_ne_bytes());
+        }
+    } else if T == LUT_F32 {
         for (&s, d) in src.iter().zip(dst.chunks_exact_mut(4)) {
             d.copy_from_slice(&table[usize::from(s)].to_ne_bytes());
         }
