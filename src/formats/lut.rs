@@ -28,7 +28,7 @@ impl<const F: u8> Lut<F> {
     /// 16-entry byte lookup: `NIBBLES[T][p][c]` is byte `p` (little-endian) of the
     /// entry of code `c & 15` in `TABLES[T]`, twice over (once per 128-bit lane). Read
     /// by the AVX2 kernels only.
-
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) const NIBBLES: &'static [[[u8; 32]; 4]; 3] = &[
         nibble_planes(&Self::TABLES[0]),
         nibble_planes(&Self::TABLES[1]),
@@ -41,7 +41,7 @@ impl<const F: u8> Lut<F> {
     /// `16 (r + 1) + (c & 15)` but in the last row, twice over (once per 128-bit lane):
     /// XOR-ing rows `h` to 3 of a code of row `h` gives its entry. Read by the AVX2
     /// kernels only.
-
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) const SIXES: &'static [[[[u8; 32]; 4]; 4]; 3] = &[
         six_rows(&Self::TABLES[0]),
         six_rows(&Self::TABLES[1]),
@@ -258,13 +258,9 @@ pub(crate) fn lut_all<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
         {
             d.copy_from_slice(&(table[usize::from(s)] as u16).to_ne_bytes());
         }
-    } else if T == LUT_F32 {
+    } else {
         for (&s, d) in src.iter().zip(dst.chunks_exact_mut(4)) {
             d.copy_from_slice(&table[usize::from(s)].to_ne_bytes());
-        }
-    } else {
-        for (&s, d) in src.iter().zip(dst.chunks_exact_mut(2)) {
-            d.copy_from_slice(&(table[usize::from(s)] as u16).to_ne_bytes());
         }
     }
 }
