@@ -291,7 +291,7 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8>(si: &[u8], di: 
             encode_halves::<V, 1, F, OPT>(lo),
             encode_halves::<V, 1, F, OPT>(hi),
         );
-        V::store_codes::<F>(di, lo, hi);
+        V::store_f32_codes::<F>(di, lo, hi);
     }
 }
 

@@ -12,13 +12,19 @@ pub(crate) trait Halves: Copy {
     const LANES: usize;
     /// `LANES` 16-bit values from the `2 * LANES` bytes at `p`.
     unsafe fn load(p: *const u8) -> Self;
-    /// `LANES` f32 values from the `4 * LANES` bytes at `p`, rounded to bfloat16 to odd.
+    /// `LANES` f32 values from the `4 * LANES` bytes at `p`, rounded to bfloat16 to odd,
+    /// in the lane order the ISA gives them most cheaply (AVX2: as `packus` leaves two
+    /// vectors, saving a lane-crossing permute per load), which
+    /// [`Self::store_f32_codes`] puts back: the encoders work lane by lane.
     unsafe fn load_f32_odd(p: *const u8) -> Self;
     /// Stores the codes of format `F` in the lanes of `lo` then `hi` (element order,
     /// each below 256, or 0x1ff for 0xff) into `di`, `code_bytes::<F>(2 * LANES)` bytes:
     /// one per byte, two or four per byte for the 4-bit and 2-bit formats (the first
     /// in the lowest bits), four per three bytes for the 6-bit ones.
     unsafe fn store_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self);
+    /// As [`Self::store_codes`], the lanes of `lo` and `hi` in the order of
+    /// [`Self::load_f32_odd`].
+    unsafe fn store_f32_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self);
     /// Every lane `x`.
     unsafe fn splat(x: u16) -> Self;
     unsafe fn and(self, other: Self) -> Self;
@@ -71,7 +77,8 @@ macro_rules! halves_impls {
         #[cfg(target_arch = "x86_64")]
         const _: () = {
             use crate::simd::x86_64::lanes::{
-                add_magic, f16x8_to_f32, f32x16_to_bf16_odd, pack_words, store_codes,
+                add_magic, bf16_odd_pairs, f16x8_to_f32, f32x16_to_bf16_odd, pack_pairs, pack_words,
+                store_codes,
             };
             use std::arch::x86_64::*;
             halves_impl! {
@@ -128,7 +135,7 @@ halves_impls! {
     fn load_f32_odd(p: *const u8) -> Self {
         avx2: {
             let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
-            f32x16_to_bf16_odd(load(0), load(1))
+            bf16_odd_pairs(load(0), load(1))
         },
         neon: {
             let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
@@ -139,6 +146,10 @@ halves_impls! {
     // byte).
     fn store_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
         avx2: store_codes::<F>(di, pack_words(lo, hi)),
+        neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
+    }
+    fn store_f32_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
+        avx2: store_codes::<F>(di, pack_pairs(lo, hi)),
         neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
     }
     fn splat(x: u16) -> Self {

@@ -49,6 +49,18 @@ pub(crate) unsafe fn pack_words(a: __m256i, b: __m256i) -> __m256i {
     unsafe { _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b)) }
 }
 
+/// Two vectors of sixteen codes (16-bit lanes) in the order [`bf16_odd_pairs`] leaves
+/// them as 32 bytes in element order: after the pack each 128-bit lane holds, in 4-code
+/// groups, groups 0, 2, 4, 6 then 1, 3, 5, 7; one permute of 32-bit lanes sorts them.
+#[inline(always)]
+pub(crate) unsafe fn pack_pairs(a: __m256i, b: __m256i) -> __m256i {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe {
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        _mm256_permutevar8x32_epi32(_mm256_packus_epi16(a, b), order)
+    }
+}
+
 /// Stores 32 codes: as they are, packed two or four per byte for the 4-bit and 2-bit
 /// formats, or four per three bytes for the 6-bit ones.
 ///
