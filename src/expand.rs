@@ -71,8 +71,9 @@ const STREAM_MIN_BYTES: usize = 16 << 20;
 /// Rows broadcast over outputs at least this large (and below [`STREAM_MIN_BYTES`]) that
 /// the register loop cannot take (rows not whole vectors) are laid out in a buffer of up
 /// to [`ROW_PATTERN_BYTES`] and copied out with string moves. The register loop comes
-/// first: on Zen 3, 64 outputs of 1 MiB from (64,1,64) f32 ran at 0.42x memset by string
-/// moves and 1.00x from registers, idle and with the other core busy (benches/expand.rs).
+/// first: on an AMD EPYC (Zen 4), 64 outputs of 1 MiB from (64,1,64) f32 ran at 0.42x
+/// memset by string moves and 1.00x from registers, idle and with the other core busy
+/// (benches/expand.rs).
 const STRING_ROWS_MIN_BYTES: usize = 256 << 10;
 /// Rows of one broadcast element each (a column broadcast, (32,1) -> (32,32)), up to
 /// this many bytes a row, are stored row by row from the element, without the
