@@ -20,7 +20,7 @@ fn time(mut f: impl FnMut()) -> Duration {
 }
 
 fn main() {
-    let cases: [Case; 7] = [
+    let cases: [Case; 10] = [
         (
             "f32 (1,4096)->(4096,4096)",
             DType::Float,
@@ -42,6 +42,28 @@ fn main() {
             vec![64, 1, 64],
             vec![64, 64, 64],
             64,
+        ),
+        // Small batches: many separate outputs of a few KiB each.
+        (
+            "f32 (1,64)->(64,64) x1024",
+            DType::Float,
+            vec![1, 64],
+            vec![64, 64],
+            1024,
+        ),
+        (
+            "f32 (32,1)->(32,32) x2048",
+            DType::Float,
+            vec![32, 1],
+            vec![32, 32],
+            2048,
+        ),
+        (
+            "f32 (8,1,8,1)->(8,8,8,8) x1024",
+            DType::Float,
+            vec![8, 1, 8, 1],
+            vec![8, 8, 8, 8],
+            1024,
         ),
         (
             "u8 (1,4096)->(16384,4096)",

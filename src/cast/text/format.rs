@@ -110,9 +110,11 @@ fn format_unsigned(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
 fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     let shift = 64 - 8 * bytes.len() as u32;
     let v = ((load_bits(bytes) << shift) as i64) >> shift;
-    if v < 0 {
-        push(out, b"-");
-    }
+    // The sign without a branch (signs come in no order a predictor could learn): '-'
+    // written always, kept only for a negative value (else the first digit overwrites
+    // it; every text has at least one digit, so nothing is written past the text).
+    out.buf[out.len] = b'-';
+    out.len += usize::from(v < 0);
     push_u64(out, v.unsigned_abs());
 }
 

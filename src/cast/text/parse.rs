@@ -116,31 +116,51 @@ fn parse_bool(text: &[u8], out: &mut [u8]) -> Option<()> {
 /// An integer target of `BYTES` bytes: plain integers exactly with saturation; text with
 /// a fraction or exponent through f64 and the float -> integer rule (truncate, saturate,
 /// NaN -> 0).
+///
+/// The plain integers of up to 19 digits are read inline; every other text goes to a cold
+/// function, so that the common case is a short loop body.
+#[inline(always)]
 fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]) -> Option<()> {
+    match short_integer(text) {
+        Some((negative, magnitude)) => {
+            // The sign applied without a branch (half the texts are negative, in no
+            // order a predictor could learn): -m is (m ^ -1) + 1.
+            let sign = -i128::from(negative);
+            store_int::<BYTES, SIGNED>((i128::from(magnitude) ^ sign) - sign, out);
+            Some(())
+        }
+        None => parse_long_int::<BYTES, SIGNED>(text, out),
+    }
+}
+
+/// [`parse_int`] of a text that is not a plain integer of up to 19 digits.
+#[cold]
+#[inline(never)]
+fn parse_long_int<const BYTES: usize, const SIGNED: bool>(
+    text: &[u8],
+    out: &mut [u8],
+) -> Option<()> {
+    let value = match plain_integer(text) {
+        Some(v) => v,
+        None => {
+            let x: f64 = parse_float(text)?;
+            // `as` truncates toward zero, saturates and maps NaN to 0; i128 holds every
+            // integer target's range.
+            x as i128
+        }
+    };
+    store_int::<BYTES, SIGNED>(value, out);
+    Some(())
+}
+
+/// Stores `value`, saturated to the target's range, as a `BYTES`-byte integer.
+#[inline(always)]
+fn store_int<const BYTES: usize, const SIGNED: bool>(value: i128, out: &mut [u8]) {
     let bits = 8 * BYTES as u32;
     let (min, max) = if SIGNED {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {
         (0, (1i128 << bits) - 1)
-    };
-    let value = match short_integer(text) {
-        Some((negative, magnitude)) => {
-            let m = i128::from(magnitude);
-            if negative {
-                -m
-            } else {
-                m
-            }
-        }
-        None => match plain_integer(text) {
-            Some(v) => v,
-            None => {
-                let x: f64 = parse_float(text)?;
-                // `as` truncates toward zero, saturates and maps NaN to 0; i128 holds
-                // every integer target's range.
-                x as i128
-            }
-        },
     };
     // Two's complement in BYTES bytes, stored in the host's byte order.
     let word = value.clamp(min, max) as u64;
@@ -150,7 +170,6 @@ fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]
         4 => (word as u32).store(out),
         _ => word.store(out),
     }
-    Some(())
 }
 
 fn parser(target: Scalar) -> Parser {
@@ -208,7 +227,7 @@ pub fn parse_each<'t>(
         // The hot targets get a loop of their own, so their parser inlines into it.
         Repr::Std(Scalar::F32) => parse_all(texts, out, 4, to, parse_f32)?,
         Repr::Std(Scalar::F64) => parse_all(texts, out, 8, to, parse_f64)?,
-        Repr::Std(Scalar::I64) => parse_all(texts, out, 8, to, parse_int::<8, true>)?,
+        Repr::Std(Scalar::I64) => parse_all_i64(texts, out, to)?,
         Repr::Std(scalar) => parse_all(texts, out, scalar.size(), to, parser(scalar))?,
         Repr::Low(format) => {
             let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
@@ -242,7 +261,9 @@ pub fn parse_each<'t>(
     Ok(())
 }
 
-/// Parses each text into the next `size` bytes of `out` with `read`.
+/// Parses each text into the next `size` bytes of `out` with `read` (inlined into the
+/// caller's loop, so that a hot parser inlines into it too).
+#[inline(always)]
 fn parse_all<'t>(
     texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
     out: &mut [u8],
@@ -257,6 +278,18 @@ fn parse_all<'t>(
         }
     }
     Ok(())
+}
+
+/// INT64's loop of its own, the plain-integer reader inlined into it.
+#[inline(never)]
+fn parse_all_i64<'t>(
+    texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
+    out: &mut [u8],
+    to: DType,
+) -> Result<(), Error> {
+    parse_all(texts, out, 8, to, |text, slot| {
+        parse_int::<8, true>(text, slot)
+    })
 }
 
 /// Elements a contiguous output of `dtype` holding `bytes` bytes has room for.

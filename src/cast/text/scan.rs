@@ -60,42 +60,58 @@ pub(super) fn plain_integer_low_bits(text: &[u8]) -> Option<u64> {
 }
 
 /// A plain integer text ("-123", "+7") of at most 19 digits: its sign and magnitude,
-/// read eight digits at a time (the last run of 1 to 7 digits in one step too).
-/// None for anything else, longer texts included (see [`plain_integer`]).
+/// read eight digits at a time. None for anything else, longer texts included (see
+/// [`plain_integer`]).
+///
+/// One branch on the length (8 digits or more), none after it: the length of a text is
+/// what a branch predictor cannot guess, and each wrong guess costs more than the
+/// arithmetic. From 8 digits on, the digits are read as three words ending 16, 8 and 0
+/// digits before the end (each load clamped into the text, the digits it does not own
+/// masked off); below 8, byte by byte into one word.
 #[inline(always)]
 pub(super) fn short_integer(text: &[u8]) -> Option<(bool, u64)> {
     let first = *text.first()?;
     let negative = first == b'-';
     let digits = &text[usize::from(negative | (first == b'+'))..];
     let n = digits.len();
-    if n == 0 || n > 19 {
-        return None;
-    }
-    let mut v = 0u64;
-    let mut at = 0;
-    while n - at >= 8 {
-        let chunk: [u8; 8] = digits[at..at + 8].try_into().expect("8 bytes");
-        v = v * 100_000_000 + eight_digits(chunk)?;
-        at += 8;
-    }
-    let rest = n - at;
-    if rest > 0 {
-        // The last 1..=7 digits: eight bytes ending at the text's end when the text is
-        // long enough (the bytes before the run shifted out), else copied.
-        let word = if n >= 8 {
-            u64::from_le_bytes(digits[n - 8..].try_into().expect("8 bytes")) >> (8 * (8 - rest))
-        } else {
-            let mut bytes = [0u8; 8];
-            bytes[..rest].copy_from_slice(&digits[at..]);
-            u64::from_le_bytes(bytes)
-        };
-        let mask = u64::MAX >> (8 * (8 - rest));
-        if non_digits(word) & mask != 0 {
+    if n >= 8 {
+        if n > 19 {
             return None;
         }
-        v = v * POW10[rest] + leading_value(word, rest);
+        let load = |at: usize| u64::from_le_bytes(digits[at..at + 8].try_into().expect("8 bytes"));
+        // The last eight digits, the (up to) eight before them, the (up to) three first:
+        // each the leading `count` bytes of a word loaded at or after the text's start.
+        let low = load(n - 8);
+        let (mid, mid_count) = (load(n.saturating_sub(16)), (n - 8).min(8));
+        let (high, high_count) = (load(0), n.saturating_sub(16));
+        let bad = non_digits(low)
+            | non_digits(mid) & leading_mask(mid_count)
+            | non_digits(high) & leading_mask(high_count);
+        if bad != 0 {
+            return None;
+        }
+        let value = leading_value(high, high_count) * 10_000_000_000_000_000
+            + leading_value(mid, mid_count) * 100_000_000
+            + eight_digit_value(low);
+        return Some((negative, value));
     }
-    Some((negative, v))
+    // 1 to 7 digits: byte i of the word is digit min(i, n - 1); the bytes from n on
+    // are ignored below. Seven loads and no branch on the length.
+    let last = n.checked_sub(1)?;
+    let mut word = 0u64;
+    for i in 0..7 {
+        word |= u64::from(digits[i.min(last)]) << (8 * i);
+    }
+    if non_digits(word) & leading_mask(n) != 0 {
+        return None;
+    }
+    Some((negative, leading_value(word, n)))
+}
+
+/// The low `n` (0..=8) bytes of a word set.
+#[inline(always)]
+fn leading_mask(n: usize) -> u64 {
+    u64::MAX.checked_shr(8 * (8 - n) as u32).unwrap_or(0)
 }
 
 /// A plain integer text ("-123", "+7"): its value, saturated to i128's range.
