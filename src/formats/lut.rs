@@ -63,6 +63,17 @@ impl<const F: u8> Lut<F> {
         eights::<F>(&Self::TABLES[2], 7, 127),
     ];
 
+    /// How a 6-bit format's codes become FLOAT16 (`[1]`) or BFLOAT16 (`[2]`) bits with
+    /// two 16-entry lookups per output byte ([`Sixes`]): where every code's entry is that
+    /// of its 5-bit magnitude with the code's sign bit (bit 5) as the result's (bit 15),
+    /// checked here against every code; None for the other formats and targets.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(crate) const SIGNED_SIXES: &'static [Option<Sixes>; 3] = &[
+        None,
+        signed_sixes::<F>(&Self::TABLES[1]),
+        signed_sixes::<F>(&Self::TABLES[2]),
+    ];
+
     /// Whether every code's f32 entry is its bf16 entry moved up 16 bits (true of every
     /// format whose values are all bf16 values, NaN included): then a decoder to FLOAT
     /// can run the BFLOAT16 rule of [`Self::EIGHTS`] and widen by placing each 16-bit
@@ -156,6 +167,45 @@ const fn eights<const F: u8>(table: &[u32; 256], man: u32, bias: i32) -> Option<
         code += 1;
     }
     Some(e)
+}
+
+/// The byte planes of a 6-bit format's 32 magnitudes' 16-bit entries: `planes[2 h + b]`
+/// holds byte `b` (0 low, 1 high) of the entries of magnitudes `16 h` to `16 h + 15`,
+/// twice over (once per 128-bit lane).
+#[derive(Copy, Clone)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct Sixes {
+    pub(crate) planes: [[u8; 32]; 4],
+}
+
+/// The [`Sixes`] of format `F` for the 16-bit target `table`, if its entries split into
+/// magnitude and sign.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const fn signed_sixes<const F: u8>(table: &[u32; 256]) -> Option<Sixes> {
+    if FORMATS[F as usize].bits != 6 || matches!(FORMATS[F as usize].kind, Kind::Int { .. }) {
+        return None;
+    }
+    let mut code = 0;
+    while code < 64 {
+        let magnitude = table[code & 0x1f];
+        if magnitude >= 0x8000 || table[code] != magnitude | ((code as u32 & 0x20) << 10) {
+            return None;
+        }
+        code += 1;
+    }
+    let mut planes = [[0u8; 32]; 4];
+    let mut i = 0;
+    while i < 32 {
+        let mut h = 0;
+        while h < 2 {
+            let entry = table[16 * h + (i & 15)];
+            planes[2 * h][i] = entry as u8;
+            planes[2 * h + 1][i] = (entry >> 8) as u8;
+            h += 1;
+        }
+        i += 1;
+    }
+    Some(Sixes { planes })
 }
 
 /// The XOR-ed row planes of the first 64 entries of `table` (see [`Lut::SIXES`]).

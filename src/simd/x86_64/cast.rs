@@ -1096,6 +1096,25 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
         let plane = |p: usize| _mm256_loadu_si256(planes[p].as_ptr().cast());
         let (p0, p1, p2, p3) = (plane(0), plane(1), plane(2), plane(3));
         let sixes = &Lut::<F>::SIXES[T as usize];
+        // A signed 6-bit format's 16-bit entries by magnitude and sign; FLOAT from the
+        // BFLOAT16 ones, widened (the low two bytes zero).
+        let signed = if T == LUT_F32 {
+            match Lut::<F>::F32_IS_BF16_WIDENED {
+                true => Lut::<F>::SIGNED_SIXES[LUT_BF16 as usize],
+                false => None,
+            }
+        } else {
+            Lut::<F>::SIGNED_SIXES[T as usize]
+        };
+        let signed_planes = match signed {
+            Some(six) => Some([
+                _mm256_loadu_si256(six.planes[0].as_ptr().cast()),
+                _mm256_loadu_si256(six.planes[1].as_ptr().cast()),
+                _mm256_loadu_si256(six.planes[2].as_ptr().cast()),
+                _mm256_loadu_si256(six.planes[3].as_ptr().cast()),
+            ]),
+            None => None,
+        };
         let step = 32 * bits / 8;
         // Whole steps of 32 codes; a part-filled last byte goes to the tail. A 6-bit
         // step reads 28 bytes (two 16-byte loads 12 bytes apart).
@@ -1131,8 +1150,15 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_set_m128i(_mm_unpackhi_epi16(c01, c23), _mm_unpacklo_epi16(c01, c23))
             };
             let out = di.as_mut_ptr();
+            let zero = _mm256_setzero_si256();
             // Planes 0 and 1 of the 32 codes' entries.
-            let (b0, b1) = if bits == 6 {
+            let (b0, b1) = if let (6, Some(planes)) = (bits, signed_planes) {
+                if T == LUT_F32 {
+                    (zero, zero)
+                } else {
+                    signed_six_bytes(codes, &planes)
+                }
+            } else if bits == 6 {
                 (six_lookup(&sixes[0], codes), six_lookup(&sixes[1], codes))
             } else {
                 (
@@ -1147,7 +1173,9 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_permute2x128_si256::<0x31>,
             );
             if T == LUT_F32 {
-                let (b2, b3) = if bits == 6 {
+                let (b2, b3) = if let (6, Some(planes)) = (bits, signed_planes) {
+                    signed_six_bytes(codes, &planes)
+                } else if bits == 6 {
                     (six_lookup(&sixes[2], codes), six_lookup(&sixes[3], codes))
                 } else {
                     (
@@ -1205,6 +1233,34 @@ unsafe fn six_codes(p: *const u8) -> __m256i {
         let c2 = _mm256_and_si256(_mm256_slli_epi32::<4>(s), _mm256_set1_epi32(0x3f_0000));
         let c3 = _mm256_and_si256(_mm256_slli_epi32::<6>(s), _mm256_set1_epi32(0x3f00_0000));
         _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3))
+    }
+}
+
+/// The low and high bytes of the 16-bit entries of a signed 6-bit format's `codes` (as
+/// [`six_codes`] lays them out), `planes` those of `Lut::SIGNED_SIXES`: each byte from
+/// two lookups by the magnitude's low four bits, chosen by its fifth; the sign moved from
+/// bit 5 to the high byte's top bit.
+///
+/// # Safety
+/// The CPU runs the AVX2 family.
+#[inline(always)]
+unsafe fn signed_six_bytes(codes: __m256i, planes: &[__m256i; 4]) -> (__m256i, __m256i) {
+    // SAFETY: the caller's promise; registers only.
+    unsafe {
+        let mag = _mm256_and_si256(codes, _mm256_set1_epi8(0x1f));
+        let upper = _mm256_cmpgt_epi8(mag, _mm256_set1_epi8(15));
+        let lo = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(planes[0], mag),
+            _mm256_shuffle_epi8(planes[2], mag),
+            upper,
+        );
+        let hi = _mm256_blendv_epi8(
+            _mm256_shuffle_epi8(planes[1], mag),
+            _mm256_shuffle_epi8(planes[3], mag),
+            upper,
+        );
+        let sign = _mm256_slli_epi16::<2>(_mm256_and_si256(codes, _mm256_set1_epi8(0x20)));
+        (lo, _mm256_or_si256(hi, sign))
     }
 }
 
