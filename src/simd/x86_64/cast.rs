@@ -1106,6 +1106,8 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
         } else {
             Lut::<F>::SIGNED_SIXES[T as usize]
         };
+        // Not `Option::map`: a closure is compiled without the AVX2 features.
+        #[allow(clippy::manual_map)]
         let signed_planes = match signed {
             Some(six) => Some([
                 _mm256_loadu_si256(six.planes[0].as_ptr().cast()),
