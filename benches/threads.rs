@@ -10,7 +10,9 @@
 //! Times are wall time (several threads work for one call), best of RUNS rounds in which
 //! every variant runs once in turn, so that a neighbour's burst hits them alike. Ratio:
 //! memcpy's time over the cast's (>= 1: the cast is as fast as copying its bytes).
-//! `cargo bench --bench threads [-- N]` (N elements, default 16M).
+//! `cargo bench --bench threads [-- N] [--rounds R] [--numeric]` (N elements, default
+//! 16M; R rounds, default 7: more find a quiet moment on a busy machine; `--numeric`
+//! leaves out the text rows).
 
 mod common;
 
@@ -23,6 +25,7 @@ use std::time::{Duration, Instant};
 use tensorcast::ffi::*;
 use tensorcast::{DType, Status};
 
+/// Rounds by default.
 const RUNS: usize = 7;
 const OK: tcast_status = Status::Ok as tcast_status;
 
@@ -178,10 +181,10 @@ fn wall(f: &mut dyn FnMut()) -> Duration {
 
 /// Runs every variant once to warm up, then RUNS rounds of each in turn; the best time of
 /// each.
-fn rounds(variants: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
+fn rounds(runs: usize, variants: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
     variants.iter_mut().for_each(|f| f());
     let mut best = vec![Duration::MAX; variants.len()];
-    for _ in 0..RUNS {
+    for _ in 0..runs {
         for (b, f) in best.iter_mut().zip(variants.iter_mut()) {
             *b = (*b).min(wall(*f));
         }
@@ -201,10 +204,20 @@ fn copy_on_two(a: &[u8], b: &mut [u8]) {
 }
 
 fn main() {
-    let n: usize = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(16 << 20);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut runs = RUNS;
+    let mut n = 16 << 20;
+    let numeric_only = args.iter().any(|a| a == "--numeric");
+    let mut k = 0;
+    while k < args.len() {
+        if args[k] == "--rounds" {
+            k += 1;
+            runs = args.get(k).and_then(|r| r.parse().ok()).unwrap_or(RUNS);
+        } else if let Ok(v) = args[k].parse() {
+            n = v;
+        }
+        k += 1;
+    }
     let spawning = tcast_executor {
         ctx: ptr::null_mut(),
         parallel_for: Some(spawn_for),
@@ -251,7 +264,7 @@ fn main() {
     let u8s: Vec<u8> = (0..n).map(|i| (i * 7) as u8).collect();
 
     println!(
-        "{n} elements, wall ms per call (best of {RUNS} interleaved rounds); ratio = memcpy of \
+        "{n} elements, wall ms per call (best of {runs} interleaved rounds); ratio = memcpy of \
          the same bytes on as many threads / cast"
     );
     println!(
@@ -304,14 +317,17 @@ fn main() {
         let (a, b) = (vec![1u8; bytes], std::cell::RefCell::new(vec![0u8; bytes]));
         let dst = std::cell::RefCell::new(&mut dst[..]);
         let run = |o: &tcast_cast_options| cast(from, src, to, &mut dst.borrow_mut(), o);
-        let t = rounds(&mut [
-            &mut || b.borrow_mut().copy_from_slice(black_box(&a)),
-            &mut || run(&one),
-            &mut || copy_on_two(&a, &mut b.borrow_mut()),
-            &mut || run(&own),
-            &mut || run(&spawn),
-            &mut || run(&stand),
-        ]);
+        let t = rounds(
+            runs,
+            &mut [
+                &mut || b.borrow_mut().copy_from_slice(black_box(&a)),
+                &mut || run(&one),
+                &mut || copy_on_two(&a, &mut b.borrow_mut()),
+                &mut || run(&own),
+                &mut || run(&spawn),
+                &mut || run(&stand),
+            ],
+        );
         let r = |copy: Duration, cast: Duration| copy.as_secs_f64() / cast.as_secs_f64();
         worst = worst
             .min(r(t[2], t[3]))
@@ -337,6 +353,9 @@ fn main() {
         common::target_line("lowest 2-thread ratio to a 2-thread memcpy", worst, 0.9)
     );
 
+    if numeric_only {
+        return;
+    }
     // f64 -> string, then string -> f64 from those texts: one task against two.
     println!();
     println!(
@@ -344,12 +363,15 @@ fn main() {
         "text, wall ms", "1 task", "own 2t", "speedup", "spawn 2t", "speedup", "pool 2t", "speedup"
     );
     let text_row = |name: &str, call: &dyn Fn(&tcast_cast_options)| {
-        let t = rounds(&mut [
-            &mut || call(&one),
-            &mut || call(&own),
-            &mut || call(&spawn),
-            &mut || call(&stand),
-        ]);
+        let t = rounds(
+            runs,
+            &mut [
+                &mut || call(&one),
+                &mut || call(&own),
+                &mut || call(&spawn),
+                &mut || call(&stand),
+            ],
+        );
         let s = |d: Duration| t[0].as_secs_f64() / d.as_secs_f64();
         println!(
             "{name:<26} {:>8.2} {:>8.2} {:>6.2}x {:>8.2} {:>6.2}x {:>8.2} {:>6.2}x",
