@@ -179,17 +179,36 @@ fn wall(f: &mut dyn FnMut()) -> Duration {
     t.elapsed()
 }
 
-/// Runs every variant once to warm up, then RUNS rounds of each in turn; the best time of
-/// each.
-fn rounds(runs: usize, variants: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
-    variants.iter_mut().for_each(|f| f());
-    let mut best = vec![Duration::MAX; variants.len()];
-    for _ in 0..runs {
-        for (b, f) in best.iter_mut().zip(variants.iter_mut()) {
-            *b = (*b).min(wall(*f));
+/// Every variant's wall time in each round.
+struct Rounds(Vec<Vec<Duration>>);
+
+impl Rounds {
+    /// Runs every variant once to warm up, then `runs` rounds of each in turn.
+    fn run(runs: usize, variants: &mut [&mut dyn FnMut()]) -> Rounds {
+        variants.iter_mut().for_each(|f| f());
+        let mut times = vec![Vec::with_capacity(runs); variants.len()];
+        for _ in 0..runs.max(1) {
+            for (t, f) in times.iter_mut().zip(variants.iter_mut()) {
+                t.push(wall(*f));
+            }
         }
+        Rounds(times)
     }
-    best
+
+    /// Variant `i`'s best time.
+    fn best(&self, i: usize) -> Duration {
+        self.0[i].iter().copied().min().unwrap_or_default()
+    }
+
+    /// The median over the rounds of variant `a`'s time over variant `b`'s in the same
+    /// round (a neighbour's burst slows both of a round alike).
+    fn ratio(&self, a: usize, b: usize) -> f64 {
+        let mut r: Vec<f64> = (self.0[a].iter().zip(&self.0[b]))
+            .map(|(x, y)| x.as_secs_f64() / y.as_secs_f64())
+            .collect();
+        r.sort_by(f64::total_cmp);
+        r[r.len() / 2]
+    }
 }
 
 /// Copies `a` into `b` on two threads, each copying half (at a 64-byte boundary).
@@ -317,7 +336,7 @@ fn main() {
         let (a, b) = (vec![1u8; bytes], std::cell::RefCell::new(vec![0u8; bytes]));
         let dst = std::cell::RefCell::new(&mut dst[..]);
         let run = |o: &tcast_cast_options| cast(from, src, to, &mut dst.borrow_mut(), o);
-        let t = rounds(
+        let t = Rounds::run(
             runs,
             &mut [
                 &mut || b.borrow_mut().copy_from_slice(black_box(&a)),
@@ -328,24 +347,23 @@ fn main() {
                 &mut || run(&stand),
             ],
         );
-        let r = |copy: Duration, cast: Duration| copy.as_secs_f64() / cast.as_secs_f64();
         worst = worst
-            .min(r(t[2], t[3]))
-            .min(r(t[2], t[4]))
-            .min(r(t[2], t[5]));
+            .min(t.ratio(2, 3))
+            .min(t.ratio(2, 4))
+            .min(t.ratio(2, 5));
         println!(
             "{name:<26} {:>8.2} {:>8.2} {:>5.2}x | {:>8.2} {:>8.2} {:>5.2}x {:>8.2} {:>5.2}x {:>8.2} \
              {:>5.2}x",
-            ms(t[0]),
-            ms(t[1]),
-            r(t[0], t[1]),
-            ms(t[2]),
-            ms(t[3]),
-            r(t[2], t[3]),
-            ms(t[4]),
-            r(t[2], t[4]),
-            ms(t[5]),
-            r(t[2], t[5]),
+            ms(t.best(0)),
+            ms(t.best(1)),
+            t.ratio(0, 1),
+            ms(t.best(2)),
+            ms(t.best(3)),
+            t.ratio(2, 3),
+            ms(t.best(4)),
+            t.ratio(2, 4),
+            ms(t.best(5)),
+            t.ratio(2, 5),
         );
     }
     println!(
@@ -363,7 +381,7 @@ fn main() {
         "text, wall ms", "1 task", "own 2t", "speedup", "spawn 2t", "speedup", "pool 2t", "speedup"
     );
     let text_row = |name: &str, call: &dyn Fn(&tcast_cast_options)| {
-        let t = rounds(
+        let t = Rounds::run(
             runs,
             &mut [
                 &mut || call(&one),
@@ -372,16 +390,15 @@ fn main() {
                 &mut || call(&stand),
             ],
         );
-        let s = |d: Duration| t[0].as_secs_f64() / d.as_secs_f64();
         println!(
             "{name:<26} {:>8.2} {:>8.2} {:>6.2}x {:>8.2} {:>6.2}x {:>8.2} {:>6.2}x",
-            ms(t[0]),
-            ms(t[1]),
-            s(t[1]),
-            ms(t[2]),
-            s(t[2]),
-            ms(t[3]),
-            s(t[3]),
+            ms(t.best(0)),
+            ms(t.best(1)),
+            t.ratio(0, 1),
+            ms(t.best(2)),
+            t.ratio(0, 2),
+            ms(t.best(3)),
+            t.ratio(0, 3),
         );
     };
     let f64s: Vec<f64> = (0..n).map(|i| (i as f64 * 1.37e-3).sin() * 1e4).collect();
