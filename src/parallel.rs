@@ -43,6 +43,8 @@ pub enum Workers<'e> {
 const OWN_MIN_WORK_NS: usize = 1_000_000;
 /// Work per task on a host's executor, whose dispatch costs a few microseconds.
 const HOST_MIN_WORK_NS: usize = 50_000;
+/// The most pieces per own thread ([`Workers::pieces`]).
+const PIECES_PER_THREAD: usize = 8;
 
 impl Workers<'_> {
     /// The library's own threads, at most `threads` (0 and 1: the calling thread only).
@@ -66,9 +68,41 @@ impl Workers<'_> {
         (work_ns / min_ns).clamp(1, threads.min(MAX_TASKS))
     }
 
+    /// How many pieces work split for `threads` tasks (from [`Workers::tasks`]) is cut
+    /// into, given at most `most` pieces of a useful size: on an executor, one per task
+    /// (docs/c-api.md section 9 promises at most `threads` tasks); on own threads up to
+    /// PIECES_PER_THREAD per thread, taken one at a time, so that a thread that starts
+    /// late (a thread start waits for a core: tens of microseconds idle, milliseconds
+    /// with the other core busy) or shares its core leaves its pieces to the others
+    /// instead of holding up the call. Never fewer than `threads`.
+    #[inline]
+    pub fn pieces(&self, threads: usize, most: usize) -> usize {
+        match *self {
+            Workers::Own { .. } => most
+                .min(threads.saturating_mul(PIECES_PER_THREAD))
+                .min(MAX_TASKS)
+                .max(threads),
+            Workers::Host { .. } => threads,
+        }
+    }
+
+    /// These workers with at most `threads` threads (own threads; an executor keeps its
+    /// own): what [`Workers::run`] then starts for more pieces than threads.
+    #[inline]
+    pub fn at_most(self, threads: usize) -> Self {
+        match self {
+            Workers::Own { threads: t } => Workers::Own {
+                threads: t.min(threads),
+            },
+            host => host,
+        }
+    }
+
     /// Runs `task(i)` for every `i` in `0..n` (n <= MAX_TASKS): one task on the calling
-    /// thread; more on the executor or on own threads. With an executor, a task it did
-    /// not run, ran twice or with an index out of range is an error (INVALID_ARGUMENT).
+    /// thread; more on the executor or on own threads (at most `threads` of them, the
+    /// calling thread among them, each taking the next task when it finishes one). With
+    /// an executor, a task it did not run, ran twice or with an index out of range is an
+    /// error (INVALID_ARGUMENT).
     pub fn run(&self, n: usize, task: &(dyn Fn(usize) + Sync)) -> Result<(), Error> {
         assert!(n <= MAX_TASKS, "{n} tasks; the most is {MAX_TASKS}");
         if n <= 1 {
@@ -78,8 +112,8 @@ impl Workers<'_> {
             return Ok(());
         }
         match *self {
-            Workers::Own { .. } => {
-                run_on_own_threads(n, task);
+            Workers::Own { threads } => {
+                run_on_own_threads(n, threads.clamp(1, n), task);
                 Ok(())
             }
             Workers::Host { executor, .. } => run_on_executor(executor, n, task),
@@ -87,9 +121,9 @@ impl Workers<'_> {
     }
 }
 
-/// The calling thread and up to n - 1 started threads take task indices from one
-/// counter; a thread that cannot be started leaves its tasks to the others.
-fn run_on_own_threads(n: usize, task: &(dyn Fn(usize) + Sync)) {
+/// The calling thread and up to `threads` - 1 started threads take the `n` task indices
+/// from one counter; a thread that cannot be started leaves its tasks to the others.
+fn run_on_own_threads(n: usize, threads: usize, task: &(dyn Fn(usize) + Sync)) {
     let next = AtomicUsize::new(0);
     let work = || {
         // A started thread computes in the default environment too, and a panic on it
@@ -105,7 +139,7 @@ fn run_on_own_threads(n: usize, task: &(dyn Fn(usize) + Sync)) {
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..n {
+        for _ in 1..threads {
             if std::thread::Builder::new()
                 .spawn_scoped(scope, work)
                 .is_err()
@@ -315,6 +349,36 @@ mod tests {
             assert_eq!(e.status(), crate::error::Status::InvalidArgument);
             assert!(e.to_string().contains("of 4 tasks"), "{e}");
         }
+    }
+
+    /// More pieces than threads: every piece runs once, on at most `threads` threads
+    /// (the calling thread among them).
+    #[test]
+    fn own_threads_take_pieces_in_turn() {
+        let w = Workers::own(100);
+        assert_eq!(w.pieces(2, 1000), 2 * PIECES_PER_THREAD);
+        assert_eq!(w.pieces(2, 0), 2);
+        assert_eq!(w.pieces(64, 100_000), MAX_TASKS);
+        let host = Workers::Host {
+            executor: &Reverse,
+            threads: 4,
+        };
+        assert_eq!(host.pieces(4, 1000), 4);
+        let ids = Mutex::new(Vec::new());
+        let runs = [const { AtomicUsize::new(0) }; 16];
+        w.at_most(2)
+            .run(16, &|i| {
+                runs[i].fetch_add(1, Ordering::Relaxed);
+                let mut ids = ids.lock().unwrap();
+                let me = std::thread::current().id();
+                if !ids.contains(&me) {
+                    ids.push(me);
+                }
+            })
+            .unwrap();
+        assert!(runs.iter().all(|r| r.load(Ordering::Relaxed) == 1));
+        let ids = ids.into_inner().unwrap();
+        assert!(ids.len() <= 2, "{} threads ran the pieces", ids.len());
     }
 
     #[test]

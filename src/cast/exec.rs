@@ -45,10 +45,22 @@ pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Resu
         return Ok(());
     }
     if tasks == 1 {
-        run_range(plan, input, 0, count, out);
+        let stream = streams(plan.kernel, out.len());
+        run_range(plan, input, 0, count, out, stream);
         return Ok(());
     }
-    let share = shares(count, tasks, SPLIT_ALIGN);
+    // Whether the output bypasses the cache is decided once for the whole call (a
+    // piece's size says nothing about how much the call writes); a piece too small for
+    // a kernel that streams itself is staged through `run_contiguous`'s buffer.
+    let stream = streams(plan.kernel, out.len());
+    let piece_bytes = if stream && plan.kernel.streams {
+        STREAM_MIN_BYTES
+    } else {
+        PIECE_MIN_BYTES
+    };
+    let useful = out.len() / piece_bytes;
+    let (pieces_n, workers) = (workers.pieces(tasks, useful), workers.at_most(tasks));
+    let share = shares(count, pieces_n, SPLIT_ALIGN);
     let bytes = |i: usize| {
         let r = share(i);
         match plan.dst_packed {
@@ -56,14 +68,19 @@ pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Resu
             None => r.start * plan.kernel.dst_size..r.end * plan.kernel.dst_size,
         }
     };
-    let pieces = Pieces::new(out, tasks, bytes);
-    workers.run(tasks, &|i| {
+    let pieces = Pieces::new(out, pieces_n, bytes);
+    workers.run(pieces_n, &|i| {
         if let Some(piece) = pieces.take(i) {
             let r = share(i);
-            run_range(plan, input, r.start, r.len(), piece);
+            run_range(plan, input, r.start, r.len(), piece, stream);
         }
     })
 }
+
+/// Output bytes of a piece of work on own threads, at the least (a few hundred
+/// microseconds of memory traffic: the counter and a new run of the prefetchers per
+/// piece cost nothing next to that).
+const PIECE_MIN_BYTES: usize = 1 << 20;
 
 impl Plan {
     /// How many tasks `workers` split `count` elements into (1: the calling thread).
@@ -171,12 +188,26 @@ const STREAM_BLOCK_BYTES: usize = 8192;
 
 #[inline]
 pub(crate) fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
+    run_piece(kernel, src, out, streams(kernel, out.len()));
+}
+
+/// Whether a call writing `out_bytes` through `kernel` writes them with streaming
+/// stores: widening casts and the kernels that stream themselves, from
+/// `STREAM_MIN_BYTES` of output.
+#[inline]
+fn streams(kernel: Kernel, out_bytes: usize) -> bool {
+    out_bytes >= STREAM_MIN_BYTES
+        && (kernel.streams || (kernel.dst_size > kernel.src_size && fill::can_stream(kernel.tier)))
+}
+
+/// Converts `src` into `out`, a piece of a call that streams its output when `stream`
+/// ([`streams`] of the whole call's output): a kernel that streams itself does so for a
+/// piece of at least `STREAM_MIN_BYTES`; other pieces of a streaming call are converted
+/// block by block into a small buffer and written from it with streaming stores.
+#[inline]
+fn run_piece(kernel: Kernel, src: &[u8], out: &mut [u8], stream: bool) {
     let tier = kernel.tier;
-    if out.len() < STREAM_MIN_BYTES
-        || kernel.dst_size <= kernel.src_size
-        || kernel.streams
-        || !fill::can_stream(tier)
-    {
+    if !stream || (kernel.streams && out.len() >= STREAM_MIN_BYTES) || !fill::can_stream(tier) {
         kernel.run(src, out);
         return;
     }
@@ -193,7 +224,7 @@ pub(crate) fn run_contiguous(kernel: Kernel, src: &[u8], out: &mut [u8]) {
 }
 
 /// Converts the input elements `[first, first + n)` in row-major order into `out`.
-fn run_range(plan: Plan, input: &Tensor, first: usize, n: usize, out: &mut [u8]) {
+fn run_range(plan: Plan, input: &Tensor, first: usize, n: usize, out: &mut [u8], stream: bool) {
     if plan.src_packed.is_some() || plan.dst_packed.is_some() {
         run_packed(plan, input, first, out);
         return;
@@ -202,7 +233,7 @@ fn run_range(plan: Plan, input: &Tensor, first: usize, n: usize, out: &mut [u8])
     let (es, ds) = (kernel.src_size, kernel.dst_size);
     let data = input.data();
     let Some(strides) = input.layout().strides() else {
-        run_contiguous(kernel, &data[first * es..(first + n) * es], out);
+        run_piece(kernel, &data[first * es..(first + n) * es], out, stream);
         return;
     };
     let dims = input.layout().dims();

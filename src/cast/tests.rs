@@ -537,6 +537,44 @@ fn large_widening_casts_through_streaming_stores_match_the_reference() {
     }
 }
 
+/// A call whose output streams decides so once: its pieces on several threads, below
+/// the streaming size (staged through a buffer) or above it (streamed by the kernel
+/// itself), give what one thread gives, for kernels that stream themselves (u8 -> f32,
+/// f64 -> f32) and a widening cast staged by `exec` (f16 -> f64).
+#[test]
+fn streamed_outputs_split_over_threads_match_one_thread() {
+    let mut rng = Rng(0x7472);
+    for (from, to) in [
+        (DType::Uint8, DType::Float),
+        (DType::Double, DType::Float),
+        (DType::Float16, DType::Double),
+    ] {
+        let (fs, ts) = (from.bits() as usize / 8, to.bits() as usize / 8);
+        for n in [streamed_count(ts), 2 * streamed_count(ts) + 64] {
+            let src: Vec<u8> = (0..n * fs).map(|_| rng.next() as u8).collect();
+            let shape = [n];
+            let run = |threads: usize| {
+                let mut out = vec![0u8; n * ts];
+                let input = Tensor::new(&src, from, &shape).unwrap();
+                let mut output = TensorMut::new(&mut out, to, &shape).unwrap();
+                let options = CastOptions {
+                    threads,
+                    ..CastOptions::default()
+                };
+                cast(&input, &mut output, &options).unwrap();
+                out
+            };
+            let single = run(1);
+            for threads in [2, 3] {
+                assert!(
+                    run(threads) == single,
+                    "{from} -> {to}, {n} elements on {threads} threads differs"
+                );
+            }
+        }
+    }
+}
+
 /// Output bytes from which the kernels stream (kernel::STREAM_MIN_BYTES), and a little
 /// more.
 fn streamed_count(dst_size: usize) -> usize {
