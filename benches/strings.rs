@@ -235,7 +235,7 @@ fn main() {
         "tensorcast", "crate M/s", "ratio", ""
     );
     if busy {
-        println!("{:<32} {:<37} | busy", "", "idle");
+        println!("{:<31} {:<37} | busy", "", "idle");
         println!(
             "{:<18} {:<12} {columns} | {}",
             "job",
