@@ -159,11 +159,11 @@ class Neighbour:
         self.start_cpu = self.cpu_seconds()
 
     def cpu_seconds(self):
-        """The neighbour's CPU time so far (None where /proc does not say)."""
+        """The neighbour's time on a CPU so far, in nanoseconds' precision (None where
+        /proc does not say)."""
         try:
-            with open(f"/proc/{self.process.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            with open(f"/proc/{self.process.pid}/schedstat") as f:
+                return int(f.read().split()[0]) / 1e9
         except (OSError, ValueError, IndexError):
             return None
 
@@ -182,7 +182,7 @@ class Neighbour:
         """A sentence saying how much of the busy turns the neighbour computed (other
         processes take their part of its CPU on a shared machine)."""
         cpu = self.cpu_seconds()
-        if cpu is None or self.start_cpu is None or self.wall == 0:
+        if cpu is None or self.start_cpu is None or self.wall < 0.1:
             return None
         return (f"The neighbour computed {100 * (cpu - self.start_cpu) / self.wall:.0f}% of "
                 f"the busy turns' time (the rest of its CPU's time went to other processes).")
