@@ -1,23 +1,19 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! Expand throughput beside a fill (memset) of the same output bytes, measured in the
 //! same run, one thread. GB/s counts output bytes written. `cargo bench --bench expand
-//! [-- NAME]` (only the cases whose name contains NAME).
+//! [-- NAME] [-- --busy]` (only the cases whose name contains NAME; `--busy` adds a second
+//! column measured in the same rounds with a compute-bound neighbour thread on the other
+//! core, docs/performance.md "Busy machines").
 
 use std::hint::black_box;
 mod common;
 
-use std::time::Duration;
 use tensorcast::{expand, DType, Tensor, TensorMut};
 
 const RUNS: usize = 7;
 
 /// Name, dtype, input shape, output shape, number of separate outputs.
 type Case = (&'static str, DType, Vec<usize>, Vec<usize>, usize);
-
-/// One run of `f`, timed on the thread's CPU clock.
-fn time(mut f: impl FnMut()) -> Duration {
-    common::time(&mut f)
-}
 
 fn main() {
     let cases: [Case; 10] = [
@@ -87,13 +83,17 @@ fn main() {
             1,
         ),
     ];
+    let busy = common::busy_flag();
     println!("expand throughput, 1 thread (GB/s of output written)");
-    println!(
-        "{:<32} {:>11} {:>10} {:>7}",
-        "case", "expand GB/s", "fill GB/s", "ratio"
-    );
+    let columns = format!("{:>11} {:>10} {:>7}", "expand GB/s", "fill GB/s", "ratio");
+    if busy {
+        println!("{:<32} {:<30} | busy", "", "idle");
+        println!("{:<32} {columns} | {columns}", "case");
+    } else {
+        println!("{:<32} {columns}", "case");
+    }
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let mut worst = f64::INFINITY;
+    let (mut worst_idle, mut worst_busy) = (f64::INFINITY, f64::INFINITY);
     for (name, dtype, in_dims, out_dims, repeats) in cases {
         if filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
             continue;
@@ -103,7 +103,8 @@ fn main() {
         let out_count: usize = out_dims.iter().product();
         let src: Vec<u8> = (0..in_count * es).map(|i| (i * 31 % 251) as u8).collect();
         // `repeats` separate outputs, so a small one is not simply rewritten in cache.
-        let mut out = vec![1u8; out_count * es * repeats];
+        // (Shared by the two jobs, which run one at a time.)
+        let out = std::cell::RefCell::new(vec![1u8; out_count * es * repeats]);
         let expand_once = |out: &mut Vec<u8>| {
             for piece in out.chunks_exact_mut(out_count * es) {
                 let input = Tensor::new(black_box(&src), dtype, &in_dims).unwrap();
@@ -118,21 +119,43 @@ fn main() {
             }
         };
         // The two alternate, run by run, so that both see the same load on a shared
-        // machine; each keeps its best run.
-        expand_once(&mut out);
-        fill_once(&mut out);
-        let (mut expand_time, mut fill_time) = (Duration::MAX, Duration::MAX);
-        for _ in 0..RUNS {
-            expand_time = expand_time.min(time(|| expand_once(&mut out)));
-            fill_time = fill_time.min(time(|| fill_once(&mut out)));
-        }
-        let bytes = out.len() as f64;
-        let (e, f) = (
-            bytes / expand_time.as_secs_f64() / 1e9,
-            bytes / fill_time.as_secs_f64() / 1e9,
+        // machine (and, with --busy, the neighbour's load in the busy turns); each keeps
+        // its best run.
+        let (idle, loaded) = common::idle_and_busy(
+            RUNS,
+            busy,
+            &mut [&mut || expand_once(&mut out.borrow_mut()), &mut || {
+                fill_once(&mut out.borrow_mut())
+            }],
         );
-        worst = worst.min(e / f);
-        println!("{name:<32} {e:>11.1} {f:>10.1} {:>7.2}", e / f);
+        let bytes = out.borrow().len() as f64;
+        let column = |times: Vec<_>| {
+            let [e, f] = <[std::time::Duration; 2]>::try_from(times)
+                .expect("two times")
+                .map(|t| bytes / t.as_secs_f64() / 1e9);
+            (e / f, format!("{e:>11.1} {f:>10.1} {:>7.2}", e / f))
+        };
+        let (ratio, text) = column(idle);
+        worst_idle = worst_idle.min(ratio);
+        match loaded.map(column) {
+            Some((busy_ratio, busy_text)) => {
+                worst_busy = worst_busy.min(busy_ratio);
+                println!("{name:<32} {text} | {busy_text}");
+            }
+            None => println!("{name:<32} {text}"),
+        }
     }
-    println!("{}", common::target_line("lowest ratio", worst, 0.8));
+    println!(
+        "{}",
+        common::target_line("lowest ratio, idle", worst_idle, 0.8)
+    );
+    if busy {
+        println!(
+            "{}",
+            common::target_line("lowest ratio, busy", worst_busy, 0.8)
+        );
+    }
+    if let Some(share) = common::neighbour_share() {
+        println!("{share}");
+    }
 }

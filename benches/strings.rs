@@ -3,7 +3,9 @@
 //! on the same values in the same run: elements per second, one thread, 1M elements,
 //! best of 9 rounds (tensorcast and the crates timed in turns, on the thread's CPU
 //! clock), and tensorcast's ratio to the crate (the target is >= 1.0x,
-//! docs/performance.md). `cargo bench --bench strings [-- N]`.
+//! docs/performance.md). `cargo bench --bench strings [-- N] [-- --busy]`
+//! (`--busy` adds a second column measured in the same rounds with a compute-bound
+//! neighbour thread on the other core, docs/performance.md "Busy machines").
 //!
 //! Each crate does the whole job tensorcast does: formatting writes every text into
 //! one arena and a view of it per element; parsing reads each view into an output
@@ -26,18 +28,17 @@ use tensorcast::{DType, Status};
 const ROUNDS: usize = 9;
 
 /// Times `jobs` in turns, round after round (a change of the machine's load hits them
-/// alike), after one warm-up round; the best round of each.
-fn rounds(jobs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
-    let mut best = vec![Duration::MAX; jobs.len()];
-    for round in 0..=ROUNDS {
-        for (job, best) in jobs.iter_mut().zip(&mut best) {
-            let t = common::time(job);
-            if round > 0 {
-                *best = (*best).min(t);
-            }
-        }
-    }
-    best
+/// alike), after one warm-up round; the best round of each, idle and (`--busy`) with a
+/// compute-bound neighbour on the other core, in the same rounds.
+fn rounds(busy: bool, jobs: &mut [&mut dyn FnMut()]) -> Times {
+    let (idle, loaded) = common::idle_and_busy(ROUNDS, busy, jobs);
+    Times { idle, loaded }
+}
+
+/// The best time of each job, idle and busy.
+struct Times {
+    idle: Vec<Duration>,
+    loaded: Option<Vec<Duration>>,
 }
 
 fn tensor(data: *mut c_void, bytes: usize, shape: &[i64; 1], dtype: i32) -> tcast_tensor {
@@ -176,16 +177,26 @@ fn crate_parse<'a, T: Default + Copy + 'a>(
     }
 }
 
-/// One row: tensorcast's rate beside a crate's, and their ratio.
-fn row(job: &str, n: usize, ours: Duration, peer: &str, theirs: Duration) {
-    let rate = |t: Duration| n as f64 / t.as_secs_f64() / 1e6;
-    let ratio = theirs.as_secs_f64() / ours.as_secs_f64();
-    let verdict = if ratio >= 1.0 { "met" } else { "MISSED" };
-    println!(
-        "{job:<18} {:>9.1} {peer:<14} {:>9.1} {ratio:>7.2}x  {verdict}",
-        rate(ours),
-        rate(theirs)
-    );
+/// One row: tensorcast's rate beside a crate's (job `theirs` of `t`, tensorcast's being
+/// job 0), and their ratio, idle and (`--busy`) busy.
+fn row(job: &str, n: usize, t: &Times, peer: &str, theirs: usize) {
+    let column = |times: &[Duration]| {
+        let rate = |t: Duration| n as f64 / t.as_secs_f64() / 1e6;
+        let ratio = times[theirs].as_secs_f64() / times[0].as_secs_f64();
+        let verdict = if ratio >= 1.0 { "met" } else { "MISSED" };
+        format!(
+            "{:>10.1} {:>9.1} {ratio:>7.2}x  {verdict:<6}",
+            rate(times[0]),
+            rate(times[theirs])
+        )
+    };
+    let busy = t
+        .loaded
+        .as_deref()
+        .map(|times| format!(" | {}", column(times)))
+        .unwrap_or_default();
+    let line = format!("{job:<18} {peer:<12} {}{busy}", column(&t.idle));
+    println!("{}", line.trim_end());
 }
 
 fn main() {
@@ -217,11 +228,23 @@ fn main() {
     let mut f32_bytes: Vec<u8> = f32s.iter().flat_map(|x| x.to_ne_bytes()).collect();
     let mut i64_bytes: Vec<u8> = i64s.iter().flat_map(|x| x.to_ne_bytes()).collect();
 
+    let busy = common::busy_flag();
     println!("string casts, {n} elements, 1 thread, M elements/s; ratio = tensorcast / crate (target >= 1.00x)");
-    println!(
-        "{:<18} {:>9} {:<14} {:>9} {:>8}",
-        "job", "tensorcast", "crate", "crate M/s", "ratio"
+    let columns = format!(
+        "{:>10} {:>9} {:>8}  {:<6}",
+        "tensorcast", "crate M/s", "ratio", ""
     );
+    if busy {
+        println!("{:<31} {:<37} | busy", "", "idle");
+        println!(
+            "{:<18} {:<12} {columns} | {}",
+            "job",
+            "crate",
+            columns.trim_end()
+        );
+    } else {
+        println!("{:<18} {:<12} {}", "job", "crate", columns.trim_end());
+    }
 
     let (_f32_arena, f32_views) = texts(DType::Float.code(), &mut f32_bytes, n);
     let (_f64_arena, f64_views) = texts(DType::Double.code(), &mut f64_bytes, n);
@@ -229,69 +252,90 @@ fn main() {
 
     if wanted("FLOAT -> STRING") {
         let (mut arena, mut views) = (vec![0u8; n * 16], empty_views(n));
-        let t = rounds(&mut [
-            &mut format(DType::Float.code(), &mut f32_bytes, &mut arena, &mut views),
-            &mut crate_format(n, |i, room| {
-                put(room, zmij::Buffer::new().format_finite(f32s[i]))
-            }),
-            &mut crate_format(n, |i, room| {
-                put(room, ryu::Buffer::new().format_finite(f32s[i]))
-            }),
-        ]);
-        row("FLOAT -> STRING", n, t[0], "zmij", t[1]);
-        row("FLOAT -> STRING", n, t[0], "ryu", t[2]);
+        let t = rounds(
+            busy,
+            &mut [
+                &mut format(DType::Float.code(), &mut f32_bytes, &mut arena, &mut views),
+                &mut crate_format(n, |i, room| {
+                    put(room, zmij::Buffer::new().format_finite(f32s[i]))
+                }),
+                &mut crate_format(n, |i, room| {
+                    put(room, ryu::Buffer::new().format_finite(f32s[i]))
+                }),
+            ],
+        );
+        row("FLOAT -> STRING", n, &t, "zmij", 1);
+        row("FLOAT -> STRING", n, &t, "ryu", 2);
     }
     if wanted("DOUBLE -> STRING") {
         let (mut arena, mut views) = (vec![0u8; n * 24], empty_views(n));
-        let t = rounds(&mut [
-            &mut format(DType::Double.code(), &mut f64_bytes, &mut arena, &mut views),
-            &mut crate_format(n, |i, room| {
-                put(room, zmij::Buffer::new().format_finite(f64s[i]))
-            }),
-            &mut crate_format(n, |i, room| {
-                put(room, ryu::Buffer::new().format_finite(f64s[i]))
-            }),
-        ]);
-        row("DOUBLE -> STRING", n, t[0], "zmij", t[1]);
-        row("DOUBLE -> STRING", n, t[0], "ryu", t[2]);
+        let t = rounds(
+            busy,
+            &mut [
+                &mut format(DType::Double.code(), &mut f64_bytes, &mut arena, &mut views),
+                &mut crate_format(n, |i, room| {
+                    put(room, zmij::Buffer::new().format_finite(f64s[i]))
+                }),
+                &mut crate_format(n, |i, room| {
+                    put(room, ryu::Buffer::new().format_finite(f64s[i]))
+                }),
+            ],
+        );
+        row("DOUBLE -> STRING", n, &t, "zmij", 1);
+        row("DOUBLE -> STRING", n, &t, "ryu", 2);
     }
     if wanted("INT64 -> STRING") {
         let (mut arena, mut views) = (vec![0u8; n * 20], empty_views(n));
-        let t = rounds(&mut [
-            &mut format(DType::Int64.code(), &mut i64_bytes, &mut arena, &mut views),
-            &mut crate_format(n, |i, room| put(room, itoa::Buffer::new().format(i64s[i]))),
-        ]);
-        row("INT64 -> STRING", n, t[0], "itoa", t[1]);
+        let t = rounds(
+            busy,
+            &mut [
+                &mut format(DType::Int64.code(), &mut i64_bytes, &mut arena, &mut views),
+                &mut crate_format(n, |i, room| put(room, itoa::Buffer::new().format(i64s[i]))),
+            ],
+        );
+        row("INT64 -> STRING", n, &t, "itoa", 1);
     }
     let (mut f32_views, mut f64_views, mut i64_views) = (f32_views, f64_views, i64_views);
     if wanted("STRING -> FLOAT") {
         let peer_views = f32_views.clone();
-        let t = rounds(&mut [
-            &mut parse(DType::Float.code(), &mut f32_views, 4),
-            &mut crate_parse(&peer_views, |s| fast_float2::parse::<f32, _>(s).ok()),
-        ]);
-        row("STRING -> FLOAT", n, t[0], "fast-float2", t[1]);
+        let t = rounds(
+            busy,
+            &mut [
+                &mut parse(DType::Float.code(), &mut f32_views, 4),
+                &mut crate_parse(&peer_views, |s| fast_float2::parse::<f32, _>(s).ok()),
+            ],
+        );
+        row("STRING -> FLOAT", n, &t, "fast-float2", 1);
     }
     if wanted("STRING -> DOUBLE") {
         let peer_views = f64_views.clone();
-        let t = rounds(&mut [
-            &mut parse(DType::Double.code(), &mut f64_views, 8),
-            &mut crate_parse(&peer_views, |s| fast_float2::parse::<f64, _>(s).ok()),
-        ]);
-        row("STRING -> DOUBLE", n, t[0], "fast-float2", t[1]);
+        let t = rounds(
+            busy,
+            &mut [
+                &mut parse(DType::Double.code(), &mut f64_views, 8),
+                &mut crate_parse(&peer_views, |s| fast_float2::parse::<f64, _>(s).ok()),
+            ],
+        );
+        row("STRING -> DOUBLE", n, &t, "fast-float2", 1);
     }
     if wanted("STRING -> INT64") {
         let peer_views = i64_views.clone();
-        let t = rounds(&mut [
-            &mut parse(DType::Int64.code(), &mut i64_views, 8),
-            &mut crate_parse(&peer_views, |s| {
-                // SAFETY: the formatter wrote ASCII digits and a sign, which is UTF-8.
-                unsafe { std::str::from_utf8_unchecked(s) }
-                    .parse::<i64>()
-                    .ok()
-            }),
-        ]);
-        row("STRING -> INT64", n, t[0], "core parse", t[1]);
+        let t = rounds(
+            busy,
+            &mut [
+                &mut parse(DType::Int64.code(), &mut i64_views, 8),
+                &mut crate_parse(&peer_views, |s| {
+                    // SAFETY: the formatter wrote ASCII digits and a sign, which is UTF-8.
+                    unsafe { std::str::from_utf8_unchecked(s) }
+                        .parse::<i64>()
+                        .ok()
+                }),
+            ],
+        );
+        row("STRING -> INT64", n, &t, "core parse", 1);
+    }
+    if let Some(share) = common::neighbour_share() {
+        println!("{share}");
     }
     println!("(benchmarks report, they do not fail)");
 }

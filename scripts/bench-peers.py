@@ -6,14 +6,20 @@ ctypes and the C ABI), onnxruntime (a one-node Cast or Expand model), numpy/ml_d
 (astype or copyto, whichever is faster) and memcpy of the same bytes (a memmove of half
 the bytes read plus written, so that it reads and writes the same total; for Expand a
 memset of the output). onnxruntime runs with OrtValues in and out (no conversion to numpy
-arrays), and the contenders take turns run by run. Every figure is the best of several runs; only ratios within one
-run mean anything. Writes a Markdown table and a PNG chart (speedup of tensorcast over
-each peer, log scale), by default docs/perf/peers.md and docs/perf/peers.png, and (a
-full run to the default table) the table into docs/performance.md between its peers
-markers.
+arrays), and the contenders take turns run by run, each run timed on the thread's CPU
+clock. Every figure is the best of several runs; only ratios within one run mean
+anything. Writes a Markdown table and a PNG chart (speedup of tensorcast over each peer,
+log scale), by default docs/perf/peers.md and docs/perf/peers.png, and (a full run to the
+default table) the table into docs/performance.md between its peers markers.
 
-    scripts/bench-peers.sh [--n N] [--runs R] [--only TEXT]   (creates build/venv-peers)
+    scripts/bench-peers.sh [--n N] [--runs R] [--only TEXT] [--busy]   (creates build/venv-peers)
     build/venv-peers/bin/python scripts/bench-peers.py --lib target/release/libtensorcast.so
+
+--busy measures every figure twice in the same runs: idle, and with a compute-bound
+neighbour process on another CPU (docs/performance.md, "Busy machines"); each ratio then
+reads "idle / busy". The data are those of `cargo bench --bench cast`: magnitudes spread
+evenly over the exponents 2^-10..2^10, half negative; random codes for the 8-bit and
+packed formats.
 
 Not part of the test command's pass/fail: an operation a peer lacks is n/a, and one that
 fails in a peer is reported, not fatal.
@@ -23,6 +29,8 @@ import argparse
 import ctypes
 import os
 import platform
+import signal
+import subprocess
 import sys
 import time
 from importlib.metadata import version
@@ -111,10 +119,100 @@ class Lib:
             raise RuntimeError(f"{what}: status {status}: {self.err.message.decode()}")
 
 
+# The neighbour's work: floating-point multiply-adds and integer multiply/shift/xor mixes
+# over arrays small enough to stay in its core's L1 cache (24 KiB), in place, so that it
+# computes without memory traffic; numpy's loops do the work in vector registers, a few
+# thousand operations per call of the interpreter.
+NEIGHBOUR = """
+import numpy as np
+f = np.linspace(1.0, 2.0, 2048)
+k = np.arange(1, 1025, dtype=np.uint64)
+t = np.empty_like(k)
+mul = np.uint64(0x9E3779B97F4A7C15)
+while True:
+    np.multiply(f, 0.9999999, out=f)
+    np.add(f, 1e-4, out=f)
+    np.multiply(k, mul, out=k)
+    np.right_shift(k, np.uint64(29), out=t)
+    np.bitwise_xor(k, t, out=k)
+"""
+
+
+class Neighbour:
+    """A compute-bound process on a CPU of its own (where os.sched_setaffinity lets this
+    process pin itself to one CPU and the neighbour to another), stopped (SIGSTOP) between
+    the busy turns and running (SIGCONT) during them."""
+
+    def __init__(self):
+        cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        self.process = subprocess.Popen([sys.executable, "-c", NEIGHBOUR])
+        if len(cpus) >= 2:
+            os.sched_setaffinity(0, {cpus[0]})
+            os.sched_setaffinity(self.process.pid, {cpus[1]})
+            self.placement = f"measuring on CPU {cpus[0]}, the busy neighbour on CPU {cpus[1]}"
+        else:
+            self.placement = (f"note: {len(cpus) or 'unknown number of'} CPU(s) to run on: "
+                              "the neighbour runs unpinned beside the measurements")
+        time.sleep(1.0)  # its numpy import
+        self.pause()
+        self.wall = 0.0
+        self.start_cpu = self.cpu_seconds()
+
+    def cpu_seconds(self):
+        """The neighbour's time on a CPU so far, in nanoseconds' precision (None where
+        /proc does not say)."""
+        try:
+            with open(f"/proc/{self.process.pid}/schedstat") as f:
+                return int(f.read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def pause(self):
+        os.kill(self.process.pid, signal.SIGSTOP)
+        os.waitpid(self.process.pid, os.WUNTRACED)
+        if hasattr(self, "resumed"):
+            self.wall += time.perf_counter() - self.resumed
+
+    def resume(self):
+        os.kill(self.process.pid, signal.SIGCONT)
+        os.waitpid(self.process.pid, os.WCONTINUED)
+        self.resumed = time.perf_counter()
+
+    def share(self):
+        """A sentence saying how much of the busy turns the neighbour computed (other
+        processes take their part of its CPU on a shared machine)."""
+        cpu = self.cpu_seconds()
+        if cpu is None or self.start_cpu is None or self.wall < 0.1:
+            return None
+        return (f"The neighbour computed {100 * (cpu - self.start_cpu) / self.wall:.0f}% of "
+                f"the busy turns' time (the rest of its CPU's time went to other processes).")
+
+    def close(self):
+        self.process.kill()  # a stopped process dies of SIGKILL too
+        self.process.wait()
+
+
+# The neighbour of a --busy run (None: idle only).
+BUSY = None
+
+
+def clock():
+    """Seconds this thread has run on a CPU, where the system says (every contender runs
+    on the calling thread: onnxruntime with one intra-op thread, numpy, ctypes), as the
+    Rust benchmarks time: on a shared machine a run is often descheduled part-way, and
+    wall time would count the wait. Wall time elsewhere."""
+    return time.thread_time() if THREAD_CLOCK else time.perf_counter()
+
+
+THREAD_CLOCK = hasattr(time, "thread_time") and time.get_clock_info("thread_time").resolution < 1e-6
+
+
 def race(runs, contenders):
     """The best time of each callable; the contenders take turns, run by run, so that all
     of them see the same load on a shared machine. A contender that raises TypeError or
-    ValueError (a cast the peer does not make) is left out."""
+    ValueError (a cast the peer does not make) is left out. With a neighbour (--busy),
+    every run times the contenders idle and then again with the neighbour computing; the
+    busy times are under the key "busy" (a dict of the same names)."""
     times = {}
     for name, f in list(contenders.items()):
         try:
@@ -122,17 +220,33 @@ def race(runs, contenders):
             times[name] = float("inf")
         except (TypeError, ValueError):
             del contenders[name]
+    busy = dict(times)
     for _ in range(runs):
         for name, f in contenders.items():
-            t = time.perf_counter()
+            t = clock()
             f()
-            times[name] = min(times[name], time.perf_counter() - t)
+            times[name] = min(times[name], clock() - t)
+        if BUSY is not None:
+            BUSY.resume()
+            try:
+                for name, f in contenders.items():
+                    t = clock()
+                    f()
+                    busy[name] = min(busy[name], clock() - t)
+            finally:
+                BUSY.pause()
+    if BUSY is not None:
+        times["busy"] = busy
     return times
 
 
 def source(dtype, n, rng):
-    """n ordinary values of `dtype` (some negatives, no NaN storms), as numpy stores them."""
-    x = (rng.random(n, dtype=np.float64) - 0.5) * 2000.0
+    """n values of `dtype` as numpy stores them, the data of `cargo bench --bench cast`:
+    half of them negative, magnitudes spread evenly over the exponents from 2^-10 to 2^10
+    (as weights and activations are: every low-precision format meets values below its
+    smallest normal, and the narrow ones values above their largest), no NaN storms; random
+    codes for the 8-bit and packed formats, which covers every code. (Uniform values of
+    magnitude up to 1000 skip the encoders' slow path below the smallest normal.)"""
     if dtype in ("u8",):
         return rng.integers(0, 256, n, dtype=np.uint8)
     if dtype == "i32":
@@ -140,10 +254,10 @@ def source(dtype, n, rng):
     if dtype in INT_RANGE:
         low, high = INT_RANGE[dtype]
         return rng.integers(low, high, n, dtype=np.int8).astype(NUMPY[dtype])
-    if dtype == "e8m0":  # powers of two only, from positive values
-        return (np.abs(x) + 1e-3).astype(NUMPY[dtype])
     if BITS[dtype] == 8 and dtype in AS_BITS:
-        return (x / 4).astype(NUMPY[dtype])
+        return rng.integers(0, 256, n, dtype=np.uint8).view(NUMPY[dtype])
+    sign = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    x = np.exp2(rng.random(n, dtype=np.float64) * 20.0 - 10.0) * sign
     return x.astype(NUMPY[dtype])
 
 
@@ -194,7 +308,7 @@ def ort_model(node, inputs, outputs, initializers=(), opset=21):
 def cast_row(lib, args, rng, src, dst):
     n, runs = args.n, args.runs
     x = source(src, n, rng)
-    row = {"op": f"{src} -> {dst}", "unit": "GB/s"}
+    row = {"op": f"{src} -> {dst}", "unit": "GB/s", "kind": "cast"}
     xin = tensorcast_bytes(x, src)
     out = np.zeros((n * BITS[dst] + 7) // 8, dtype=np.uint8)
     shape = [n]
@@ -223,12 +337,16 @@ def cast_row(lib, args, rng, src, dst):
         except Exception as e:  # a pair onnxruntime lacks, or cannot feed
             row["ort_note"] = str(e).splitlines()[0][:80]
     times = race(runs, contenders)
-    row["tensorcast"] = times["tensorcast"]
-    row["rate"] = moved / row["tensorcast"] / 1e9
-    row["memcpy"] = times["memcpy"]
-    numpy = [times[k] for k in ("numpy astype", "numpy copyto") if k in times]
-    row["numpy"] = min(numpy) if numpy else None
-    row["onnxruntime"] = times.get("onnxruntime")
+    for key, got in [(None, times), ("busy", times.get("busy"))]:
+        if got is None:
+            continue
+        into = row if key is None else row.setdefault(key, {})
+        into["tensorcast"] = got["tensorcast"]
+        into["rate"] = moved / got["tensorcast"] / 1e9
+        into["memcpy"] = got["memcpy"]
+        numpy = [got[k] for k in ("numpy astype", "numpy copyto") if k in got]
+        into["numpy"] = min(numpy) if numpy else None
+        into["onnxruntime"] = got.get("onnxruntime")
     return row
 
 
@@ -282,11 +400,15 @@ def expand_row(lib, args, rng, in_shape, out_shape, repeats=1):
         except Exception as e:
             row["ort_note"] = str(e).splitlines()[0][:80]
     times = race(runs, contenders)
-    row["tensorcast"] = times["tensorcast"]
-    row["rate"] = count * 4 * repeats / row["tensorcast"] / 1e9
-    row["memcpy"] = times["memcpy"]
-    row["numpy"] = min(t for k, t in times.items() if k.startswith("numpy"))
-    row["onnxruntime"] = times.get("onnxruntime")
+    for key, got in [(None, times), ("busy", times.get("busy"))]:
+        if got is None:
+            continue
+        into = row if key is None else row.setdefault(key, {})
+        into["tensorcast"] = got["tensorcast"]
+        into["rate"] = count * 4 * repeats / got["tensorcast"] / 1e9
+        into["memcpy"] = got["memcpy"]
+        into["numpy"] = min(t for k, t in got.items() if k.startswith("numpy"))
+        into["onnxruntime"] = got.get("onnxruntime")
     return row
 
 
@@ -338,10 +460,14 @@ def text_rows(lib, args, rng, src):
             except Exception as e:
                 row["ort_note"] = str(e).splitlines()[0][:80]
         times = race(runs, contenders)
-        row["tensorcast"] = times["tensorcast"]
-        row["numpy"] = times.get("numpy")
-        row["onnxruntime"] = times.get("onnxruntime")
-        row["rate"] = n / row["tensorcast"] / 1e6
+        for key, got in [(None, times), ("busy", times.get("busy"))]:
+            if got is None:
+                continue
+            into = row if key is None else row.setdefault(key, {"memcpy": None})
+            into["tensorcast"] = got["tensorcast"]
+            into["numpy"] = got.get("numpy")
+            into["onnxruntime"] = got.get("onnxruntime")
+            into["rate"] = n / got["tensorcast"] / 1e6
         rows.append(row)
     return rows
 
@@ -355,15 +481,35 @@ def fmt_ratio(value, suffix="x"):
     return "n/a" if value is None else f"{value:.2f}{suffix}"
 
 
+def cell(row, peer, suffix="x"):
+    """The ratio of tensorcast over `peer`, "idle / busy" when the row has a busy run."""
+    text = fmt_ratio(ratio(row, peer), suffix)
+    if "busy" in row:
+        text += " / " + fmt_ratio(ratio(row["busy"], peer), suffix)
+    return text
+
+
 def write_table(rows, path, header, failures):
     lines = [header, "",
              "| operation | tensorcast | / memcpy | vs onnxruntime | vs numpy / ml_dtypes |",
              "|---|---|---|---|---|"]
     for row in rows:
+        rate = f"{row['rate']:.1f}"
+        if "busy" in row:
+            rate += f" / {row['busy']['rate']:.1f}"
         lines.append(
-            f"| {row['op']} | {row['rate']:.1f} {row['unit']} | "
-            f"{fmt_ratio(ratio(row, 'memcpy'), '')} | "
-            f"{fmt_ratio(ratio(row, 'onnxruntime'))} | {fmt_ratio(ratio(row, 'numpy'))} |")
+            f"| {row['op']} | {rate} {row['unit']} | {cell(row, 'memcpy', '')} | "
+            f"{cell(row, 'onnxruntime')} | {cell(row, 'numpy')} |")
+    casts = [r for r in rows if r.get("kind") == "cast" and "busy" in r]
+    if casts:
+        low = {cond: min((ratio(r if cond == "idle" else r["busy"], "memcpy"), r["op"])
+                         for r in casts)
+               for cond in ("idle", "busy")}
+        lines += ["", "Lowest cast ratio to memcpy: "
+                  f"idle {low['idle'][0]:.2f} ({low['idle'][1]}; target >= 1.0), "
+                  f"busy {low['busy'][0]:.2f} ({low['busy'][1]}; target >= 0.8)."]
+        if BUSY is not None and BUSY.share():
+            lines.append(BUSY.share())
     notes = [f"- {row['op']}: onnxruntime n/a ({row['ort_note']})"
              for row in rows if row.get("ort_note")]
     notes += [f"- FAILED: {failure}" for failure in failures]
@@ -441,7 +587,23 @@ def main():
     parser.add_argument("--chart", default=os.path.join(root, "docs/perf/peers.png"),
                         help="the PNG chart to write")
     parser.add_argument("--only", help="run only operations whose name contains this")
+    parser.add_argument("--busy", action="store_true",
+                        help="also time everything with a compute-bound neighbour process "
+                             "on another CPU (each ratio then reads idle / busy)")
     args = parser.parse_args()
+    global BUSY
+    if args.busy:
+        BUSY = Neighbour()
+        print(f"busy column: a compute-bound neighbour process runs during the busy turns; "
+              f"{BUSY.placement}", file=sys.stderr)
+    try:
+        return run_all(args, parser, root)
+    finally:
+        if BUSY is not None:
+            BUSY.close()
+
+
+def run_all(args, parser, root):
     lib = Lib(args.lib)
     rng = np.random.default_rng(20261126)
     rows = []
@@ -483,6 +645,9 @@ def main():
               f"output bytes (Expand), M values/s (text). / memcpy: tensorcast's speed over "
               f"memcpy of the same total bytes (Expand: a memset of the output). vs a peer: "
               f"the peer's time over tensorcast's (> 1: tensorcast is faster).")
+    if args.busy:
+        header += (" Each figure reads idle / busy: busy is timed in the same runs with a "
+                   "compute-bound neighbour process on the other CPU.")
     for path in (args.table, args.chart):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     table = write_table(rows, args.table, header, failures)

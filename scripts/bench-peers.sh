@@ -8,7 +8,10 @@
 # pass/fail: it reports where tensorcast stands. A few minutes on 2 cores.
 #
 #   scripts/bench-peers.sh [--n N] [--text-n N] [--runs R] [--table FILE] [--chart FILE]
-#                          [--only TEXT]
+#                          [--only TEXT] [--busy]
+#
+# --busy times everything twice in the same runs, idle and with a compute-bound neighbour
+# process on the other CPU, and each figure reads "idle / busy".
 #
 # TCAST_LIB overrides the library (default target/release/libtensorcast.so, built here
 # with cargo build --release when TCAST_LIB is not set).
