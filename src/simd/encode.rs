@@ -91,7 +91,14 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
         };
         let max = splat(f.max_code as i32);
         let over = code.gt(max);
-        let code = V::select(below, subnormal_codes::<V, SRC, F>(abs), code.min(max));
+        // A format with the source's exponent field (FLOAT16 -> FLOAT8E5M2) has its
+        // subnormals where the source has its own, with the quantum the shift above
+        // rounds to: the rounding is already theirs.
+        let code = if f.exp_bits as i32 == src_exp_bits && f.bias == src_bias {
+            code.min(max)
+        } else {
+            V::select(below, subnormal_codes::<V, SRC, F>(abs), code.min(max))
+        };
         let sign_bit = 1 << (f.exp_bits as i32 + m);
         let sign = h.and(splat(0x8000)).shr(15 - (f.exp_bits + m as u32));
         // The all-ones magnitude (FN's NaN) and an IEEE format's infinity, from the
