@@ -111,7 +111,7 @@ fn allowed_cpus() -> Vec<usize> {
         let status = unsafe { sched_getaffinity(0, size_of::<CpuMask>(), &mut mask) };
         if status == 0 {
             return (0..1024)
-                .filter(|&cpu| mask[cpu / 64] >> (cpu % 64) & 1 == 1)
+                .filter(|&cpu| (mask[cpu / 64] >> (cpu % 64)) & 1 == 1)
                 .collect();
         }
     }
