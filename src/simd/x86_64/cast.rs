@@ -814,44 +814,13 @@ unsafe fn decode_e8m0_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], 
         // in two byte planes of their table entries; those below round to 0.
         let rebias = FORMATS[F as usize].bias - 15;
         let first = rebias - 9;
-        let plane = |shift: u32| {
-            let byte = |i: i32| (table[(first + i) as usize] >> shift) as i8;
-            _mm256_setr_epi8(
-                byte(0),
-                byte(1),
-                byte(2),
-                byte(3),
-                byte(4),
-                byte(5),
-                byte(6),
-                byte(7),
-                byte(8),
-                byte(9),
-                byte(10),
-                byte(11),
-                byte(12),
-                byte(13),
-                byte(14),
-                byte(15),
-                byte(0),
-                byte(1),
-                byte(2),
-                byte(3),
-                byte(4),
-                byte(5),
-                byte(6),
-                byte(7),
-                byte(8),
-                byte(9),
-                byte(10),
-                byte(11),
-                byte(12),
-                byte(13),
-                byte(14),
-                byte(15),
-            )
+        // Each plane's 16 bytes twice over, once per 128-bit lane.
+        let plane = |shift: u32| -> [u8; 32] {
+            std::array::from_fn(|i| (table[first as usize + i % 16] >> shift) as u8)
         };
-        let (small_lo, small_hi) = (plane(0), plane(8));
+        let (lo_bytes, hi_bytes) = (plane(0), plane(8));
+        let small_lo = _mm256_loadu_si256(lo_bytes.as_ptr().cast());
+        let small_hi = _mm256_loadu_si256(hi_bytes.as_ptr().cast());
         let (nan_lo, nan_hi) = (
             _mm256_set1_epi8(table[0xff] as i8),
             _mm256_set1_epi8((table[0xff] >> 8) as i8),
