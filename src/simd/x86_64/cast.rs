@@ -989,29 +989,11 @@ unsafe fn decode_eights_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_unpackhi_epi8(sign_lo, sign_hi),
             );
             let out = di.as_mut_ptr();
-            let (first, second) = (
-                _mm256_permute2x128_si256::<0x20>,
-                _mm256_permute2x128_si256::<0x31>,
-            );
             if T == LUT_F32 {
-                // Each bf16 result the top half of its f32: per lane, elements 0-3 |
-                // 16-19 and 4-7 | 20-23 from `low`, 8-11 | 24-27 and 12-15 | 28-31
-                // from `high`.
-                let (l0, l1) = (
-                    _mm256_unpacklo_epi16(zero, low),
-                    _mm256_unpackhi_epi16(zero, low),
-                );
-                let (h0, h1) = (
-                    _mm256_unpacklo_epi16(zero, high),
-                    _mm256_unpackhi_epi16(zero, high),
-                );
-                store(out, first(l0, l1), stream);
-                store(out.add(32), first(h0, h1), stream);
-                store(out.add(64), second(l0, l1), stream);
-                store(out.add(96), second(h0, h1), stream);
+                // Each bf16 result the top half of its f32.
+                store_in_order(out, (zero, zero), Some((low, high)), stream);
             } else {
-                store(out, first(low, high), stream);
-                store(out.add(32), second(low, high), stream);
+                store_in_order(out, (low, high), None, stream);
             }
         }
         lut_all::<F, T>(s.remainder(), d.into_remainder());
@@ -1139,10 +1121,6 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
             };
             // Per lane: the low halves of the codes (0-7 | 16-23), the high (8-15 | 24-31).
             let (w01l, w01h) = (_mm256_unpacklo_epi8(b0, b1), _mm256_unpackhi_epi8(b0, b1));
-            let (first, second) = (
-                _mm256_permute2x128_si256::<0x20>,
-                _mm256_permute2x128_si256::<0x31>,
-            );
             if T == LUT_F32 {
                 let (b2, b3) = if let (6, Some(planes)) = (bits, signed_planes) {
                     signed_six_bytes(codes, &planes)
@@ -1155,18 +1133,9 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                     )
                 };
                 let (w23l, w23h) = (_mm256_unpacklo_epi8(b2, b3), _mm256_unpackhi_epi8(b2, b3));
-                // Per lane, four codes each: 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31.
-                let d0 = _mm256_unpacklo_epi16(w01l, w23l);
-                let d1 = _mm256_unpackhi_epi16(w01l, w23l);
-                let d2 = _mm256_unpacklo_epi16(w01h, w23h);
-                let d3 = _mm256_unpackhi_epi16(w01h, w23h);
-                store(out, first(d0, d1), stream);
-                store(out.add(32), first(d2, d3), stream);
-                store(out.add(64), second(d0, d1), stream);
-                store(out.add(96), second(d2, d3), stream);
+                store_in_order(out, (w01l, w01h), Some((w23l, w23h)), stream);
             } else {
-                store(out, first(w01l, w01h), stream);
-                store(out.add(32), second(w01l, w01h), stream);
+                store_in_order(out, (w01l, w01h), None, stream);
             }
         }
         let table = &Lut::<F>::TABLES[T as usize];
@@ -1174,6 +1143,48 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
         for (i, di) in rest.chunks_exact_mut(size).enumerate() {
             let code = pack::get(bits as u32, packed, i);
             di.copy_from_slice(&table[usize::from(code)].to_le_bytes()[..size]);
+        }
+    }
+}
+
+/// Stores the results of 32 codes in element order, given as 16-bit words laid out per
+/// 128-bit lane as the byte unpacks leave them: `low.0` holds elements 0-7 | 16-23 and
+/// `low.1` 8-15 | 24-31. Without `high` the words are the results (64 bytes); with it,
+/// `high`'s words are the upper halves of 32-bit results whose lower halves are `low`'s
+/// (128 bytes).
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `out` holds 64 writable bytes, 128 with `high`.
+#[inline(always)]
+unsafe fn store_in_order(
+    out: *mut u8,
+    low: (__m256i, __m256i),
+    high: Option<(__m256i, __m256i)>,
+    stream: bool,
+) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        let (first, second) = (
+            _mm256_permute2x128_si256::<0x20>,
+            _mm256_permute2x128_si256::<0x31>,
+        );
+        match high {
+            Some(high) => {
+                // Per lane, four results each: 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27,
+                // 12-15 | 28-31.
+                let d0 = _mm256_unpacklo_epi16(low.0, high.0);
+                let d1 = _mm256_unpackhi_epi16(low.0, high.0);
+                let d2 = _mm256_unpacklo_epi16(low.1, high.1);
+                let d3 = _mm256_unpackhi_epi16(low.1, high.1);
+                store(out, first(d0, d1), stream);
+                store(out.add(32), first(d2, d3), stream);
+                store(out.add(64), second(d0, d1), stream);
+                store(out.add(96), second(d2, d3), stream);
+            }
+            None => {
+                store(out, first(low.0, low.1), stream);
+                store(out.add(32), second(low.0, low.1), stream);
+            }
         }
     }
 }
