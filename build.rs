@@ -11,11 +11,38 @@
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     write_pow5_table();
+    avx512_cfg();
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
         && std::env::var_os("CARGO_FEATURE_SONAME").is_some()
     {
         let major = std::env::var("CARGO_PKG_VERSION_MAJOR").expect("cargo sets the version");
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libtensorcast.so.{major}");
+    }
+}
+
+/// Sets `tcast_avx512` when the compiler has AVX-512's target features (stable since Rust
+/// 1.89): the x86-64 kernels then get a second build of the encoders with AVX-512VL and
+/// BW enabled, which gives the AVX2 code 32 vector registers and the compiler masks and
+/// three-way logic (src/simd/x86_64/mod.rs). An older compiler (the MSRV, Debian's rustc
+/// 1.85) builds without it, and the kernels are the AVX2 ones alone.
+fn avx512_cfg() {
+    println!("cargo:rustc-check-cfg=cfg(tcast_avx512)");
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let minor = std::process::Command::new(rustc)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|out| {
+            // "rustc 1.95.0 (59807616e 2026-04-14)"
+            let text = String::from_utf8(out.stdout).ok()?;
+            let version = text.split_whitespace().nth(1)?;
+            let mut parts = version.split('.');
+            let major: u32 = parts.next()?.parse().ok()?;
+            let minor: u32 = parts.next()?.parse().ok()?;
+            (major == 1).then_some(minor)
+        });
+    if minor.is_some_and(|minor| minor >= 89) {
+        println!("cargo:rustc-cfg=tcast_avx512");
     }
 }
 

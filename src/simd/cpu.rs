@@ -322,10 +322,17 @@ impl Tier {
         cpu().best_tier()
     }
 
-    /// Every tier this CPU runs (tests compare them all).
+    /// Every tier this CPU runs (tests compare them all); on x86-64 with AVX-512 the AVX2
+    /// tier twice, with and without its AVX-512 build.
     #[cfg(test)]
     pub fn available() -> Vec<Tier> {
         let mut tiers = vec![Tier::Portable];
+        #[cfg(target_arch = "x86_64")]
+        if let Tier::Avx2(token) = Tier::detect() {
+            if token.avx512().is_some() {
+                tiers.push(Tier::Avx2(token.without_avx512()));
+            }
+        }
         if Tier::detect() != Tier::Portable {
             tiers.push(Tier::detect());
         }

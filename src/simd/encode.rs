@@ -352,8 +352,9 @@ impl<V: Halves, const SRC: u8, const F: u8, const OPT: u8> Body for HalfStep<V, 
 pub(crate) trait EncoderFamily: Copy + 'static {
     /// The family's vector of 16-bit lanes.
     type V: Halves;
-    /// The family's entry point for body `B` (compiled with its target features).
-    fn entry<B: Body>() -> Run;
+    /// The family's entry point for body `B` (compiled with its target features; on
+    /// x86-64 with AVX-512's added where the token has them).
+    fn entry<B: Body>(self) -> Run;
     /// A kernel of the family (this token proves the CPU runs it).
     fn kernel(self, run: Run, src_size: usize, dst_size: usize) -> Kernel;
     /// FLOAT -> format `F` (a float or an integer format) with options `OPT` over
@@ -373,14 +374,14 @@ pub(crate) trait EncoderFamily: Copy + 'static {
 }
 
 /// Implements [`EncoderFamily`] for a family's token: `encoder_family!(Token, Vector,
-/// f32_steps, half_steps)`, with the family's `entry` and `kernel` in scope and its two
-/// step walkers named.
+/// encoder_entry, f32_steps, half_steps)`, with the family's `kernel` in scope, and its
+/// entry chooser (`fn encoder_entry<B: Body>(token) -> Run`) and two step walkers named.
 macro_rules! encoder_family {
-    ($token:ty, $vector:ty, $f32_steps:ident, $half_steps:ident) => {
+    ($token:ty, $vector:ty, $entry:ident, $f32_steps:ident, $half_steps:ident) => {
         impl $crate::simd::encode::EncoderFamily for $token {
             type V = $vector;
-            fn entry<B: Body>() -> Run {
-                entry::<B>
+            fn entry<B: Body>(self) -> Run {
+                $entry::<B>(self)
             }
             fn kernel(self, run: Run, src_size: usize, dst_size: usize) -> Kernel {
                 kernel(run, src_size, dst_size, self)
@@ -464,9 +465,9 @@ pub(crate) fn encoder<E: EncoderFamily, const F: u8, const OPT: u8>(
 ) -> Option<Kernel> {
     let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
     let (run, size) = match source {
-        Scalar::F32 => (E::entry::<EncodeF32<E, F, OPT>>(), 4),
-        Scalar::F16 if !is_int => (E::entry::<EncodeHalf<E, 0, F, OPT>>(), 2),
-        Scalar::Bf16 if !is_int => (E::entry::<EncodeHalf<E, 1, F, OPT>>(), 2),
+        Scalar::F32 => (family.entry::<EncodeF32<E, F, OPT>>(), 4),
+        Scalar::F16 if !is_int => (family.entry::<EncodeHalf<E, 0, F, OPT>>(), 2),
+        Scalar::Bf16 if !is_int => (family.entry::<EncodeHalf<E, 1, F, OPT>>(), 2),
         _ => return None,
     };
     let kernel = family.kernel(run, size, 1);

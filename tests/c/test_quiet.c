@@ -339,6 +339,21 @@ int main(void) {
   CHECK(strcmp(value, "sse2") == 0);
   field(line, " kernels=", value, sizeof value);
   CHECK(value[0] != '\0' && strstr(value, "sse2") == NULL);
+  /* The AVX-512 build of the AVX2 kernels, where the CPU and the compiler have it:
+     withdrawn by one of its features, the AVX2 family stays. */
+  cpu_info_with(NULL, line, sizeof line);
+  field(line, " kernels=", value, sizeof value);
+  if (strstr(value, "avx512") != NULL) {
+    CHECK(strstr(value, "avx2") != NULL);
+    cpu_info_with("avx512vl", line, sizeof line);
+    field(line, " withdrawn=", value, sizeof value);
+    CHECK(strcmp(value, "avx512") == 0);
+    field(line, " kernels=", value, sizeof value);
+    CHECK(strstr(value, "avx2") != NULL && strstr(value, "avx512") == NULL);
+  }
+  /* A feature name of the AVX-512 build is known even where it is not built. */
+  cpu_info_with("avx512bw", line, sizeof line);
+  CHECK(strstr(line, " unknown=none") != NULL);
 #endif
   return tc_summary();
 }

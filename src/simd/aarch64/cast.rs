@@ -479,7 +479,18 @@ unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     }
 }
 
-encode::encoder_family!(Neon, uint16x8_t, encode_float_steps, encode_half_steps);
+/// The encoders' entry point for body `B` (NEON has one build).
+fn encoder_entry<B: Body>(_: Neon) -> Run {
+    entry::<B>
+}
+
+encode::encoder_family!(
+    Neon,
+    uint16x8_t,
+    encoder_entry,
+    encode_float_steps,
+    encode_half_steps
+);
 
 /// Runs `S::run(si, di)` on each step of `src` (`step_in` bytes) and `dst` (`step_out`).
 ///

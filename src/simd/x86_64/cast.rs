@@ -12,6 +12,8 @@
 
 use super::lanes::{bf16_odd_pairs, store_codes};
 use super::{avx2_family, Avx2};
+#[cfg(tcast_avx512)]
+use super::{avx512_family, with_avx512};
 use crate::dtype::Scalar;
 use crate::formats::convert::{f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits};
 use crate::formats::lowp::{Kind, FORMATS};
@@ -26,6 +28,32 @@ use half::{bf16, f16};
 use std::arch::x86_64::*;
 
 family_entry!(avx2_family, Avx2, Tier::Avx2);
+
+#[cfg(tcast_avx512)]
+avx512_family! { enable_features! {
+    /// `entry::<B>` compiled with AVX-512's features too: the same body, given 32
+    /// vector registers, masks and `vpternlog` by the compiler.
+    ///
+    /// # Safety
+    /// The CPU runs [`avx512_family`]; the sizes of the kernel for `B`.
+    unsafe fn entry_avx512<B: Body>(src: &[u8], dst: &mut [u8]) {
+        // SAFETY: the caller's promise is the body's.
+        unsafe { B::run(src, dst) }
+    }
+} }
+
+/// The encoders' entry point for body `B`: the AVX-512 build where the token has it.
+/// The encoders keep four streams of about 30 vector values each in flight, which
+/// AVX2's 16 registers cannot hold: with 32, and with masks and `vpternlog`, FLOAT ->
+/// FLOAT8 ran 20% faster and FLOAT -> FLOAT6E2M3 27% on data in L2 (benches/cast.rs).
+fn encoder_entry<B: Body>(token: Avx2) -> Run {
+    #[cfg(tcast_avx512)]
+    if token.avx512().is_some() {
+        return entry_avx512::<B>;
+    }
+    let _ = token;
+    entry::<B>
+}
 
 bodies! {
     F32ToF16 => f32_to_f16;
@@ -1296,4 +1324,10 @@ pub fn decode_lut_by_gather<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     kernel(entry::<DecodeLut<F, T>>, 1, lut_size::<T>(), token)
 }
 
-encode::encoder_family!(Avx2, __m256i, encode_f32_steps, encode_half_steps);
+encode::encoder_family!(
+    Avx2,
+    __m256i,
+    encoder_entry,
+    encode_f32_steps,
+    encode_half_steps
+);

@@ -21,11 +21,54 @@ macro_rules! avx2_family {
 }
 pub(crate) use avx2_family;
 
+/// The AVX2 family's features with AVX-512F, VL and BW added, listed once as
+/// [`avx2_family`] is: the encoders have a second build with these
+/// (`cast::encoder_entry`). The code is the AVX2 code, on 256-bit vectors; what the
+/// extra features give it is the compiler's: 32 vector registers instead of 16 (the
+/// encoders' four streams spilled to the stack), masks for the blends and `vpternlog`
+/// for chains of logic. Only with a compiler that has these target features
+/// (`tcast_avx512`, build.rs).
+macro_rules! avx512_family {
+    ($callback:ident! { $($args:tt)* }) => {
+        $crate::simd::x86_64::avx2_family! {
+            with_avx512! { $callback! { $($args)* } }
+        }
+    };
+}
+/// [`avx512_family`]'s step: the AVX2 list with the AVX-512 features appended.
+macro_rules! with_avx512 {
+    ([$($feature:tt),+] $callback:ident! { $($args:tt)* }) => {
+        $callback! { [$($feature),+, "avx512f", "avx512vl", "avx512bw"] $($args)* }
+    };
+}
+pub(crate) use avx512_family;
+pub(crate) use with_avx512;
+
 use super::family::{feature_names, features_detected};
 
-/// Proof that the CPU runs the AVX2 family .
+/// Proof that the CPU runs the AVX2 family, and (inside) whether it also runs
+/// [`avx512_family`]'s features (and they are neither disabled nor unknown to the
+/// compiler that built the library).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Avx2(());
+pub struct Avx2(Option<Avx512>);
+
+/// Proof that the CPU runs the AVX-512 build of the AVX2 kernels ([`avx512_family`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Avx512(());
+
+impl Avx2 {
+    /// The proof of the AVX-512 build too, if the CPU runs it.
+    pub fn avx512(self) -> Option<Avx512> {
+        self.0
+    }
+
+    /// The same proof without the AVX-512 build: its kernels are the plain AVX2 ones
+    /// (for tests that compare the two builds).
+    #[cfg(test)]
+    pub fn without_avx512(self) -> Avx2 {
+        Avx2(None)
+    }
+}
 
 /// Proof that SSE2 is available and not disabled (every x86-64 CPU has it; the token
 /// exists so that `TCAST_DISABLE_CPU_FEATURES` can turn its kernels off).
@@ -46,9 +89,10 @@ pub struct Tokens {
 
 impl Tokens {
     /// Each family by the name `tcast_cpu_info` reports, with whether it is in use.
-    pub fn families(self) -> [(&'static str, bool); 3] {
+    pub fn families(self) -> [(&'static str, bool); 4] {
         [
             ("avx2", self.avx2.is_some()),
+            ("avx512", self.avx2.and_then(Avx2::avx512).is_some()),
             ("sse2", self.sse2.is_some()),
             ("erms", self.erms.is_some()),
         ]
@@ -57,15 +101,17 @@ impl Tokens {
 
 /// Every feature name the families use, for checking `TCAST_DISABLE_CPU_FEATURES`.
 pub fn known_features() -> impl Iterator<Item = &'static str> {
-    let avx2: &[&str] = avx2_family! { feature_names! {} };
-    avx2.iter().copied().chain(["sse2", "ermsb"])
+    let avx512: &[&str] = avx512_family! { feature_names! {} };
+    avx512.iter().copied().chain(["sse2", "ermsb"])
 }
 
 /// Detects the families this CPU runs; `disabled` names features to treat as absent.
 pub fn detect(disabled: &dyn Fn(&str) -> bool) -> Tokens {
+    let avx512 = cfg!(tcast_avx512)
+        && avx512_family! { features_detected! { is_x86_feature_detected, disabled } };
     Tokens {
         avx2: (avx2_family! { features_detected! { is_x86_feature_detected, disabled } })
-            .then_some(Avx2(())),
+            .then_some(Avx2(avx512.then_some(Avx512(())))),
         sse2: features_detected!(["sse2"] is_x86_feature_detected, disabled).then_some(Sse2(())),
         erms: features_detected!(["ermsb"] is_x86_feature_detected, disabled).then_some(Erms(())),
     }
