@@ -147,3 +147,39 @@ pub fn copy_repeated(out: &mut [u8], pattern: &[u8]) {
         piece.copy_from_slice(&pattern[..n]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every block size, at every alignment of the output within 64 bytes and lengths
+    /// from none to past 200 bytes: the bytes written are whole copies of the block and
+    /// nothing around the output changes.
+    #[test]
+    fn stream_fill_writes_whole_copies_and_nothing_else() {
+        let block: Vec<u8> = (1..=32).collect();
+        for tier in Tier::available() {
+            for size in [1usize, 2, 4, 8, 16, 32] {
+                for offset in 0..64 {
+                    for copies in 0..(256 / size) {
+                        let len = copies * size;
+                        let mut storage = vec![0xeeu8; offset + len + 40];
+                        stream_fill(&mut storage[offset..][..len], &block[..size], tier);
+                        stream_fence(tier);
+                        let want: Vec<u8> = (0..len).map(|i| block[i % size]).collect();
+                        assert_eq!(
+                            &storage[offset..][..len],
+                            &want[..],
+                            "{tier:?} size {size} offset {offset} len {len}"
+                        );
+                        assert!(
+                            storage[..offset].iter().all(|&b| b == 0xee)
+                                && storage[offset + len..].iter().all(|&b| b == 0xee),
+                            "{tier:?} size {size} offset {offset} len {len}: wrote outside"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

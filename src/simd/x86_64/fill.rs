@@ -127,7 +127,10 @@ pub fn fence() {
 }
 
 /// Fills `dst` with copies of `block` (1, 2, 4, 8, 16 or 32 bytes; `dst` starts at a
-/// block boundary) using 32-byte non-temporal stores on the aligned middle part.
+/// block boundary) using 32-byte non-temporal stores on the aligned middle part, and
+/// small copies of the pattern for the ends, with no division per byte. (One ordinary
+/// 32-byte store over each end, overlapping the streaming stores, cost Expand's (4096, 1)
+/// -> (4096, 4096), 16 KiB rows, 30%.)
 ///
 /// # Safety
 /// The CPU must support AVX2.
@@ -137,18 +140,19 @@ unsafe fn stream_fill_body(dst: &mut [u8], block: &[u8]) {
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
         let size = block.len();
-        debug_assert!(32 % size == 0);
+        debug_assert!(size.is_power_of_two() && 32 % size == 0);
+        // The block repeated over 64 bytes: the 32 bytes from offset k have the phase of
+        // an output offset k (mod 32).
+        let mut twice = [0u8; 64];
+        for (k, b) in twice.iter_mut().enumerate() {
+            *b = block[k & (size - 1)];
+        }
+        // The bytes before the first 32-byte boundary, and those after the last one, by
+        // copies from the pattern: the phase at offset k (mod 32) is `twice[k..]`.
         let head = dst.as_ptr().align_offset(32).min(dst.len());
-        for (i, b) in dst[..head].iter_mut().enumerate() {
-            *b = block[i % size];
-        }
-        // 32 is a multiple of the block size, so every aligned 32 bytes share one phase.
-        let mut lanes = [0u8; 32];
-        for (k, b) in lanes.iter_mut().enumerate() {
-            *b = block[(head + k) % size];
-        }
-        // In bounds: `lanes` holds 32 readable bytes.
-        let v = _mm256_loadu_si256(lanes.as_ptr().cast());
+        dst[..head].copy_from_slice(&twice[..head]);
+        // In bounds: `head` < 32, so `twice` holds 32 readable bytes from it.
+        let v = _mm256_loadu_si256(twice.as_ptr().add(head).cast());
         let body = &mut dst[head..];
         let whole = body.len() / 32 * 32;
         let (aligned, rest) = body.split_at_mut(whole);
@@ -156,9 +160,9 @@ unsafe fn stream_fill_body(dst: &mut [u8], block: &[u8]) {
             // In bounds: `chunk` is 32 writable bytes starting on a 32-byte boundary.
             _mm256_stream_si256(chunk.as_mut_ptr().cast(), v);
         }
-        for (i, b) in rest.iter_mut().enumerate() {
-            *b = block[(head + whole + i) % size];
-        }
+        // `head + whole` is `head` (mod 32), and `rest` is shorter than 32.
+        let n = rest.len();
+        rest.copy_from_slice(&twice[head..][..n]);
     }
 }
 
