@@ -402,3 +402,72 @@ def read_safetensors_header_only(path):
     with open(path, "rb") as f:
         (n,) = struct.unpack("<Q", f.read(8))
         return json.loads(f.read(n)), 8 + n, None
+
+
+@pytest.mark.parametrize("dst", FLOATS, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("src", INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
+def test_integers_to_floats_agree_with_ml_dtypes(src, dst):
+    # Integers float32 holds exactly (ml_dtypes goes through float32): one rounding each way.
+    x = np.array([0, 1, 2, 3, 5, 7, 100, 127, 255, 1000, 4096, 65535, 2**24], np.int64)
+    if np.dtype(src).kind == "i":
+        x = np.concatenate([x, -x])
+    x = x[(x >= np.iinfo(src).min) & (x <= np.iinfo(src).max)] if src is not np.bool_ else np.array([0, 1])
+    x = x.astype(src)
+    got = tc.cast(x, dst, saturate=not np.dtype(dst).name.startswith("float8"))
+    same(got, x.astype(dst))
+
+
+@pytest.mark.parametrize("dst", INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("src", FLOATS, ids=lambda d: np.dtype(d).name)
+def test_floats_to_integers_in_range_agree_with_numpy(src, dst):
+    # In range, float -> integer truncates in both; out of range and NaN numpy's result is
+    # the CPU's (tensorcast saturates: docs/semantics-cast.md), so only in-range values.
+    x = np.array([0.0, 0.5, -0.5, 1.0, 1.75, 2.5, -1.25, 3.0, -3.0, 6.0, 100.5, -100.5, 255.0])
+    x = x.astype(src).astype(np.float64)  # the values the source holds
+    info = np.iinfo(dst) if dst is not np.bool_ else None
+    if info is not None:
+        x = x[(np.trunc(x) >= info.min) & (np.trunc(x) <= info.max)]
+    xs = x.astype(src)
+    want = xs.astype(np.float64).astype(dst) if dst is not np.bool_ else xs.astype(np.float64) != 0
+    same(tc.cast(xs, dst), np.asarray(want, dtype=dst))
+
+
+@pytest.mark.parametrize("src", [np.float32, np.float64, np.int32, np.complex64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("dst", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_complex_agrees_with_numpy(src, dst):
+    x = np.array([0, 1.5, -2.25, 3, 1e6], np.float64).astype(src)
+    same(tc.cast(x, dst).view(np.float64 if np.dtype(dst).itemsize == 16 else np.float32),
+         x.astype(dst).view(np.float64 if np.dtype(dst).itemsize == 16 else np.float32))
+
+
+def test_the_fast_path_is_thread_safe():
+    import threading
+
+    rng = np.random.default_rng(9)
+    arrays = [rng.standard_normal(16 + i).astype(np.float32) for i in range(8)]
+    wants = [a.astype(np.float16) for a in arrays]
+    bad = []
+
+    def work(k):
+        for _ in range(3000):
+            i = (k + _) % 8
+            if tc.cast(arrays[i], np.float16).tobytes() != wants[i].tobytes():
+                bad.append(i)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert bad == []
+
+
+def test_zero_size_rank_zero_and_read_only_inputs():
+    assert tc.cast(np.zeros(0, np.float32), MD.bfloat16).shape == (0,)
+    assert tc.cast(np.zeros((3, 0), np.float32), MD.int4).shape == (3, 0)
+    assert tc.cast(np.float32(2.5), np.int8).tolist() == 2
+    ro = np.arange(4, dtype=np.float32)
+    ro.flags.writeable = False
+    same(tc.cast(ro, np.float16), ro.astype(np.float16))
+    same(tc.cast(np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2], MD.float8_e5m2),
+         np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2].astype(MD.float8_e5m2))
