@@ -218,6 +218,11 @@ run_aarch64() {
   bash scripts/test-cross.sh aarch64-unknown-linux-gnu
 }
 
+step_def python-aarch64 "" "the aarch64 wheel of pytensorcast (scripts/test-wheel-aarch64.sh): cross-built, auditwheel, smoke-tested under qemu-user with Debian's aarch64 CPython 3.11 against ml_dtypes"
+run_python_aarch64() {
+  bash scripts/test-wheel-aarch64.sh
+}
+
 step_def s390x "" "s390x, big-endian, under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)"
 run_s390x() {
   bash scripts/test-cross.sh s390x-unknown-linux-gnu
