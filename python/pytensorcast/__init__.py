@@ -16,7 +16,7 @@ array([1, 448, nan], dtype=float8_e4m3fn)
 from __future__ import annotations
 
 import ctypes
-import threading
+import struct
 from typing import Any, Iterable, Optional, Union
 
 import ml_dtypes
@@ -316,45 +316,80 @@ _DEFAULT_OPTS = _options(True, "up", "unsafe", None)
 _DEFAULT_OPTS_REF = ctypes.byref(_DEFAULT_OPTS)
 
 
-class _FastPair:
-    """The descriptors of one (source, target) pair on the 1-D contiguous fast path."""
+# One call's descriptors in one buffer, written by one struct.pack_into: the input
+# tcast_tensor (data, data_bytes, shape, strides, ndim, dtype), the output's, and the
+# shape's one extent. (Five ctypes field stores cost more than the call itself.)
+_FAST_LAYOUT = struct.Struct("=QQQQiiQQQQiiq")
+assert ctypes.sizeof(_lib.Tensor) == 40 and _FAST_LAYOUT.size == 88
 
-    __slots__ = ("n", "inp", "out", "err", "args")
+
+class _FastPair:
+    """The descriptors of one 1-D contiguous call on the fast path for one (source,
+    target) pair. A call takes one from its pair's pool and puts it back after (the C
+    call runs without the GIL, so no two threads ever fill the same descriptors)."""
+
+    __slots__ = ("mem", "shape_address", "err", "args")
 
     def __init__(self, src: int, dst: int) -> None:
-        self.n = (ctypes.c_int64 * 1)()
-        self.inp = _lib.Tensor(None, 0, self.n, None, 1, src)
-        self.out = _lib.Tensor(None, 0, self.n, None, 1, dst)
+        self.mem = ctypes.create_string_buffer(_FAST_LAYOUT.size)
+        self.shape_address = ctypes.addressof(self.mem) + 80
         self.err = _lib.Error()
-        self.args = (ctypes.byref(self.inp), ctypes.byref(self.out), _DEFAULT_OPTS_REF, ctypes.byref(self.err))
+        self.args = (
+            ctypes.byref(self.mem),
+            ctypes.byref(self.mem, 40),
+            _DEFAULT_OPTS_REF,
+            ctypes.byref(self.err),
+        )
 
 
-class _Fast(threading.local):
-    """Per-thread fast-path descriptors (the C call runs without the GIL, so each thread
-    fills its own), by (source dtype, target) pair."""
-
-    def __init__(self) -> None:
-        self.pairs: dict[tuple, _FastPair] = {}
-
-
-_fast = _Fast()
 _from_buffer = ctypes.c_char.from_buffer
 _addressof = ctypes.addressof
 _cast_raw = _lib.cast_raw
-_byref = ctypes.byref
-# Dtypes of the fast path: byte-aligned numeric ones (numpy dtype -> (code, itemsize)).
-# ml_dtypes' dtypes have no buffer-protocol format: their arrays are read as uint8 views.
-_FAST_DTYPES = {
-    d: (c, d.itemsize, d.num >= 256) for c, d in _NUMPY_OF_CODE.items() if c not in _SUB_BYTE_BITS
-}
-_FAST_TARGETS: dict[Any, tuple[np.dtype, int, int]] = {}
-for _c, _d in _NUMPY_OF_CODE.items():
-    if _c not in _SUB_BYTE_BITS:
-        _t = (_d, _c, _d.itemsize, _d.num >= 256)
-        _FAST_TARGETS[_d] = _t
-        _FAST_TARGETS[_d.type] = _t
-        _FAST_TARGETS[_lib.dtype_name(_c).decode()] = _t
-        _FAST_TARGETS[_d.name] = _t
+_u8 = np.dtype(np.uint8)
+_empty = np.empty
+_fast_pack = _FAST_LAYOUT.pack_into
+
+
+class _FastPlan:
+    """A (source dtype, target) pair of the fast path: codes, item sizes, whether the
+    arrays are read through uint8 views (ml_dtypes' dtypes have no buffer format), and
+    the pool of descriptors."""
+
+    __slots__ = ("src", "src_size", "src_view", "dst", "dst_dtype", "dst_size", "dst_view", "pool")
+
+    def __init__(self, src: np.dtype, dst: np.dtype) -> None:
+        self.src = _CODE_OF_NUMPY[src]
+        self.src_size = src.itemsize
+        self.src_view = src.num >= 256
+        self.dst = _CODE_OF_NUMPY[dst]
+        self.dst_dtype = dst
+        self.dst_size = dst.itemsize
+        self.dst_view = dst.num >= 256
+        self.pool: list[_FastPair] = []
+
+
+# source dtype -> target (as the caller spells it: dtype, type or name) -> plan.
+_FAST: dict[np.dtype, dict[Any, _FastPlan]] = {}
+
+
+def _fast_plan(src: np.dtype, dtype: Any) -> Optional[_FastPlan]:
+    """The plan for a pair of byte-aligned numeric dtypes, made once; None otherwise."""
+    code = _CODE_OF_NUMPY.get(src)
+    if code is None or code in _SUB_BYTE_BITS or not src.isnative:
+        return None
+    try:
+        to = _code(dtype)
+    except TypeError:
+        return None
+    if to == STRING or to in _SUB_BYTE_BITS:
+        return None
+    try:
+        hash(dtype)
+    except TypeError:
+        return None
+    plan = _FastPlan(src, _NUMPY_OF_CODE[to])
+    _FAST.setdefault(src, {})[dtype] = plan
+    return plan
 
 
 def cast(
@@ -391,38 +426,48 @@ def cast(
     that does not parse, bad arguments) with tensorcast's message, which names the dtypes
     and the element's index and value; the exception's ``index`` attribute is that index.
     """
-    # Fast path: a 1-D contiguous numeric ndarray, a byte-sized target, default options.
+    # Fast path: a 1-D contiguous, writeable numeric ndarray, a byte-sized numeric
+    # target, default options: cached descriptors, five field stores and the C call.
     if (
-        out is None
+        type(x) is np.ndarray
+        and out is None
         and threads is None
-        and not packed
         and saturate is True
+        and not packed
         and round_mode == "up"
         and casting == "unsafe"
-        and type(x) is np.ndarray
         and x.ndim == 1
     ):
         xd = x.dtype
-        src = _FAST_DTYPES.get(xd)
-        dst = _FAST_TARGETS.get(dtype)
-        if src is not None and dst is not None and x.flags.c_contiguous and x.flags.writeable:
+        plans = _FAST.get(xd)
+        plan = plans.get(dtype) if plans is not None else None
+        if plan is None:
+            plan = _fast_plan(xd, dtype)
+        if plan is not None and (x.strides[0] == plan.src_size or x.shape[0] < 2):
             n = x.shape[0]
-            res = np.empty(n, dst[0])
-            if n:
-                pairs = _fast.pairs
-                f = pairs.get((xd, dtype))
-                if f is None:
-                    f = pairs[(xd, dtype)] = _FastPair(src[0], dst[1])
-                f.n[0] = n
-                inp = f.inp
-                inp.data = _addressof(_from_buffer(x.view(np.uint8) if src[2] else x))
-                inp.data_bytes = n * src[1]
-                o = f.out
-                o.data = _addressof(_from_buffer(res.view(np.uint8) if dst[3] else res))
-                o.data_bytes = n * dst[2]
-                status = _cast_raw(*f.args)
-                if status:
+            res = _empty(n, plan.dst_dtype)
+            if not n:
+                return res
+            try:
+                src_address = _addressof(_from_buffer(x.view(_u8) if plan.src_view else x))
+            except TypeError:  # read-only: the general path reads it
+                return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
+            pool = plan.pool
+            f = pool.pop() if pool else _FastPair(plan.src, plan.dst)
+            shape = f.shape_address
+            _fast_pack(
+                f.mem, 0,
+                src_address, n * plan.src_size, shape, 0, 1, plan.src,
+                _addressof(_from_buffer(res.view(_u8) if plan.dst_view else res)), n * plan.dst_size,
+                shape, 0, 1, plan.dst, n,
+            )  # fmt: skip
+            status = _cast_raw(*f.args)
+            if status:
+                try:
                     _lib.raise_error(f.err, status)
+                finally:
+                    pool.append(f)
+            pool.append(f)
             return res
     return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
 
