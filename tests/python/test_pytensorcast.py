@@ -471,3 +471,29 @@ def test_zero_size_rank_zero_and_read_only_inputs():
     same(tc.cast(ro, np.float16), ro.astype(np.float16))
     same(tc.cast(np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2], MD.float8_e5m2),
          np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2].astype(MD.float8_e5m2))
+
+
+def test_convert_draws_a_progress_bar_on_a_terminal_only(tmp_path):
+    import pty
+
+    src = tmp_path / "m.safetensors"
+    write_safetensors(src, {"w": np.ones(1 << 20, np.float32)})
+    main_fd, sub_fd = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "pytensorcast", "convert", str(src), str(tmp_path / "o.safetensors"),
+                          "--dtype", "bfloat16"], stdout=subprocess.PIPE, stderr=sub_fd)
+    os.close(sub_fd)
+    out, _ = p.communicate()
+    chunks = []
+    while True:
+        try:
+            data = os.read(main_fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(main_fd)
+    bar = b"".join(chunks).decode()
+    assert p.returncode == 0
+    assert "\r[########################################] 100.0%" in bar
+    assert b"1 tensors converted" in out
