@@ -22,10 +22,11 @@ wheel=$(bash scripts/build-wheel.sh | tail -n 1)
 echo "wheel: $wheel"
 
 pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt
-step "auditwheel show" build/venv-wheel-tools/bin/auditwheel show "$wheel"
 tag=$(basename "$wheel" .whl | cut -d- -f5)
-build/venv-wheel-tools/bin/auditwheel show "$wheel" | tr -d '\n' | grep -qF "platform tag: \"$tag\"" ||
-  fail "auditwheel does not agree with the wheel's tag $tag"
+shown=$(build/venv-wheel-tools/bin/auditwheel show "$wheel")
+echo "$shown"
+tr -d '\n' <<<"$shown" | grep -qF "platform tag: \"$tag\"" || fail "auditwheel does not agree with the wheel's tag $tag"
+echo "auditwheel: $tag"
 
 venv=build/venv-python
 rm -rf "$venv"

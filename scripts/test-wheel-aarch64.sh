@@ -27,8 +27,9 @@ echo "wheel: $wheel"
 case $wheel in *_aarch64.whl) ;; *) fail "not an aarch64 wheel: $wheel" ;; esac
 pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt
 tag=$(basename "$wheel" .whl | cut -d- -f5)
-build/venv-wheel-tools/bin/auditwheel show "$wheel" | tee /dev/stderr | tr -d '\n' |
-  grep -qF "platform tag: \"$tag\"" || fail "auditwheel does not agree with the wheel's tag $tag"
+shown=$(build/venv-wheel-tools/bin/auditwheel show "$wheel")
+echo "$shown"
+tr -d '\n' <<<"$shown" | grep -qF "platform tag: \"$tag\"" || fail "auditwheel does not agree with the wheel's tag $tag"
 
 dir=$PWD/build/aarch64-python
 debs=(python3.11-minimal libpython3.11-minimal libpython3.11-stdlib libffi8 zlib1g libexpat1 libbz2-1.0 liblzma5)

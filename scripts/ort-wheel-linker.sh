@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR Apache-2.0
 #
-# The linker scripts/build-wheel.sh gives cargo for the cross build of
-# integrations/onnxruntime with Debian's rustc 1.85. That rustc links a cdylib with one
-# anonymous version script listing the core's tcast_* functions as global, and the
-# crate's build.rs adds a second anonymous script (core-local.map) making them local;
-# GNU ld refuses two anonymous version nodes ("anonymous version tag cannot be combined
-# with other version tags"). This wrapper links with one script instead: a copy of
-# rustc's without the lines that name a function of core-local.map (its `local: *;`
-# then hides them), and without the second script. Every other link runs unchanged.
+# The linker scripts/build-wheel.sh gives cargo for integrations/onnxruntime. rustc
+# (1.85, Debian's, at least) links a cdylib with one anonymous version script listing the
+# core's tcast_* functions as global, and the crate's build.rs adds a second anonymous
+# script (core-local.map) making them local; GNU ld refuses two anonymous version nodes
+# ("anonymous version tag cannot be combined with other version tags"). This wrapper
+# links with one script instead: a copy of rustc's without the lines that name a
+# function of core-local.map (its `local: *;` then hides them), and without the second
+# script. Every other link runs unchanged.
 #
 #   TCAST_REAL_LINKER   the linker to run (default: cc)
 set -eu
