@@ -72,7 +72,7 @@ def main():
     for lic in ("LICENSE-APACHE", "LICENSE-MIT"):
         with open(os.path.join(ROOT, lic), "rb") as f:
             files.append((f"{dist_info}/licenses/{lic}", f.read(), False))
-    readme = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    readme = open(os.path.join(ROOT, "docs/python.md"), encoding="utf-8").read()
     metadata = (
         "Metadata-Version: 2.4\n"
         f"Name: pytensorcast\nVersion: {version}\n"
