@@ -6,7 +6,9 @@
 # and made again each run, with the pins of tests/python/requirements.txt: numpy,
 # ml_dtypes, onnxruntime and pytest only) with no cargo or rustc on PATH, and runs
 # tests/python against the installed copy (never the source tree), the 2 GiB checkpoint
-# conversion included. Then scripts/bench-python.py once, as information.
+# conversion included; then tests/python/smoke.py against the same wheel in a venv with
+# numpy 1.26.4 and ml_dtypes 0.5.1 (build/venv-python-numpy1), and
+# scripts/bench-python.py once, as information.
 #
 #   bash scripts/test-python.sh      extra arguments go to pytest
 #
@@ -46,11 +48,23 @@ tests=$PWD/tests/python
 work=$(mktemp -d)
 (cd "$work" && env PATH="$clean_path" "$OLDPWD/$venv/bin/python" -m pytest -q -p no:cacheprovider \
   --basetemp="$OLDPWD/build/pytest-python" "$tests" "$@") | tee "$log" || status=$?
-rm -rf "$work" build/pytest-python
+rm -rf build/pytest-python
+
+# numpy 1: the same wheel beside numpy 1.26.4 and ml_dtypes 0.5.1, smoke-tested.
+np1=build/venv-python-numpy1
+rm -rf "$np1"
+pinned_venv "$np1" tests/python/requirements-numpy1.txt
+"$np1/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+(cd "$work" && "$OLDPWD/$np1/bin/python" "$tests/smoke.py") | tee -a "$log" || status=$?
 
 "$venv/bin/python" scripts/bench-python.py --quick || echo "bench-python.py failed (information only)"
+rm -rf "$work"
 
-summary=$(grep -E '[0-9]+ (passed|failed|errors?)' "$log" | tail -1 || true)
+# pytest's summary line ("463 passed in 23.1s") and smoke.py's ("6 passed, 0 failed"), added up.
+summary=$({
+  grep -E '[0-9]+ (passed|failed|errors?).* in [0-9.]+s' "$log" | tail -1
+  grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1
+} || true)
 count() {
   local n
   n=$(grep -oE "[0-9]+ $1" <<<"$summary" | grep -oE '^[0-9]+' | awk '{s += $1} END {print s + 0}') || n=0
