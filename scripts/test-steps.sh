@@ -48,7 +48,7 @@ expect_refused() {
 
 # The step names, as README.md documents them, in the order they run.
 steps=(options venv fmt shellcheck cargo-test miri shortest msrv ctest install abi dist readme deb rpm newcomer oracle np-oracle onnx123 conformance
-  onnx118 ort portable aarch64 s390x go csharp fuzz-lint fuzz)
+  onnx118 ort python portable aarch64 python-aarch64 s390x go csharp fuzz-lint fuzz)
 
 # --list: one line per step, name then description, in the order they run; what each
 # needs.
@@ -75,9 +75,9 @@ expect_plan "--only fuzz" fuzz
 expect_plan "--from go" go csharp fuzz-lint fuzz
 # --quick: the quick tier's steps, after what they need.
 expect_plan "--quick" venv build fmt cargo-test oracle conformance
-expect_plan "--from portable" venv build portable aarch64 s390x go csharp fuzz-lint fuzz
+expect_plan "--from portable" venv build portable aarch64 python-aarch64 s390x go csharp fuzz-lint fuzz
 expect_plan "--from ctest" venv ctest install abi dist readme deb rpm newcomer oracle np-oracle onnx123 conformance onnx118 \
-  ort portable aarch64 s390x go csharp fuzz-lint fuzz
+  ort python portable aarch64 python-aarch64 s390x go csharp fuzz-lint fuzz
 expect_plan "--from venv" "${steps[@]:1}"
 expect_plan "--from options" "${steps[@]}"
 # --dry-run after the selection too.

@@ -192,13 +192,18 @@ run_onnx118() {
     --data build/onnx-1.18.0/data/onnx/backend/test/data/node --filter STRING --min-passed 6
 }
 
-# The same library with every SIMD kernel family turned off (src/simd/cpu.rs): the
-# portable code that other CPUs run, checked by the same C suite and oracles.
 step_def ort "" "onnxruntime 1.32.0 running tensorcast-ort (scripts/test-ort.sh): onnx node tests, graphs, real models, threads, errors, C API"
 run_ort() {
   bash scripts/test-ort.sh
 }
 
+step_def python "" "the Python wheel pytensorcast (scripts/test-python.sh): built, auditwheel, installed offline into a fresh venv without Rust, pytest (dtype pairs vs ml_dtypes/numpy, strides, DLPack, strings, errors, onnxruntime, the convert CLI on 2 GiB)"
+run_python() {
+  bash scripts/test-python.sh
+}
+
+# The same library with every SIMD kernel family turned off (src/simd/cpu.rs): the
+# portable code that other CPUs run, checked by the same C suite and oracles.
 step_def portable "venv build" "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all"
 run_portable() {
   export TCAST_DISABLE_CPU_FEATURES=all TCAST_LIB=$lib
@@ -211,6 +216,11 @@ run_portable() {
 step_def aarch64 "" "aarch64 under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)"
 run_aarch64() {
   bash scripts/test-cross.sh aarch64-unknown-linux-gnu
+}
+
+step_def python-aarch64 "" "the aarch64 wheel of pytensorcast (scripts/test-wheel-aarch64.sh): cross-built, auditwheel, smoke-tested under qemu-user with Debian's aarch64 CPython 3.11 against ml_dtypes"
+run_python_aarch64() {
+  bash scripts/test-wheel-aarch64.sh
 }
 
 step_def s390x "" "s390x, big-endian, under qemu-user: clippy, cargo test incl. the C suite (Debian rustc 1.85, quick mode)"

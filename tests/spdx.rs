@@ -17,6 +17,7 @@ const ROOTS: &[&str] = &[
     "cmake",
     "fuzz/fuzz_targets",
     "integrations",
+    "python",
     "xtask",
     "build.rs",
     "CMakeLists.txt",
