@@ -610,12 +610,12 @@ typedef struct tcast_qdq_options {
    */
   int32_t saturate;
   /**
-   * The quantization axis of per-axis and blocked scales, in [-rank, rank-1];
+   * The quantization axis of per-axis and blocked scales, in `[-rank, rank-1]`;
    * ONNX's default 1; ignored for a per-tensor scale.
    */
   int64_t axis;
   /**
-   * 0 (default): the scale's shape says per-tensor ([] or [1]) or per-axis ([D]);
+   * 0 (default): the scale's shape says per-tensor (`[]` or `[1]`) or per-axis (`[D]`);
    * > 0: blocked along `axis`, the scale of x's shape with ceil(D / block_size) there.
    */
   int64_t block_size;
@@ -647,7 +647,7 @@ tcast_status tcast_qdq_options_init(struct tcast_qdq_options *opts, size_t size)
  * into `y->dtype` (INT2, UINT2, INT4, UINT4, INT8, UINT8, INT16, UINT16, the four
  * FLOAT8 types, FLOAT4E2M1, and FLOAT6E2M3/E3M2 as an extension), from x FLOAT,
  * FLOAT16, BFLOAT16 or INT32, with a FLOAT, FLOAT16, BFLOAT16, FLOAT8E8M0 or INT32
- * scale: per-tensor (scale shape [] or [1]), per-axis ([D] along `options->axis`) or
+ * scale: per-tensor (scale shape `[]` or `[1]`), per-axis (`[D]` along `options->axis`) or
  * blocked (`options->block_size` > 0). `zero_point` may be NULL (0); otherwise it has
  * y's dtype and the scale's shape, and for float element types must be all zeros.
  * x / scale is rounded once, to nearest even, from its exact value (unless

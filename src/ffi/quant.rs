@@ -200,7 +200,7 @@ unsafe fn run_qdq(
 /// into `y->dtype` (INT2, UINT2, INT4, UINT4, INT8, UINT8, INT16, UINT16, the four
 /// FLOAT8 types, FLOAT4E2M1, and FLOAT6E2M3/E3M2 as an extension), from x FLOAT,
 /// FLOAT16, BFLOAT16 or INT32, with a FLOAT, FLOAT16, BFLOAT16, FLOAT8E8M0 or INT32
-/// scale: per-tensor (scale shape [] or [1]), per-axis ([D] along `options->axis`) or
+/// scale: per-tensor (scale shape `[]` or `[1]`), per-axis (`[D]` along `options->axis`) or
 /// blocked (`options->block_size` > 0). `zero_point` may be NULL (0); otherwise it has
 /// y's dtype and the scale's shape, and for float element types must be all zeros.
 /// x / scale is rounded once, to nearest even, from its exact value (unless

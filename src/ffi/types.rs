@@ -100,10 +100,10 @@ pub struct tcast_qdq_options {
     /// 1 (default) or 0: float8 element types only (QuantizeLinear): out-of-range
     /// values give the largest finite value, or infinity (E5M2) / NaN (the others).
     pub saturate: i32,
-    /// The quantization axis of per-axis and blocked scales, in [-rank, rank-1];
+    /// The quantization axis of per-axis and blocked scales, in `[-rank, rank-1]`;
     /// ONNX's default 1; ignored for a per-tensor scale.
     pub axis: i64,
-    /// 0 (default): the scale's shape says per-tensor ([] or [1]) or per-axis ([D]);
+    /// 0 (default): the scale's shape says per-tensor (`[]` or `[1]`) or per-axis (`[D]`);
     /// > 0: blocked along `axis`, the scale of x's shape with ceil(D / block_size) there.
     pub block_size: i64,
     /// QuantizeLinear only. 0 (default): x / scale is not rounded before the one

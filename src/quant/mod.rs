@@ -27,7 +27,7 @@ use shape::{check_same_shape, plan};
 /// Options of QuantizeLinear and DequantizeLinear: ONNX's attributes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct QdqOptions {
-    /// The quantization axis (per-axis and blocked scales), in [-rank, rank-1]; ONNX's
+    /// The quantization axis (per-axis and blocked scales), in `[-rank, rank-1]`; ONNX's
     /// default 1. Ignored for a per-tensor scale.
     pub axis: i64,
     /// 0: per-tensor or per-axis (from the scale's shape); > 0: blocked along `axis`.
