@@ -19,8 +19,10 @@ use crate::error::Error;
 use crate::formats::convert::{
     bf16_bits_to_f32, f16_bits_to_f32, f64_to_bf16_bits, f64_to_f16_bits, f64_to_f32,
 };
-use crate::formats::lowp::{decode_f64, encode_f64, format_of, option_bits};
+use crate::formats::dispatch::by_format_and_options;
+use crate::formats::lowp::{decode_f64, format_of, option_bits, to_code};
 use crate::formats::pack;
+use crate::formats::visit::OptionsVisitor;
 use crate::tensor::{Tensor, TensorMut};
 use shape::{check_same_shape, plan};
 
@@ -217,17 +219,6 @@ fn round_to(precision: DType, v: f64) -> f64 {
     }
 }
 
-/// Writes exact-or-round-to-odd `v` rounded to nearest even as element `i` of a FLOAT,
-/// FLOAT16 or BFLOAT16 tensor.
-#[inline(always)]
-fn write_float(dtype: DType, data: &mut [u8], i: usize, v: f64) {
-    match dtype {
-        DType::Float => data[4 * i..4 * i + 4].copy_from_slice(&f64_to_f32(v).to_ne_bytes()),
-        DType::Float16 => data[2 * i..2 * i + 2].copy_from_slice(&f64_to_f16_bits(v).to_ne_bytes()),
-        _ => data[2 * i..2 * i + 2].copy_from_slice(&f64_to_bf16_bits(v).to_ne_bytes()),
-    }
-}
-
 /// `n * s` (n an integer of at most 34 bits, s an f64) rounded to 53 bits *to odd*: the
 /// exact product when it fits, otherwise with a sticky last bit, so that rounding it to
 /// any format of at most 51 bits is the correctly rounded exact product.
@@ -302,31 +293,35 @@ pub fn quantize_linear(
             require_zero_zero_points(OP, z)?;
         }
     }
-    let format = format_of(yt);
-    let opt = format
-        .map(|f| option_bits(f, options.saturate, 0))
-        .unwrap_or(0);
     let (lo, hi) = int_range(yt).unwrap_or((0, 0));
-    let (ylayout, yd) = y.parts();
-    let _ = ylayout;
+    let encode = format_of(yt)
+        .map(|f| by_format_and_options(f, option_bits(f, options.saturate, 0), Encoder));
+    let read_x = value_reader(xt);
+    let st = sl.dtype();
+    let (_, yd) = y.parts();
     if yt.bits() < 8 {
         yd.fill(0);
     }
+    let mut cached = (usize::MAX, 0.0);
+    let precision = options.precision;
     g.for_each(|i, si| {
-        let xv = read_value(xt, xd, i);
-        let sv = scale_value(sl.dtype(), sd, si);
-        let q = match options.precision {
+        if cached.0 != si {
+            cached = (si, scale_value(st, sd, si));
+        }
+        let (xv, sv) = (read_x(xd, i), cached.1);
+        let q = match precision {
             None => xv / sv,
             Some(p) => round_to(p, round_to(p, xv) / round_to(p, sv)),
         };
-        if float_target {
-            write_code(yt, yd, i, encode_f64(format.unwrap_or(0), opt, q));
-        } else {
-            let z = zp.map_or(0, |z| read_quant(yt, z.data(), si).int.unwrap_or(0));
-            let r = if q.is_nan() { 0.0 } else { q.round_ties_even() };
-            // Saturate in f64 first: r may be far outside i64.
-            let v = (r + z as f64).clamp(lo as f64, hi as f64) as i64;
-            write_int(yt, yd, i, v);
+        match (float_target, encode) {
+            (true, Some(encode)) => write_code(yt, yd, i, encode(q)),
+            _ => {
+                let z = zp.map_or(0, |z| read_quant(yt, z.data(), si).int.unwrap_or(0));
+                let r = if q.is_nan() { 0.0 } else { q.round_ties_even() };
+                // Saturate in f64 first: r may be far outside i64.
+                let v = (r + z as f64).clamp(lo as f64, hi as f64) as i64;
+                write_int(yt, yd, i, v);
+            }
         }
     });
     Ok(())
@@ -369,22 +364,79 @@ pub fn dequantize_linear(
         }
     }
     let (xd, sd) = (x.data(), scale.data());
-    let (_, yd) = y.parts();
-    g.for_each(|i, si| {
-        let xq = read_quant(xt, xd, i);
-        let sv = scale_value(sl.dtype(), sd, si);
-        let v = match xq.int {
-            Some(n) => {
-                let z = zp.map_or(0, |z| read_quant(xt, z.data(), si).int.unwrap_or(0));
-                mul_round_odd(n - z, sv)
-            }
-            // A float element (at most 4 significant bits) times a scale (at most 24):
-            // exact in f64.
-            None => xq.value * sv,
-        };
-        write_float(yt, yd, i, v);
+    let st = sl.dtype();
+    // The values of every code of an element type of at most 8 bits, once per call.
+    let table: Option<Vec<f64>> = (xt.bits() <= 8).then(|| {
+        (0..1usize << xt.bits())
+            .map(|c| {
+                let byte = [c as u8];
+                if xt.bits() < 8 {
+                    decode_f64(format_of(xt).unwrap_or(0), c as u8)
+                } else {
+                    read_quant(xt, &byte, 0).value
+                }
+            })
+            .collect()
     });
+    let (_, yd) = y.parts();
+    let zero = |si: usize| zp.map_or(0, |z| read_quant(xt, z.data(), si).int.unwrap_or(0));
+    let run = |yd: &mut [u8], write: &dyn Fn(&mut [u8], usize, f64)| {
+        let mut cached = (usize::MAX, 0.0, 0.0);
+        g.for_each(|i, si| {
+            if cached.0 != si {
+                cached = (si, scale_value(st, sd, si), zero(si) as f64);
+            }
+            let (sv, z) = (cached.1, cached.2);
+            let v = match &table {
+                // At most 9 bits (after the zero point) times at most 24: exact in f64.
+                Some(t) => {
+                    let code = if xt.bits() < 8 {
+                        pack::get(xt.bits(), xd, i)
+                    } else {
+                        xd[i]
+                    };
+                    (t[usize::from(code)] - z) * sv
+                }
+                None => match read_quant(xt, xd, i).int {
+                    Some(n) => mul_round_odd(n - z as i64, sv),
+                    None => unreachable!("16- and 32-bit quantized types are integers"),
+                },
+            };
+            write(yd, i, v);
+        });
+    };
+    match yt {
+        DType::Float => run(yd, &|d, i, v| {
+            d[4 * i..4 * i + 4].copy_from_slice(&f64_to_f32(v).to_ne_bytes())
+        }),
+        DType::Float16 => run(yd, &|d, i, v| {
+            d[2 * i..2 * i + 2].copy_from_slice(&f64_to_f16_bits(v).to_ne_bytes())
+        }),
+        _ => run(yd, &|d, i, v| {
+            d[2 * i..2 * i + 2].copy_from_slice(&f64_to_bf16_bits(v).to_ne_bytes())
+        }),
+    }
     Ok(())
+}
+
+/// Each format's encoder from f64, for options `OPT`: chosen once per call.
+struct Encoder;
+
+impl OptionsVisitor for Encoder {
+    type Out = fn(f64) -> u8;
+    fn visit<const F: u8, const OPT: u8>(self) -> fn(f64) -> u8 {
+        to_code::<f64, F, OPT>
+    }
+}
+
+/// The reader of x's values, chosen once per call.
+fn value_reader(dtype: DType) -> fn(&[u8], usize) -> f64 {
+    match dtype {
+        DType::Float => |d, i| f64::from(f32::from_ne_bytes(chunk(d, i))),
+        DType::Float16 => |d, i| f64::from(f16_bits_to_f32(u16::from_ne_bytes(chunk(d, i)))),
+        DType::Bfloat16 => |d, i| f64::from(bf16_bits_to_f32(u16::from_ne_bytes(chunk(d, i)))),
+        _ => |d, i| f64::from(i32::from_ne_bytes(chunk(d, i))),
+    }
 }
 
 /// The exact value of scale element `i`.
