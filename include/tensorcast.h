@@ -587,6 +587,104 @@ tcast_status tcast_expand_ex(const struct tcast_tensor *input,
                              struct tcast_error *err);
 
 /* =======================================================================================
+ * QuantizeLinear and DequantizeLinear
+ *
+ * ONNX QuantizeLinear / DequantizeLinear (opsets 10-25): per-tensor, per-axis and blocked
+ * scales, integer, float8, float4 and float6 elements, rounded once from the exact value.
+ * ======================================================================================= */
+
+/**
+ * Options of tcast_quantize_linear and tcast_dequantize_linear: ONNX's attributes.
+ * Start from `tcast_qdq_options_init(&opts, sizeof opts)` (the defaults for the caller's
+ * size) and change fields; NULL options are the defaults.
+ */
+typedef struct tcast_qdq_options {
+  /**
+   * sizeof(tcast_qdq_options) as the caller compiled it; fields past it take their
+   * defaults; a size below this first layout's (32) is TCAST_ERR_INVALID_ARGUMENT.
+   */
+  uint32_t struct_size;
+  /**
+   * 1 (default) or 0: float8 element types only (QuantizeLinear): out-of-range
+   * values give the largest finite value, or infinity (E5M2) / NaN (the others).
+   */
+  int32_t saturate;
+  /**
+   * The quantization axis of per-axis and blocked scales, in `[-rank, rank-1]`;
+   * ONNX's default 1; ignored for a per-tensor scale.
+   */
+  int64_t axis;
+  /**
+   * 0 (default): the scale's shape says per-tensor (`[]` or `[1]`) or per-axis (`[D]`);
+   * > 0: blocked along `axis`, the scale of x's shape with ceil(D / block_size) there.
+   */
+  int64_t block_size;
+  /**
+   * QuantizeLinear only. 0 (default): x / scale is not rounded before the one
+   * rounding to the element type. TCAST_DTYPE_FLOAT, _FLOAT16, _BFLOAT16 or _DOUBLE:
+   * ONNX's `precision`: x, scale and their quotient rounded to that type first (pass
+   * the scale's dtype for ONNX 23+'s default). DequantizeLinear needs 0.
+   */
+  int32_t precision;
+  /**
+   * Reserved, 0.
+   */
+  int32_t reserved;
+} tcast_qdq_options;
+
+/**
+ * Fills `*opts` with the default options for a struct of `size` bytes, the caller's
+ * `sizeof(tcast_qdq_options)`: `struct_size` = `size`, each field the library knows
+ * that lies within `size` its default (saturate 1, axis 1, block_size 0, precision 0),
+ * any further byte up to `size` zero. Returns its status only.
+ * Errors: NULL_ARGUMENT (`opts` NULL), INVALID_ARGUMENT (`size` below the first layout,
+ * 32 bytes, or above UINT32_MAX); nothing is written then.
+ */
+tcast_status tcast_qdq_options_init(struct tcast_qdq_options *opts, size_t size);
+
+/**
+ * ONNX QuantizeLinear (opsets 10 to 25): `y = saturate(round(x / scale) + zero_point)`
+ * into `y->dtype` (INT2, UINT2, INT4, UINT4, INT8, UINT8, INT16, UINT16, the four
+ * FLOAT8 types, FLOAT4E2M1, and FLOAT6E2M3/E3M2 as an extension), from x FLOAT,
+ * FLOAT16, BFLOAT16 or INT32, with a FLOAT, FLOAT16, BFLOAT16, FLOAT8E8M0 or INT32
+ * scale: per-tensor (scale shape `[]` or `[1]`), per-axis (`[D]` along `options->axis`) or
+ * blocked (`options->block_size` > 0). `zero_point` may be NULL (0); otherwise it has
+ * y's dtype and the scale's shape, and for float element types must be all zeros.
+ * x / scale is rounded once, to nearest even, from its exact value (unless
+ * `options->precision`); integers saturate, NaN gives the zero point; float8 types
+ * saturate per `options->saturate`. y has x's shape and does not overlap the inputs.
+ * `options` may be NULL (defaults). docs/semantics-quantize.md has every rule.
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype the operator does not
+ * take), INVALID_SHAPE (y's shape, the scale's or zero point's shape for the
+ * granularity), BUFFER_TOO_SMALL, INVALID_ARGUMENT (axis out of range, negative
+ * block_size, bad option, zero point dtype, a non-zero float zero point with its
+ * element index, overlapping buffers).
+ */
+tcast_status tcast_quantize_linear(const struct tcast_tensor *x,
+                                   const struct tcast_tensor *scale,
+                                   const struct tcast_tensor *zero_point,
+                                   const struct tcast_tensor *y,
+                                   const struct tcast_qdq_options *options,
+                                   struct tcast_error *err);
+
+/**
+ * ONNX DequantizeLinear (opsets 10 to 25): `y = (x - zero_point) * scale`, rounded
+ * once to nearest even into `y->dtype` (FLOAT, FLOAT16 or BFLOAT16; ONNX's
+ * `output_dtype`), from x of a quantized type (as tcast_quantize_linear's y) or INT32,
+ * with a FLOAT, FLOAT16, BFLOAT16 or FLOAT8E8M0 scale, per-tensor, per-axis or blocked
+ * as for tcast_quantize_linear. `zero_point` may be NULL; otherwise it has x's dtype
+ * and the scale's shape (all zeros for float element types). `options->precision`
+ * must be 0. `options` may be NULL (defaults).
+ * Errors: as tcast_quantize_linear.
+ */
+tcast_status tcast_dequantize_linear(const struct tcast_tensor *x,
+                                     const struct tcast_tensor *scale,
+                                     const struct tcast_tensor *zero_point,
+                                     const struct tcast_tensor *y,
+                                     const struct tcast_qdq_options *options,
+                                     struct tcast_error *err);
+
+/* =======================================================================================
  * Bitcast
  *
  * A view of a tensor's bytes as another dtype, without copying.

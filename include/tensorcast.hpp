@@ -972,6 +972,89 @@ inline result<void> try_cast(const tensor_view &input, const mutable_tensor_view
   return detail::cast(input, output, &opts);
 }
 
+/**
+ * tcast_qdq_options (QuantizeLinear / DequantizeLinear, docs/semantics-quantize.md),
+ * starting from the library's defaults (saturate, axis 1, block_size 0, no precision).
+ * Setters chain: `tensorcast::qdq_options().axis(-1).block_size(32)`.
+ */
+class qdq_options {
+ public:
+  qdq_options() noexcept : c_() { tcast_qdq_options_init(&c_, sizeof c_); }
+
+  [[nodiscard]] bool saturate() const noexcept { return c_.saturate != 0; }
+  qdq_options &saturate(bool on) noexcept {
+    c_.saturate = on ? 1 : 0;
+    return *this;
+  }
+  [[nodiscard]] std::int64_t axis() const noexcept { return c_.axis; }
+  qdq_options &axis(std::int64_t a) noexcept {
+    c_.axis = a;
+    return *this;
+  }
+  [[nodiscard]] std::int64_t block_size() const noexcept { return c_.block_size; }
+  qdq_options &block_size(std::int64_t b) noexcept {
+    c_.block_size = b;
+    return *this;
+  }
+  /** ONNX's `precision`: the dtype x / scale is rounded to first (QuantizeLinear). */
+  qdq_options &precision(dtype type) noexcept {
+    c_.precision = static_cast<std::int32_t>(type);
+    return *this;
+  }
+
+  [[nodiscard]] const tcast_qdq_options &c_options() const noexcept { return c_; }
+
+ private:
+  tcast_qdq_options c_;
+};
+
+namespace detail {
+template <class Fn>
+inline result<void> qdq(Fn fn, const tensor_view &x, const tensor_view &scale,
+                        const tensor_view *zero_point, const mutable_tensor_view &y,
+                        const qdq_options &opts) {
+  const tcast_tensor tx = x.c_tensor();
+  const tcast_tensor ts = scale.c_tensor();
+  tcast_tensor tz{};
+  if (zero_point != nullptr) {
+    tz = zero_point->c_tensor();
+  }
+  const tcast_tensor ty = y.c_tensor();
+  tcast_error err;
+  return check(fn(&tx, &ts, zero_point != nullptr ? &tz : nullptr, &ty, &opts.c_options(), &err),
+               err);
+}
+}  // namespace detail
+
+/**
+ * ONNX QuantizeLinear (tcast_quantize_linear): `y = saturate(round(x / scale) +
+ * zero_point)` into `y`'s dtype; `zero_point` may be nullptr. try_quantize_linear
+ * reports failure in the result; quantize_linear throws tensorcast::error.
+ */
+inline result<void> try_quantize_linear(const tensor_view &x, const tensor_view &scale,
+                                        const tensor_view *zero_point,
+                                        const mutable_tensor_view &y,
+                                        const qdq_options &opts = qdq_options()) {
+  return detail::qdq(tcast_quantize_linear, x, scale, zero_point, y, opts);
+}
+inline void quantize_linear(const tensor_view &x, const tensor_view &scale,
+                            const tensor_view *zero_point, const mutable_tensor_view &y,
+                            const qdq_options &opts = qdq_options()) {
+  try_quantize_linear(x, scale, zero_point, y, opts).value();
+}
+/** ONNX DequantizeLinear (tcast_dequantize_linear): `y = (x - zero_point) * scale`. */
+inline result<void> try_dequantize_linear(const tensor_view &x, const tensor_view &scale,
+                                          const tensor_view *zero_point,
+                                          const mutable_tensor_view &y,
+                                          const qdq_options &opts = qdq_options()) {
+  return detail::qdq(tcast_dequantize_linear, x, scale, zero_point, y, opts);
+}
+inline void dequantize_linear(const tensor_view &x, const tensor_view &scale,
+                              const tensor_view *zero_point, const mutable_tensor_view &y,
+                              const qdq_options &opts = qdq_options()) {
+  try_dequantize_linear(x, scale, zero_point, y, opts).value();
+}
+
 namespace detail {
 template <class T>
 struct always_false : std::false_type {};

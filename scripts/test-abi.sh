@@ -343,9 +343,11 @@ check_signature() {
 }
 
 options_field() {
-  edit src/ffi/types.rs '    pub saturate: i32,' '    pub saturate: i32,
-    /// Inserted by scripts/test-abi.sh.
-    pub inserted: i32,'
+  # After `saturate`, before `round_mode` (a line of tcast_cast_options alone:
+  # tcast_qdq_options has a `saturate` too).
+  edit src/ffi/types.rs '    pub round_mode: i32,' '    /// Inserted by scripts/test-abi.sh.
+    pub inserted: i32,
+    pub round_mode: i32,'
   edit src/ffi/cast.rs '        saturate: i32::from(d.saturate),' '        saturate: i32::from(d.saturate),
         inserted: 0,'
 }

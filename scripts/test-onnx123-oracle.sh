@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# The onnx 1.23 oracle (tests/oracles/onnx): tensorcast's casts to FLOAT6E2M3 and
+# The onnx 1.23 oracle (tests/oracles/onnx): QuantizeLinear and DequantizeLinear
+# (docs/semantics-quantize.md), and tensorcast's casts to FLOAT6E2M3 and
 # FLOAT6E3M2 against onnx 1.23.0's ReferenceEvaluator running Cast-28 models
 # (docs/semantics-cast.md 6), in a venv of its own, build/venv-onnx123, with the pins of
 # tests/oracles/onnx/requirements.txt (onnx 1.23.0 cannot live beside the 1.22.0 of
@@ -29,5 +30,5 @@ if [ -z "${TCAST_LIB:-}" ]; then
   export TCAST_LIB=target/release/libtensorcast.so
 fi
 
-step "FLOAT6 casts against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
+step "FLOAT6 casts, QuantizeLinear and DequantizeLinear against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
   "$venv/bin/python" -m pytest tests/oracles/onnx -q "$@"

@@ -44,6 +44,7 @@ mod formats;
 mod mem;
 pub mod np;
 mod parallel;
+mod quant;
 mod quiet;
 mod registry;
 mod simd;
@@ -63,6 +64,7 @@ pub use dtype::{
 };
 pub use error::{Error, Status};
 pub use expand::{broadcast_shape, expand};
+pub use quant::{dequantize_linear, quantize_linear, QdqOptions};
 #[doc(hidden)]
 pub use registry::c_tables;
 pub use string_view::StringView;

@@ -45,6 +45,7 @@ c_tests!(
     test_lowp,
     test_expand,
     test_bitcast,
+    test_qdq,
     test_dlpack,
     test_np_can_cast,
     test_alloc,

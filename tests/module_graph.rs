@@ -76,7 +76,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         &["tensor", "parallel", "dlpack"],
     ),
     ("numpy's rules", &["np"]),
-    ("operations", &["cast", "expand", "bitcast"]),
+    ("operations", &["cast", "expand", "bitcast", "quant"]),
     ("the C ABI", &["ffi", "registry"]),
     ("the crate root", &[""]),
 ];

@@ -99,6 +99,31 @@ static tcast_status gotc_expand(void *in_data, uint64_t in_bytes, const int64_t 
   return tcast_expand(&in, &out, err);
 }
 
+// QuantizeLinear (quantize != 0) or DequantizeLinear over four flat descriptors; a
+// zero point with has_zp == 0 is NULL. The options are built here from their values.
+static tcast_status gotc_qdq(int quantize, void *x_data, uint64_t x_bytes, const int64_t *x_shape,
+                             int32_t x_ndim, int32_t x_dtype, void *s_data, uint64_t s_bytes,
+                             const int64_t *s_shape, int32_t s_ndim, int32_t s_dtype, int has_zp,
+                             void *z_data, uint64_t z_bytes, const int64_t *z_shape, int32_t z_ndim,
+                             int32_t z_dtype, void *y_data, uint64_t y_bytes, const int64_t *y_shape,
+                             int32_t y_ndim, int32_t y_dtype, int32_t saturate, int64_t axis,
+                             int64_t block_size, int32_t precision, tcast_error *err) {
+  tcast_tensor x = gotc_tensor(x_data, x_bytes, x_shape, NULL, x_ndim, x_dtype);
+  tcast_tensor s = gotc_tensor(s_data, s_bytes, s_shape, NULL, s_ndim, s_dtype);
+  tcast_tensor z = gotc_tensor(z_data, z_bytes, z_shape, NULL, z_ndim, z_dtype);
+  tcast_tensor y = gotc_tensor(y_data, y_bytes, y_shape, NULL, y_ndim, y_dtype);
+  tcast_qdq_options o;
+  tcast_status st = tcast_qdq_options_init(&o, sizeof o);
+  if (st != TCAST_OK) return st;
+  o.saturate = saturate;
+  o.axis = axis;
+  o.block_size = block_size;
+  o.precision = precision;
+  const tcast_tensor *zp = has_zp ? &z : NULL;
+  return quantize ? tcast_quantize_linear(&x, &s, zp, &y, &o, err)
+                  : tcast_dequantize_linear(&x, &s, zp, &y, &o, err);
+}
+
 // Allocates n string views (NULL with *ok = 1 for n == 0; *ok = 0 when malloc fails).
 static tcast_string *gotc_alloc_views(uint64_t n, int *ok) {
   *ok = 1;
@@ -858,4 +883,43 @@ func dtypeCanCast(from, to DType, casting C.int32_t) (bool, error) {
 	e := newCError()
 	status := C.tcast_can_cast(C.tcast_dtype(from), C.tcast_dtype(to), casting, &result, &e)
 	return boolResult(status, &e, result)
+}
+
+// qdqTensors runs QuantizeLinear (quantize) or DequantizeLinear on contiguous tensors.
+func qdqTensors(quantize bool, x, scale Tensor, zeroPoint *Tensor, y Tensor, o QdqOptions) error {
+	xt, err := describe(x, "x")
+	if err != nil {
+		return err
+	}
+	st, err := describe(scale, "scale")
+	if err != nil {
+		return err
+	}
+	yt, err := describe(y, "y")
+	if err != nil {
+		return err
+	}
+	var zt cTensor
+	hasZp := C.int(0)
+	if zeroPoint != nil {
+		if zt, err = describe(*zeroPoint, "zero_point"); err != nil {
+			return err
+		}
+		hasZp = 1
+	}
+	q := C.int(0)
+	if quantize {
+		q = 1
+	}
+	sat := C.int32_t(1)
+	if o.NoSaturate {
+		sat = 0
+	}
+	e := newCError()
+	status := C.gotc_qdq(q, xt.data, xt.bytes, xt.shape, xt.ndim, xt.dtype,
+		st.data, st.bytes, st.shape, st.ndim, st.dtype, hasZp,
+		zt.data, zt.bytes, zt.shape, zt.ndim, zt.dtype,
+		yt.data, yt.bytes, yt.shape, yt.ndim, yt.dtype,
+		sat, C.int64_t(o.Axis), C.int64_t(o.BlockSize), C.int32_t(o.Precision), &e)
+	return toError(status, &e)
 }

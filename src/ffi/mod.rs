@@ -38,6 +38,8 @@ mod dtype;
 mod expand;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod np;
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
+mod quant;
 mod status;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod strings;
@@ -49,6 +51,7 @@ pub use dlpack::*;
 pub use dtype::*;
 pub use expand::*;
 pub use np::*;
+pub use quant::*;
 pub use status::*;
 pub use strings::*;
 pub use types::*;

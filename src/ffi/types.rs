@@ -88,6 +88,36 @@ pub struct tcast_cast_options {
     pub executor: *const tcast_executor,
 }
 
+/// Options of tcast_quantize_linear and tcast_dequantize_linear: ONNX's attributes.
+/// Start from `tcast_qdq_options_init(&opts, sizeof opts)` (the defaults for the caller's
+/// size) and change fields; NULL options are the defaults.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_qdq_options {
+    /// sizeof(tcast_qdq_options) as the caller compiled it; fields past it take their
+    /// defaults; a size below this first layout's (32) is TCAST_ERR_INVALID_ARGUMENT.
+    pub struct_size: u32,
+    /// 1 (default) or 0: float8 element types only (QuantizeLinear): out-of-range
+    /// values give the largest finite value, or infinity (E5M2) / NaN (the others).
+    pub saturate: i32,
+    /// The quantization axis of per-axis and blocked scales, in `[-rank, rank-1]`;
+    /// ONNX's default 1; ignored for a per-tensor scale.
+    pub axis: i64,
+    /// 0 (default): the scale's shape says per-tensor (`[]` or `[1]`) or per-axis (`[D]`);
+    /// > 0: blocked along `axis`, the scale of x's shape with ceil(D / block_size) there.
+    pub block_size: i64,
+    /// QuantizeLinear only. 0 (default): x / scale is not rounded before the one
+    /// rounding to the element type. TCAST_DTYPE_FLOAT, _FLOAT16, _BFLOAT16 or _DOUBLE:
+    /// ONNX's `precision`: x, scale and their quotient rounded to that type first (pass
+    /// the scale's dtype for ONNX 23+'s default). DequantizeLinear needs 0.
+    pub precision: i32,
+    /// Reserved, 0.
+    pub reserved: i32,
+}
+
+/// The size of the first layout of `tcast_qdq_options`.
+pub(crate) const FIRST_QDQ_OPTIONS_SIZE: u32 = 32;
+
 /// The size of the first layout of `tcast_cast_options`: every later one starts with it.
 pub(crate) const FIRST_OPTIONS_SIZE: u32 = 24;
 /// The size of the layout that added `executor` (32 on 64-bit targets).

@@ -687,6 +687,30 @@ void test_cpu_info() {
 
 }  // namespace
 
+// QuantizeLinear / DequantizeLinear: MXFP4 with a FLOAT8E8M0 scale (block 2 along the
+// last axis), both ways, and an error in the result.
+void test_qdq() {
+  const std::uint8_t packed[2] = {0x72, 0x9F};  // FLOAT4 codes 2 (1), 7 (6), 15 (-6), 9 (-0.5)
+  const std::uint8_t scales[2] = {128, 126};     // 2, 0.5
+  float y[4] = {};
+  tc::dequantize_linear(tc::tensor_view(packed, 2, tc::dtype::float4e2m1, {4}),
+                        tc::tensor_view(scales, 2, tc::dtype::float8e8m0, {2}), nullptr,
+                        tc::mutable_tensor_view(y, sizeof y, tc::dtype::float32, {4}),
+                        tc::qdq_options().axis(0).block_size(2));
+  CHECK(y[0] == 2.0f && y[1] == 12.0f && y[2] == -3.0f && y[3] == -0.25f);
+  std::uint8_t back[2] = {};
+  tc::quantize_linear(tc::tensor_view(y, sizeof y, tc::dtype::float32, {4}),
+                      tc::tensor_view(scales, 2, tc::dtype::float8e8m0, {2}), nullptr,
+                      tc::mutable_tensor_view(back, 2, tc::dtype::float4e2m1, {4}),
+                      tc::qdq_options().axis(0).block_size(2));
+  CHECK(back[0] == 0x72 && back[1] == 0x9F);
+  auto bad = tc::try_dequantize_linear(
+      tc::tensor_view(packed, 2, tc::dtype::float4e2m1, {4}),
+      tc::tensor_view(scales, 2, tc::dtype::float8e8m0, {2}), nullptr,
+      tc::mutable_tensor_view(y, sizeof y, tc::dtype::float32, {4}), tc::qdq_options().axis(0));
+  CHECK(!bad && bad.error().code == tc::status::invalid_shape);
+}
+
 int main() {
   test_enums();
   test_options();
@@ -701,6 +725,7 @@ int main() {
   test_embedded_nul();
   test_container_limits();
   test_cpu_info();
+  test_qdq();
   std::printf("test_cpp (__cplusplus %ldL): %d passed, %d failed\n", static_cast<long>(__cplusplus),
               passed, failed);
   return failed == 0 ? 0 : 1;

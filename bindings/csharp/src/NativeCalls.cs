@@ -102,6 +102,28 @@ namespace TensorcastSharp.Interop
                                             outCapacity, outNDim, err);
         }
 
+        public static int tcast_qdq_options_init(TcastQdqOptions* opts, UIntPtr size)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_qdq_options_init(opts, size);
+        }
+
+        public static int tcast_quantize_linear(TcastTensor* x, TcastTensor* scale,
+                                                TcastTensor* zeroPoint, TcastTensor* y,
+                                                TcastQdqOptions* options, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_quantize_linear(x, scale, zeroPoint, y, options, err);
+        }
+
+        public static int tcast_dequantize_linear(TcastTensor* x, TcastTensor* scale,
+                                                  TcastTensor* zeroPoint, TcastTensor* y,
+                                                  TcastQdqOptions* options, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_dequantize_linear(x, scale, zeroPoint, y, options, err);
+        }
+
         public static int tcast_expand(TcastTensor* input, TcastTensor* output, TcastError* err)
         {
             NativeLibraryResolver.EnsureLoaded();
@@ -298,6 +320,22 @@ namespace TensorcastSharp.Interop
                                                  int* outNDim, TcastError* err)
                 => NativeMethods.tcast_expand_shape(inputShape, inputNDim, shape, shapeLen, outShape,
                                                     outCapacity, outNDim, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_qdq_options_init(TcastQdqOptions* opts, UIntPtr size)
+                => NativeMethods.tcast_qdq_options_init(opts, size);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_quantize_linear(TcastTensor* x, TcastTensor* scale,
+                                                    TcastTensor* zeroPoint, TcastTensor* y,
+                                                    TcastQdqOptions* options, TcastError* err)
+                => NativeMethods.tcast_quantize_linear(x, scale, zeroPoint, y, options, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_dequantize_linear(TcastTensor* x, TcastTensor* scale,
+                                                      TcastTensor* zeroPoint, TcastTensor* y,
+                                                      TcastQdqOptions* options, TcastError* err)
+                => NativeMethods.tcast_dequantize_linear(x, scale, zeroPoint, y, options, err);
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_expand(TcastTensor* input, TcastTensor* output, TcastError* err)

@@ -53,6 +53,19 @@ namespace TensorcastSharp.Interop
         public IntPtr Executor;
     }
 
+    /// <summary>Mirror of <c>tcast_qdq_options</c> (32 bytes): QuantizeLinear /
+    /// DequantizeLinear's attributes.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct TcastQdqOptions
+    {
+        public uint StructSize;
+        public int Saturate;
+        public long Axis;
+        public long BlockSize;
+        public int Precision;
+        public int Reserved;
+    }
+
     /// <summary>Mirror of <c>tcast_executor</c>: a host thread pool (docs/c-api.md section 9).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct TcastExecutor
@@ -132,6 +145,19 @@ namespace TensorcastSharp.Interop
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_cast(TcastTensor* input, TcastTensor* output,
                                             TcastCastOptions* options, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_qdq_options_init(TcastQdqOptions* opts, UIntPtr size);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_quantize_linear(TcastTensor* x, TcastTensor* scale,
+                                                       TcastTensor* zeroPoint, TcastTensor* y,
+                                                       TcastQdqOptions* options, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_dequantize_linear(TcastTensor* x, TcastTensor* scale,
+                                                         TcastTensor* zeroPoint, TcastTensor* y,
+                                                         TcastQdqOptions* options, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern ulong tcast_string_max_bytes(int dtype);

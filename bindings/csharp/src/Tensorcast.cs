@@ -513,6 +513,74 @@ namespace TensorcastSharp
             return dst;
         }
 
+        // ---- QuantizeLinear / DequantizeLinear ---------------------------------------------
+
+        /// <summary>ONNX QuantizeLinear (tcast_quantize_linear): <c>y = saturate(round(x /
+        /// scale) + zeroPoint)</c> into <paramref name="yType"/>. Tensors are contiguous
+        /// bytes (sub-byte types packed); <paramref name="zeroPoint"/> may be empty (no zero
+        /// point); its dtype is yType and its shape the scale's. <paramref name="axis"/>,
+        /// <paramref name="blockSize"/>, <paramref name="saturate"/> and
+        /// <paramref name="precision"/> (DType.Undefined: none) are ONNX's attributes
+        /// (docs/semantics-quantize.md).</summary>
+        public static unsafe void QuantizeLinear(ReadOnlySpan<byte> x, DType xType, long[] xShape,
+                                                 ReadOnlySpan<byte> scale, DType scaleType,
+                                                 long[] scaleShape, ReadOnlySpan<byte> zeroPoint,
+                                                 Span<byte> y, DType yType, long axis = 1,
+                                                 long blockSize = 0, bool saturate = true,
+                                                 DType precision = DType.Undefined)
+        {
+            Qdq(true, x, xType, xShape, scale, scaleType, scaleShape, zeroPoint, y, yType, axis,
+                blockSize, saturate, precision);
+        }
+
+        /// <summary>ONNX DequantizeLinear (tcast_dequantize_linear): <c>y = (x - zeroPoint) *
+        /// scale</c>, rounded once into <paramref name="yType"/> (FLOAT, FLOAT16 or
+        /// BFLOAT16); the zero point (may be empty) has x's dtype and the scale's shape.</summary>
+        public static unsafe void DequantizeLinear(ReadOnlySpan<byte> x, DType xType, long[] xShape,
+                                                   ReadOnlySpan<byte> scale, DType scaleType,
+                                                   long[] scaleShape, ReadOnlySpan<byte> zeroPoint,
+                                                   Span<byte> y, DType yType, long axis = 1,
+                                                   long blockSize = 0)
+        {
+            Qdq(false, x, xType, xShape, scale, scaleType, scaleShape, zeroPoint, y, yType, axis,
+                blockSize, true, DType.Undefined);
+        }
+
+        static unsafe void Qdq(bool quantize, ReadOnlySpan<byte> x, DType xType, long[] xShape,
+                               ReadOnlySpan<byte> scale, DType scaleType, long[] scaleShape,
+                               ReadOnlySpan<byte> zeroPoint, Span<byte> y, DType yType, long axis,
+                               long blockSize, bool saturate, DType precision)
+        {
+            DTypeInfo.CheckShape(xShape, nameof(xShape));
+            DTypeInfo.CheckShape(scaleShape, nameof(scaleShape));
+            TcastQdqOptions options;
+            if (Native.tcast_qdq_options_init(&options, (UIntPtr)sizeof(TcastQdqOptions)) != 0)
+                throw new InvalidOperationException("tcast_qdq_options_init refused this binding's struct");
+            options.Axis = axis;
+            options.BlockSize = blockSize;
+            options.Saturate = saturate ? 1 : 0;
+            options.Precision = (int)precision;
+            DType zType = quantize ? yType : xType;
+            fixed (byte* px = &MemoryMarshal.GetReference(x))
+            fixed (byte* ps = &MemoryMarshal.GetReference(scale))
+            fixed (byte* pz = &MemoryMarshal.GetReference(zeroPoint))
+            fixed (byte* py = &MemoryMarshal.GetReference(y))
+            fixed (long* xd = xShape)
+            fixed (long* sd = scaleShape)
+            {
+                TcastTensor tx = Describe(px, x.Length, xd, xShape.Length, xType);
+                TcastTensor ts = Describe(ps, scale.Length, sd, scaleShape.Length, scaleType);
+                TcastTensor tz = Describe(pz, zeroPoint.Length, sd, scaleShape.Length, zType);
+                TcastTensor ty = Describe(py, y.Length, xd, xShape.Length, yType);
+                TcastTensor* zp = zeroPoint.IsEmpty ? null : &tz;
+                TcastError err;
+                int status = quantize
+                    ? Native.tcast_quantize_linear(&tx, &ts, zp, &ty, &options, &err)
+                    : Native.tcast_dequantize_linear(&tx, &ts, zp, &ty, &options, &err);
+                TensorcastException.Check(status, &err);
+            }
+        }
+
         // ---- Strings -----------------------------------------------------------------------
 
         /// <summary>Formats every element of a numeric tensor as text (ONNX Cast to STRING):

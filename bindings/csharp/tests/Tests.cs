@@ -105,6 +105,7 @@ namespace TensorcastSharp.Tests
                 { "tcast_error", typeof(TcastError) },
                 { "tcast_tensor", typeof(TcastTensor) },
                 { "tcast_cast_options", typeof(TcastCastOptions) },
+                { "tcast_qdq_options", typeof(TcastQdqOptions) },
                 { "tcast_string", typeof(TcastString) },
                 { "tcast_string_arena", typeof(TcastStringArena) },
             };
@@ -117,6 +118,8 @@ namespace TensorcastSharp.Tests
                 { "round_mode", "RoundMode" }, { "string_format", "StringFormat" },
                 { "casting", "Casting" }, { "threads", "Threads" }, { "len", "Len" },
                 { "capacity", "Capacity" }, { "used", "Used" }, { "executor", "Executor" },
+                { "axis", "Axis" }, { "block_size", "BlockSize" }, { "precision", "Precision" },
+                { "reserved", "Reserved" },
             };
             int checkedFields = 0;
             foreach (var entry in c)
@@ -132,11 +135,47 @@ namespace TensorcastSharp.Tests
                 Assert.Equal(entry.Value, (long)Marshal.OffsetOf(type, field), type.Name + "." + field + " offset");
                 checkedFields++;
             }
-            Assert.Equal(5, c.Keys.Count(k => !k.Contains(".")), "structs in layout.txt");
-            Assert.Equal(21, checkedFields, "fields in layout.txt");
+            Assert.Equal(6, c.Keys.Count(k => !k.Contains(".")), "structs in layout.txt");
+            Assert.Equal(27, checkedFields, "fields in layout.txt");
             // Every field of every mirror was listed by the C program, no extra ones.
             int csFields = structs.Values.Sum(t => t.GetFields(BindingFlags.Public | BindingFlags.Instance).Length);
             Assert.Equal(csFields, checkedFields, "C# mirror fields vs C fields");
+        }
+
+        // MXFP4 both ways: FLOAT4E2M1 codes 2 (1), 7 (6), 15 (-6), 9 (-0.5) with FLOAT8E8M0
+        // scales 2 and 0.5 in blocks of 2; a per-axis scale of the wrong length refused.
+        public static void QuantizeDequantizeMXFP4()
+        {
+            byte[] packed = { 0x72, 0x9F };
+            byte[] scales = { 128, 126 };
+            float[] y = new float[4];
+            Tensorcast.DequantizeLinear(packed, DType.Float4E2M1, new long[] { 4 }, scales,
+                                        DType.Float8E8M0, new long[] { 2 }, ReadOnlySpan<byte>.Empty,
+                                        MemoryMarshal.AsBytes(y.AsSpan()), DType.Float, axis: 0,
+                                        blockSize: 2);
+            Assert.Equal(2f, y[0], "y[0]");
+            Assert.Equal(12f, y[1], "y[1]");
+            Assert.Equal(-3f, y[2], "y[2]");
+            Assert.Equal(-0.25f, y[3], "y[3]");
+            byte[] back = new byte[2];
+            Tensorcast.QuantizeLinear(MemoryMarshal.AsBytes(y.AsSpan()), DType.Float, new long[] { 4 },
+                                      scales, DType.Float8E8M0, new long[] { 2 },
+                                      ReadOnlySpan<byte>.Empty, back, DType.Float4E2M1, axis: 0,
+                                      blockSize: 2);
+            Assert.Equal(0x72, (int)back[0], "back[0]");
+            Assert.Equal(0x9F, (int)back[1], "back[1]");
+            try
+            {
+                Tensorcast.DequantizeLinear(packed, DType.Float4E2M1, new long[] { 4 }, scales,
+                                            DType.Float8E8M0, new long[] { 2 },
+                                            ReadOnlySpan<byte>.Empty,
+                                            MemoryMarshal.AsBytes(y.AsSpan()), DType.Float, axis: 0);
+                throw new Exception("a per-axis scale of 2 for 4 elements was accepted");
+            }
+            catch (TensorcastException e)
+            {
+                Assert.Equal(Status.InvalidShape, e.Status, "status");
+            }
         }
 
         public static unsafe void BlittableSizesEqualMarshalSizes()
@@ -144,6 +183,7 @@ namespace TensorcastSharp.Tests
             Assert.Equal(Marshal.SizeOf(typeof(TcastError)), sizeof(TcastError), "TcastError");
             Assert.Equal(Marshal.SizeOf(typeof(TcastTensor)), sizeof(TcastTensor), "TcastTensor");
             Assert.Equal(Marshal.SizeOf(typeof(TcastCastOptions)), sizeof(TcastCastOptions), "TcastCastOptions");
+            Assert.Equal(Marshal.SizeOf(typeof(TcastQdqOptions)), sizeof(TcastQdqOptions), "TcastQdqOptions");
             Assert.Equal(Marshal.SizeOf(typeof(TcastString)), sizeof(TcastString), "TcastString");
             Assert.Equal(Marshal.SizeOf(typeof(TcastStringArena)), sizeof(TcastStringArena), "TcastStringArena");
         }

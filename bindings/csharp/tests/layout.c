@@ -33,6 +33,14 @@ int main(void) {
   FIELD(tcast_cast_options, threads);
   FIELD(tcast_cast_options, executor);
 
+  SIZE(tcast_qdq_options);
+  FIELD(tcast_qdq_options, struct_size);
+  FIELD(tcast_qdq_options, saturate);
+  FIELD(tcast_qdq_options, axis);
+  FIELD(tcast_qdq_options, block_size);
+  FIELD(tcast_qdq_options, precision);
+  FIELD(tcast_qdq_options, reserved);
+
   SIZE(tcast_string);
   FIELD(tcast_string, data);
   FIELD(tcast_string, len);

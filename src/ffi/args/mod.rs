@@ -15,12 +15,12 @@ mod strings;
 mod tensors;
 
 pub(crate) use cast::{cast_operands, plain_cast_operands};
-pub(crate) use common::c_static;
+pub(crate) use common::{c_static, require_disjoint};
 pub(crate) use np::{read_bytes, read_handle};
 pub(crate) use options::{plain_options, read_options, runs_as_one_task, OptionsArg};
 pub(crate) use outputs::{out_arg, shape_out, shape_result, text_out, Out, ShapeOut, TextOut};
 pub(crate) use strings::{dtype_named, read_arena, read_text};
 pub(crate) use tensors::{
-    check_data, dtype_of, input_output_views, plain_views, read_descriptor, read_dims, read_layout,
-    require_shape, LayoutBuf,
+    byte_range, check_data, dtype_of, input_output_views, output_view, plain_views,
+    read_descriptor, read_dims, read_layout, require_shape, LayoutBuf,
 };

@@ -131,7 +131,7 @@ pub(crate) unsafe fn read_layout<'s>(
 }
 
 /// The byte range a checked tensor occupies.
-fn byte_range(desc: &tcast_tensor, layout: &Layout) -> Range<usize> {
+pub(crate) fn byte_range(desc: &tcast_tensor, layout: &Layout) -> Range<usize> {
     let start = desc.data as usize;
     start..start + layout.bytes()
 }
@@ -184,7 +184,10 @@ pub(crate) unsafe fn input_view<'a>(
 /// `desc.data` points to `desc.data_bytes` writable bytes that nothing else reads or
 /// writes for `'a`.
 #[inline(always)]
-unsafe fn output_view<'a>(desc: &tcast_tensor, layout: Layout<'a>) -> Result<TensorMut<'a>, Error> {
+pub(crate) unsafe fn output_view<'a>(
+    desc: &tcast_tensor,
+    layout: Layout<'a>,
+) -> Result<TensorMut<'a>, Error> {
     let data: &'a mut [u8] = if layout.bytes() == 0 {
         &mut []
     } else {

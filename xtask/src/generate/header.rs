@@ -108,6 +108,18 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
+        heading: "QuantizeLinear and DequantizeLinear",
+        about: "ONNX QuantizeLinear / DequantizeLinear (opsets 10-25): per-tensor, per-axis \
+                and blocked scales, integer, float8, float4 and float6 elements, rounded \
+                once from the exact value.",
+        entries: &[
+            Item("tcast_qdq_options"),
+            Item("tcast_qdq_options_init"),
+            Item("tcast_quantize_linear"),
+            Item("tcast_dequantize_linear"),
+        ],
+    },
+    Section {
         heading: "Bitcast",
         about: "A view of a tensor's bytes as another dtype, without copying.",
         entries: &[

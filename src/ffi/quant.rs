@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! QuantizeLinear and DequantizeLinear: their options and the two operations.
+
+use super::args::{
+    byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, require_disjoint,
+    LayoutBuf,
+};
+use super::guard::{guard, guard_integer};
+use super::types::{
+    tcast_error, tcast_qdq_options, tcast_status, tcast_tensor, FIRST_QDQ_OPTIONS_SIZE,
+};
+use crate::dtype::DType;
+use crate::error::Error;
+use crate::quant::{dequantize_linear, quantize_linear, QdqOptions};
+use crate::tensor::{Tensor, TensorMut};
+
+/// The defaults, with `struct_size` this library's size.
+fn qdq_defaults() -> tcast_qdq_options {
+    let d = QdqOptions::default();
+    tcast_qdq_options {
+        struct_size: std::mem::size_of::<tcast_qdq_options>() as u32,
+        saturate: i32::from(d.saturate),
+        axis: d.axis,
+        block_size: d.block_size,
+        precision: 0,
+        reserved: 0,
+    }
+}
+
+/// Fills `*opts` with the default options for a struct of `size` bytes, the caller's
+/// `sizeof(tcast_qdq_options)`: `struct_size` = `size`, each field the library knows
+/// that lies within `size` its default (saturate 1, axis 1, block_size 0, precision 0),
+/// any further byte up to `size` zero. Returns its status only.
+/// Errors: NULL_ARGUMENT (`opts` NULL), INVALID_ARGUMENT (`size` below the first layout,
+/// 32 bytes, or above UINT32_MAX); nothing is written then.
+#[no_mangle]
+pub extern "C" fn tcast_qdq_options_init(
+    opts: *mut tcast_qdq_options,
+    size: usize,
+) -> tcast_status {
+    guard_integer(std::ptr::null_mut(), || {
+        if opts.is_null() {
+            return Err(Error::NullArgument("opts is NULL".into()));
+        }
+        let struct_size = u32::try_from(size)
+            .ok()
+            .filter(|&s| s >= FIRST_QDQ_OPTIONS_SIZE)
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "size {size}: a tcast_qdq_options has {FIRST_QDQ_OPTIONS_SIZE} to {} bytes",
+                    u32::MAX
+                ))
+            })?;
+        let defaults = tcast_qdq_options {
+            struct_size,
+            ..qdq_defaults()
+        };
+        let known = size.min(std::mem::size_of::<tcast_qdq_options>());
+        let bytes = opts.cast::<u8>();
+        // SAFETY: `opts` points to `size` writable bytes (docs/c-api.md section 5);
+        // `defaults` is a live struct without padding (u32, i32, i64, i64, i32, i32),
+        // copied as bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(std::ptr::addr_of!(defaults).cast::<u8>(), bytes, known);
+            std::ptr::write_bytes(bytes.add(known), 0, size - known);
+        }
+        Ok(())
+    })
+}
+
+/// Reads the caller's options (NULL: the defaults).
+///
+/// # Safety
+/// `ptr` is NULL or points to a tcast_qdq_options of at least its `struct_size` bytes.
+unsafe fn read_qdq_options(ptr: *const tcast_qdq_options) -> Result<QdqOptions, Error> {
+    let mut o = qdq_defaults();
+    if !ptr.is_null() {
+        // SAFETY: a non-NULL options pointer starts with its u32 size (contract above).
+        let size = unsafe { ptr.cast::<u32>().read_unaligned() };
+        if size < FIRST_QDQ_OPTIONS_SIZE {
+            return Err(Error::InvalidArgument(format!(
+                "options->struct_size is {size}; a tcast_qdq_options has at least \
+                 {FIRST_QDQ_OPTIONS_SIZE} bytes (use tcast_qdq_options_init)"
+            )));
+        }
+        let known = (size as usize).min(std::mem::size_of::<tcast_qdq_options>());
+        // SAFETY: the caller's struct has `size` >= `known` readable bytes; `o` is a
+        // struct of at least `known` bytes, every bit pattern of its fields valid.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                ptr.cast::<u8>(),
+                std::ptr::addr_of_mut!(o).cast::<u8>(),
+                known,
+            );
+        }
+    }
+    if o.saturate != 0 && o.saturate != 1 {
+        return Err(Error::InvalidArgument(format!(
+            "options->saturate is {}; it must be 0 or 1",
+            o.saturate
+        )));
+    }
+    if o.reserved != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "options->reserved is {}; it must be 0",
+            o.reserved
+        )));
+    }
+    let precision = match o.precision {
+        0 => None,
+        code => Some(DType::from_code_arg(code, "options->precision")?),
+    };
+    Ok(QdqOptions {
+        axis: o.axis,
+        block_size: o.block_size,
+        saturate: o.saturate == 1,
+        precision,
+    })
+}
+
+/// One input tensor of a Q/DQ call, checked and viewed.
+///
+/// # Safety
+/// `ptr` is NULL or a valid descriptor whose data stays unchanged during the call.
+unsafe fn read_input<'a>(
+    ptr: *const tcast_tensor,
+    role: &str,
+    buf: &'a mut LayoutBuf,
+) -> Result<(Tensor<'a>, std::ops::Range<usize>), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let desc = unsafe { read_descriptor(ptr, role) }?;
+    let dtype = dtype_of(role, &desc)?;
+    // SAFETY: as above.
+    let layout = unsafe { read_layout(role, &desc, dtype, buf) }?;
+    check_data(role, &desc, &layout)?;
+    let range = byte_range(&desc, &layout);
+    let data: &'a [u8] = if layout.bytes() == 0 {
+        &[]
+    } else {
+        // SAFETY: non-NULL (checked) with at least `layout.bytes()` readable bytes.
+        unsafe { std::slice::from_raw_parts(desc.data.cast::<u8>(), layout.bytes()) }
+    };
+    Ok((Tensor::from_layout(layout, data)?, range))
+}
+
+/// The operation a call runs.
+type Op = fn(&Tensor, &Tensor, Option<&Tensor>, &mut TensorMut, &QdqOptions) -> Result<(), Error>;
+
+/// Reads every argument of a Q/DQ call, in the order of docs/c-api.md section 8, and
+/// runs `op`.
+///
+/// # Safety
+/// Each pointer is NULL or valid per the C API contract (docs/c-api.md sections 1, 4, 5).
+unsafe fn run_qdq(
+    x: *const tcast_tensor,
+    scale: *const tcast_tensor,
+    zero_point: *const tcast_tensor,
+    y: *const tcast_tensor,
+    options: *const tcast_qdq_options,
+    op: Op,
+) -> Result<(), Error> {
+    let (mut xb, mut sb, mut zb, mut yb) = (
+        LayoutBuf::new(),
+        LayoutBuf::new(),
+        LayoutBuf::new(),
+        LayoutBuf::new(),
+    );
+    // SAFETY: forwarded from this function's contract.
+    let ydesc = unsafe { read_descriptor(y, "y") }?;
+    // SAFETY: as above.
+    let (xt, xr) = unsafe { read_input(x, "x", &mut xb) }?;
+    // SAFETY: as above.
+    let (st, sr) = unsafe { read_input(scale, "scale", &mut sb) }?;
+    let zero = if zero_point.is_null() {
+        None
+    } else {
+        // SAFETY: as above.
+        Some(unsafe { read_input(zero_point, "zero_point", &mut zb) }?)
+    };
+    // SAFETY: as above.
+    let opts = unsafe { read_qdq_options(options) }?;
+    let ydt = dtype_of("y", &ydesc)?;
+    // SAFETY: as above.
+    let ylayout = unsafe { read_layout("y", &ydesc, ydt, &mut yb) }?;
+    ylayout.require_contiguous("y")?;
+    check_data("y", &ydesc, &ylayout)?;
+    let yr = byte_range(&ydesc, &ylayout);
+    require_disjoint("the x buffer", &xr, "the y buffer", &yr)?;
+    require_disjoint("the scale buffer", &sr, "the y buffer", &yr)?;
+    if let Some((_, zr)) = &zero {
+        require_disjoint("the zero_point buffer", zr, "the y buffer", &yr)?;
+    }
+    // SAFETY: y's bytes are writable and used by nothing else (contract; overlap with
+    // the inputs checked above).
+    let mut yt = unsafe { output_view(&ydesc, ylayout) }?;
+    op(&xt, &st, zero.as_ref().map(|z| &z.0), &mut yt, &opts)
+}
+
+/// ONNX QuantizeLinear (opsets 10 to 25): `y = saturate(round(x / scale) + zero_point)`
+/// into `y->dtype` (INT2, UINT2, INT4, UINT4, INT8, UINT8, INT16, UINT16, the four
+/// FLOAT8 types, FLOAT4E2M1, and FLOAT6E2M3/E3M2 as an extension), from x FLOAT,
+/// FLOAT16, BFLOAT16 or INT32, with a FLOAT, FLOAT16, BFLOAT16, FLOAT8E8M0 or INT32
+/// scale: per-tensor (scale shape `[]` or `[1]`), per-axis (`[D]` along `options->axis`) or
+/// blocked (`options->block_size` > 0). `zero_point` may be NULL (0); otherwise it has
+/// y's dtype and the scale's shape, and for float element types must be all zeros.
+/// x / scale is rounded once, to nearest even, from its exact value (unless
+/// `options->precision`); integers saturate, NaN gives the zero point; float8 types
+/// saturate per `options->saturate`. y has x's shape and does not overlap the inputs.
+/// `options` may be NULL (defaults). docs/semantics-quantize.md has every rule.
+/// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype the operator does not
+/// take), INVALID_SHAPE (y's shape, the scale's or zero point's shape for the
+/// granularity), BUFFER_TOO_SMALL, INVALID_ARGUMENT (axis out of range, negative
+/// block_size, bad option, zero point dtype, a non-zero float zero point with its
+/// element index, overlapping buffers).
+#[no_mangle]
+pub extern "C" fn tcast_quantize_linear(
+    x: *const tcast_tensor,
+    scale: *const tcast_tensor,
+    zero_point: *const tcast_tensor,
+    y: *const tcast_tensor,
+    options: *const tcast_qdq_options,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        // SAFETY: each pointer is NULL or valid per the C API contract.
+        unsafe { run_qdq(x, scale, zero_point, y, options, quantize_linear) }
+    })
+}
+
+/// ONNX DequantizeLinear (opsets 10 to 25): `y = (x - zero_point) * scale`, rounded
+/// once to nearest even into `y->dtype` (FLOAT, FLOAT16 or BFLOAT16; ONNX's
+/// `output_dtype`), from x of a quantized type (as tcast_quantize_linear's y) or INT32,
+/// with a FLOAT, FLOAT16, BFLOAT16 or FLOAT8E8M0 scale, per-tensor, per-axis or blocked
+/// as for tcast_quantize_linear. `zero_point` may be NULL; otherwise it has x's dtype
+/// and the scale's shape (all zeros for float element types). `options->precision`
+/// must be 0. `options` may be NULL (defaults).
+/// Errors: as tcast_quantize_linear.
+#[no_mangle]
+pub extern "C" fn tcast_dequantize_linear(
+    x: *const tcast_tensor,
+    scale: *const tcast_tensor,
+    zero_point: *const tcast_tensor,
+    y: *const tcast_tensor,
+    options: *const tcast_qdq_options,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        // SAFETY: each pointer is NULL or valid per the C API contract.
+        unsafe { run_qdq(x, scale, zero_point, y, options, dequantize_linear) }
+    })
+}
