@@ -35,7 +35,7 @@ fn row(t: DType) -> (DType, u32, u32, i32, Rule) {
 fn spec_value(t: DType, code: u32) -> f64 {
     let (_, e, m, bias, rule) = row(t);
     let bits = 1 + e + m;
-    let sign = code >> (bits - 1) & 1;
+    let sign = (code >> (bits - 1)) & 1;
     let exp = (code >> m) & ((1 << e) - 1);
     let man = code & ((1 << m) - 1);
     let top = (1 << e) - 1;
@@ -195,7 +195,7 @@ fn pack_codes(t: DType, codes: &[u32]) -> Vec<u8> {
     let mut out = vec![0u8; (codes.len() * bits as usize).div_ceil(8)];
     for (i, &c) in codes.iter().enumerate() {
         for b in 0..bits as usize {
-            if c >> b & 1 == 1 {
+            if (c >> b) & 1 == 1 {
                 let at = i * bits as usize + b;
                 out[at / 8] |= 1 << (at % 8);
             }
@@ -216,7 +216,7 @@ fn unpack_codes(t: DType, bytes: &[u8], n: usize) -> Vec<u32> {
         .map(|i| {
             (0..bits).fold(0u32, |acc, b| {
                 let at = i * bits + b;
-                acc | (u32::from(bytes[at / 8] >> (at % 8) & 1) << b)
+                acc | (u32::from((bytes[at / 8] >> (at % 8)) & 1) << b)
             })
         })
         .collect()
@@ -226,7 +226,7 @@ fn unpack_codes(t: DType, bytes: &[u8], n: usize) -> Vec<u32> {
 fn int_of(t: DType, code: u32) -> i64 {
     let bits = t.bits();
     let (lo, _) = qint_range(t);
-    if lo < 0 && code >> (bits - 1) & 1 == 1 {
+    if lo < 0 && (code >> (bits - 1)) & 1 == 1 {
         i64::from(code) - (1i64 << bits)
     } else {
         i64::from(code)
