@@ -40,35 +40,60 @@ pub extern "C" fn tcast_cast_options_init(
     opts: *mut tcast_cast_options,
     size: usize,
 ) -> tcast_status {
-    guard_integer(std::ptr::null_mut(), || {
-        if opts.is_null() {
-            return Err(Error::NullArgument("opts is NULL".into()));
-        }
-        let struct_size = u32::try_from(size)
-            .ok()
-            .filter(|&s| s >= FIRST_OPTIONS_SIZE)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "size {size}: a tcast_cast_options has {FIRST_OPTIONS_SIZE} to {} bytes",
-                    u32::MAX
-                ))
-            })?;
-        let defaults = tcast_cast_options {
-            struct_size,
-            ..tcast_cast_options_default()
-        };
-        let known = size.min(std::mem::size_of::<tcast_cast_options>());
-        let bytes = opts.cast::<u8>();
-        // SAFETY: `opts` points to `size` writable bytes (docs/c-api.md section 5);
-        // `defaults` is a live struct of at least `known` bytes, none of them padding
-        // (u32, five i32 and a pointer at its aligned offset), copied as bytes, so the
-        // caller's struct needs no alignment beyond its own.
-        unsafe {
-            std::ptr::copy_nonoverlapping(std::ptr::addr_of!(defaults).cast::<u8>(), bytes, known);
-            std::ptr::write_bytes(bytes.add(known), 0, size - known);
-        }
-        Ok(())
+    // SAFETY: `tcast_cast_options` has no padding (u32, five i32 and a pointer at its
+    // aligned offset); `opts` points to `size` writable bytes (docs/c-api.md section 5).
+    guard_integer(std::ptr::null_mut(), || unsafe {
+        init_options(
+            opts,
+            size,
+            FIRST_OPTIONS_SIZE,
+            "tcast_cast_options",
+            |struct_size| tcast_cast_options {
+                struct_size,
+                ..tcast_cast_options_default()
+            },
+        )
     })
+}
+
+/// The body of an options struct's `_init` function (`tcast_cast_options_init`,
+/// `tcast_qdq_options_init`): refuses a NULL `opts` and a `size` below `first` (the
+/// struct's first layout) or above UINT32_MAX, then fills the caller's `size` bytes
+/// with `defaults(size)`'s bytes, as many as this library's struct has, and zeros past
+/// them (a program built against a smaller, older struct gets its prefix only).
+///
+/// # Safety
+/// `T` has no padding bytes; `opts` is NULL or points to `size` writable bytes.
+pub(crate) unsafe fn init_options<T>(
+    opts: *mut T,
+    size: usize,
+    first: u32,
+    name: &str,
+    defaults: impl FnOnce(u32) -> T,
+) -> Result<(), Error> {
+    if opts.is_null() {
+        return Err(Error::NullArgument("opts is NULL".into()));
+    }
+    let struct_size = u32::try_from(size)
+        .ok()
+        .filter(|&s| s >= first)
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "size {size}: a {name} has {first} to {} bytes",
+                u32::MAX
+            ))
+        })?;
+    let defaults = defaults(struct_size);
+    let known = size.min(std::mem::size_of::<T>());
+    let bytes = opts.cast::<u8>();
+    // SAFETY: `opts` points to `size` writable bytes (the caller's promise);
+    // `defaults` is a live `T` of at least `known` bytes, none of them padding, copied
+    // as bytes, so the caller's struct needs no alignment beyond its own.
+    unsafe {
+        std::ptr::copy_nonoverlapping(std::ptr::addr_of!(defaults).cast::<u8>(), bytes, known);
+        std::ptr::write_bytes(bytes.add(known), 0, size - known);
+    }
+    Ok(())
 }
 
 /// Casts `input` into `output`, element by element (ONNX Cast; complex as tf.cast and

@@ -5,6 +5,7 @@ use super::args::{
     byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, require_disjoint,
     LayoutBuf,
 };
+use super::cast::init_options;
 use super::guard::{guard, guard_integer};
 use super::types::{
     tcast_error, tcast_qdq_options, tcast_status, tcast_tensor, FIRST_QDQ_OPTIONS_SIZE,
@@ -38,33 +39,19 @@ pub extern "C" fn tcast_qdq_options_init(
     opts: *mut tcast_qdq_options,
     size: usize,
 ) -> tcast_status {
-    guard_integer(std::ptr::null_mut(), || {
-        if opts.is_null() {
-            return Err(Error::NullArgument("opts is NULL".into()));
-        }
-        let struct_size = u32::try_from(size)
-            .ok()
-            .filter(|&s| s >= FIRST_QDQ_OPTIONS_SIZE)
-            .ok_or_else(|| {
-                Error::InvalidArgument(format!(
-                    "size {size}: a tcast_qdq_options has {FIRST_QDQ_OPTIONS_SIZE} to {} bytes",
-                    u32::MAX
-                ))
-            })?;
-        let defaults = tcast_qdq_options {
-            struct_size,
-            ..qdq_defaults()
-        };
-        let known = size.min(std::mem::size_of::<tcast_qdq_options>());
-        let bytes = opts.cast::<u8>();
-        // SAFETY: `opts` points to `size` writable bytes (docs/c-api.md section 5);
-        // `defaults` is a live struct without padding (u32, i32, i64, i64, i32, i32),
-        // copied as bytes.
-        unsafe {
-            std::ptr::copy_nonoverlapping(std::ptr::addr_of!(defaults).cast::<u8>(), bytes, known);
-            std::ptr::write_bytes(bytes.add(known), 0, size - known);
-        }
-        Ok(())
+    // SAFETY: `tcast_qdq_options` has no padding (u32, i32, i64, i64, i32, i32);
+    // `opts` points to `size` writable bytes (docs/c-api.md section 5).
+    guard_integer(std::ptr::null_mut(), || unsafe {
+        init_options(
+            opts,
+            size,
+            FIRST_QDQ_OPTIONS_SIZE,
+            "tcast_qdq_options",
+            |struct_size| tcast_qdq_options {
+                struct_size,
+                ..qdq_defaults()
+            },
+        )
     })
 }
 
