@@ -144,6 +144,9 @@ pub(crate) unsafe fn f16x8_to_f32(h: __m256i, half: i32) -> __m256i {
 
 /// [`Halves::add_magic`] on AVX2: FLOAT16 widened by F16C, BFLOAT16 by placing it in the
 /// high half of a 32-bit lane (that f32), rounded by the f32 addition, packed back.
+/// `magic`'s low 16 bits are zero and the codes wanted are below 2^16, so for BFLOAT16
+/// the low half of each sum is the code itself: a shift and a word blend put the two
+/// halves' sums back in place (no subtraction, no pack: +4-6% on FLOAT -> FLOAT6 in L2).
 ///
 /// # Safety
 /// The CPU runs the AVX2 family (F16C included).
@@ -163,12 +166,15 @@ pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m256i, magic: u32) -> __m25
             // packus interleaves the 128-bit lanes; the permute restores element order.
             _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(round(lo), round(hi)))
         } else {
-            // The unpacks and the pack both work within 128-bit lanes, so the order comes
-            // back as it was.
-            let zero = _mm256_setzero_si256();
-            let lo = _mm256_unpacklo_epi16(zero, abs);
-            let hi = _mm256_unpackhi_epi16(zero, abs);
-            _mm256_packus_epi32(round(lo), round(hi))
+            // The even lanes' values shifted into the high halves of the 32-bit lanes,
+            // the odd lanes' kept there: both are then f32 values; each sum's low half
+            // is its lane's code, the odd ones' shifted back up to their own lanes.
+            let magic = _mm256_set1_ps(f32::from_bits(magic));
+            let sum =
+                |x: __m256i| _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(x), magic));
+            let even = sum(_mm256_slli_epi32::<16>(abs));
+            let odd = sum(_mm256_and_si256(abs, _mm256_set1_epi32(-0x1_0000)));
+            _mm256_blend_epi16::<0b1010_1010>(even, _mm256_slli_epi32::<16>(odd))
         }
     }
 }
