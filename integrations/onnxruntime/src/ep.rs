@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The plugin execution provider: how the library runs a model's Cast, CastLike and Expand
-//! nodes without replacing anything of onnxruntime's.
+//! nodes, and the QuantizeLinear and DequantizeLinear nodes onnxruntime has no kernel for,
+//! without replacing anything of onnxruntime's.
 //!
 //! onnxruntime loads the library with `RegisterExecutionProviderLibrary` (Python:
 //! `onnxruntime.register_execution_provider_library`), which calls `CreateEpFactories`; a
@@ -8,11 +9,11 @@
 //! `SessionOptions.add_provider_for_devices`) gets an `OrtEp` from the factory. onnxruntime
 //! asks that EP which nodes it takes (`GetCapability`) after its own checks, type and shape
 //! inference and basic optimizations (constant folding among them) ran with ONNX's schemas,
-//! and the EP takes each Cast, CastLike and Expand node that its kernel registry has a
+//! and the EP takes each node of those operators that its kernel registry has a
 //! kernel for: ONNX's schemas stay, so shapes, ranks and checks are onnxruntime's own.
 //!
 //! Made once per factory, that is once per registration of the library, and released with
-//! it: the kernel registry (three kernel definitions). A session adds one `OrtEp` (a small
+//! it: the kernel registry (seven kernel definitions). A session adds one `OrtEp` (a small
 //! box) and one kernel per node it takes.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -60,7 +61,20 @@ const Q_SCALES: &[c_int] = &[FLOAT, FLOAT16, BFLOAT16, INT32, E8M0];
 const DQ_SCALES: &[c_int] = &[FLOAT, FLOAT16, BFLOAT16, E8M0];
 /// Every quantized element type onnxruntime has but FLOAT4E2M1: INT8, UINT8, INT16,
 /// UINT16, the four FLOAT8 types, UINT4, INT4, UINT2, INT2.
-const QUANTIZED_BUT_FP4: &[c_int] = &[3, 2, 5, 4, 17, 18, 19, 20, 21, 22, ort::TYPE_UINT2, ort::TYPE_INT2];
+const QUANTIZED_BUT_FP4: &[c_int] = &[
+    3,
+    2,
+    5,
+    4,
+    17,
+    18,
+    19,
+    20,
+    21,
+    22,
+    ort::TYPE_UINT2,
+    ort::TYPE_INT2,
+];
 /// DequantizeLinear's x: those and INT32.
 const DQ_INPUTS_BUT_FP4: &[c_int] = &[
     3,
@@ -113,11 +127,7 @@ static DEFINITIONS: [Definition; 7] = [
         op: Op::DequantizeLinear,
         since: 23,
         until: 25,
-        type_params: &[
-            (c"T1", &[FLOAT4E2M1]),
-            (c"T2", DQ_SCALES),
-            (c"T3", FLOATS),
-        ],
+        type_params: &[(c"T1", &[FLOAT4E2M1]), (c"T2", DQ_SCALES), (c"T3", FLOATS)],
     },
     Definition {
         op: Op::DequantizeLinear,
@@ -133,11 +143,7 @@ static DEFINITIONS: [Definition; 7] = [
         op: Op::QuantizeLinear,
         since: 23,
         until: 25,
-        type_params: &[
-            (c"T1", Q_INPUTS),
-            (c"T2", Q_SCALES),
-            (c"T3", &[FLOAT4E2M1]),
-        ],
+        type_params: &[(c"T1", Q_INPUTS), (c"T2", Q_SCALES), (c"T3", &[FLOAT4E2M1])],
     },
     Definition {
         op: Op::QuantizeLinear,
@@ -706,7 +712,10 @@ unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail
 ///
 /// # Safety
 /// `ep_api` is a table of version `EP_API_VERSION` or later.
-unsafe fn data_types(ep_api: EpApi, elements: &[c_int]) -> Result<Vec<*const ort::OrtDataType>, Fail> {
+unsafe fn data_types(
+    ep_api: EpApi,
+    elements: &[c_int],
+) -> Result<Vec<*const ort::OrtDataType>, Fail> {
     // SAFETY: the slot's type is as declared; every out-pointer is a local. The data types
     // are onnxruntime's statics.
     unsafe {
