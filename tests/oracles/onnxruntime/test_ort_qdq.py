@@ -16,6 +16,8 @@ computed here with numpy and ml_dtypes from the ONNX text: y = x / scale rounded
 - bad block_size, axis and scale shapes are onnxruntime errors naming the problem.
 """
 
+import json
+
 import ml_dtypes
 import numpy as np
 import onnxruntime as ort
@@ -203,7 +205,7 @@ F = TensorProto
     ("QuantizeLinear", F.FLOAT, F.FLOAT, F.INT8, False),
     ("QuantizeLinear", F.FLOAT, F.FLOAT, F.FLOAT8E4M3FN, False),
 ])
-def test_the_provider_takes_only_what_onnxruntime_lacks(op, x_type, scale_type, out_type, ours):
+def test_the_provider_takes_only_what_onnxruntime_lacks(op, x_type, scale_type, out_type, ours, tmp_path):
     model = qdq_node_model(op, x_type, scale_type, out_type)
     feeds = {"x": np.ones((2, 2 * BLOCK), np.float32)} if op == "QuantizeLinear" else {}
     if ours:
@@ -215,20 +217,18 @@ def test_the_provider_takes_only_what_onnxruntime_lacks(op, x_type, scale_type, 
     # Profiling names the provider of each node that ran.
     so = ortnode.session_options(True)
     so.enable_profiling = True
+    so.profile_file_prefix = str(tmp_path / "qdq")
     sess = ort.InferenceSession(model, so)
     out = F.DataType.Name(out_type)
-    buf, value = ortnode.bound_output(out_type, [2, 2 * BLOCK])
+    _, value = ortnode.bound_output(out_type, [2, 2 * BLOCK])
     binding = sess.io_binding()
     for name, v in feeds.items():
         binding.bind_cpu_input(name, v)
     binding.bind_ortvalue_output("y", value)
     sess.run_with_iobinding(binding)
-    import json
-    import os
     path = sess.end_profiling()
     with open(path) as f:
         events = json.load(f)
-    os.remove(path)
     providers = {e["args"].get("provider") for e in events
                  if e.get("cat") == "Node" and e["args"].get("op_name") == op}
     want = ortnode.EP_NAME if ours else "CPUExecutionProvider"
