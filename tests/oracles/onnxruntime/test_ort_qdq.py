@@ -255,3 +255,36 @@ def test_a_negative_block_size_is_refused_when_the_session_is_made():
     model, _, _ = mxfp4_model(block_size=-32)
     with pytest.raises(Exception, match="DequantizeLinear: block_size is -32; it must be 0 .* or positive"):
         session(model, True)
+
+
+@pytest.mark.parametrize("shape,scale_shape,block_size", [
+    ([0, 32], [0, 1], 32), ([], [], 0), ([3, 0], [3, 0], 32), ([2, 5], [2, 2], 3), ([5, 2], [5], 0)], ids=str)
+def test_fp4_round_trip_of_scalars_empty_tensors_and_short_blocks(shape, scale_shape, block_size):
+    # FLOAT inputs (x and the FLOAT8E8M0 scale both fed) -> FLOAT4E2M1 -> FLOAT.
+    attrs = dict(axis=0 if len(scale_shape) == 1 else 1, block_size=block_size)
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s"], ["q"], output_dtype=TensorProto.FLOAT4E2M1, **attrs),
+             helper.make_node("DequantizeLinear", ["q", "s"], ["y"], output_dtype=TensorProto.FLOAT, **attrs)]
+    graph = helper.make_graph(nodes, "fp4", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape),
+                                             helper.make_tensor_value_info("s", TensorProto.FLOAT8E8M0, scale_shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 25)]).SerializeToString()
+    rng = np.random.default_rng(43)
+    x = np.asarray(rng.standard_normal(shape) * 5, np.float32)
+    codes = np.asarray(rng.integers(125, 130, scale_shape, dtype=np.uint8))
+    sess = session(model, True)
+    binding = sess.io_binding()
+    binding.bind_cpu_input("x", x)
+    binding.bind_ortvalue_input("s", ort.OrtValue.ortvalue_from_numpy_with_onnx_type(codes, TensorProto.FLOAT8E8M0))
+    binding.bind_output("y")
+    sess.run_with_iobinding(binding)
+    y = binding.copy_outputs_to_cpu()[0]
+    axis = attrs["axis"]
+    if not scale_shape:
+        full = e8m0(codes)
+    elif len(scale_shape) == 1:
+        full = e8m0(codes).reshape([-1] + [1] * (len(shape) - 1))
+    else:
+        full = np.repeat(e8m0(codes), block_size, axis=axis).take(range(shape[axis]), axis=axis)
+    # FLOAT4E2M1 saturates to +-6; ml_dtypes rounds to nearest even.
+    want = np.clip(x / full, -6, 6).astype(ml_dtypes.float4_e2m1fn).astype(np.float32) * full
+    assert y.shape == tuple(shape) and y.tobytes() == want.astype(np.float32).tobytes()
