@@ -288,3 +288,17 @@ def test_fp4_round_trip_of_scalars_empty_tensors_and_short_blocks(shape, scale_s
     # FLOAT4E2M1 saturates to +-6; ml_dtypes rounds to nearest even.
     want = np.clip(x / full, -6, 6).astype(ml_dtypes.float4_e2m1fn).astype(np.float32) * full
     assert y.shape == tuple(shape) and y.tobytes() == want.astype(np.float32).tobytes()
+
+
+def test_an_empty_zero_point_name_is_no_zero_point():
+    codes = np.array([1, 2, 3, 9], np.uint8)
+    node = helper.make_node("DequantizeLinear", ["x", "s", ""], ["y"], axis=0, block_size=2,
+                            output_dtype=TensorProto.FLOAT)
+    graph = helper.make_graph(
+        [node], "no-zp", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [helper.make_tensor("x", TensorProto.FLOAT4E2M1, [4], packed4(codes), raw=True),
+         helper.make_tensor("s", TensorProto.FLOAT8E8M0, [2], bytes([127, 128]), raw=True)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 25)]).SerializeToString()
+    y = session(model, True).run(None, {})[0]
+    want = codes.view(ml_dtypes.float4_e2m1fn).astype(np.float32) * np.repeat(e8m0(np.array([127, 128])), 2)
+    assert y.tobytes() == want.tobytes()
