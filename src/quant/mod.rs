@@ -314,7 +314,18 @@ pub fn quantize_linear(
             Some(p) => round_to(p, round_to(p, xv) / round_to(p, sv)),
         };
         match (float_target, encode) {
-            (true, Some(encode)) => write_code(yt, yd, i, encode(q)),
+            (true, Some(encode)) => {
+                let mut code = encode(q);
+                // FLOAT4E2M1 adds its zero point (zeros) after the rounding as ONNX's
+                // formula and reference do: -0 + +0 is +0. (FLOAT8 keeps -0, as the
+                // reference, which ignores a FLOAT8 zero point; docs/semantics-quantize.md.)
+                if let (DType::Float4E2M1, Some(z)) = (yt, zp) {
+                    if code == 0x8 && pack::get(4, z.data(), si) == 0 {
+                        code = 0;
+                    }
+                }
+                write_code(yt, yd, i, code)
+            }
             _ => {
                 let z = zp.map_or(0, |z| read_quant(yt, z.data(), si).int.unwrap_or(0));
                 let r = if q.is_nan() { 0.0 } else { q.round_ties_even() };
@@ -464,7 +475,12 @@ fn zero_point_of<'t, 'a>(
             "{op}: zero_point dtype {zt} must be the quantized type {dtype}"
         )));
     }
-    check_same_shape("zero_point", z.layout().dims(), "scale", scale_dims)?;
+    // A per-tensor zero point may be [] or [1] whichever the scale is (ONNX's own node
+    // tests pair a [] scale with a [1] zero point).
+    let per_tensor = |dims: &[usize]| dims.len() <= 1 && dims.iter().product::<usize>() == 1;
+    if !(per_tensor(z.layout().dims()) && per_tensor(scale_dims)) {
+        check_same_shape("zero_point", z.layout().dims(), "scale", scale_dims)?;
+    }
     z.layout().require_contiguous("zero_point")?;
     Ok(Some(z))
 }

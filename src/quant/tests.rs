@@ -857,3 +857,61 @@ fn errors_name_the_argument() {
     .unwrap_err();
     assert!(e.to_string().contains("axis 3 is outside [-3, 2]"), "{e}");
 }
+
+#[test]
+fn float4_zero_points_are_added_after_rounding_and_per_tensor_shapes_mix() {
+    // ONNX: y = round(x / scale) + zero_point; in IEEE arithmetic -0 + +0 is +0, -0 + -0
+    // is -0 (onnx's test_quantizelinear_float4e2m1 expects +0).
+    let x: Vec<u8> = [-0.0f32, -0.1, 0.0, -1.0]
+        .iter()
+        .flat_map(|v| v.to_ne_bytes())
+        .collect();
+    let one = 1.0f32.to_ne_bytes();
+    let o = QdqOptions::default();
+    let q = |zp: Option<&[u8]>| {
+        let y = run_q(
+            &x,
+            DType::Float,
+            &[4],
+            &one,
+            DType::Float,
+            &[],
+            zp,
+            DType::Float4E2M1,
+            &o,
+        )
+        .unwrap();
+        unpack_codes(DType::Float4E2M1, &y, 4)
+    };
+    assert_eq!(q(None), [0x8, 0x8, 0x0, 0xa]);
+    assert_eq!(q(Some(&[0x0])), [0x0, 0x0, 0x0, 0xa]);
+    assert_eq!(q(Some(&[0x8])), [0x8, 0x8, 0x0, 0xa]);
+    // A per-tensor zero point of shape [1] with a scale of shape [] (and the reverse).
+    let two = 2.0f32.to_ne_bytes();
+    for (sdims, zdims) in [(&[][..], &[1usize][..]), (&[1][..], &[][..])] {
+        let xv = Tensor::new(&[0x21, 0x03], DType::Float4E2M1, &[3]).unwrap();
+        let sv = Tensor::new(&two, DType::Float, sdims).unwrap();
+        let zv = Tensor::new(&[0u8], DType::Float4E2M1, zdims).unwrap();
+        let mut out = [0u8; 12];
+        let mut yv = TensorMut::new(&mut out, DType::Float, &[3]).unwrap();
+        dequantize_linear(&xv, &sv, Some(&zv), &mut yv, &o).unwrap();
+        let got: Vec<f32> = out
+            .chunks(4)
+            .map(|c| f32::from_ne_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        // Codes 1, 2, 3: 0.5, 1, 1.5 (spec_value), times 2.
+        let want: Vec<f32> = [1, 2, 3]
+            .iter()
+            .map(|&c| (spec_value(DType::Float4E2M1, c) * 2.0) as f32)
+            .collect();
+        assert_eq!(got, want);
+    }
+    // Other shapes still differ: a [2] zero point with a [] scale is refused.
+    let xv = Tensor::new(&[0x21], DType::Float4E2M1, &[2]).unwrap();
+    let sv = Tensor::new(&two, DType::Float, &[]).unwrap();
+    let zv = Tensor::new(&[0u8], DType::Float4E2M1, &[2]).unwrap();
+    let mut out = [0u8; 8];
+    let mut yv = TensorMut::new(&mut out, DType::Float, &[2]).unwrap();
+    let err = dequantize_linear(&xv, &sv, Some(&zv), &mut yv, &o).unwrap_err();
+    assert!(err.to_string().contains("zero_point shape [2]"), "{err}");
+}

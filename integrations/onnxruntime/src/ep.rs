@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The plugin execution provider: how the library runs a model's Cast, CastLike and Expand
-//! nodes without replacing anything of onnxruntime's.
+//! nodes, and the QuantizeLinear and DequantizeLinear nodes onnxruntime has no kernel for,
+//! without replacing anything of onnxruntime's.
 //!
 //! onnxruntime loads the library with `RegisterExecutionProviderLibrary` (Python:
 //! `onnxruntime.register_execution_provider_library`), which calls `CreateEpFactories`; a
@@ -8,11 +9,11 @@
 //! `SessionOptions.add_provider_for_devices`) gets an `OrtEp` from the factory. onnxruntime
 //! asks that EP which nodes it takes (`GetCapability`) after its own checks, type and shape
 //! inference and basic optimizations (constant folding among them) ran with ONNX's schemas,
-//! and the EP takes each Cast, CastLike and Expand node that its kernel registry has a
+//! and the EP takes each node of those operators that its kernel registry has a
 //! kernel for: ONNX's schemas stay, so shapes, ranks and checks are onnxruntime's own.
 //!
 //! Made once per factory, that is once per registration of the library, and released with
-//! it: the kernel registry (three kernel definitions). A session adds one `OrtEp` (a small
+//! it: the kernel registry (seven kernel definitions). A session adds one `OrtEp` (a small
 //! box) and one kernel per node it takes.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -36,38 +37,141 @@ const VERSION: &CStr =
 
 /// One kernel definition: the operator, the opsets it covers (the first and the last
 /// version of the operator whose semantics tensorcast implements) and its type parameters
-/// (named as in ONNX's schema), each allowed every element type in `TYPES`.
+/// (named as in ONNX's schema), each with the element types (onnxruntime's numbers) it
+/// allows.
 struct Definition {
     op: Op,
     since: c_int,
     until: c_int,
-    type_params: &'static [&'static CStr],
+    type_params: &'static [(&'static CStr, &'static [c_int])],
 }
+
+// Element types by onnxruntime's numbers (ONNXTensorElementDataType).
+const FLOAT: c_int = 1;
+const FLOAT16: c_int = ort::TYPE_FLOAT16;
+const BFLOAT16: c_int = 16;
+const INT32: c_int = 6;
+const FLOAT4E2M1: c_int = 23;
+const E8M0: c_int = ort::TYPE_FLOAT8E8M0;
+/// QuantizeLinear's x, DequantizeLinear's y: the float types (INT32 x too, listed apart).
+const FLOATS: &[c_int] = &[FLOAT, FLOAT16, BFLOAT16];
+const Q_INPUTS: &[c_int] = &[FLOAT, FLOAT16, BFLOAT16, INT32];
+/// The scales of opset 23's QuantizeLinear (24 adds FLOAT8E8M0).
+const Q_SCALES: &[c_int] = &[FLOAT, FLOAT16, BFLOAT16, INT32, E8M0];
+const DQ_SCALES: &[c_int] = &[FLOAT, FLOAT16, BFLOAT16, E8M0];
+/// Every quantized element type onnxruntime has but FLOAT4E2M1: INT8, UINT8, INT16,
+/// UINT16, the four FLOAT8 types, UINT4, INT4, UINT2, INT2.
+const QUANTIZED_BUT_FP4: &[c_int] = &[
+    3,
+    2,
+    5,
+    4,
+    17,
+    18,
+    19,
+    20,
+    21,
+    22,
+    ort::TYPE_UINT2,
+    ort::TYPE_INT2,
+];
+/// DequantizeLinear's x: those and INT32.
+const DQ_INPUTS_BUT_FP4: &[c_int] = &[
+    3,
+    2,
+    5,
+    4,
+    INT32,
+    17,
+    18,
+    19,
+    20,
+    21,
+    22,
+    ort::TYPE_UINT2,
+    ort::TYPE_INT2,
+];
 
 /// The kernels the EP registers. Cast-28 (FLOAT6) and CastLike-28 are the last versions
 /// tensorcast implements (docs/semantics-cast.md); Expand has versions 8 and 13. A node of
 /// a later opset than these is left to onnxruntime. A static: each definition's `op` is
 /// the kernel-creation state onnxruntime hands back to `create_kernel`.
-static DEFINITIONS: [Definition; 3] = [
+///
+/// QuantizeLinear and DequantizeLinear (23-25, where FLOAT4E2M1 and FLOAT8E8M0 exist) are
+/// taken exactly where onnxruntime 1.32's CPU provider has no kernel: a FLOAT4E2M1
+/// element (x of DequantizeLinear, y of QuantizeLinear) or a FLOAT8E8M0 scale, whatever
+/// the granularity. The rest (INT8, INT4, FLOAT8 ... with FLOAT, FLOAT16, BFLOAT16 or
+/// INT32 scales, blocked ones included) onnxruntime runs itself and keeps. Two
+/// definitions per operator, whose element types do not overlap, say so; ONNX's
+/// parameters of those opsets are T1 (x), T2 (scale) and T3 (y).
+static DEFINITIONS: [Definition; 7] = [
     Definition {
         op: Op::Cast,
         since: 1,
         until: 28,
-        type_params: &[c"T1", c"T2"],
+        type_params: &[(c"T1", &TYPES), (c"T2", &TYPES)],
     },
     Definition {
         op: Op::CastLike,
         since: 15,
         until: 28,
-        type_params: &[c"T1", c"T2"],
+        type_params: &[(c"T1", &TYPES), (c"T2", &TYPES)],
     },
     Definition {
         op: Op::Expand,
         since: 8,
         until: 13,
-        type_params: &[c"T"],
+        type_params: &[(c"T", &TYPES)],
+    },
+    Definition {
+        op: Op::DequantizeLinear,
+        since: 23,
+        until: 25,
+        type_params: &[(c"T1", &[FLOAT4E2M1]), (c"T2", DQ_SCALES), (c"T3", FLOATS)],
+    },
+    Definition {
+        op: Op::DequantizeLinear,
+        since: 23,
+        until: 25,
+        type_params: &[
+            (c"T1", DQ_INPUTS_BUT_FP4),
+            (c"T2", &[E8M0]),
+            (c"T3", FLOATS),
+        ],
+    },
+    Definition {
+        op: Op::QuantizeLinear,
+        since: 23,
+        until: 25,
+        type_params: &[(c"T1", Q_INPUTS), (c"T2", Q_SCALES), (c"T3", &[FLOAT4E2M1])],
+    },
+    Definition {
+        op: Op::QuantizeLinear,
+        since: 23,
+        until: 25,
+        type_params: &[
+            (c"T1", Q_INPUTS),
+            (c"T2", &[E8M0]),
+            (c"T3", QUANTIZED_BUT_FP4),
+        ],
     },
 ];
+
+/// Whether `node` is an operator of `DEFINITIONS` (the first question GetCapability asks).
+///
+/// # Safety
+/// As for `is_onnx_op`.
+unsafe fn is_ours(api: Api, node: *const ort::OrtNode) -> Result<bool, Fail> {
+    const NAMES: [&CStr; 5] = [
+        c"Cast",
+        c"CastLike",
+        c"Expand",
+        c"QuantizeLinear",
+        c"DequantizeLinear",
+    ];
+    // SAFETY: forwarded.
+    unsafe { is_onnx_op(api, node, &NAMES) }
+}
 
 /// The factory: onnxruntime's `OrtEpFactory` first, then what the callbacks need.
 #[repr(C)]
@@ -347,7 +451,7 @@ unsafe extern "C" fn get_capability(
                 .get::<ep_sig::AddSingleNode>(ep_api_slot::EP_GRAPH_SUPPORT_INFO_ADD_SINGLE_NODE);
             for node in nodes {
                 // The operator first: the registry's look-up is the costlier question.
-                if !is_onnx_op(ep.api, node, &[c"Cast", c"CastLike", c"Expand"])? {
+                if !is_ours(ep.api, node)? {
                     continue;
                 }
                 let mut definition = null();
@@ -583,31 +687,47 @@ fn ep_ort_api() -> Api {
 static EP_API_TABLE: std::sync::atomic::AtomicPtr<ort::OrtApi> =
     std::sync::atomic::AtomicPtr::new(null_mut());
 
-/// A kernel registry holding `DEFINITIONS`, each for every element type in `TYPES`.
+/// A kernel registry holding `DEFINITIONS`.
 ///
 /// # Safety
 /// `ep_api` is a table of version `EP_API_VERSION` or later.
 unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail> {
-    let mut types = Vec::with_capacity(TYPES.len());
     // SAFETY: the slots' types are as declared; every out-pointer is a local.
     unsafe {
-        let data_type = ep_api.get::<ep_sig::GetTensorDataType>(ep_api_slot::GET_TENSOR_DATA_TYPE);
-        for element in TYPES {
-            let mut made = null();
-            check(data_type(element, &mut made))?;
-            types.push(made);
-        }
         let mut registry = null_mut();
         check(ep_api.get::<ep_sig::CreateKernelRegistry>(
             ep_api_slot::CREATE_KERNEL_REGISTRY,
         )(&mut registry))?;
         for definition in &DEFINITIONS {
-            if let Err(fail) = add_kernel(ep_api, registry, definition, &types) {
+            if let Err(fail) = add_kernel(ep_api, registry, definition) {
                 release_registry(ep_api, registry);
                 return Err(fail);
             }
         }
         Ok(registry)
+    }
+}
+
+/// onnxruntime's data types of the element types `elements`.
+///
+/// # Safety
+/// `ep_api` is a table of version `EP_API_VERSION` or later.
+unsafe fn data_types(
+    ep_api: EpApi,
+    elements: &[c_int],
+) -> Result<Vec<*const ort::OrtDataType>, Fail> {
+    // SAFETY: the slot's type is as declared; every out-pointer is a local. The data types
+    // are onnxruntime's statics.
+    unsafe {
+        let data_type = ep_api.get::<ep_sig::GetTensorDataType>(ep_api_slot::GET_TENSOR_DATA_TYPE);
+        elements
+            .iter()
+            .map(|&element| {
+                let mut made = null();
+                check(data_type(element, &mut made))?;
+                Ok(made)
+            })
+            .collect()
     }
 }
 
@@ -619,7 +739,6 @@ unsafe fn add_kernel(
     ep_api: EpApi,
     registry: *mut OrtKernelRegistry,
     definition: &'static Definition,
-    types: &[*const ort::OrtDataType],
 ) -> Result<(), Fail> {
     // SAFETY: the slots' types are as declared; the builder and the definition are
     // released on every path.
@@ -647,7 +766,8 @@ unsafe fn add_kernel(
             check(ep_api.get::<ep_sig::KernelDefBuilderSetSinceVersion>(
                 ep_api_slot::KERNEL_DEF_BUILDER_SET_SINCE_VERSION,
             )(builder, definition.since, definition.until))?;
-            for name in definition.type_params {
+            for (name, elements) in definition.type_params {
+                let types = data_types(ep_api, elements)?;
                 check(ep_api.get::<ep_sig::KernelDefBuilderAddTypeConstraint>(
                     ep_api_slot::KERNEL_DEF_BUILDER_ADD_TYPE_CONSTRAINT,
                 )(

@@ -9,10 +9,11 @@ use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tensorcast::ffi::{
-    tcast_cast, tcast_cast_options, tcast_cast_options_default, tcast_cast_to_strings, tcast_error,
-    tcast_executor, tcast_expand_ex, tcast_expand_shape, tcast_status_name, tcast_string,
-    tcast_string_arena, tcast_string_max_bytes, tcast_task_fn, tcast_tensor, tcast_tensor_bytes,
-    TCAST_MAX_NDIM,
+    tcast_cast, tcast_cast_options, tcast_cast_options_default, tcast_cast_to_strings,
+    tcast_dequantize_linear, tcast_error, tcast_executor, tcast_expand_ex, tcast_expand_shape,
+    tcast_qdq_options, tcast_qdq_options_init, tcast_quantize_linear, tcast_status_name,
+    tcast_string, tcast_string_arena, tcast_string_max_bytes, tcast_task_fn, tcast_tensor,
+    tcast_tensor_bytes, TCAST_MAX_NDIM,
 };
 
 use crate::ort::{self, sig, slot, Api, OrtKernelContext, OrtKernelInfo, OrtStatus, OrtValue};
@@ -25,6 +26,7 @@ const STRING: c_int = ort::TYPE_STRING;
 const TCAST_OK: c_int = 0;
 const TCAST_ERR_INVALID_DTYPE: c_int = 2;
 const TCAST_ERR_UNSUPPORTED: c_int = 3;
+const TCAST_ERR_INVALID_SHAPE: c_int = 4;
 const TCAST_ERR_PARSE: c_int = 7;
 const TCAST_ERR_INVALID_ARGUMENT: c_int = 8;
 const TCAST_ROUND_UP: i32 = 0;
@@ -76,7 +78,9 @@ fn tcast_check(status: c_int, err: &tcast_error) -> Result<(), Fail> {
     };
     let text = format!("tensorcast: {name}: {message}");
     let code = match status {
-        TCAST_ERR_PARSE | TCAST_ERR_INVALID_ARGUMENT => ort::ORT_INVALID_ARGUMENT,
+        TCAST_ERR_PARSE | TCAST_ERR_INVALID_ARGUMENT | TCAST_ERR_INVALID_SHAPE => {
+            ort::ORT_INVALID_ARGUMENT
+        }
         TCAST_ERR_UNSUPPORTED | TCAST_ERR_INVALID_DTYPE => ort::ORT_NOT_IMPLEMENTED,
         _ => ort::ORT_FAIL,
     };
@@ -118,6 +122,9 @@ pub struct Kernel {
     op: Op,
     saturate: i32,
     round_mode: i32,
+    /// QuantizeLinear and DequantizeLinear: `axis`, `block_size` and `precision`
+    /// (QuantizeLinear only; 0 when absent), with `saturate` above.
+    qdq: tcast_qdq_options,
 }
 
 impl Kernel {
@@ -129,8 +136,14 @@ impl Kernel {
             op,
             saturate: 1,
             round_mode: TCAST_ROUND_UP,
+            qdq: qdq_defaults(),
         };
         if op == Op::Expand {
+            return Ok(kernel);
+        }
+        if matches!(op, Op::QuantizeLinear | Op::DequantizeLinear) {
+            // SAFETY: `info` is valid for this call.
+            unsafe { kernel.read_qdq_attributes(info) }?;
             return Ok(kernel);
         }
         // SAFETY: `info` is valid for this call.
@@ -156,6 +169,45 @@ impl Kernel {
         Ok(kernel)
     }
 
+    /// QuantizeLinear's and DequantizeLinear's attributes: `axis` (default 1),
+    /// `block_size` (0), `saturate` (1) and QuantizeLinear's `precision` (0); ONNX's
+    /// `output_dtype` is the output's element type, which onnxruntime inferred. A negative
+    /// `block_size` is refused here, when the session is made; what depends on the shapes
+    /// (`axis` in range, the scale's shape for the granularity) when the node runs.
+    ///
+    /// # Safety
+    /// `info` is the kernel info onnxruntime passes to CreateKernelV2.
+    unsafe fn read_qdq_attributes(&mut self, info: *const OrtKernelInfo) -> Result<(), Fail> {
+        let name = self.op.name().to_string_lossy();
+        let api = self.api;
+        // SAFETY: `info` is valid for this call.
+        let int = |attr: &CStr| unsafe { attribute_int(api, info, attr) };
+        if let Some(axis) = int(c"axis") {
+            self.qdq.axis = axis;
+        }
+        if let Some(block_size) = int(c"block_size") {
+            if block_size < 0 {
+                return Err(Fail::New(
+                    ort::ORT_INVALID_ARGUMENT,
+                    format!(
+                        "tensorcast: {name}: block_size is {block_size}; it must be 0 \
+                         (per-tensor or per-axis) or positive"
+                    ),
+                ));
+            }
+            self.qdq.block_size = block_size;
+        }
+        if let Some(saturate) = int(c"saturate") {
+            self.qdq.saturate = i32::from(saturate != 0);
+        }
+        if self.op == Op::QuantizeLinear {
+            if let Some(precision) = int(c"precision") {
+                self.qdq.precision = i32::try_from(precision).unwrap_or(-1);
+            }
+        }
+        Ok(())
+    }
+
     /// # Safety
     /// `context` is the kernel context onnxruntime passes to KernelComputeV2.
     pub unsafe fn compute(&self, context: *mut OrtKernelContext) -> Result<(), Fail> {
@@ -179,6 +231,9 @@ impl Kernel {
             match self.op {
                 Op::Cast | Op::CastLike => io.cast(context, &options),
                 Op::Expand => io.expand(context, &options),
+                Op::QuantizeLinear | Op::DequantizeLinear => {
+                    io.quantize_linear(context, self.op, &self.qdq)
+                }
             }
         }
     }
@@ -495,6 +550,68 @@ impl Io {
             }
         }
     }
+
+    /// QuantizeLinear and DequantizeLinear: x, scale and the optional zero point to an
+    /// output of x's shape and the element type onnxruntime inferred for it.
+    unsafe fn quantize_linear(
+        &self,
+        context: *mut OrtKernelContext,
+        op: Op,
+        options: &tcast_qdq_options,
+    ) -> Result<(), Fail> {
+        let mut err = new_error();
+        // SAFETY: as in `cast`; a zero point onnxruntime does not have is a NULL value
+        // (the input left out, or named "").
+        unsafe {
+            let x = self.input(context, 0)?;
+            let x_info = self.info(x)?;
+            let scale = self.input(context, 1)?;
+            let scale_info = self.info(scale)?;
+            let zero_point = if self.input_count(context)? > 2 {
+                self.input(context, 2)?
+            } else {
+                null()
+            };
+            let zero_point_info = if zero_point.is_null() {
+                None
+            } else {
+                Some(self.info(zero_point)?)
+            };
+            let output = self.output(context, &x_info.shape)?;
+            let y_info = self.info(output)?;
+            let src = Self::tensor(self.data(x)?, &x_info)?;
+            let scale_tensor = Self::tensor(self.data(scale)?, &scale_info)?;
+            let zero_point_tensor = match &zero_point_info {
+                Some(info) => Some(Self::tensor(self.data(zero_point)?, info)?),
+                None => None,
+            };
+            let zero_point_ptr = zero_point_tensor
+                .as_ref()
+                .map_or(null(), |t| t as *const tcast_tensor);
+            let dst = Self::tensor(self.data(output)?, &y_info)?;
+            let run = if op == Op::QuantizeLinear {
+                tcast_quantize_linear
+            } else {
+                tcast_dequantize_linear
+            };
+            tcast_check(
+                run(&src, &scale_tensor, zero_point_ptr, &dst, options, &mut err),
+                &err,
+            )
+        }
+    }
+
+    unsafe fn input_count(&self, context: *mut OrtKernelContext) -> Result<usize, Fail> {
+        let mut count = 0;
+        // SAFETY: the slot's type is as declared; `context` is valid.
+        check(unsafe {
+            self.api
+                .get::<sig::KernelContextGetCount>(slot::KERNEL_CONTEXT_GET_INPUT_COUNT)(
+                context, &mut count,
+            )
+        })?;
+        Ok(count)
+    }
 }
 
 /// A kernel call's context, the executor's `ctx`.
@@ -609,6 +726,21 @@ pub unsafe fn infer_cast(api: Api, context: *mut ort::OrtShapeInferContext) -> R
             slot::SHAPE_INFER_CONTEXT_SET_OUTPUT_TYPE_SHAPE,
         )(context, 0, handle))
     }
+}
+
+/// tensorcast's default Q/DQ options (saturate 1, axis 1, block_size 0, precision 0).
+fn qdq_defaults() -> tcast_qdq_options {
+    let mut options = tcast_qdq_options {
+        struct_size: 0,
+        saturate: 0,
+        axis: 0,
+        block_size: 0,
+        precision: 0,
+        reserved: 0,
+    };
+    // Cannot fail: the pointer is a local and the size the library's own.
+    tcast_qdq_options_init(&mut options, size_of::<tcast_qdq_options>());
+    options
 }
 
 /// An int attribute of the node, if it has one.

@@ -38,6 +38,10 @@ enum Op {
     Cast,
     CastLike,
     Expand,
+    /// Only through the execution provider (`ep.rs`): not a custom op.
+    QuantizeLinear,
+    /// Only through the execution provider (`ep.rs`): not a custom op.
+    DequantizeLinear,
 }
 
 impl Op {
@@ -46,6 +50,8 @@ impl Op {
             Op::Cast => c"Cast",
             Op::CastLike => c"CastLike",
             Op::Expand => c"Expand",
+            Op::QuantizeLinear => c"QuantizeLinear",
+            Op::DequantizeLinear => c"DequantizeLinear",
         }
     }
 
@@ -53,6 +59,7 @@ impl Op {
         match self {
             Op::Cast => 1,
             Op::CastLike | Op::Expand => 2,
+            Op::QuantizeLinear | Op::DequantizeLinear => 3,
         }
     }
 }
@@ -237,7 +244,7 @@ const fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
             kernel_compute_v2,
             infer_output_shape: match op {
                 Op::Cast => Some(infer_cast_type as InferFn),
-                Op::CastLike | Op::Expand => None,
+                _ => None,
             },
             get_start_version,
             get_end_version,

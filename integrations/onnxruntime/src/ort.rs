@@ -139,6 +139,8 @@ pub mod sig {
         *mut c_char,
         *mut usize,
     ) -> Status;
+    pub type KernelContextGetCount =
+        unsafe extern "C" fn(*const OrtKernelContext, *mut usize) -> Status;
     pub type KernelContextGetInput =
         unsafe extern "C" fn(*const OrtKernelContext, usize, *mut *const OrtValue) -> Status;
     pub type KernelContextGetOutput = unsafe extern "C" fn(
@@ -195,6 +197,7 @@ pub mod slot {
     pub const GET_TENSOR_TYPE_AND_SHAPE: usize = 65;
     pub const KERNEL_INFO_GET_ATTRIBUTE_INT64: usize = 86;
     pub const KERNEL_INFO_GET_ATTRIBUTE_STRING: usize = 87;
+    pub const KERNEL_CONTEXT_GET_INPUT_COUNT: usize = 88;
     pub const KERNEL_CONTEXT_GET_INPUT: usize = 90;
     pub const KERNEL_CONTEXT_GET_OUTPUT: usize = 91;
     pub const RELEASE_STATUS: usize = 93;

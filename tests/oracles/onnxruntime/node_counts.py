@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""Counts the Cast/CastLike/Expand node tests onnxruntime passes with and without
+"""Counts the Cast/CastLike/Expand/QuantizeLinear/DequantizeLinear node tests onnxruntime passes with and without
 tensorcast-ort (onnx 1.22's dirs and onnx 1.18's STRING dirs), naming those it fails.
 Information for scripts/test-ort.sh's log; test_ort.py is what asserts."""
 

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "conformance"))
 
 import onnx_node  # noqa: E402  (the conformance runner's loading and comparison)
 
-PREFIXES = ("test_cast_", "test_castlike_", "test_expand_")
+PREFIXES = ("test_cast_", "test_castlike_", "test_expand_", "test_quantizelinear", "test_dequantizelinear")
 STORAGE = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
@@ -36,7 +36,8 @@ def library():
 
 
 def onnx122_dirs():
-    """The Cast, CastLike and Expand node test dirs of the installed onnx (1.22)."""
+    """The Cast, CastLike, Expand, QuantizeLinear and DequantizeLinear node test dirs of the
+    installed onnx (1.22)."""
     base = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "node")
     return sorted(d for d in glob.glob(os.path.join(base, "test_*")) if os.path.basename(d).startswith(PREFIXES))
 

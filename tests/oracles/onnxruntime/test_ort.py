@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """tensorcast-ort in the real onnxruntime (pinned in build/venv-ort by scripts/test-ort.sh).
 
-- every onnx 1.22 Cast/CastLike/Expand node test, and onnx 1.18's STRING Cast dirs, pass
+- every onnx 1.22 Cast/CastLike/Expand/QuantizeLinear/DequantizeLinear node test, and onnx 1.18's STRING Cast dirs, pass
   through an InferenceSession with the library registered;
 - the execution provider runs the model's ONNX Casts (FLOAT -> INT32 of NaN is 0 with it;
   onnxruntime's own kernel gives INT_MIN); the custom-op library runs the same kernels in
@@ -36,7 +36,7 @@ def test_onnx118_string_node(test_dir):
 
 def test_the_node_tests_cover_every_operator():
     names = [os.path.basename(d) for d in ortnode.onnx122_dirs()]
-    assert len(names) == 174
+    assert len(names) == 201
     for prefix in ortnode.PREFIXES:
         assert any(n.startswith(prefix) for n in names)
 
