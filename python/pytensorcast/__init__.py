@@ -16,6 +16,7 @@ array([1, 448, nan], dtype=float8_e4m3fn)
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 from typing import Any, Iterable, Optional, Union
 
@@ -391,7 +392,29 @@ def _fast_plan(src: np.dtype, dtype: Any) -> Optional[_FastPlan]:
         return None
     plan = _FastPlan(src, _NUMPY_OF_CODE[to])
     _FAST.setdefault(src, {})[dtype] = plan
+    if _fast is not None:
+        _fast.register(src, dtype, plan.dst_dtype, plan.src, plan.dst, plan.src_size, plan.dst_size)
     return plan
+
+
+# The compiled fast path (python/ext/_fast.c), when the wheel has it and
+# PYTENSORCAST_NO_EXT is unset or "0": same results, errors from the ctypes path.
+def _load_fast() -> Any:
+    if os.environ.get("PYTENSORCAST_NO_EXT", "0") != "0":
+        return None
+    try:
+        from . import _fast as fast  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    fast.init(
+        ctypes.cast(_cast_raw, ctypes.c_void_p).value, ctypes.addressof(_DEFAULT_OPTS), np.ndarray, np.empty
+    )
+    return fast
+
+
+_fast = _load_fast()
+# cast(x, target) -> ndarray, or None: the ctypes path does the call.
+_fast_cast = _fast.cast if _fast is not None else None
 
 
 def cast(
@@ -428,8 +451,9 @@ def cast(
     that does not parse, bad arguments) with tensorcast's message, which names the dtypes
     and the element's index and value; the exception's ``index`` attribute is that index.
     """
-    # Fast path: a 1-D contiguous, writeable numeric ndarray, a byte-sized numeric
-    # target, default options: cached descriptors, five field stores and the C call.
+    # Fast path: a C-contiguous numeric ndarray, a byte-sized numeric target, default
+    # options: the compiled module if there is one, else cached descriptors, five field
+    # stores and the C call through ctypes (1-D only).
     if (
         type(x) is np.ndarray
         and out is None
@@ -438,9 +462,19 @@ def cast(
         and not packed
         and round_mode == "up"
         and casting == "unsafe"
-        and x.ndim == 1
     ):
+        if _fast_cast is not None:
+            r = _fast_cast(x, dtype)
+            if r is not None:
+                return r
         xd = x.dtype
+        if _fast_cast is not None and x.ndim != 1:
+            plans = _FAST.get(xd)
+            if plans is None or dtype not in plans:
+                _fast_plan(xd, dtype)  # registers the pair with the compiled module
+            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
+        if x.ndim != 1:
+            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
         plans = _FAST.get(xd)
         plan = plans.get(dtype) if plans is not None else None
         if plan is None:
