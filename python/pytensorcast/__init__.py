@@ -33,6 +33,8 @@ __all__ = [
     "can_cast",
     "quantize_linear",
     "dequantize_linear",
+    "quantize_linear",
+    "dequantize_linear",
     "ort_library_path",
     "dtype_name",
     "numpy_dtype",
@@ -455,18 +457,19 @@ def cast(
     # options: the compiled module if there is one, else cached descriptors, five field
     # stores and the C call through ctypes (1-D only).
     if (
-        type(x) is np.ndarray
-        and out is None
+        out is None
         and threads is None
         and saturate is True
-        and not packed
+        and packed is False
         and round_mode == "up"
         and casting == "unsafe"
     ):
         if _fast_cast is not None:
-            r = _fast_cast(x, dtype)
+            r = _fast_cast(x, dtype)  # checks that x is an ndarray
             if r is not None:
                 return r
+        if type(x) is not np.ndarray:
+            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
         xd = x.dtype
         if _fast_cast is not None and x.ndim != 1:
             plans = _FAST.get(xd)
@@ -805,3 +808,141 @@ def dequantize_linear(
     to = _code(output_dtype) if output_dtype is not None else _code(_as_array(scale).dtype)
     opts = _qdq_options(axis, block_size, True, None)
     return _qdq(_lib.dequantize_linear_fn, x, scale, zero_point, to, opts)
+
+
+# ---- QuantizeLinear / DequantizeLinear --------------------------------------------------
+
+
+def _qdq_options(axis: int, block_size: int, saturate: bool, precision: int) -> _lib.QdqOptions:
+    for name, v in (("axis", axis), ("block_size", block_size)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise TypeError(f"{name} must be an int, not {v!r}")
+    opts = _lib.QdqOptions()
+    _lib.check(_lib.qdq_options_init(ctypes.byref(opts), ctypes.sizeof(opts)), _lib.Error())
+    opts.saturate = 1 if saturate else 0
+    opts.axis = int(axis)
+    opts.block_size = int(block_size)
+    opts.precision = precision
+    return opts
+
+
+def _qdq_input(v: Any, what: str) -> tuple[np.ndarray, _Input]:
+    a = np.ascontiguousarray(_as_array(v))
+    try:
+        code = _code(a.dtype)
+    except TypeError as e:
+        raise TypeError(f"{what}: {e}") from None
+    if code == STRING:
+        raise TypeError(f"{what}: strings are not quantized")
+    return a, _Input(a, code)
+
+
+def _qdq(fn: Any, x: Any, scale: Any, zero_point: Any, to: int, opts: _lib.QdqOptions) -> np.ndarray:
+    a, xin = _qdq_input(x, "x")
+    _, sin = _qdq_input(scale, "scale")
+    zin = _qdq_input(zero_point, "zero_point")[1] if zero_point is not None else None
+    result = np.empty(a.shape, _NUMPY_OF_CODE[to])
+    err = _lib.Error()
+    dst = _lib.Tensor()
+    dst.shape = xin.shape
+    dst.ndim = a.ndim
+    dst.dtype = to
+    bits = _SUB_BYTE_BITS.get(to)
+    if bits is not None:
+        nbytes = ctypes.c_uint64()
+        _lib.check(_lib.tensor_bytes(to, xin.shape, a.ndim, ctypes.byref(nbytes), ctypes.byref(err)), err)
+        buf = np.empty(nbytes.value, np.uint8)
+    else:
+        buf = result
+    dst.data = _address(buf) if buf.size else None
+    dst.data_bytes = buf.nbytes
+    status = fn(
+        ctypes.byref(xin.tensor),
+        ctypes.byref(sin.tensor),
+        ctypes.byref(zin.tensor) if zin is not None else None,
+        ctypes.byref(dst),
+        ctypes.byref(opts),
+        ctypes.byref(err),
+    )
+    if status:
+        _lib.raise_error(err, status)
+    if bits is not None:
+        _unpack(buf, bits, result.size, result)
+    return result
+
+
+def quantize_linear(
+    x: Any,
+    scale: Any,
+    zero_point: Any = None,
+    *,
+    axis: int = 1,
+    block_size: int = 0,
+    saturate: bool = True,
+    output_dtype: Optional[DTypeLike] = None,
+    precision: Optional[DTypeLike] = None,
+) -> np.ndarray:
+    """ONNX QuantizeLinear (opsets 10-25): ``y = saturate(round(x / scale) + zero_point)``,
+    x / scale rounded once, to nearest even, from its exact value
+    (docs/semantics-quantize.md has every rule).
+
+    x: float32, float16, bfloat16 or int32, any shape. scale: float32, float16, bfloat16,
+    float8_e8m0fnu or int32; shape ``()`` or ``(1,)`` (per tensor), ``(D,)`` (per axis,
+    along ``axis``) or x's shape with ``ceil(D / block_size)`` along ``axis`` (blocked,
+    ``block_size`` > 0). zero_point: None (0) or an array of the output dtype and the
+    scale's shape (all zeros for the float output types).
+    output_dtype: the element type (int2/uint2/int4/uint4/int8/uint8/int16/uint16, the
+    float8 types, float4_e2m1fn, float6_*; a numpy/ml_dtypes dtype or a name); default the
+    zero point's dtype, else uint8. The result has x's shape, sub-byte types one element
+    per byte as ml_dtypes stores them.
+    saturate: float8 outputs only: out-of-range values give the largest finite value
+    (True) or infinity (float8_e5m2) / NaN.
+    precision: None (the exact quotient) or float32, float16, bfloat16 or float64: ONNX
+    23's ``precision``, x, scale and x / scale rounded to that type first.
+
+    Raises TypeError (a dtype the operator does not take) or ValueError (shapes, axis,
+    block_size, a non-zero float zero point) with tensorcast's message.
+    """
+    if output_dtype is not None:
+        to = _code(output_dtype)
+    elif zero_point is not None:
+        to = _code(_as_array(zero_point).dtype)
+    else:
+        to = 2  # UINT8
+    if to == STRING:
+        raise TypeError("output_dtype: strings are not a quantized type")
+    prec = 0 if precision is None else _code(precision)
+    return _qdq(_lib.quantize_linear, x, scale, zero_point, to, _qdq_options(axis, block_size, saturate, prec))
+
+
+def dequantize_linear(
+    x: Any,
+    scale: Any,
+    zero_point: Any = None,
+    *,
+    axis: int = 1,
+    block_size: int = 0,
+    output_dtype: Optional[DTypeLike] = None,
+) -> np.ndarray:
+    """ONNX DequantizeLinear (opsets 10-25): ``y = (x - zero_point) * scale``, rounded
+    once to nearest even (docs/semantics-quantize.md).
+
+    x: a quantized type (int2/uint2/int4/uint4/int8/uint8/int16/uint16, the float8
+    types, float4_e2m1fn, float6_*; sub-byte types one element per byte) or int32, any
+    shape. scale: float32, float16, bfloat16 or float8_e8m0fnu, per tensor, per axis or
+    blocked as for ``quantize_linear``. zero_point: None (0) or an array of x's dtype and
+    the scale's shape.
+    output_dtype: float32, float16 or bfloat16; default the scale's dtype (a
+    float8_e8m0fnu scale needs it named, as ONNX 24 does).
+
+    Raises TypeError or ValueError with tensorcast's message, as ``quantize_linear``.
+    """
+    if output_dtype is not None:
+        to = _code(output_dtype)
+    else:
+        to = _code(_as_array(scale).dtype)
+        if to == 24:
+            raise ValueError("output_dtype: a float8_e8m0fnu scale needs output_dtype (float32, float16 or bfloat16)")
+    if to == STRING:
+        raise TypeError("output_dtype: strings are not a dequantized type")
+    return _qdq(_lib.dequantize_linear, x, scale, zero_point, to, _qdq_options(axis, block_size, True, 0))

@@ -584,3 +584,75 @@ def test_the_extension_raises_as_the_ctypes_path(monkeypatch):
     slow = [outcome(fn) for fn in calls]
     assert fast == slow
     assert all(o is not None for o in fast)
+
+
+# ---- quantize_linear / dequantize_linear against references written from ONNX's text ----
+
+
+def test_quantize_int4_per_axis_against_the_onnx_formula():
+    # y = clamp(round_half_even(x / scale) + zero_point, -8, 7) along axis 0.
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((3, 40)) * 6).astype(np.float32)
+    x[0, :4] = [0.25, 0.75, -1.25, 1e9]  # ties to even after / 0.5, and saturation
+    scale = np.array([0.5, 0.25, 3.0], np.float32)
+    zp = np.array([1, -2, 0], MD.int4)
+    want = np.clip(np.rint(x.astype(np.float64) / scale[:, None].astype(np.float64)) + zp.astype(np.int64)[:, None],
+                   -8, 7)
+    got = tc.quantize_linear(x, scale, zp, axis=0)
+    assert got.dtype == np.dtype(MD.int4) and got.shape == x.shape
+    assert (got.astype(np.int64) == want).all()
+    back = tc.dequantize_linear(got, scale, zp, axis=0)
+    assert back.dtype == np.float32
+    same(back, ((got.astype(np.int64) - zp.astype(np.int64)[:, None]) * scale[:, None].astype(np.float64))
+         .astype(np.float32))
+    # No zero point: uint8 by default, per tensor.
+    assert tc.quantize_linear(np.array([-1.0, 2.6, 300.0], np.float32), np.float32(1.0)).tolist() == [0, 3, 255]
+
+
+@pytest.mark.parametrize("saturate", [True, False])
+def test_quantize_float8_per_tensor_with_zero_point(saturate):
+    x = np.array([0.0, 1.0, -3.3, 100.0, 1000.0, -5000.0, np.nan, 1e-3], np.float32)
+    scale = np.float32(2.0)
+    zp = np.zeros((), MD.float8_e4m3fn)
+    q = x.astype(np.float64) / 2.0
+    if saturate:
+        q = np.where(np.isnan(q), q, np.clip(q, -448.0, 448.0))
+    want = q.astype(MD.float8_e4m3fn)  # ml_dtypes: NaN for out of range without saturation
+    got = tc.quantize_linear(x, scale, zp, saturate=saturate)
+    assert got.dtype == np.dtype(MD.float8_e4m3fn)
+    same(got, want)
+    same(tc.dequantize_linear(got, scale, zp), (got.astype(np.float64) * 2.0).astype(np.float32))
+
+
+def test_mxfp4_float4_with_e8m0_block_scales_of_32():
+    rng = np.random.default_rng(12)
+    x = (rng.standard_normal((2, 64)) * 4).astype(np.float32)
+    scale = np.array([[0.5, 1.0], [2.0, 0.25]], np.float32).astype(MD.float8_e8m0fnu)
+    s = np.repeat(scale.astype(np.float64), 32, axis=1)
+    want = np.clip(x.astype(np.float64) / s, -6.0, 6.0).astype(MD.float4_e2m1fn)  # float4 saturates
+    got = tc.quantize_linear(x, scale, axis=1, block_size=32, output_dtype=MD.float4_e2m1fn)
+    assert got.dtype == np.dtype(MD.float4_e2m1fn) and got.shape == x.shape
+    same(got, want)
+    back = tc.dequantize_linear(got, scale, axis=-1, block_size=32, output_dtype="bfloat16")
+    same(back, (got.astype(np.float64) * s).astype(MD.bfloat16))
+    with pytest.raises(ValueError, match="output_dtype"):
+        tc.dequantize_linear(got, scale, block_size=32)
+
+
+def test_quantize_precision_and_errors():
+    # precision float16: x / scale rounded to float16 first (3001 is not a float16: 3000).
+    assert tc.quantize_linear(np.array([3001.0], np.float32), np.float32(1.0), output_dtype=np.int16,
+                              precision=np.float16).tolist() == [3000]
+    assert tc.quantize_linear(np.array([3001.0], np.float32), np.float32(1.0),
+                              output_dtype=np.int16).tolist() == [3001]
+    x = np.ones((2, 4), np.float32)
+    with pytest.raises(ValueError, match="axis"):
+        tc.quantize_linear(x, np.ones(4, np.float32), axis=5)
+    with pytest.raises(ValueError, match="TCAST_ERR_INVALID_SHAPE"):
+        tc.quantize_linear(x, np.ones(3, np.float32), axis=1)
+    with pytest.raises(ValueError, match="zero"):
+        tc.quantize_linear(x, np.float32(1), np.ones((), MD.float8_e4m3fn))
+    with pytest.raises(TypeError, match="TCAST_ERR_UNSUPPORTED"):
+        tc.quantize_linear(x, np.float32(1), output_dtype=np.float32)
+    with pytest.raises(TypeError, match="axis must be an int"):
+        tc.dequantize_linear(np.ones(2, np.int8), np.float32(1), axis="0")
