@@ -69,19 +69,6 @@ class QdqOptions(ctypes.Structure):
     ]
 
 
-class QdqOptions(ctypes.Structure):
-    """struct tcast_qdq_options."""
-
-    _fields_ = [
-        ("struct_size", ctypes.c_uint32),
-        ("saturate", ctypes.c_int32),
-        ("axis", ctypes.c_int64),
-        ("block_size", ctypes.c_int64),
-        ("precision", ctypes.c_int32),
-        ("reserved", ctypes.c_int32),
-    ]
-
-
 class String(ctypes.Structure):
     """struct tcast_string: a view of `len` bytes."""
 
@@ -130,13 +117,6 @@ quantize_linear_fn = _fn(
     "tcast_quantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
 )
 dequantize_linear_fn = _fn(
-    "tcast_dequantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
-)
-qdq_options_init = _fn("tcast_qdq_options_init", _i32, _P(QdqOptions), ctypes.c_size_t)
-quantize_linear = _fn(
-    "tcast_quantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
-)
-dequantize_linear = _fn(
     "tcast_dequantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
 )
 cpu_info_fn = _fn("tcast_cpu_info", _i32, ctypes.c_char_p, _u64, _P(_u64), _P(Error))
