@@ -67,6 +67,15 @@ def _():
     assert tc.cast(np.array(["7", "-8"], object), ml_dtypes.int4).tolist() == [7, -8]
 
 
+@check("the compiled fast path (pytensorcast._fast) loads and casts as the ctypes path")
+def _():
+    assert tc._fast is not None and tc._fast.__file__.endswith("_fast.abi3.so"), tc._fast
+    small = x[:16].copy()
+    got = tc._fast.cast(small, np.float16)
+    assert got is not None and got.tobytes() == small.astype(np.float16).tobytes()
+    assert tc.cast(small, np.float16).tobytes() == got.tobytes()
+
+
 @check("an error carries tensorcast's message")
 def _():
     try:
