@@ -560,7 +560,9 @@ def test_the_extension_leaks_no_references():
     del refs
     gc.collect()
     after = (sys.getrefcount(x), sys.getrefcount(d), sys.getrefcount(x.dtype), len(gc.get_objects()))
-    assert after == before
+    assert after[:3] == before[:3]
+    # One object kept per call would be 40000 more; the interpreter's own come and go.
+    assert after[3] - before[3] < 100, (before, after)
 
 
 def test_the_extension_raises_as_the_ctypes_path(monkeypatch):
