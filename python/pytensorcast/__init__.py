@@ -4,7 +4,8 @@
 ONNX Cast between every ONNX dtype (float8, float4, float6, int4, int2, bfloat16, strings
 ...), ONNX Expand, bitcasts with tf/ONNX/numpy rules and numpy's ``can_cast``, on arrays
 of numpy and ml_dtypes, through the C library ``libtensorcast.so.0`` that the wheel
-carries (called with ctypes: no compiler, one wheel for every CPython >= 3.9).
+carries (called with ctypes, small casts through a compiled abi3 fast path: no
+compiler at install, one wheel for every CPython >= 3.9).
 
 >>> import numpy as np, pytensorcast as tc
 >>> tc.cast(np.array([1.0, 500.0, np.nan], np.float32), "float8_e4m3fn")
