@@ -4,8 +4,9 @@
 (scripts/build-wheel.sh runs it): a zip with the package, libtensorcast.so.0 and
 libtensorcast_ort.so inside it, and the .dist-info files (METADATA, WHEEL, RECORD).
 
-The package calls the C ABI through ctypes, so the wheel is tagged py3-none: one wheel
-for every CPython (and PyPy) >= 3.9. Its platform tag is manylinux_<glibc>_<arch>, the
+The package calls the C ABI through ctypes; its one extension module, _fast.abi3.so (the
+compiled fast path of cast), uses CPython's limited API of 3.9, so the wheel is tagged
+cp39-abi3: one wheel for every CPython >= 3.9. Its platform tag is manylinux_<glibc>_<arch>, the
 glibc being the newest GLIBC_x.y symbol version the two libraries reference (what
 objdump -T shows), so that pip never installs it where the libraries cannot load.
 Entries are sorted and dated SOURCE_DATE_EPOCH (default: 1980-01-01): the same inputs
@@ -49,14 +50,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lib", required=True, help="libtensorcast.so (versioned symbols, SONAME libtensorcast.so.0)")
     ap.add_argument("--ort-lib", required=True, help="libtensorcast_ort.so")
+    ap.add_argument("--ext", required=True, help="_fast.abi3.so (python/ext/_fast.c)")
     ap.add_argument("--arch", required=True, help="x86_64 or aarch64")
     ap.add_argument("--objdump", default="objdump", help="objdump for the libraries' arch")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
     version = cargo_version()
-    major, minor = glibc_needed([args.lib, args.ort_lib], args.objdump)
-    tag = f"py3-none-manylinux_{major}_{minor}_{args.arch}"
+    major, minor = glibc_needed([args.lib, args.ort_lib, args.ext], args.objdump)
+    tag = f"cp39-abi3-manylinux_{major}_{minor}_{args.arch}"
     name = f"pytensorcast-{version}"
     dist_info = f"{name}.dist-info"
     package_dir = os.path.join(ROOT, "python", "pytensorcast")
@@ -66,7 +68,8 @@ def main():
         if entry.endswith((".py", ".typed")):
             with open(os.path.join(package_dir, entry), "rb") as f:
                 files.append((f"pytensorcast/{entry}", f.read(), False))
-    for src, dest in ((args.lib, "libtensorcast.so.0"), (args.ort_lib, "libtensorcast_ort.so")):
+    libs = ((args.lib, "libtensorcast.so.0"), (args.ort_lib, "libtensorcast_ort.so"), (args.ext, "_fast.abi3.so"))
+    for src, dest in libs:
         with open(src, "rb") as f:
             files.append((f"pytensorcast/{dest}", f.read(), True))
     for lic in ("LICENSE-APACHE", "LICENSE-MIT"):

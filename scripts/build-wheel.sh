@@ -3,12 +3,17 @@
 # Builds the Python wheel pytensorcast (docs/python.md) for x86_64 or aarch64:
 #
 #   bash scripts/build-wheel.sh
-#       -> build/wheels/pytensorcast-<version>-py3-none-manylinux_2_17_x86_64.whl
+#       -> build/wheels/pytensorcast-<version>-cp39-abi3-manylinux_2_17_x86_64.whl
 #   bash scripts/build-wheel.sh --target aarch64-unknown-linux-gnu
-#       -> build/wheels/pytensorcast-<version>-py3-none-manylinux_2_17_aarch64.whl
+#       -> build/wheels/pytensorcast-<version>-cp39-abi3-manylinux_2_17_aarch64.whl
 #
-# The package is pure Python over the C ABI (ctypes): no CPython ABI in it, so one wheel
-# serves every CPython >= 3.9, and installing it runs no compiler. Its two libraries:
+# The package is Python over the C ABI (ctypes) plus one small extension module,
+# pytensorcast._fast (python/ext/_fast.c: the fast path of a small cast), built on
+# CPython's limited API of 3.9, so one cp39-abi3 wheel serves every CPython >= 3.9, and
+# installing it runs no compiler. The extension is compiled by the same zig cc against
+# the headers of Debian's libpython3.11-dev for the target's architecture (the .deb
+# downloaded from the archive and unpacked into build/python-headers-<arch>, never
+# installed); it links against nothing. Its two libraries:
 #
 # - libtensorcast.so through versioned_cargo_build (scripts/lib.sh: every export
 #   tcast_*@@TENSORCAST_<major>, SONAME libtensorcast.so.<major>), checked;
@@ -81,6 +86,29 @@ if [ "$ort_exports" != "CreateEpFactories RegisterCustomOps ReleaseEpFactory" ];
 fi
 echo "$ort_lib: exports $ort_exports"
 
+# The extension: CPython's headers for the target, from Debian's archive.
+debarch=$([ "$arch" = x86_64 ] && echo amd64 || echo arm64)
+headers=$PWD/build/python-headers-$arch
+fetch_headers() {
+  rm -rf "$headers"
+  mkdir -p "$headers/debs"
+  (cd "$headers/debs" && apt-get download "libpython3.11-dev:$debarch")
+  dpkg-deb -x "$headers"/debs/*.deb "$headers/root"
+}
+if [ ! -f "$headers/root/usr/include/python3.11/Python.h" ]; then
+  step "Debian's libpython3.11-dev:$debarch headers (unpacked into ${headers#"$PWD"/})" fetch_headers
+fi
+ext=$CARGO_TARGET_DIR/_fast.abi3.so
+step "zig cc: pytensorcast._fast (limited API 3.9, glibc 2.17)" \
+  "$zigcc" -O2 -shared -fPIC -Wall -Wextra -Werror -fvisibility=hidden \
+  -I"$headers/root/usr/include/python3.11" -I"$headers/root/usr/include" \
+  -o "$ext" python/ext/_fast.c
+ext_exports=$(readelf --dyn-syms -W "$ext" |
+  awk '$1 ~ /^[0-9]+:$/ && $7 != "UND" && ($5 == "GLOBAL" || $5 == "WEAK") {print $8}' | sort | paste -sd' ')
+[ "$ext_exports" = PyInit__fast ] || fail "$ext exports [$ext_exports], not PyInit__fast only"
+ext_needed=$(readelf -d "$ext" | awk '/NEEDED/ {print $NF}' | tr -d '[]' | sort | paste -sd' ')
+echo "$ext: exports $ext_exports; needs [$ext_needed]"
+
 rm -f build/wheels/pytensorcast-*_"$arch".whl  # an older build's, perhaps of another tag
-python3 scripts/build-wheel.py --lib "$lib" --ort-lib "$ort_lib" --arch "$arch" --objdump "$objdump" \
-  --out build/wheels
+python3 scripts/build-wheel.py --lib "$lib" --ort-lib "$ort_lib" --ext "$ext" --arch "$arch" \
+  --objdump "$objdump" --out build/wheels

@@ -9,7 +9,8 @@
 #      build/aarch64-python/root, never installed), with numpy 2.4.6 and ml_dtypes 0.6.0
 #      (their manylinux aarch64 wheels) and the wheel installed by the host's pip with
 #      --platform (the pip of build/venv-wheel-tools) into build/aarch64-python/site;
-#   3. under qemu-aarch64: import, the CPU line names aarch64, casts to float8_e4m3fn,
+#   3. under qemu-aarch64: import, the compiled fast path pytensorcast._fast loads and
+#      casts, the CPU line names aarch64, casts to float8_e4m3fn,
 #      float4_e2m1fn (one per byte and packed), bfloat16 and from strings against
 #      ml_dtypes/numpy run in the same emulated process, an error's message, strides.
 #
@@ -46,7 +47,8 @@ fi
 rm -rf "$dir/site"
 step "numpy 2.4.6, ml_dtypes 0.6.0 and the wheel for aarch64 into ${dir#"$PWD"/}/site" \
   build/venv-wheel-tools/bin/pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-  --platform manylinux_2_28_aarch64 --platform "${tag#py3-none-}" --python-version 3.11 \
+  --platform manylinux_2_28_aarch64 --platform "$tag" --python-version 3.11 \
+  --implementation cp --abi cp311 --abi abi3 --abi none \
   --target "$dir/site" numpy==2.4.6 ml_dtypes==0.6.0 "$wheel"
 
 root=$dir/root

@@ -4,7 +4,8 @@
 ONNX Cast between every ONNX dtype (float8, float4, float6, int4, int2, bfloat16, strings
 ...), ONNX Expand, bitcasts with tf/ONNX/numpy rules and numpy's ``can_cast``, on arrays
 of numpy and ml_dtypes, through the C library ``libtensorcast.so.0`` that the wheel
-carries (called with ctypes: no compiler, one wheel for every CPython >= 3.9).
+carries (called with ctypes, small casts through a compiled abi3 fast path: no
+compiler at install, one wheel for every CPython >= 3.9).
 
 >>> import numpy as np, pytensorcast as tc
 >>> tc.cast(np.array([1.0, 500.0, np.nan], np.float32), "float8_e4m3fn")
@@ -16,6 +17,7 @@ array([1, 448, nan], dtype=float8_e4m3fn)
 from __future__ import annotations
 
 import ctypes
+import os
 import struct
 from typing import Any, Iterable, Optional, Union
 
@@ -30,6 +32,8 @@ __all__ = [
     "expand",
     "bitcast",
     "can_cast",
+    "quantize_linear",
+    "dequantize_linear",
     "ort_library_path",
     "dtype_name",
     "numpy_dtype",
@@ -389,7 +393,29 @@ def _fast_plan(src: np.dtype, dtype: Any) -> Optional[_FastPlan]:
         return None
     plan = _FastPlan(src, _NUMPY_OF_CODE[to])
     _FAST.setdefault(src, {})[dtype] = plan
+    if _fast is not None:
+        _fast.register(src, dtype, plan.dst_dtype, plan.src, plan.dst, plan.src_size, plan.dst_size)
     return plan
+
+
+# The compiled fast path (python/ext/_fast.c), when the wheel has it and
+# PYTENSORCAST_NO_EXT is unset or "0": same results, errors from the ctypes path.
+def _load_fast() -> Any:
+    if os.environ.get("PYTENSORCAST_NO_EXT", "0") != "0":
+        return None
+    try:
+        from . import _fast as fast  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    fast.init(
+        ctypes.cast(_cast_raw, ctypes.c_void_p).value, ctypes.addressof(_DEFAULT_OPTS), np.ndarray, np.empty
+    )
+    return fast
+
+
+_fast = _load_fast()
+# cast(x, target) -> ndarray, or None: the ctypes path does the call.
+_fast_cast = _fast.cast if _fast is not None else None
 
 
 def cast(
@@ -426,19 +452,31 @@ def cast(
     that does not parse, bad arguments) with tensorcast's message, which names the dtypes
     and the element's index and value; the exception's ``index`` attribute is that index.
     """
-    # Fast path: a 1-D contiguous, writeable numeric ndarray, a byte-sized numeric
-    # target, default options: cached descriptors, five field stores and the C call.
+    # Fast path: a C-contiguous numeric ndarray, a byte-sized numeric target, default
+    # options: the compiled module if there is one, else cached descriptors, five field
+    # stores and the C call through ctypes (1-D only).
     if (
-        type(x) is np.ndarray
-        and out is None
+        out is None
         and threads is None
         and saturate is True
-        and not packed
+        and packed is False
         and round_mode == "up"
         and casting == "unsafe"
-        and x.ndim == 1
     ):
+        if _fast_cast is not None:
+            r = _fast_cast(x, dtype)  # checks that x is an ndarray
+            if r is not None:
+                return r
+        if type(x) is not np.ndarray:
+            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
         xd = x.dtype
+        if _fast_cast is not None and x.ndim != 1:
+            plans = _FAST.get(xd)
+            if plans is None or dtype not in plans:
+                _fast_plan(xd, dtype)  # registers the pair with the compiled module
+            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
+        if x.ndim != 1:
+            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
         plans = _FAST.get(xd)
         plan = plans.get(dtype) if plans is not None else None
         if plan is None:
@@ -641,3 +679,132 @@ def can_cast(from_: DTypeLike, to: DTypeLike, casting: str = "safe") -> bool:
     err = _lib.Error()
     _lib.check(_lib.can_cast_fn(a, b, _CASTINGS[casting], ctypes.byref(result), ctypes.byref(err)), err)
     return bool(result.value)
+
+
+# ---- QuantizeLinear / DequantizeLinear ------------------------------------------------
+
+_PRECISIONS = {1, 10, 11, 16}  # FLOAT, FLOAT16, DOUBLE, BFLOAT16
+
+
+def _qdq_options(
+    axis: int, block_size: int, saturate: bool, precision: Optional[DTypeLike]
+) -> _lib.QdqOptions:
+    opts = _lib.QdqOptions()
+    _lib.check(_lib.qdq_options_init(ctypes.byref(opts), ctypes.sizeof(opts)), _lib.Error())
+    opts.saturate = 1 if saturate else 0
+    opts.axis = int(axis)
+    opts.block_size = int(block_size)
+    if precision is not None:
+        code = _code(precision)
+        if code not in _PRECISIONS:
+            raise TypeError(f"precision must be float32, float16, bfloat16 or float64, not {_name(code)}")
+        opts.precision = code
+    return opts
+
+
+def _qdq(fn, x: Any, scale: Any, zero_point: Any, to: int, opts: _lib.QdqOptions) -> np.ndarray:
+    """Runs tcast_quantize_linear or tcast_dequantize_linear into a new array of x's shape."""
+    # The C ABI's QuantizeLinear reads contiguous tensors: strided views are copied once.
+    arrays = [_as_array(t) for t in (x, scale, zero_point) if t is not None]
+    arrays = [t if t.flags.c_contiguous else t.copy(order="C") for t in arrays]
+    a = arrays[0]
+    inputs = [_Input(t, _code(t.dtype)) for t in arrays]
+    result = np.empty(a.shape, _NUMPY_OF_CODE[to]) if to in _NUMPY_OF_CODE else None
+    if result is None:
+        raise TypeError(f"tensorcast has no numpy dtype for {_name(to)}")
+    err = _lib.Error()
+    dst = _lib.Tensor()
+    shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
+    dst.shape = shape
+    dst.ndim = a.ndim
+    dst.dtype = to
+    bits = _SUB_BYTE_BITS.get(to)
+    if bits is not None:
+        nbytes = ctypes.c_uint64()
+        _lib.check(_lib.tensor_bytes(to, shape, a.ndim, ctypes.byref(nbytes), ctypes.byref(err)), err)
+        buf = np.empty(nbytes.value, np.uint8)
+        dst.data = _address(buf) if buf.size else None
+        dst.data_bytes = buf.size
+    else:
+        dst.data = _address(result) if result.size else None
+        dst.data_bytes = result.nbytes
+    zp = ctypes.byref(inputs[2].tensor) if zero_point is not None else None
+    status = fn(
+        ctypes.byref(inputs[0].tensor), ctypes.byref(inputs[1].tensor), zp, ctypes.byref(dst), ctypes.byref(opts),
+        ctypes.byref(err),
+    )
+    _lib.check(status, err)
+    if bits is not None:
+        _unpack(buf, bits, result.size, result)
+    return result
+
+
+def quantize_linear(
+    x: Any,
+    scale: Any,
+    zero_point: Any = None,
+    *,
+    axis: int = 1,
+    block_size: int = 0,
+    saturate: bool = True,
+    output_dtype: Optional[DTypeLike] = None,
+    precision: Optional[DTypeLike] = None,
+) -> np.ndarray:
+    """ONNX QuantizeLinear (opsets 10-25): ``saturate(round(x / scale) + zero_point)``,
+    rounded once from the exact quotient, ties to even (docs/semantics-quantize.md).
+
+    x: float32, float16, bfloat16 or int32 array (numpy, buffer or ``__dlpack__``).
+    scale: float32, float16, bfloat16, float8_e8m0fnu or int32: shape ``()`` or ``(1,)``
+    (per-tensor), ``(D,)`` with D = x's extent along ``axis`` (per-axis), or x's shape with
+    ``ceil(D / block_size)`` along ``axis`` (blocked, ``block_size`` > 0).
+    zero_point: None (0) or an array of the output dtype and the scale's shape (zeros
+    for the float types).
+    output_dtype: the element type (int2/uint2/int4/uint4/int8/uint8/int16/uint16, the
+    float8 types, float4_e2m1fn, float6_*), as ``cast`` takes dtypes; by default the
+    zero point's dtype, else uint8 (ONNX's default).
+    saturate: float8 outputs: out-of-range values give the largest finite value (True)
+    or inf/NaN (False).
+    precision: None, or float32/float16/bfloat16/float64: ONNX 23+'s ``precision``
+    (x, scale and the quotient rounded to that type first).
+
+    Returns a new array of x's shape, the ml_dtypes dtype one element per byte for the
+    sub-byte types. Raises TypeError or ValueError with tensorcast's message.
+    """
+    if output_dtype is not None:
+        to = _code(output_dtype)
+    elif zero_point is not None:
+        to = _code(_as_array(zero_point).dtype)
+    else:
+        to = 2  # UINT8
+    opts = _qdq_options(axis, block_size, saturate, precision)
+    return _qdq(_lib.quantize_linear_fn, x, scale, zero_point, to, opts)
+
+
+def dequantize_linear(
+    x: Any,
+    scale: Any,
+    zero_point: Any = None,
+    *,
+    axis: int = 1,
+    block_size: int = 0,
+    output_dtype: Optional[DTypeLike] = None,
+) -> np.ndarray:
+    """ONNX DequantizeLinear (opsets 10-25): ``(x - zero_point) * scale``, the exact
+    product rounded once to nearest even (docs/semantics-quantize.md).
+
+    x: an array of a quantized type (as ``quantize_linear`` returns: int2 ... uint16, the
+    float8 types, float4_e2m1fn, float6_*) or int32.
+    scale: float32, float16, bfloat16 or float8_e8m0fnu, per-tensor, per-axis or blocked
+    as for ``quantize_linear`` (MXFP4: a float4_e2m1fn x, a float8_e8m0fnu scale,
+    ``block_size=32`` along the last axis).
+    zero_point: None or an array of x's dtype and the scale's shape.
+    output_dtype: float32, float16 or bfloat16; by default the scale's dtype (which a
+    float8_e8m0fnu scale cannot be: name the output dtype then, as ONNX 24 requires).
+
+    Returns a new array of x's shape. Raises TypeError or ValueError with tensorcast's
+    message.
+    """
+    to = _code(output_dtype) if output_dtype is not None else _code(_as_array(scale).dtype)
+    opts = _qdq_options(axis, block_size, True, None)
+    return _qdq(_lib.dequantize_linear_fn, x, scale, zero_point, to, opts)
+

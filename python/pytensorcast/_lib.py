@@ -56,6 +56,19 @@ class CastOptions(ctypes.Structure):
     ]
 
 
+class QdqOptions(ctypes.Structure):
+    """struct tcast_qdq_options."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("saturate", ctypes.c_int32),
+        ("axis", ctypes.c_int64),
+        ("block_size", ctypes.c_int64),
+        ("precision", ctypes.c_int32),
+        ("reserved", ctypes.c_int32),
+    ]
+
+
 class String(ctypes.Structure):
     """struct tcast_string: a view of `len` bytes."""
 
@@ -99,6 +112,13 @@ expand_ex = _fn("tcast_expand_ex", _i32, _P(Tensor), _P(Tensor), _P(CastOptions)
 bitcast_fn = _fn("tcast_bitcast", _i32, _P(Tensor), _i32, _i32, _P(Tensor), _P(_i64), _i32, _P(Error))
 np_can_cast_str = _fn("tcast_np_can_cast_str", _i32, ctypes.c_char_p, ctypes.c_char_p, _i32, _i32, _P(_i32), _P(Error))
 np_casting_from_name = _fn("tcast_np_casting_from_name", _i32, ctypes.c_char_p, _P(_i32), _P(Error))
+qdq_options_init = _fn("tcast_qdq_options_init", _i32, _P(QdqOptions), ctypes.c_size_t)
+quantize_linear_fn = _fn(
+    "tcast_quantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
+)
+dequantize_linear_fn = _fn(
+    "tcast_dequantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
+)
 cpu_info_fn = _fn("tcast_cpu_info", _i32, ctypes.c_char_p, _u64, _P(_u64), _P(Error))
 
 # tcast_cast without argtypes: the fast path passes ready-made byref() objects, which

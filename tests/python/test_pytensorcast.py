@@ -69,13 +69,24 @@ def same(a, b):
         assert (fa == fb).all()
 
 
+@pytest.fixture(params=["ext", "ctypes"])
+def path(request, monkeypatch):
+    """Runs a test through the compiled fast path (pytensorcast._fast) and without it
+    (what PYTENSORCAST_NO_EXT=1 gives: the ctypes path only)."""
+    if request.param == "ctypes":
+        monkeypatch.setattr(tc, "_fast_cast", None)
+    else:
+        assert tc._fast_cast is not None, "the wheel's pytensorcast._fast did not load"
+    return request.param
+
+
 def low_precision(d):
     return np.dtype(d).itemsize == 1 and np.dtype(d).kind == "V"
 
 
 @pytest.mark.parametrize("src,dst", list(itertools.product(FLOATS, FLOATS)),
                          ids=lambda d: np.dtype(d).name)
-def test_float_pairs_agree_with_ml_dtypes(src, dst):
+def test_float_pairs_agree_with_ml_dtypes(src, dst, path):
     # Sub-byte float sources: every code, as ml_dtypes stores them.
     if np.dtype(src).name.startswith(("float4", "float6")):
         bits = 4 if "float4" in np.dtype(src).name else 6
@@ -93,7 +104,7 @@ def test_float_pairs_agree_with_ml_dtypes(src, dst):
 
 @pytest.mark.parametrize("src,dst", list(itertools.product(INTS + [np.bool_], INTS + [np.bool_])),
                          ids=lambda d: np.dtype(d).name)
-def test_integer_pairs_agree_with_numpy(src, dst):
+def test_integer_pairs_agree_with_numpy(src, dst, path):
     x = np.array([0, 1, 2, 127, 128, 255, 256, 32767, 65535, 2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1],
                  np.uint64).astype(src)
     if np.dtype(src).kind == "i":
@@ -178,7 +189,7 @@ def test_strings_in_and_out():
     assert tc.cast(np.array(["300"]), np.int8).tolist() == [127]
 
 
-def test_errors_carry_tensorcast_messages():
+def test_errors_carry_tensorcast_messages(path):
     with pytest.raises(ValueError, match=r'element 1: cannot parse "x1" as FLOAT') as e:
         tc.cast(np.array(["1", "x1"]), np.float32)
     assert e.value.index == 1
@@ -406,7 +417,7 @@ def read_safetensors_header_only(path):
 
 @pytest.mark.parametrize("dst", FLOATS, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("src", INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
-def test_integers_to_floats_agree_with_ml_dtypes(src, dst):
+def test_integers_to_floats_agree_with_ml_dtypes(src, dst, path):
     # Integers float32 holds exactly (ml_dtypes goes through float32): one rounding each way.
     x = np.array([0, 1, 2, 3, 5, 7, 100, 127, 255, 1000, 4096, 65535, 2**24], np.int64)
     if np.dtype(src).kind == "i":
@@ -419,7 +430,7 @@ def test_integers_to_floats_agree_with_ml_dtypes(src, dst):
 
 @pytest.mark.parametrize("dst", INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("src", FLOATS, ids=lambda d: np.dtype(d).name)
-def test_floats_to_integers_in_range_agree_with_numpy(src, dst):
+def test_floats_to_integers_in_range_agree_with_numpy(src, dst, path):
     # In range, float -> integer truncates in both; out of range and NaN numpy's result is
     # the CPU's (tensorcast saturates: docs/semantics-cast.md), so only in-range values.
     x = np.array([0.0, 0.5, -0.5, 1.0, 1.75, 2.5, -1.25, 3.0, -3.0, 6.0, 100.5, -100.5, 255.0])
@@ -434,13 +445,13 @@ def test_floats_to_integers_in_range_agree_with_numpy(src, dst):
 
 @pytest.mark.parametrize("src", [np.float32, np.float64, np.int32, np.complex64], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("dst", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
-def test_complex_agrees_with_numpy(src, dst):
+def test_complex_agrees_with_numpy(src, dst, path):
     x = np.array([0, 1.5, -2.25, 3, 1e6], np.float64).astype(src)
     same(tc.cast(x, dst).view(np.float64 if np.dtype(dst).itemsize == 16 else np.float32),
          x.astype(dst).view(np.float64 if np.dtype(dst).itemsize == 16 else np.float32))
 
 
-def test_the_fast_path_is_thread_safe():
+def test_the_fast_path_is_thread_safe(path):
     import threading
 
     rng = np.random.default_rng(9)
@@ -462,7 +473,7 @@ def test_the_fast_path_is_thread_safe():
     assert bad == []
 
 
-def test_zero_size_rank_zero_and_read_only_inputs():
+def test_zero_size_rank_zero_and_read_only_inputs(path):
     assert tc.cast(np.zeros(0, np.float32), MD.bfloat16).shape == (0,)
     assert tc.cast(np.zeros((3, 0), np.float32), MD.int4).shape == (3, 0)
     assert tc.cast(np.float32(2.5), np.int8).tolist() == 2
@@ -497,3 +508,81 @@ def test_convert_draws_a_progress_bar_on_a_terminal_only(tmp_path):
     assert p.returncode == 0
     assert "\r[########################################] 100.0%" in bar
     assert b"1 tensors converted" in out
+
+
+def test_the_extension_loads_from_the_wheel_and_the_env_var_disables_it():
+    assert tc._fast is not None and tc._fast.__file__.endswith("_fast.abi3.so")
+    code = "import pytensorcast as tc; print(tc._fast is None, tc._fast_cast is None)"
+    env = dict(os.environ, PYTENSORCAST_NO_EXT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
+    assert out.stdout.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize("src", FLOATS + INTS + [np.bool_, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_the_extension_and_the_ctypes_path_give_the_same_bytes(src, monkeypatch):
+    # Default options (saturate=True): the calls the extension takes, every target, ranks 0-3.
+    rng = np.random.default_rng(5)
+    raw = rng.integers(0, 256, size=4 * 5 * 6 * np.dtype(src).itemsize, dtype=np.uint8)
+    x = raw.view(src).reshape(4, 5, 6) if np.dtype(src).kind != "b" else (raw[: 4 * 5 * 6] & 1).view(src).reshape(4, 5, 6)
+    if np.dtype(src).name.startswith(("float4_", "float6_")):
+        x = (raw[: 4 * 5 * 6] & (15 if "float4" in np.dtype(src).name else 63)).view(src).reshape(4, 5, 6)
+    targets = FLOATS + INTS + SUB_INTS + [np.bool_, np.complex128, "FLOAT8E8M0", "bfloat16"]
+    for a in (x, x[0], x[0, 0], x[0, 0, 0], x[:, ::2]):
+        for d in targets:
+            fast = tc.cast(a, d)
+            fast2 = tc.cast(a, d)  # the pair registered by the first call
+            with monkeypatch.context() as m:
+                m.setattr(tc, "_fast_cast", None)
+                slow = tc.cast(a, d)
+            assert fast.dtype == fast2.dtype == slow.dtype and fast.shape == slow.shape
+            assert fast.tobytes() == slow.tobytes() == fast2.tobytes(), (src, d, a.shape)
+
+
+def test_the_extension_leaks_no_references():
+    import gc
+    import weakref
+
+    x = np.arange(16, dtype=np.float32)
+    d = np.dtype(np.float16)
+    tc.cast(x, d)
+    tc.cast(x, "bfloat16")
+    gc.collect()
+    before = (sys.getrefcount(x), sys.getrefcount(d), sys.getrefcount(x.dtype), len(gc.get_objects()))
+    refs = []
+    for i in range(20000):
+        r = tc.cast(x, d)
+        tc.cast(x.reshape(4, 4), "bfloat16")
+        if i % 1000 == 0:
+            refs.append(weakref.ref(r))
+    del r
+    gc.collect()
+    assert all(w() is None for w in refs)  # every result freed
+    del refs
+    gc.collect()
+    after = (sys.getrefcount(x), sys.getrefcount(d), sys.getrefcount(x.dtype), len(gc.get_objects()))
+    assert after[:3] == before[:3]
+    # One object kept per call would be 40000 more; the interpreter's own come and go.
+    assert after[3] - before[3] < 100, (before, after)
+
+
+def test_the_extension_raises_as_the_ctypes_path(monkeypatch):
+    calls = [
+        lambda: tc.cast(np.zeros(2, np.float32), "float9"),
+        lambda: tc.cast(np.zeros(2, np.float32), "FLOAT8E8M0", round_mode="sideways"),
+        lambda: tc.cast(np.zeros(2, np.float32), np.dtype([("a", "i4")])),
+        lambda: tc.cast(np.zeros(2, [("a", "i4")]), np.float32),
+        lambda: tc.cast(np.zeros((2, 2), np.float32), np.float16, out=np.zeros(4, np.float16)),
+    ]
+
+    def outcome(fn):
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - the comparison is the point
+            return type(e), str(e)
+        return None
+
+    fast = [outcome(fn) for fn in calls]
+    monkeypatch.setattr(tc, "_fast_cast", None)
+    slow = [outcome(fn) for fn in calls]
+    assert fast == slow
+    assert all(o is not None for o in fast)
