@@ -37,8 +37,9 @@ mod dtype;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod expand;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
-mod np;
+mod mx;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
+mod np;
 mod quant;
 mod status;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
@@ -50,6 +51,7 @@ pub use diagnostics::*;
 pub use dlpack::*;
 pub use dtype::*;
 pub use expand::*;
+pub use mx::*;
 pub use np::*;
 pub use quant::*;
 pub use status::*;
