@@ -40,6 +40,7 @@ mod expand;
 mod mx;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod np;
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod quant;
 mod status;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]

@@ -351,6 +351,7 @@ fn dequantize_is_exhaustive() {
 }
 
 #[test]
+#[allow(clippy::needless_range_loop)]
 fn nvfp4_matches_the_reference() {
     let mut rng = Rng(99);
     for xt in FLOAT_TYPES {
