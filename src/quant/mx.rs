@@ -174,20 +174,6 @@ fn reader(dtype: DType) -> Reader {
     }
 }
 
-/// Writes `v` rounded once to nearest even as element `i` of a FLOAT, FLOAT16 or
-/// BFLOAT16 tensor.
-type Writer = fn(&mut [u8], usize, f64);
-
-fn writer(dtype: DType) -> Writer {
-    match dtype {
-        DType::Float => |d, i, v| d[4 * i..4 * i + 4].copy_from_slice(&f64_to_f32(v).to_ne_bytes()),
-        DType::Float16 => {
-            |d, i, v| d[2 * i..2 * i + 2].copy_from_slice(&f64_to_f16_bits(v).to_ne_bytes())
-        }
-        _ => |d, i, v| d[2 * i..2 * i + 2].copy_from_slice(&f64_to_bf16_bits(v).to_ne_bytes()),
-    }
-}
-
 /// Each float format's encoder from f64 with `saturate`, chosen once per call.
 struct Encoder;
 
@@ -559,20 +545,81 @@ pub fn mx_dequantize(
         None => 1.0,
     };
     let bits = et.bits();
-    let write = writer(yt);
     let (xd, sd) = (x.data(), scale.data());
     let (_, yd) = y.parts();
-    for o in 0..w.outer {
-        for a in 0..w.extent {
-            let base = (o * w.extent + a) * w.inner;
-            let sbase = (o * w.blocks + a / w.block) * w.inner;
-            for n in 0..w.inner {
-                let s = scale_table[usize::from(sd[sbase + n])] * global;
-                let v = table[usize::from(get_code(bits, xd, base + n))];
-                // At most 8 significant bits times 4 times 24: exact in f64.
-                write(yd, base + n, v * s);
+    let walk = Walk {
+        w,
+        bits,
+        table: &table,
+        scale_table: &scale_table,
+        global,
+    };
+    // The writer and the code width chosen once, each loop compiled for them.
+    match (yt, bits) {
+        (DType::Float, 4) => walk.run::<4>(xd, sd, yd, |d, i, v| {
+            put::<4>(d, i, f64_to_f32(v).to_ne_bytes())
+        }),
+        (DType::Float, _) => walk.run::<8>(xd, sd, yd, |d, i, v| {
+            put::<4>(d, i, f64_to_f32(v).to_ne_bytes())
+        }),
+        (DType::Float16, 4) => walk.run::<4>(xd, sd, yd, |d, i, v| {
+            put::<2>(d, i, f64_to_f16_bits(v).to_ne_bytes())
+        }),
+        (DType::Float16, _) => walk.run::<8>(xd, sd, yd, |d, i, v| {
+            put::<2>(d, i, f64_to_f16_bits(v).to_ne_bytes())
+        }),
+        (_, 4) => walk.run::<4>(xd, sd, yd, |d, i, v| {
+            put::<2>(d, i, f64_to_bf16_bits(v).to_ne_bytes())
+        }),
+        _ => walk.run::<8>(xd, sd, yd, |d, i, v| {
+            put::<2>(d, i, f64_to_bf16_bits(v).to_ne_bytes())
+        }),
+    }
+    Ok(())
+}
+
+#[inline(always)]
+fn put<const N: usize>(d: &mut [u8], i: usize, bytes: [u8; N]) {
+    d[N * i..N * i + N].copy_from_slice(&bytes);
+}
+
+/// Dequantize's walk over the blocks, with its tables.
+struct Walk<'t> {
+    w: Blocks,
+    bits: u32,
+    table: &'t [f64],
+    scale_table: &'t [f64],
+    global: f64,
+}
+
+impl Walk<'_> {
+    /// `B`: 4 for FLOAT4E2M1 (the nibble read inline), otherwise 8 (a byte, or the
+    /// packed 6-bit codes through `pack::get`).
+    #[inline(always)]
+    fn run<const B: u32>(
+        &self,
+        xd: &[u8],
+        sd: &[u8],
+        yd: &mut [u8],
+        write: impl Fn(&mut [u8], usize, f64),
+    ) {
+        let w = self.w;
+        for o in 0..w.outer {
+            for a in 0..w.extent {
+                let base = (o * w.extent + a) * w.inner;
+                let sbase = (o * w.blocks + a / w.block) * w.inner;
+                for n in 0..w.inner {
+                    let i = base + n;
+                    let s = self.scale_table[usize::from(sd[sbase + n])] * self.global;
+                    let code = if B == 4 {
+                        (xd[i / 2] >> (4 * (i % 2))) & 0x0f
+                    } else {
+                        get_code(self.bits, xd, i)
+                    };
+                    // At most 8 significant bits times 4 times 24: exact in f64.
+                    write(yd, i, self.table[usize::from(code)] * s);
+                }
             }
         }
     }
-    Ok(())
 }
