@@ -64,6 +64,8 @@ pub use dtype::{
 };
 pub use error::{Error, Status};
 pub use expand::{broadcast_shape, expand};
+pub use quant::layout::{mx_repack, MxLayout};
+pub use quant::mx::{mx_dequantize, mx_quantize, MxOptions, ScaleRule};
 pub use quant::{dequantize_linear, quantize_linear, QdqOptions};
 #[doc(hidden)]
 pub use registry::c_tables;

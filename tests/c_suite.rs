@@ -46,6 +46,7 @@ c_tests!(
     test_expand,
     test_bitcast,
     test_qdq,
+    test_mx,
     test_dlpack,
     test_np_can_cast,
     test_alloc,

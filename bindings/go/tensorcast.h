@@ -685,6 +685,117 @@ tcast_status tcast_dequantize_linear(const struct tcast_tensor *x,
                                      struct tcast_error *err);
 
 /* =======================================================================================
+ * MX and NVFP4 block quantization
+ *
+ * MXFP8/MXFP6/MXFP4/MXINT8 and NVFP4 with the block scales computed from the data (OCP
+ * FLOOR, CEIL, EVEN, RCEIL rules), the inverse, and the MXFP4 layouts of ONNX, gpt-oss
+ * and ggml converted bit for bit.
+ * ======================================================================================= */
+
+/**
+ * Options of tcast_mx_quantize, tcast_mx_dequantize and tcast_mx_repack. Start from
+ * `tcast_mx_options_init(&opts, sizeof opts)` and change fields; NULL options are the
+ * defaults.
+ */
+typedef struct tcast_mx_options {
+  /**
+   * sizeof(tcast_mx_options) as the caller compiled it; fields past it take their
+   * defaults; a size below this first layout's (32) is TCAST_ERR_INVALID_ARGUMENT.
+   */
+  uint32_t struct_size;
+  /**
+   * MX scale rule (docs/semantics-mx.md): 0 FLOOR (default; OCP MX v1.0:
+   * floor(log2(amax)) - emax), 1 CEIL (ceil(log2(amax)) - emax), 2 EVEN (amax
+   * rounded to the element's mantissa first, then FLOOR), 3 RCEIL (cuBLAS:
+   * ceil(log2(amax / max))). NVFP4 ignores it.
+   */
+  int32_t scale_rule;
+  /**
+   * The axis the blocks run along, in `[-rank, rank-1]`; default -1 (the last).
+   */
+  int64_t axis;
+  /**
+   * Values per block; 0 (default): 32 for MX, 16 for NVFP4.
+   */
+  int64_t block_size;
+  /**
+   * Reserved, 0.
+   */
+  int32_t reserved0;
+  /**
+   * Reserved, 0.
+   */
+  int32_t reserved1;
+} tcast_mx_options;
+
+/**
+ * Fills `*opts` with the default options for a struct of `size` bytes, the caller's
+ * `sizeof(tcast_mx_options)`: `struct_size` = `size`, each field the library knows
+ * that lies within `size` its default (scale_rule 0 FLOOR, axis -1, block_size 0),
+ * any further byte up to `size` zero. Returns its status only.
+ * Errors: NULL_ARGUMENT (`opts` NULL), INVALID_ARGUMENT (`size` below the first layout,
+ * 32 bytes, or above UINT32_MAX); nothing is written then.
+ */
+tcast_status tcast_mx_options_init(struct tcast_mx_options *opts, size_t size);
+
+/**
+ * MX or NVFP4 quantization with the scales computed from x (docs/semantics-mx.md):
+ * x FLOAT, FLOAT16 or BFLOAT16; y of x's shape, FLOAT8E4M3FN, FLOAT8E5M2 (MXFP8),
+ * FLOAT6E2M3, FLOAT6E3M2 (MXFP6), FLOAT4E2M1 (MXFP4) or INT8 (MXINT8, the code times
+ * 2^-6); `scale` x's shape with ceil(D / block_size) along `options->axis`: FLOAT8E8M0
+ * (MX, block_size default 32, `options->scale_rule`) or FLOAT8E4M3FN (NVFP4: y
+ * FLOAT4E2M1, block_size default 16), then `global_scale` is a FLOAT `[]` or `[1]`
+ * receiving amax(x) / (6 * 448); NULL for MX. Elements are x / scale rounded once to
+ * nearest even, saturating; a block holding NaN or an infinity gets a NaN scale (0xFF /
+ * 0x7F) and zero elements. No output overlaps another or x. `options` may be NULL.
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype the operation does not
+ * take), INVALID_SHAPE (y's, scale's or global_scale's shape), BUFFER_TOO_SMALL,
+ * INVALID_ARGUMENT (axis, block_size, scale_rule, reserved fields, global_scale given
+ * for MX or missing for NVFP4, overlapping buffers).
+ */
+tcast_status tcast_mx_quantize(const struct tcast_tensor *x,
+                               const struct tcast_tensor *y,
+                               const struct tcast_tensor *scale,
+                               const struct tcast_tensor *global_scale,
+                               const struct tcast_mx_options *options,
+                               struct tcast_error *err);
+
+/**
+ * The inverse of tcast_mx_quantize: y (FLOAT, FLOAT16 or BFLOAT16, x's shape) = the
+ * element's value times its block's scale (times `global_scale`, a FLOAT `[]` or `[1]`,
+ * for NVFP4; NULL for MX), rounded once to nearest even. A NaN scale (E8M0 0xFF,
+ * E4M3FN 0x7F) gives NaN. Shapes and options as tcast_mx_quantize (`scale_rule` is
+ * not used). y does not overlap the inputs.
+ * Errors: as tcast_mx_quantize.
+ */
+tcast_status tcast_mx_dequantize(const struct tcast_tensor *x,
+                                 const struct tcast_tensor *scale,
+                                 const struct tcast_tensor *global_scale,
+                                 const struct tcast_tensor *y,
+                                 const struct tcast_mx_options *options,
+                                 struct tcast_error *err);
+
+/**
+ * Converts MXFP4 data between layouts by moving nibbles and bytes (no value is
+ * decoded; docs/semantics-mx.md "Layouts"). `from_layout` / `to_layout`: 0 ONNX (data
+ * FLOAT4E2M1 `[..., 32 nb]`, scales FLOAT8E8M0 `[..., nb]`), 1 gpt-oss (data UINT8
+ * `[..., nb, 16]`, scales UINT8 `[..., nb]`), 2 ggml `block_mxfp4` (data UINT8
+ * `[..., nb, 17]`, scales NULL). The leading dims and nb must agree; outputs do not
+ * overlap the inputs. `options` may be NULL (no field is used yet).
+ * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype other than the layout's),
+ * INVALID_SHAPE, BUFFER_TOO_SMALL, INVALID_ARGUMENT (a layout code, a scales tensor
+ * given for ggml, overlapping buffers, options).
+ */
+tcast_status tcast_mx_repack(int32_t from_layout,
+                             const struct tcast_tensor *from,
+                             const struct tcast_tensor *from_scales,
+                             int32_t to_layout,
+                             const struct tcast_tensor *to,
+                             const struct tcast_tensor *to_scales,
+                             const struct tcast_mx_options *options,
+                             struct tcast_error *err);
+
+/* =======================================================================================
  * Bitcast
  *
  * A view of a tensor's bytes as another dtype, without copying.

@@ -37,6 +37,8 @@ mod dtype;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod expand;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
+mod mx;
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod np;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod quant;
@@ -50,6 +52,7 @@ pub use diagnostics::*;
 pub use dlpack::*;
 pub use dtype::*;
 pub use expand::*;
+pub use mx::*;
 pub use np::*;
 pub use quant::*;
 pub use status::*;

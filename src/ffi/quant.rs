@@ -109,7 +109,7 @@ unsafe fn read_qdq_options(ptr: *const tcast_qdq_options) -> Result<QdqOptions, 
 ///
 /// # Safety
 /// `ptr` is NULL or a valid descriptor whose data stays unchanged during the call.
-unsafe fn read_input<'a>(
+pub(super) unsafe fn read_input<'a>(
     ptr: *const tcast_tensor,
     role: &str,
     buf: &'a mut LayoutBuf,

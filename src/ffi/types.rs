@@ -118,6 +118,33 @@ pub struct tcast_qdq_options {
 /// The size of the first layout of `tcast_qdq_options`.
 pub(crate) const FIRST_QDQ_OPTIONS_SIZE: u32 = 32;
 
+/// Options of tcast_mx_quantize, tcast_mx_dequantize and tcast_mx_repack. Start from
+/// `tcast_mx_options_init(&opts, sizeof opts)` and change fields; NULL options are the
+/// defaults.
+#[repr(C)]
+#[derive(Copy, Clone)]
+pub struct tcast_mx_options {
+    /// sizeof(tcast_mx_options) as the caller compiled it; fields past it take their
+    /// defaults; a size below this first layout's (32) is TCAST_ERR_INVALID_ARGUMENT.
+    pub struct_size: u32,
+    /// MX scale rule (docs/semantics-mx.md): 0 FLOOR (default; OCP MX v1.0:
+    /// floor(log2(amax)) - emax), 1 CEIL (ceil(log2(amax)) - emax), 2 EVEN (amax
+    /// rounded to the element's mantissa first, then FLOOR), 3 RCEIL (cuBLAS:
+    /// ceil(log2(amax / max))). NVFP4 ignores it.
+    pub scale_rule: i32,
+    /// The axis the blocks run along, in `[-rank, rank-1]`; default -1 (the last).
+    pub axis: i64,
+    /// Values per block; 0 (default): 32 for MX, 16 for NVFP4.
+    pub block_size: i64,
+    /// Reserved, 0.
+    pub reserved0: i32,
+    /// Reserved, 0.
+    pub reserved1: i32,
+}
+
+/// The size of the first layout of `tcast_mx_options`.
+pub(crate) const FIRST_MX_OPTIONS_SIZE: u32 = 32;
+
 /// The size of the first layout of `tcast_cast_options`: every later one starts with it.
 pub(crate) const FIRST_OPTIONS_SIZE: u32 = 24;
 /// The size of the layout that added `executor` (32 on 64-bit targets).

@@ -10,6 +10,8 @@
 //! elements are read and written with the number formats' own decoders and encoders
 //! (`formats::lowp`), never re-implemented here.
 
+pub(crate) mod layout;
+pub(crate) mod mx;
 mod shape;
 #[cfg(test)]
 mod tests;

@@ -120,6 +120,19 @@ const SECTIONS: &[Section] = &[
         ],
     },
     Section {
+        heading: "MX and NVFP4 block quantization",
+        about: "MXFP8/MXFP6/MXFP4/MXINT8 and NVFP4 with the block scales computed from the \
+                data (OCP FLOOR, CEIL, EVEN, RCEIL rules), the inverse, and the MXFP4 \
+                layouts of ONNX, gpt-oss and ggml converted bit for bit.",
+        entries: &[
+            Item("tcast_mx_options"),
+            Item("tcast_mx_options_init"),
+            Item("tcast_mx_quantize"),
+            Item("tcast_mx_dequantize"),
+            Item("tcast_mx_repack"),
+        ],
+    },
+    Section {
         heading: "Bitcast",
         about: "A view of a tensor's bytes as another dtype, without copying.",
         entries: &[

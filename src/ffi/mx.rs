@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! MX / NVFP4 block quantization and the MXFP4 layouts: their options and operations.
+
+use super::args::{
+    byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, require_disjoint,
+    LayoutBuf,
+};
+use super::cast::init_options;
+use super::guard::{guard, guard_integer};
+use super::quant::read_input;
+use super::types::{
+    tcast_error, tcast_mx_options, tcast_status, tcast_tensor, FIRST_MX_OPTIONS_SIZE,
+};
+use crate::error::Error;
+use crate::quant::layout::{mx_repack, MxLayout};
+use crate::quant::mx::{mx_dequantize, mx_quantize, MxOptions, ScaleRule};
+use crate::tensor::{Tensor, TensorMut};
+use std::ops::Range;
+
+/// The defaults, with `struct_size` this library's size.
+fn mx_defaults() -> tcast_mx_options {
+    let d = MxOptions::default();
+    tcast_mx_options {
+        struct_size: std::mem::size_of::<tcast_mx_options>() as u32,
+        scale_rule: 0,
+        axis: d.axis,
+        block_size: d.block_size,
+        reserved0: 0,
+        reserved1: 0,
+    }
+}
+
+/// Fills `*opts` with the default options for a struct of `size` bytes, the caller's
+/// `sizeof(tcast_mx_options)`: `struct_size` = `size`, each field the library knows
+/// that lies within `size` its default (scale_rule 0 FLOOR, axis -1, block_size 0),
+/// any further byte up to `size` zero. Returns its status only.
+/// Errors: NULL_ARGUMENT (`opts` NULL), INVALID_ARGUMENT (`size` below the first layout,
+/// 32 bytes, or above UINT32_MAX); nothing is written then.
+#[no_mangle]
+pub extern "C" fn tcast_mx_options_init(opts: *mut tcast_mx_options, size: usize) -> tcast_status {
+    // SAFETY: `tcast_mx_options` has no padding (u32, i32, i64, i64, i32, i32);
+    // `opts` points to `size` writable bytes (docs/c-api.md section 5).
+    guard_integer(std::ptr::null_mut(), || unsafe {
+        init_options(
+            opts,
+            size,
+            FIRST_MX_OPTIONS_SIZE,
+            "tcast_mx_options",
+            |struct_size| tcast_mx_options {
+                struct_size,
+                ..mx_defaults()
+            },
+        )
+    })
+}
+
+/// Reads the caller's options (NULL: the defaults).
+///
+/// # Safety
+/// `ptr` is NULL or points to a tcast_mx_options of at least its `struct_size` bytes.
+unsafe fn read_mx_options(ptr: *const tcast_mx_options) -> Result<MxOptions, Error> {
+    let mut o = mx_defaults();
+    if !ptr.is_null() {
+        // SAFETY: a non-NULL options pointer starts with its u32 size (contract above).
+        let size = unsafe { ptr.cast::<u32>().read_unaligned() };
+        if size < FIRST_MX_OPTIONS_SIZE {
+            return Err(Error::InvalidArgument(format!(
+                "options->struct_size is {size}; a tcast_mx_options has at least \
+                 {FIRST_MX_OPTIONS_SIZE} bytes (use tcast_mx_options_init)"
+            )));
+        }
+        let known = (size as usize).min(std::mem::size_of::<tcast_mx_options>());
+        // SAFETY: the caller's struct has `size` >= `known` readable bytes; `o` is a
+        // struct of at least `known` bytes, every bit pattern of its fields valid.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                ptr.cast::<u8>(),
+                std::ptr::addr_of_mut!(o).cast::<u8>(),
+                known,
+            );
+        }
+    }
+    let rule = ScaleRule::from_code(o.scale_rule).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "options->scale_rule is {}; it must be 0 (FLOOR), 1 (CEIL), 2 (EVEN) or 3 (RCEIL)",
+            o.scale_rule
+        ))
+    })?;
+    if o.reserved0 != 0 || o.reserved1 != 0 {
+        return Err(Error::InvalidArgument(format!(
+            "options->reserved0 and reserved1 are {} and {}; they must be 0",
+            o.reserved0, o.reserved1
+        )));
+    }
+    Ok(MxOptions {
+        axis: o.axis,
+        block_size: o.block_size,
+        rule,
+    })
+}
+
+/// An output descriptor, read and checked (contiguous), with its byte range.
+struct Output {
+    desc: tcast_tensor,
+    buf: LayoutBuf,
+    role: &'static str,
+}
+
+impl Output {
+    /// # Safety
+    /// `ptr` is NULL or a valid descriptor (docs/c-api.md sections 1, 4).
+    unsafe fn read(ptr: *const tcast_tensor, role: &'static str) -> Result<Output, Error> {
+        // SAFETY: forwarded from this function's contract.
+        let desc = unsafe { read_descriptor(ptr, role) }?;
+        Ok(Output {
+            desc,
+            buf: LayoutBuf::new(),
+            role,
+        })
+    }
+
+    /// The checked view and its byte range.
+    ///
+    /// # Safety
+    /// The descriptor's bytes are writable and used by nothing else during the call.
+    unsafe fn view(&mut self) -> Result<(TensorMut<'_>, Range<usize>), Error> {
+        let dt = dtype_of(self.role, &self.desc)?;
+        // SAFETY: forwarded from this function's contract.
+        let layout = unsafe { read_layout(self.role, &self.desc, dt, &mut self.buf) }?;
+        layout.require_contiguous(self.role)?;
+        check_data(self.role, &self.desc, &layout)?;
+        let range = byte_range(&self.desc, &layout);
+        // SAFETY: as above.
+        Ok((unsafe { output_view(&self.desc, layout) }?, range))
+    }
+}
+
+/// Every pair of `ranges` (role, range) disjoint.
+fn all_disjoint(ranges: &[(&str, &Range<usize>)]) -> Result<(), Error> {
+    for (i, (a, ra)) in ranges.iter().enumerate() {
+        for (b, rb) in &ranges[i + 1..] {
+            require_disjoint(
+                &format!("the {a} buffer"),
+                ra,
+                &format!("the {b} buffer"),
+                rb,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// MX or NVFP4 quantization with the scales computed from x (docs/semantics-mx.md):
+/// x FLOAT, FLOAT16 or BFLOAT16; y of x's shape, FLOAT8E4M3FN, FLOAT8E5M2 (MXFP8),
+/// FLOAT6E2M3, FLOAT6E3M2 (MXFP6), FLOAT4E2M1 (MXFP4) or INT8 (MXINT8, the code times
+/// 2^-6); `scale` x's shape with ceil(D / block_size) along `options->axis`: FLOAT8E8M0
+/// (MX, block_size default 32, `options->scale_rule`) or FLOAT8E4M3FN (NVFP4: y
+/// FLOAT4E2M1, block_size default 16), then `global_scale` is a FLOAT `[]` or `[1]`
+/// receiving amax(x) / (6 * 448); NULL for MX. Elements are x / scale rounded once to
+/// nearest even, saturating; a block holding NaN or an infinity gets a NaN scale (0xFF /
+/// 0x7F) and zero elements. No output overlaps another or x. `options` may be NULL.
+/// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype the operation does not
+/// take), INVALID_SHAPE (y's, scale's or global_scale's shape), BUFFER_TOO_SMALL,
+/// INVALID_ARGUMENT (axis, block_size, scale_rule, reserved fields, global_scale given
+/// for MX or missing for NVFP4, overlapping buffers).
+#[no_mangle]
+pub extern "C" fn tcast_mx_quantize(
+    x: *const tcast_tensor,
+    y: *const tcast_tensor,
+    scale: *const tcast_tensor,
+    global_scale: *const tcast_tensor,
+    options: *const tcast_mx_options,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        // SAFETY: each pointer is NULL or valid per the C API contract.
+        unsafe {
+            let mut yo = Output::read(y, "y")?;
+            let mut so = Output::read(scale, "scale")?;
+            let mut go = if global_scale.is_null() {
+                None
+            } else {
+                Some(Output::read(global_scale, "global_scale")?)
+            };
+            let mut xb = LayoutBuf::new();
+            let (xt, xr) = read_input(x, "x", &mut xb)?;
+            let opts = read_mx_options(options)?;
+            let (mut yt, yr) = yo.view()?;
+            let (mut st, sr) = so.view()?;
+            let mut g = match go.as_mut() {
+                Some(o) => Some(o.view()?),
+                None => None,
+            };
+            let mut ranges = vec![("x", &xr), ("y", &yr), ("scale", &sr)];
+            if let Some((_, gr)) = &g {
+                ranges.push(("global_scale", gr));
+            }
+            all_disjoint(&ranges)?;
+            mx_quantize(&xt, &mut yt, &mut st, g.as_mut().map(|g| &mut g.0), &opts)
+        }
+    })
+}
+
+/// The inverse of tcast_mx_quantize: y (FLOAT, FLOAT16 or BFLOAT16, x's shape) = the
+/// element's value times its block's scale (times `global_scale`, a FLOAT `[]` or `[1]`,
+/// for NVFP4; NULL for MX), rounded once to nearest even. A NaN scale (E8M0 0xFF,
+/// E4M3FN 0x7F) gives NaN. Shapes and options as tcast_mx_quantize (`scale_rule` is
+/// not used). y does not overlap the inputs.
+/// Errors: as tcast_mx_quantize.
+#[no_mangle]
+pub extern "C" fn tcast_mx_dequantize(
+    x: *const tcast_tensor,
+    scale: *const tcast_tensor,
+    global_scale: *const tcast_tensor,
+    y: *const tcast_tensor,
+    options: *const tcast_mx_options,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        // SAFETY: each pointer is NULL or valid per the C API contract.
+        unsafe {
+            let mut yo = Output::read(y, "y")?;
+            let (mut xb, mut sb, mut gb) = (LayoutBuf::new(), LayoutBuf::new(), LayoutBuf::new());
+            let (xt, xr) = read_input(x, "x", &mut xb)?;
+            let (st, sr) = read_input(scale, "scale", &mut sb)?;
+            let g: Option<(Tensor, Range<usize>)> = if global_scale.is_null() {
+                None
+            } else {
+                Some(read_input(global_scale, "global_scale", &mut gb)?)
+            };
+            let opts = read_mx_options(options)?;
+            let (mut yt, yr) = yo.view()?;
+            all_disjoint(&[("x", &xr), ("y", &yr)])?;
+            all_disjoint(&[("scale", &sr), ("y", &yr)])?;
+            if let Some((_, gr)) = &g {
+                all_disjoint(&[("global_scale", gr), ("y", &yr)])?;
+            }
+            mx_dequantize(&xt, &st, g.as_ref().map(|g| &g.0), &mut yt, &opts)
+        }
+    })
+}
+
+fn layout_of(code: i32, role: &str) -> Result<MxLayout, Error> {
+    MxLayout::from_code(code).ok_or_else(|| {
+        Error::InvalidArgument(format!(
+            "{role} is {code}; it must be TCAST_MX_LAYOUT_ONNX (0), _GPT_OSS (1) or _GGML (2)"
+        ))
+    })
+}
+
+/// Converts MXFP4 data between layouts by moving nibbles and bytes (no value is
+/// decoded; docs/semantics-mx.md "Layouts"). `from_layout` / `to_layout`: 0 ONNX (data
+/// FLOAT4E2M1 `[..., 32 nb]`, scales FLOAT8E8M0 `[..., nb]`), 1 gpt-oss (data UINT8
+/// `[..., nb, 16]`, scales UINT8 `[..., nb]`), 2 ggml `block_mxfp4` (data UINT8
+/// `[..., nb, 17]`, scales NULL). The leading dims and nb must agree; outputs do not
+/// overlap the inputs. `options` may be NULL (no field is used yet).
+/// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype other than the layout's),
+/// INVALID_SHAPE, BUFFER_TOO_SMALL, INVALID_ARGUMENT (a layout code, a scales tensor
+/// given for ggml, overlapping buffers, options).
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn tcast_mx_repack(
+    from_layout: i32,
+    from: *const tcast_tensor,
+    from_scales: *const tcast_tensor,
+    to_layout: i32,
+    to: *const tcast_tensor,
+    to_scales: *const tcast_tensor,
+    options: *const tcast_mx_options,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        let fl = layout_of(from_layout, "from_layout")?;
+        let tl = layout_of(to_layout, "to_layout")?;
+        // SAFETY: each pointer is NULL or valid per the C API contract.
+        unsafe {
+            let mut to_o = Output::read(to, "to")?;
+            let mut ts_o = if to_scales.is_null() {
+                None
+            } else {
+                Some(Output::read(to_scales, "to_scales")?)
+            };
+            let (mut fb, mut fsb) = (LayoutBuf::new(), LayoutBuf::new());
+            let (ft, fr) = read_input(from, "from", &mut fb)?;
+            let fs = if from_scales.is_null() {
+                None
+            } else {
+                Some(read_input(from_scales, "from_scales", &mut fsb)?)
+            };
+            read_mx_options(options)?;
+            let (mut tt, tr) = to_o.view()?;
+            let mut ts = match ts_o.as_mut() {
+                Some(o) => Some(o.view()?),
+                None => None,
+            };
+            let mut ranges = vec![("from", &fr), ("to", &tr)];
+            if let Some((_, r)) = &fs {
+                ranges.push(("from_scales", r));
+            }
+            if let Some((_, r)) = &ts {
+                ranges.push(("to_scales", r));
+            }
+            // The two inputs may share a buffer; every other pair may not.
+            for (i, (a, ra)) in ranges.iter().enumerate() {
+                for (b, rb) in &ranges[i + 1..] {
+                    if !(*a == "from" && *b == "from_scales") {
+                        require_disjoint(
+                            &format!("the {a} buffer"),
+                            ra,
+                            &format!("the {b} buffer"),
+                            rb,
+                        )?;
+                    }
+                }
+            }
+            mx_repack(
+                fl,
+                &ft,
+                fs.as_ref().map(|f| &f.0),
+                tl,
+                &mut tt,
+                ts.as_mut().map(|t| &mut t.0),
+            )
+        }
+    })
+}
