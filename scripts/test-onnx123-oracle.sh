@@ -30,5 +30,5 @@ if [ -z "${TCAST_LIB:-}" ]; then
   export TCAST_LIB=target/release/libtensorcast.so
 fi
 
-step "FLOAT6 casts, QuantizeLinear and DequantizeLinear against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)" \
+step "FLOAT6 casts, QuantizeLinear, DequantizeLinear and MX against onnx 1.23.0's ReferenceEvaluator, ggml's MXFP4 against gguf 0.19.0 (build/venv-onnx123)" \
   "$venv/bin/python" -m pytest tests/oracles/onnx -q "$@"

@@ -166,7 +166,7 @@ run_np_oracle() {
   TCAST_LIB=$lib bash scripts/test-np-oracle.sh
 }
 
-step_def onnx123 "build" "FLOAT6 casts, QuantizeLinear and DequantizeLinear against onnx 1.23.0's ReferenceEvaluator (build/venv-onnx123)"
+step_def onnx123 "build" "FLOAT6 casts, QuantizeLinear, DequantizeLinear and MX against onnx 1.23.0's ReferenceEvaluator, ggml's MXFP4 against gguf 0.19.0 (build/venv-onnx123)"
 run_onnx123() {
   TCAST_LIB=$lib bash scripts/test-onnx123-oracle.sh
 }
