@@ -218,17 +218,30 @@ fn apply<C: Element>(
         any |= flag(x, s, z, y);
         d.copy_from_slice(&y.to_ne_bytes());
     };
+    // Plain `for` loops: `for_each` left the loop in a function of its own, compiled
+    // without the tier's features.
     let pairs = out.chunks_exact_mut(4).zip(v.chunks_exact(C::SIZE));
     match (stride, zero) {
-        (0, None) => pairs.for_each(|(d, x)| step(d, C::read(x), scale[0], 0.0)),
-        (0, Some(z)) => pairs.for_each(|(d, x)| step(d, C::read(x), scale[0], z[0])),
-        (_, None) => pairs
-            .zip(scale)
-            .for_each(|((d, x), &s)| step(d, C::read(x), s, 0.0)),
-        (_, Some(z)) => pairs
-            .zip(scale)
-            .zip(z)
-            .for_each(|(((d, x), &s), &z)| step(d, C::read(x), s, z)),
+        (0, None) => {
+            for (d, x) in pairs {
+                step(d, C::read(x), scale[0], 0.0);
+            }
+        }
+        (0, Some(z)) => {
+            for (d, x) in pairs {
+                step(d, C::read(x), scale[0], z[0]);
+            }
+        }
+        (_, None) => {
+            for ((d, x), &s) in pairs.zip(scale) {
+                step(d, C::read(x), s, 0.0);
+            }
+        }
+        (_, Some(z)) => {
+            for (((d, x), &s), &z) in pairs.zip(scale).zip(z) {
+                step(d, C::read(x), s, z);
+            }
+        }
     }
     any
 }
@@ -397,7 +410,7 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
     let (mut sbuf, mut zbuf) = ([0f32; CHUNK], [0f32; CHUNK]);
     // A product the narrowing to FLOAT16/BFLOAT16 would not round once from the exact
     // value: below f32's normal range (0 from a nonzero element included).
-    let inexact = |x: f32, z: f32, y: f32| !(y.abs() >= f32::MIN_POSITIVE) && x != z;
+    let inexact = |x: f32, z: f32, y: f32| !(y.abs() >= f32::MIN_POSITIVE) & (x != z);
     for c0 in (0..count).step_by(CHUNK) {
         let c1 = (c0 + CHUNK).min(count);
         let n = c1 - c0;
@@ -452,7 +465,7 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
                     .as_ref()
                     .map(|z| z.piece(si, len, stride, &mut zbuf));
                 let s = (sc, zc, stride);
-                let flag = |x, _, z, y| narrow.is_some() && inexact(x, z, y);
+                let flag = |x, _, z, y| narrow.is_some() & inexact(x, z, y);
                 any |= apply::<C>(v, d, s, |x, s, z| (x - z) * s, flag);
             }
         }
@@ -562,6 +575,53 @@ pub fn quantize(
     quantize_body(plan, count, a, yd, exact, tier)
 }
 
+/// The quotients of a piece of x (f32 bytes `v`) by its scales into `d`, and whether
+/// any of them is flagged for the scalar path (see the module's notes).
+#[inline(always)]
+fn divide_piece(
+    (divide, int, tie_mask): (Divide, bool, u32),
+    v: &[u8],
+    d: &mut [u8],
+    s: (&[f32], Option<&[f32]>, usize),
+) -> bool {
+    match (divide, int) {
+        (Divide::ByPowerOfTwo, false) => apply::<F32Bytes>(
+            v,
+            d,
+            s,
+            |x, s, _| x * s,
+            |x, s, _, q| {
+                let normal = (q.abs() >= f32::MIN_POSITIVE) & (q.abs() <= f32::MAX);
+                !normal & ((x != 0.0) | s.is_nan())
+            },
+        ),
+        (Divide::Exact, false) => apply::<F32Bytes>(
+            v,
+            d,
+            s,
+            |x, s, _| x / s,
+            |x, _, _, q| {
+                let normal = (q.abs() >= f32::MIN_POSITIVE) & (q.abs() <= f32::MAX);
+                (!normal & (x != 0.0)) | q.is_nan() | ((q != 0.0) & (q.to_bits() & tie_mask == 0))
+            },
+        ),
+        (Divide::ByPowerOfTwo, true) => {
+            apply::<F32Bytes>(v, d, s, |x, s, _| x * s, |_, _, _, _| false)
+        }
+        (Divide::Exact, true) => apply::<F32Bytes>(
+            v,
+            d,
+            s,
+            |x, s, _| x / s,
+            |_, _, _, q| {
+                let q = if q.is_nan() { 0.0 } else { q.clamp(-4e6, 4e6) };
+                (q - round_even(q)).abs() == 0.5
+            },
+        ),
+        (Divide::Rounded, _) => apply::<F32Bytes>(v, d, s, |x, s, _| x / s, |_, _, _, _| false),
+    }
+}
+
 /// [`quantize`], compiled for each tier's features.
 #[inline(always)]
 fn quantize_body(
@@ -580,81 +640,74 @@ fn quantize_body(
         .map(|f| select_any(Repr::Std(Scalar::F32), Repr::Low(f), a.saturate, 0, tier));
     // A float element type's ties: f32 fraction bits below its mantissa + 1 all 0.
     let man = format_of(a.yt).map_or(0, |f| FORMATS[f as usize].man_bits);
-    let tie_mask = (1u32 << (22 - man)) - 1;
-    let divide = a.divide;
+    let mode = (a.divide, bounds.is_some(), (1u32 << (22 - man)) - 1);
+    let uniform = plan.uniform_block();
     let mut cursor = Cursor::new(plan);
-    let mut values = [0u8; 4 * CHUNK];
+    let mut widened = [0u8; 4 * CHUNK];
     let mut quotients = [0u8; 4 * CHUNK];
     let mut codes = [0u8; CHUNK];
-    // This step's pieces of runs (offset, len, scale, stride) and whether any element
-    // of each is flagged.
+    // This step's pieces of runs (offset, len, scale, stride), and those with an
+    // element flagged.
     let mut pieces: Vec<[usize; 4]> = Vec::new();
-    let mut flags: Vec<bool> = Vec::new();
+    let mut flagged: Vec<[usize; 4]> = Vec::new();
     let mut sbuf = [0f32; CHUNK];
     for c0 in (0..count).step_by(CHUNK) {
         let c1 = (c0 + CHUNK).min(count);
         let n = c1 - c0;
-        decode(&widen, a.xt.bits(), a.xd, (c0, c1), &mut values);
-        cursor.pieces(c0, c1, &mut pieces);
-        flags.clear();
-        for &[j, len, si, stride] in &pieces {
-            let s = (a.scales.piece(si, len, stride, &mut sbuf), None, stride);
-            let (v, d) = (
-                &values[4 * j..4 * (j + len)],
-                &mut quotients[4 * j..4 * (j + len)],
-            );
-            let flagged = match (divide, bounds) {
-                (Divide::ByPowerOfTwo, None) => apply::<F32Bytes>(
-                    v,
-                    d,
-                    s,
-                    |x, s, _| x * s,
-                    |x, s, _, q| {
-                        let normal = q.abs() >= f32::MIN_POSITIVE && q.abs() <= f32::MAX;
-                        !normal && (x != 0.0 || s.is_nan())
-                    },
-                ),
-                (Divide::Exact, None) => apply::<F32Bytes>(
-                    v,
-                    d,
-                    s,
-                    |x, s, _| x / s,
-                    |x, _, _, q| {
-                        let normal = q.abs() >= f32::MIN_POSITIVE && q.abs() <= f32::MAX;
-                        (!normal && x != 0.0)
-                            || q.is_nan()
-                            || (q != 0.0 && q.to_bits() & tie_mask == 0)
-                    },
-                ),
-                (Divide::ByPowerOfTwo, Some(_)) => {
-                    apply::<F32Bytes>(v, d, s, |x, s, _| x * s, |_, _, _, _| false)
+        let values: &[u8] = if a.xt == DType::Float {
+            &a.xd[4 * c0..4 * c1]
+        } else {
+            decode(&widen, a.xt.bits(), a.xd, (c0, c1), &mut widened);
+            &widened[..4 * n]
+        };
+        flagged.clear();
+        if let Some(b) = uniform {
+            // Block by block, no list of pieces (as in `dequantize_body`).
+            let mut i = c0;
+            let mut block = c0 / b;
+            while i < c1 {
+                let end = ((block + 1) * b).min(c1);
+                let (j, len) = (i - c0, end - i);
+                let s = [a.scales.get(block)];
+                let (v, d) = (
+                    &values[4 * j..4 * (j + len)],
+                    &mut quotients[4 * j..4 * (j + len)],
+                );
+                if divide_piece(mode, v, d, (&s, None, 0)) {
+                    flagged.push([j, len, block, 0]);
                 }
-                (Divide::Exact, Some(_)) => apply::<F32Bytes>(
-                    v,
-                    d,
-                    s,
-                    |x, s, _| x / s,
-                    |_, _, _, q| {
-                        let q = if q.is_nan() { 0.0 } else { q.clamp(-4e6, 4e6) };
-                        (q - round_even(q)).abs() == 0.5
-                    },
-                ),
-                (Divide::Rounded, _) => {
-                    apply::<F32Bytes>(v, d, s, |x, s, _| x / s, |_, _, _, _| false)
+                if let Some(range) = bounds {
+                    let z = a.zeros.as_ref().map_or(0.0, |z| z.get(block));
+                    let (q, c) = (&quotients[4 * j..4 * (j + len)], &mut codes[j..j + len]);
+                    int_codes(c, q, a.yt, z, range);
                 }
-            };
-            flags.push(flagged);
+                i = end;
+                block += 1;
+            }
+        } else {
+            cursor.pieces(c0, c1, &mut pieces);
+            for &[j, len, si, stride] in &pieces {
+                let s = (a.scales.piece(si, len, stride, &mut sbuf), None, stride);
+                let (v, d) = (
+                    &values[4 * j..4 * (j + len)],
+                    &mut quotients[4 * j..4 * (j + len)],
+                );
+                if divide_piece(mode, v, d, s) {
+                    flagged.push([j, len, si, stride]);
+                }
+                if let Some(range) = bounds {
+                    let (q, c) = (&quotients[4 * j..4 * (j + len)], &mut codes[j..j + len]);
+                    for k in 0..len {
+                        let z = a.zeros.as_ref().map_or(0.0, |z| z.get(si + k * stride));
+                        int_codes(&mut c[k..k + 1], &q[4 * k..4 * k + 4], a.yt, z, range);
+                    }
+                }
+            }
         }
-        if let Some(range) = bounds {
-            int_codes(
-                &mut codes,
-                &quotients,
-                a.yt,
-                a.zeros.as_ref(),
-                &pieces,
-                range,
-            );
-        } else if let Some(enc) = &encoder {
+        if bounds.is_none() {
+            let enc = encoder
+                .as_ref()
+                .expect("a float element type has an encoder");
             if enc.packs_bits == 4 {
                 let out = &mut yd[c0 / 2..pack::packed_bytes(4, c1)];
                 enc.run(&quotients[..4 * n], out);
@@ -672,8 +725,7 @@ fn quantize_body(
             }
         }
         // The flagged pieces again, element by element, by the scalar path.
-        let flagged = pieces.iter().zip(&flags).filter(|p| *p.1);
-        for (&[j, len, si, stride], _) in flagged {
+        for &[j, len, si, stride] in &flagged {
             for k in 0..len {
                 let i = c0 + j + k;
                 let code = exact(i, si + k * stride);
@@ -687,31 +739,15 @@ fn quantize_body(
     }
 }
 
-/// An integer type's codes for a step: the quotients rounded to even, plus the zero
-/// point, saturated.
+/// An integer type's codes for quotients (f32 bytes) sharing zero point `z`: rounded
+/// to even, plus the zero point, saturated.
 #[inline(always)]
-fn int_codes(
-    codes: &mut [u8],
-    quotients: &[u8],
-    yt: DType,
-    zeros: Option<&Values>,
-    pieces: &[[usize; 4]],
-    (lo, hi): (f32, f32),
-) {
+fn int_codes(codes: &mut [u8], quotients: &[u8], yt: DType, z: f32, (lo, hi): (f32, f32)) {
     let mask = ((1u32 << yt.bits()) - 1) as u8;
-    let code = |q: f32, z: f32| {
+    for (c, q) in codes.iter_mut().zip(quotients.chunks_exact(4)) {
+        let q = f32_at(q);
         // NaN becomes 0; beyond 2^22 every value saturates alike.
         let q = if q.is_nan() { 0.0 } else { q.clamp(-4e6, 4e6) };
-        ((round_even(q) + z).clamp(lo, hi) as i32 as u8) & mask
-    };
-    let mut zbuf = [0f32; CHUNK];
-    for &[j, len, si, stride] in pieces {
-        let qs = quotients[4 * j..4 * (j + len)].chunks_exact(4);
-        let out = codes[j..j + len].iter_mut().zip(qs);
-        match (zeros.map(|z| z.piece(si, len, stride, &mut zbuf)), stride) {
-            (None, _) => out.for_each(|(c, q)| *c = code(f32_at(q), 0.0)),
-            (Some(z), 0) => out.for_each(|(c, q)| *c = code(f32_at(q), z[0])),
-            (Some(z), _) => out.zip(z).for_each(|((c, q), &z)| *c = code(f32_at(q), z)),
-        }
+        *c = ((round_even(q) + z).clamp(lo, hi) as i32 as u8) & mask;
     }
 }
