@@ -263,7 +263,7 @@ fn main() {
         let (op, copy): (Duration, Duration) = (times[0], times[1]);
         let gbps = |t: Duration| traffic / t.as_secs_f64() / 1e9;
         let ratio = gbps(op) / gbps(copy);
-        if case.quantize {
+        if case.quantize && case.name.contains("MX") {
             worst_q = worst_q.min(ratio);
         } else if case.name.starts_with("DQ MX") && out_t == DType::Float {
             worst_dq = worst_dq.min(ratio);
@@ -285,6 +285,6 @@ fn main() {
         );
     }
     if worst_q.is_finite() {
-        println!("{}", common::target_line("lowest Q ratio", worst_q, 0.5));
+        println!("{}", common::target_line("lowest MX Q ratio", worst_q, 0.5));
     }
 }

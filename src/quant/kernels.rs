@@ -410,7 +410,8 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
     let (mut sbuf, mut zbuf) = ([0f32; CHUNK], [0f32; CHUNK]);
     // A product the narrowing to FLOAT16/BFLOAT16 would not round once from the exact
     // value: below f32's normal range (0 from a nonzero element included).
-    let inexact = |x: f32, z: f32, y: f32| !(y.abs() >= f32::MIN_POSITIVE) & (x != z);
+    let inexact =
+        |x: f32, z: f32, y: f32| ((y.abs() < f32::MIN_POSITIVE) | y.is_nan()) & (x != z);
     for c0 in (0..count).step_by(CHUNK) {
         let c1 = (c0 + CHUNK).min(count);
         let n = c1 - c0;
