@@ -615,7 +615,9 @@ fn divide_piece(
             s,
             |x, s, _| x / s,
             |_, _, _, q| {
-                let q = if q.is_nan() { 0.0 } else { q.clamp(-4e6, 4e6) };
+                // Beyond +-512 every quotient saturates whatever the zero point (at
+                // most 255 from the range): its ties do not matter.
+                let q = if q.is_nan() { 0.0 } else { q.clamp(-512.0, 512.0) };
                 (q - round_even(q)).abs() == 0.5
             },
         ),
@@ -747,8 +749,9 @@ fn int_codes(codes: &mut [u8], quotients: &[u8], yt: DType, z: f32, (lo, hi): (f
     let mask = ((1u32 << yt.bits()) - 1) as u8;
     for (c, q) in codes.iter_mut().zip(quotients.chunks_exact(4)) {
         let q = f32_at(q);
-        // NaN becomes 0; beyond 2^22 every value saturates alike.
-        let q = if q.is_nan() { 0.0 } else { q.clamp(-4e6, 4e6) };
+        // NaN becomes 0; beyond +-512 every value saturates alike (the zero point is
+        // within +-255 of the range).
+        let q = if q.is_nan() { 0.0 } else { q.clamp(-512.0, 512.0) };
         *c = ((round_even(q) + z).clamp(lo, hi) as i32 as u8) & mask;
     }
 }
