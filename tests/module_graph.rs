@@ -76,7 +76,8 @@ const FLOORS: &[(&str, &[&str])] = &[
         &["tensor", "parallel", "dlpack"],
     ),
     ("numpy's rules", &["np"]),
-    ("operations", &["cast", "expand", "bitcast", "quant"]),
+    ("operations", &["cast", "expand", "bitcast"]),
+    ("operations built on the cast's kernels", &["quant"]),
     ("the C ABI", &["ffi", "registry"]),
     ("the crate root", &[""]),
 ];

@@ -6,6 +6,8 @@
 //! group (an element index that is a multiple of 4).
 
 /// Reads `codes.len()` codes of `bits` bits from `src`, starting at its first byte.
+/// Inlined, so that a kernel compiled for a tier's features unpacks with them.
+#[inline(always)]
 pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
     match bits {
         4 => {
@@ -48,7 +50,9 @@ pub fn unpack(bits: u32, src: &[u8], codes: &mut [u8]) {
 }
 
 /// Writes `codes` (each already within `bits` bits) into `dst`, which holds exactly the
-/// bytes they occupy; the unused high bits of the last byte become 0.
+/// bytes they occupy; the unused high bits of the last byte become 0. Inlined, as
+/// [`unpack`] is.
+#[inline(always)]
 pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
     match bits {
         4 => {

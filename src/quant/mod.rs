@@ -10,6 +10,9 @@
 //! elements are read and written with the number formats' own decoders and encoders
 //! (`formats::lowp`), never re-implemented here.
 
+#[cfg(test)]
+mod kernel_tests;
+mod kernels;
 pub(crate) mod layout;
 pub(crate) mod mx;
 mod shape;
@@ -25,7 +28,9 @@ use crate::formats::dispatch::by_format_and_options;
 use crate::formats::lowp::{decode_f64, format_of, option_bits, to_code};
 use crate::formats::pack;
 use crate::formats::visit::OptionsVisitor;
+use crate::simd::kernel::Tier;
 use crate::tensor::{Tensor, TensorMut};
+use kernels::{Divide, DqArgs, QArgs, Values};
 use shape::{check_same_shape, plan};
 
 /// Options of QuantizeLinear and DequantizeLinear: ONNX's attributes.
@@ -167,6 +172,11 @@ fn read_quant(dtype: DType, data: &[u8], i: usize) -> Quant {
     }
 }
 
+/// The value of code `code` of a quantized type of at most 8 bits, as f32 (exact).
+fn code_value(dtype: DType, code: u8) -> f32 {
+    read_quant(dtype, &[code], 0).value as f32
+}
+
 /// The range of an integer quantized type.
 fn int_range(dtype: DType) -> Option<(i64, i64)> {
     Some(match dtype {
@@ -270,6 +280,18 @@ pub fn quantize_linear(
     y: &mut TensorMut,
     options: &QdqOptions,
 ) -> Result<(), Error> {
+    quantize_on(x, scale, zero_point, y, options, Some(Tier::detect()))
+}
+
+/// [`quantize_linear`] with the fast paths of `tier`, or only the scalar path (None).
+fn quantize_on(
+    x: &Tensor,
+    scale: &Tensor,
+    zero_point: Option<&Tensor>,
+    y: &mut TensorMut,
+    options: &QdqOptions,
+    tier: Option<Tier>,
+) -> Result<(), Error> {
     const OP: &str = "QuantizeLinear";
     let (xl, sl) = (x.layout(), scale.layout());
     let xt = xl.dtype();
@@ -304,13 +326,10 @@ pub fn quantize_linear(
     if yt.bits() < 8 {
         yd.fill(0);
     }
-    let mut cached = (usize::MAX, 0.0);
     let precision = options.precision;
-    g.for_each(|i, si| {
-        if cached.0 != si {
-            cached = (si, scale_value(st, sd, si));
-        }
-        let (xv, sv) = (read_x(xd, i), cached.1);
+    // Element i with scale element si: a float type's code, an integer type's value.
+    let element = |i: usize, si: usize, sv: f64| -> i64 {
+        let xv = read_x(xd, i);
         let q = match precision {
             None => xv / sv,
             Some(p) => round_to(p, round_to(p, xv) / round_to(p, sv)),
@@ -326,15 +345,61 @@ pub fn quantize_linear(
                         code = 0;
                     }
                 }
-                write_code(yt, yd, i, code)
+                i64::from(code)
             }
             _ => {
                 let z = zp.map_or(0, |z| read_quant(yt, z.data(), si).int.unwrap_or(0));
                 let r = if q.is_nan() { 0.0 } else { q.round_ties_even() };
                 // Saturate in f64 first: r may be far outside i64.
-                let v = (r + z as f64).clamp(lo as f64, hi as f64) as i64;
-                write_int(yt, yd, i, v);
+                (r + z as f64).clamp(lo as f64, hi as f64) as i64
             }
+        }
+    };
+    // A FLOAT4E2M1 zero point turns -0 into +0 (above), which the fast path does not.
+    let fp4_zero_point = yt == DType::Float4E2M1 && zp.is_some();
+    let fast = tier.filter(|_| {
+        kernels::quantize_fast(xt, yt)
+            && !fp4_zero_point
+            && st != DType::Int32
+            && matches!(precision, None | Some(DType::Float))
+    });
+    if let Some(tier) = fast {
+        let count = xl.count();
+        let power_of_two = st == DType::Float8E8M0;
+        // 1 / 2^k is a power of two in f32's range (2^-127 a subnormal).
+        let scale_of = |c: u8| scale_value(st, &[c], 0) as f32;
+        let args = QArgs {
+            xt,
+            xd,
+            scales: Values::new(st, sd, |c| 1.0 / scale_of(c)),
+            zeros: zp
+                .filter(|_| !float_target)
+                .map(|z| Values::new(yt, z.data(), |c| code_value(yt, c))),
+            divide: if power_of_two {
+                Divide::ByPowerOfTwo
+            } else if precision.is_some() {
+                Divide::Rounded
+            } else {
+                Divide::Exact
+            },
+            yt,
+            saturate: options.saturate,
+        };
+        let mask = (1i64 << yt.bits()) - 1;
+        let exact = |i, si| (element(i, si, scale_value(st, sd, si)) & mask) as u8;
+        kernels::quantize(&g, count, &args, yd, &exact, tier);
+        return Ok(());
+    }
+    let mut cached = (usize::MAX, 0.0);
+    g.for_each(|i, si| {
+        if cached.0 != si {
+            cached = (si, scale_value(st, sd, si));
+        }
+        let v = element(i, si, cached.1);
+        if float_target {
+            write_code(yt, yd, i, v as u8);
+        } else {
+            write_int(yt, yd, i, v);
         }
     });
     Ok(())
@@ -348,6 +413,18 @@ pub fn dequantize_linear(
     zero_point: Option<&Tensor>,
     y: &mut TensorMut,
     options: &QdqOptions,
+) -> Result<(), Error> {
+    dequantize_on(x, scale, zero_point, y, options, Some(Tier::detect()))
+}
+
+/// [`dequantize_linear`] with the fast paths of `tier`, or only the scalar path (None).
+fn dequantize_on(
+    x: &Tensor,
+    scale: &Tensor,
+    zero_point: Option<&Tensor>,
+    y: &mut TensorMut,
+    options: &QdqOptions,
+    tier: Option<Tier>,
 ) -> Result<(), Error> {
     const OP: &str = "DequantizeLinear";
     let (xl, sl) = (x.layout(), scale.layout());
@@ -378,6 +455,19 @@ pub fn dequantize_linear(
     }
     let (xd, sd) = (x.data(), scale.data());
     let st = sl.dtype();
+    if let Some(tier) = tier.filter(|&t| kernels::dequantize_fast(xt, st, yt, t)) {
+        let args = DqArgs {
+            xt,
+            xd,
+            scales: Values::new(st, sd, |c| scale_value(st, &[c], 0) as f32),
+            zeros: zp
+                .filter(|_| int_source)
+                .map(|z| Values::new(xt, z.data(), |c| code_value(xt, c))),
+            yt,
+        };
+        kernels::dequantize(&g, xl.count(), &args, y.parts().1, tier);
+        return Ok(());
+    }
     // The values of every code of an element type of at most 8 bits, once per call.
     let table: Option<Vec<f64>> = (xt.bits() <= 8).then(|| {
         (0..1usize << xt.bits())

@@ -33,6 +33,111 @@ impl Plan {
     }
 }
 
+/// Consecutive elements of x whose scale elements follow one pattern: elements
+/// `start .. start + len` use scale element `scale + j * stride` (stride 0: all one
+/// scale; 1: one scale each, consecutive).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Run {
+    pub start: usize,
+    pub len: usize,
+    pub scale: usize,
+    pub stride: usize,
+}
+
+impl Plan {
+    /// `Some(b)` when element i's scale element is i / b for every i (a per-tensor scale,
+    /// or blocks along the last axis that divide it): the fast paths then walk the
+    /// blocks without runs.
+    pub fn uniform_block(&self) -> Option<usize> {
+        let count = self.outer * self.extent * self.inner;
+        match self.strides {
+            [0, 0, 0] => Some(count.max(1)),
+            [so, 1, 1] if self.inner == 1 && self.extent % self.block == 0 => {
+                (so * self.block == self.extent).then_some(self.block)
+            }
+            _ => None,
+        }
+    }
+
+    /// The runs of x in order, as long as the layout allows: one for a per-tensor scale,
+    /// a row per outer index for per-axis scales along the last axis, a block for
+    /// blocked scales along the last axis, and a row of `inner` elements otherwise.
+    pub fn runs(&self) -> Runs {
+        Runs {
+            plan: *self,
+            o: 0,
+            a: 0,
+            b: 0,
+            k: 0,
+            start: 0,
+        }
+    }
+}
+
+/// The iterator of [`Plan::runs`]: counters, no divisions per run.
+pub struct Runs {
+    plan: Plan,
+    /// The next run's outer index, its first index along the axis, the block that
+    /// index is in and its place in the block.
+    o: usize,
+    a: usize,
+    b: usize,
+    k: usize,
+    start: usize,
+}
+
+impl Iterator for Runs {
+    type Item = Run;
+
+    #[inline]
+    fn next(&mut self) -> Option<Run> {
+        let p = &self.plan;
+        let [so, sa, sn] = p.strides;
+        if self.o >= p.outer || p.extent == 0 {
+            return None;
+        }
+        let base = self.o * so + self.b * sa;
+        let run = if p.inner == 1 && p.block == 1 {
+            self.a = p.extent;
+            Run {
+                start: self.start,
+                len: p.extent,
+                scale: base,
+                stride: sa,
+            }
+        } else if p.inner == 1 {
+            let len = p.block.min(p.extent - self.a);
+            self.a += len;
+            self.b += 1;
+            Run {
+                start: self.start,
+                len,
+                scale: base,
+                stride: 0,
+            }
+        } else {
+            self.a += 1;
+            self.k += 1;
+            if self.k == p.block {
+                self.k = 0;
+                self.b += 1;
+            }
+            Run {
+                start: self.start,
+                len: p.inner,
+                scale: base,
+                stride: sn,
+            }
+        };
+        self.start += run.len;
+        if self.a >= p.extent {
+            (self.a, self.b, self.k) = (0, 0, 0);
+            self.o += 1;
+        }
+        Some(run)
+    }
+}
+
 /// INVALID_SHAPE unless `dims` equals `other_dims`.
 pub fn check_same_shape(
     role: &str,
