@@ -410,8 +410,7 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
     let (mut sbuf, mut zbuf) = ([0f32; CHUNK], [0f32; CHUNK]);
     // A product the narrowing to FLOAT16/BFLOAT16 would not round once from the exact
     // value: below f32's normal range (0 from a nonzero element included).
-    let inexact =
-        |x: f32, z: f32, y: f32| ((y.abs() < f32::MIN_POSITIVE) | y.is_nan()) & (x != z);
+    let inexact = |x: f32, z: f32, y: f32| ((y.abs() < f32::MIN_POSITIVE) | y.is_nan()) & (x != z);
     for c0 in (0..count).step_by(CHUNK) {
         let c1 = (c0 + CHUNK).min(count);
         let n = c1 - c0;
@@ -617,7 +616,11 @@ fn divide_piece(
             |_, _, _, q| {
                 // Beyond +-512 every quotient saturates whatever the zero point (at
                 // most 255 from the range): its ties do not matter.
-                let q = if q.is_nan() { 0.0 } else { q.clamp(-512.0, 512.0) };
+                let q = if q.is_nan() {
+                    0.0
+                } else {
+                    q.clamp(-512.0, 512.0)
+                };
                 (q - round_even(q)).abs() == 0.5
             },
         ),
@@ -751,7 +754,11 @@ fn int_codes(codes: &mut [u8], quotients: &[u8], yt: DType, z: f32, (lo, hi): (f
         let q = f32_at(q);
         // NaN becomes 0; beyond +-512 every value saturates alike (the zero point is
         // within +-255 of the range).
-        let q = if q.is_nan() { 0.0 } else { q.clamp(-512.0, 512.0) };
+        let q = if q.is_nan() {
+            0.0
+        } else {
+            q.clamp(-512.0, 512.0)
+        };
         *c = ((round_even(q) + z).clamp(lo, hi) as i32 as u8) & mask;
     }
 }
