@@ -15,7 +15,10 @@ mod common;
 
 use std::hint::black_box;
 use std::time::Duration;
-use tensorcast::{dequantize_linear, quantize_linear, DType, QdqOptions, Tensor, TensorMut};
+use tensorcast::{
+    dequantize_linear, mx_dequantize, mx_quantize, quantize_linear, DType, MxOptions, QdqOptions,
+    Tensor, TensorMut,
+};
 
 const RUNS: usize = 9;
 const ROW: usize = 4096;
@@ -50,6 +53,8 @@ fn floats(n: usize) -> Vec<f32> {
 struct Case {
     name: String,
     quantize: bool,
+    /// Through `mx_quantize` (the scales computed, written) / `mx_dequantize`.
+    mx: bool,
     x: Vec<u8>,
     xt: DType,
     scale: Vec<u8>,
@@ -98,7 +103,14 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
         "Q FLOAT -> MXFP8 E5M2",
     ]
     .iter()
-    .chain(&["Q FLOAT -> INT4 blocked"])
+    .chain(&[
+        "Q FLOAT -> INT4 blocked",
+        "MX quantize FLOAT -> MXFP4 (+scales)",
+        "MX quantize FLOAT -> MXFP8 E4M3 (+scales)",
+        // Its scales come from the floats too.
+        "MX dequantize MXFP4 -> FLOAT",
+        "MX dequantize MXFP8 E4M3 -> FLOAT",
+    ])
     .any(|name| keep(name));
     let xs = if any_q { floats(n) } else { Vec::new() };
     let x_bytes: Vec<u8> = xs.iter().flat_map(|v| v.to_ne_bytes()).collect();
@@ -118,6 +130,7 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
                 out.push(Case {
                     name,
                     quantize: false,
+                    mx: false,
                     x: random_bytes(packed(xt), 7),
                     xt,
                     scale: e8m0(11),
@@ -140,6 +153,7 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
             out.push(Case {
                 name,
                 quantize: true,
+                mx: false,
                 x: x_bytes.clone(),
                 xt: DType::Float,
                 scale: mx_scales(&xs, emax),
@@ -151,6 +165,37 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
             });
         }
     }
+    for (name, yt, emax) in [
+        ("MXFP4", DType::Float4E2M1, 2),
+        ("MXFP8 E4M3", DType::Float8E4M3Fn, 8),
+    ] {
+        for quantize in [true, false] {
+            let name = if quantize {
+                format!("MX quantize FLOAT -> {name} (+scales)")
+            } else {
+                format!("MX dequantize {name} -> FLOAT")
+            };
+            if keep(&name) {
+                out.push(Case {
+                    name,
+                    quantize,
+                    mx: true,
+                    x: if quantize {
+                        x_bytes.clone()
+                    } else {
+                        random_bytes(packed(yt), 7)
+                    },
+                    xt: if quantize { DType::Float } else { yt },
+                    scale: mx_scales(&xs, emax),
+                    st: DType::Float8E8M0,
+                    sdims: blocked.clone(),
+                    zero: None,
+                    yt: if quantize { yt } else { DType::Float },
+                    options: opts,
+                });
+            }
+        }
+    }
     let blocks = rows * ROW / 32;
     for zero in [None, Some(random_bytes(blocks.div_ceil(2), 5))] {
         let with = if zero.is_some() { " + zero point" } else { "" };
@@ -159,6 +204,7 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
             out.push(Case {
                 name,
                 quantize: false,
+                mx: false,
                 x: random_bytes(packed(DType::Int4), 3),
                 xt: DType::Int4,
                 scale: float_scales(blocks),
@@ -175,6 +221,7 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
         out.push(Case {
             name,
             quantize: true,
+            mx: false,
             x: x_bytes.clone(),
             xt: DType::Float,
             scale: float_scales(blocks),
@@ -190,6 +237,7 @@ fn cases(n: usize, keep: &dyn Fn(&str) -> bool) -> Vec<Case> {
         out.push(Case {
             name,
             quantize: false,
+            mx: false,
             x: random_bytes(n, 9),
             xt: DType::Int8,
             scale: float_scales(ROW),
@@ -239,6 +287,7 @@ fn main() {
         let copy_src = vec![2u8; traffic as usize / 2];
         let mut copy_dst = vec![3u8; traffic as usize / 2];
         let zt = if case.quantize { case.yt } else { case.xt };
+        let mut scales = case.scale.clone();
         let (times, _) = common::idle_and_busy(
             RUNS,
             false,
@@ -251,7 +300,12 @@ fn main() {
                         .as_ref()
                         .map(|z| Tensor::new(z, zt, &case.sdims).unwrap());
                     let mut out = TensorMut::new(black_box(&mut y), out_t, &dims).unwrap();
-                    if case.quantize {
+                    if case.mx && case.quantize {
+                        let mut s = TensorMut::new(&mut scales, case.st, &case.sdims).unwrap();
+                        mx_quantize(&x, &mut out, &mut s, None, &MxOptions::default()).unwrap();
+                    } else if case.mx {
+                        mx_dequantize(&x, &s, None, &mut out, &MxOptions::default()).unwrap();
+                    } else if case.quantize {
                         quantize_linear(&x, &s, z.as_ref(), &mut out, &case.options).unwrap();
                     } else {
                         dequantize_linear(&x, &s, z.as_ref(), &mut out, &case.options).unwrap();

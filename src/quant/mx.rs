@@ -259,6 +259,148 @@ enum Family {
     Nvfp4,
 }
 
+/// The QuantizeLinear/DequantizeLinear options of an MX call's blocks.
+fn qdq_options(options: &MxOptions, w: &Blocks) -> super::QdqOptions {
+    super::QdqOptions {
+        axis: options.axis,
+        block_size: w.block as i64,
+        saturate: true,
+        precision: None,
+    }
+}
+
+/// MXFP8/MXFP6/MXFP4 quantization: the scales from each block's largest finite
+/// magnitude (one pass over x), then the elements by QuantizeLinear with those scales
+/// (x / 2^e rounded once, saturating: the same rounding), then the blocks holding NaN or
+/// an infinity (scale 0xFF) zeroed.
+fn mx_float_quantize(
+    x: &Tensor,
+    y: &mut TensorMut,
+    scale: &mut TensorMut,
+    options: &MxOptions,
+    w: &Blocks,
+) -> Result<(), Error> {
+    let xl = x.layout();
+    let (xt, et) = (xl.dtype(), y.layout().dtype());
+    let el = element(et);
+    let read = reader(xt);
+    let xd = x.data();
+    let bits = et.bits();
+    let (_, sdata) = scale.parts();
+    let (_, yd) = y.parts();
+    // Whole rows of `outer` at a time, about 256 KiB of x, so that the elements are
+    // quantized while the pass that found their scales left them in cache (one pass
+    // over memory, not two); rows that do not end on a byte boundary of y in one piece.
+    let row = w.extent * w.inner;
+    let rows = if (row * bits as usize) % 8 == 0 {
+        ((256 << 10) / (row * (xt.bits() as usize / 8)).max(1)).max(1)
+    } else {
+        w.outer.max(1)
+    };
+    let qdq = super::QdqOptions {
+        axis: 1,
+        ..qdq_options(options, w)
+    };
+    let mut amax = vec![0.0f32; w.inner];
+    let mut bad = vec![false; w.inner];
+    let mut any_bad = false;
+    for o0 in (0..w.outer).step_by(rows) {
+        let o1 = (o0 + rows).min(w.outer);
+        for o in o0..o1 {
+            for b in 0..w.blocks {
+                let a0 = b * w.block;
+                let a1 = (a0 + w.block).min(w.extent);
+                amax.fill(0.0);
+                bad.fill(false);
+                if w.inner == 1 && xt == DType::Float {
+                    // Consecutive FLOAT values: the largest magnitude's bits (the order
+                    // of non-negative floats' bits is their values'); at or above
+                    // infinity's bits means an infinity or NaN in the block.
+                    let bytes = &xd[4 * (o * w.extent + a0)..4 * (o * w.extent + a1)];
+                    let top = largest_magnitude_bits(bytes);
+                    amax[0] = f32::from_bits(top);
+                    bad[0] = top >= 0x7f80_0000;
+                } else {
+                    for a in a0..a1 {
+                        let base = (o * w.extent + a) * w.inner;
+                        for n in 0..w.inner {
+                            let v = read(xd, base + n).abs();
+                            if !v.is_finite() {
+                                bad[n] = true;
+                            } else if v > amax[n] {
+                                amax[n] = v;
+                            }
+                        }
+                    }
+                }
+                let sbase = (o * w.blocks + b) * w.inner;
+                for n in 0..w.inner {
+                    sdata[sbase + n] = if bad[n] {
+                        0xff
+                    } else {
+                        (shared_exponent(f64::from(amax[n]), options.rule, &el) + 127) as u8
+                    };
+                    any_bad |= bad[n];
+                }
+            }
+        }
+        // Rows o0..o1 as [rows, extent, inner], their scales [rows, blocks, inner].
+        let dims = [o1 - o0, w.extent, w.inner];
+        let sdims = [o1 - o0, w.blocks, w.inner];
+        let xs = Tensor::new(
+            &xd[o0 * row * (xt.bits() as usize / 8)..o1 * row * (xt.bits() as usize / 8)],
+            xt,
+            &dims,
+        )?;
+        let ss = Tensor::new(
+            &sdata[o0 * w.blocks * w.inner..o1 * w.blocks * w.inner],
+            DType::Float8E8M0,
+            &sdims,
+        )?;
+        let y_bytes = |o: usize| o * row * bits as usize / 8;
+        let y_end = if o1 == w.outer { yd.len() } else { y_bytes(o1) };
+        let mut ys = TensorMut::new(&mut yd[y_bytes(o0)..y_end], et, &dims)?;
+        super::quantize_linear(&xs, &ss, None, &mut ys, &qdq)?;
+    }
+    if any_bad {
+        for o in 0..w.outer {
+            for b in 0..w.blocks {
+                for n in 0..w.inner {
+                    if sdata[(o * w.blocks + b) * w.inner + n] != 0xff {
+                        continue;
+                    }
+                    for a in b * w.block..((b + 1) * w.block).min(w.extent) {
+                        set_code(bits, yd, (o * w.extent + a) * w.inner + n, 0);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The largest of the magnitudes' bits of consecutive FLOAT values (as bytes). The
+/// whole 32-value block, MX's default, is a loop of known length, which the compiler
+/// unrolls into vector maxima; a loop over a slice of any length stayed scalar.
+fn largest_magnitude_bits(bytes: &[u8]) -> u32 {
+    let magnitude = |v: &[u8]| match <[u8; 4]>::try_from(v) {
+        Ok(b) => u32::from_ne_bytes(b) & 0x7fff_ffff,
+        Err(_) => 0,
+    };
+    match <&[u8; 128]>::try_from(bytes) {
+        Ok(block) => {
+            let mut top = [0u32; 8];
+            for lanes in block.chunks_exact(32) {
+                for (t, v) in top.iter_mut().zip(lanes.chunks_exact(4)) {
+                    *t = (*t).max(magnitude(v));
+                }
+            }
+            top.into_iter().fold(0, u32::max)
+        }
+        Err(_) => bytes.chunks_exact(4).map(magnitude).fold(0, u32::max),
+    }
+}
+
 /// The walk of a blocked tensor: x is `[outer, extent, inner]`, the scale
 /// `[outer, blocks, inner]`.
 #[derive(Copy, Clone, Debug)]
@@ -434,6 +576,9 @@ pub fn mx_quantize(
     } else {
         0.0
     };
+    if family == Family::Mx && et != DType::Int8 {
+        return mx_float_quantize(x, y, scale, options, &w);
+    }
     let e4m3_encode = encoder(DType::Float8E4M3Fn);
     let e4m3_format = format_of(DType::Float8E4M3Fn).unwrap_or(0);
     let (_, yd) = y.parts();
@@ -523,7 +668,7 @@ pub fn mx_dequantize(
     same_shape(OP, "y", y.layout().dims(), xl.dims())?;
     let sl = scale.layout();
     let global_info = global_scale.map(|g| (g.layout().dtype(), g.layout().dims()));
-    let (_, w) = check(
+    let (family, w) = check(
         OP,
         et,
         "x",
@@ -532,6 +677,11 @@ pub fn mx_dequantize(
         global_info,
         options,
     )?;
+    if family == Family::Mx && et != DType::Int8 {
+        // The same operation as ONNX's blocked DequantizeLinear with a FLOAT8E8M0 scale
+        // (an element times 2^e, rounded once; 0xFF NaN): its vectorised paths run it.
+        return super::dequantize_linear(x, scale, None, y, &qdq_options(options, &w));
+    }
     let table = decode_table(et);
     let scale_format = format_of(sl.dtype()).unwrap_or(0);
     let scale_table: Vec<f64> = (0..256u32)

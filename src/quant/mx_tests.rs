@@ -268,6 +268,17 @@ fn quantize_matches_the_reference() {
 }
 
 #[test]
+fn large_tensors_quantize_in_row_chunks_like_the_reference() {
+    // 200 rows of 1024: FLOAT x is quantized 64 rows at a time (256 KiB), FLOAT16 x 128,
+    // the last chunk short; each chunk's elements and scales must be the reference's.
+    for (seed, xt) in [(11, DType::Float), (13, DType::Float16)] {
+        for et in MX_ELEMENT_TYPES {
+            check_quantize(xt, et, &[200, 1024], 1, ScaleRule::Floor, seed * 104_729);
+        }
+    }
+}
+
+#[test]
 fn scale_rules_at_the_edges() {
     let e2m1 = element(DType::Float4E2M1);
     // amax exactly 4 = 2^2: FLOOR and CEIL give 2^0; RCEIL ceil(log2(4/6)) = 0 too.
