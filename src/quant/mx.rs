@@ -533,7 +533,7 @@ fn same_shape(op: &str, role: &str, dims: &[usize], x: &[usize]) -> Result<(), E
 /// MX or NVFP4 quantization of x (FLOAT, FLOAT16 or BFLOAT16): the scales into `scale`
 /// (FLOAT8E8M0: MX; FLOAT8E4M3FN: NVFP4, then `global_scale` a FLOAT `[]` or `[1]`
 /// receives the per-tensor scale), the elements into `y` (x's shape, an
-/// [`MX_ELEMENT_TYPES`] dtype). docs/semantics-mx.md has every rule.
+/// `MX_ELEMENT_TYPES` dtype). docs/semantics-mx.md has every rule.
 #[allow(clippy::needless_range_loop)] // columns of parallel per-block vectors
 pub fn mx_quantize(
     x: &Tensor,
