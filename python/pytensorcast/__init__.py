@@ -34,6 +34,9 @@ __all__ = [
     "can_cast",
     "quantize_linear",
     "dequantize_linear",
+    "mx_quantize",
+    "mx_dequantize",
+    "mx_repack",
     "ort_library_path",
     "dtype_name",
     "numpy_dtype",
@@ -808,3 +811,176 @@ def dequantize_linear(
     opts = _qdq_options(axis, block_size, True, None)
     return _qdq(_lib.dequantize_linear_fn, x, scale, zero_point, to, opts)
 
+
+
+# ---- MX and NVFP4 block quantization (docs/semantics-mx.md) ---------------------------
+
+_SCALE_RULES = {"floor": 0, "ceil": 1, "even": 2, "rceil": 3}
+_LAYOUTS = {"onnx": 0, "gpt-oss": 1, "ggml": 2}
+_FLOAT8E8M0, _FLOAT8E4M3FN, _FLOAT4E2M1, _UINT8, _FLOAT = 24, 17, 23, 2, 1
+
+
+class _Output:
+    """A new array of `shape` and dtype code `code`, and the tcast_tensor the library
+    writes it through (packed bytes for the sub-byte types, unpacked by ``result()``)."""
+
+    def __init__(self, shape: tuple, code: int):
+        self.array = np.empty(shape, _NUMPY_OF_CODE[code])
+        self.shape = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        t = _lib.Tensor()
+        t.shape = self.shape
+        t.ndim = len(shape)
+        t.dtype = code
+        self.bits = _SUB_BYTE_BITS.get(code)
+        if self.bits is not None:
+            nbytes = ctypes.c_uint64()
+            err = _lib.Error()
+            _lib.check(_lib.tensor_bytes(code, self.shape, len(shape), ctypes.byref(nbytes), ctypes.byref(err)), err)
+            self.buf = np.zeros(nbytes.value, np.uint8)
+        else:
+            self.buf = self.array
+        t.data = _address(self.buf) if self.buf.size else None
+        t.data_bytes = self.buf.nbytes
+        self.tensor = t
+
+    def result(self) -> np.ndarray:
+        if self.bits is not None:
+            _unpack(self.buf, self.bits, self.array.size, self.array)
+        return self.array
+
+
+def _contiguous_input(x: Any, code: Optional[int] = None) -> _Input:
+    a = _as_array(x)
+    a = a if a.flags.c_contiguous else a.copy(order="C")
+    return _Input(a, _code(a.dtype) if code is None else code)
+
+
+def _mx_options(scale_rule: str = "floor", axis: int = -1, block_size: int = 0) -> _lib.MxOptions:
+    opts = _lib.MxOptions()
+    _lib.check(_lib.mx_options_init(ctypes.byref(opts), ctypes.sizeof(opts)), _lib.Error())
+    if scale_rule not in _SCALE_RULES:
+        raise ValueError(f"scale_rule must be one of {', '.join(_SCALE_RULES)}, not {scale_rule!r}")
+    opts.scale_rule = _SCALE_RULES[scale_rule]
+    opts.axis = int(axis)
+    opts.block_size = int(block_size)
+    return opts
+
+
+def _scale_shape(shape: tuple, axis: int, block: int) -> tuple:
+    if not shape:
+        raise ValueError("x must have at least one dimension (the blocks run along an axis)")
+    if not -len(shape) <= axis < len(shape):
+        raise ValueError(f"axis {axis} is out of range for x of shape {shape}")
+    axis %= len(shape)
+    return shape[:axis] + (-(-shape[axis] // block),) + shape[axis + 1:]
+
+
+def mx_quantize(
+    x: Any,
+    dtype: DTypeLike,
+    *,
+    scale_dtype: DTypeLike = "float8_e8m0fnu",
+    scale_rule: str = "floor",
+    axis: int = -1,
+    block_size: int = 0,
+) -> tuple:
+    """MX or NVFP4 quantization with the block scales computed from x
+    (docs/semantics-mx.md).
+
+    x: float32, float16 or bfloat16. dtype: the element type: float8_e4m3fn, float8_e5m2
+    (MXFP8), float6_e2m3fn, float6_e3m2fn (MXFP6), float4_e2m1fn (MXFP4, NVFP4) or int8
+    (MXINT8). scale_dtype: float8_e8m0fnu (MX, blocks of 32 by default) or float8_e4m3fn
+    (NVFP4: float4_e2m1fn elements in blocks of 16 and a per-tensor float32 scale).
+    scale_rule: "floor" (OCP MX, the default), "ceil", "even" or "rceil" (cuBLAS).
+    Blocks of ``block_size`` (0: the format's) consecutive values along ``axis``.
+
+    Returns ``(elements, scales)`` for MX and ``(elements, scales, global_scale)`` for
+    NVFP4: elements of x's shape (one per byte for the sub-byte types), scales of x's
+    shape with ``ceil(D / block_size)`` along ``axis``, global_scale a float32 ``()``.
+    A block holding NaN or an infinity gets a NaN scale and zero elements.
+    """
+    inp = _contiguous_input(x)
+    shape = tuple(inp.keep[0].shape)
+    to, sc = _code(dtype), _code(scale_dtype)
+    nvfp4 = sc == _FLOAT8E4M3FN
+    block = int(block_size) or (16 if nvfp4 else 32)
+    opts = _mx_options(scale_rule, axis, block_size)
+    y = _Output(shape, to)
+    s = _Output(_scale_shape(shape, int(axis), block), sc)
+    g = _Output((), _FLOAT) if nvfp4 else None
+    err = _lib.Error()
+    status = _lib.mx_quantize_fn(
+        ctypes.byref(inp.tensor), ctypes.byref(y.tensor), ctypes.byref(s.tensor),
+        ctypes.byref(g.tensor) if g is not None else None, ctypes.byref(opts), ctypes.byref(err),
+    )
+    _lib.check(status, err)
+    if g is not None:
+        return y.result(), s.result(), g.result()
+    return y.result(), s.result()
+
+
+def mx_dequantize(
+    x: Any,
+    scale: Any,
+    global_scale: Any = None,
+    *,
+    dtype: DTypeLike = np.float32,
+    axis: int = -1,
+    block_size: int = 0,
+) -> np.ndarray:
+    """The inverse of ``mx_quantize``: each element times its block's scale (times
+    ``global_scale`` for NVFP4), rounded once to ``dtype`` (float32, float16 or bfloat16).
+    A NaN scale gives NaN. x and scale as ``mx_quantize`` returns them."""
+    xi = _contiguous_input(x)
+    si = _contiguous_input(scale)
+    gi = _contiguous_input(np.asarray(global_scale, np.float32)) if global_scale is not None else None
+    y = _Output(tuple(xi.keep[0].shape), _code(dtype))
+    opts = _mx_options("floor", axis, block_size)
+    err = _lib.Error()
+    status = _lib.mx_dequantize_fn(
+        ctypes.byref(xi.tensor), ctypes.byref(si.tensor), ctypes.byref(gi.tensor) if gi is not None else None,
+        ctypes.byref(y.tensor), ctypes.byref(opts), ctypes.byref(err),
+    )
+    _lib.check(status, err)
+    return y.result()
+
+
+def mx_repack(data: Any, scales: Any, from_layout: str, to_layout: str) -> tuple:
+    """MXFP4 between layouts, moving nibbles and bytes only (docs/semantics-mx.md
+    "Layouts"). Layouts:
+
+    - "onnx": data float4_e2m1fn ``[..., 32 * nb]`` (one element per byte, as
+      ``mx_quantize`` returns it), scales float8_e8m0fnu ``[..., nb]``;
+    - "gpt-oss": data uint8 ``[..., nb, 16]`` (two codes a byte, low nibble first),
+      scales uint8 ``[..., nb]`` (the checkpoints' ``.blocks`` / ``.scales``);
+    - "ggml": data uint8 ``[..., nb, 17]`` (llama.cpp's ``block_mxfp4``), scales None.
+
+    Returns ``(data, scales)`` in ``to_layout`` (scales None for "ggml")."""
+    if from_layout not in _LAYOUTS or to_layout not in _LAYOUTS:
+        raise ValueError(f"layouts are {', '.join(_LAYOUTS)}, not {from_layout!r} -> {to_layout!r}")
+    codes = {"onnx": (_FLOAT4E2M1, _FLOAT8E8M0), "gpt-oss": (_UINT8, _UINT8), "ggml": (_UINT8, None)}
+    fd, fs = codes[from_layout]
+    td, ts = codes[to_layout]
+    src = _contiguous_input(data, fd)
+    src_s = _contiguous_input(scales, fs) if scales is not None and fs is not None else None
+    shape = tuple(src.keep[0].shape)
+    if from_layout == "onnx":
+        if not shape:
+            raise ValueError("onnx data must have at least one dimension")
+        lead, nb = shape[:-1], -(-shape[-1] // 32)
+    else:
+        if len(shape) < 2:
+            width = 16 if from_layout == "gpt-oss" else 17
+            raise ValueError(f"{from_layout} data must be [..., nb, {width}], not of shape {shape}")
+        lead, nb = shape[:-2], shape[-2]
+    out_shape = {"onnx": lead + (32 * nb,), "gpt-oss": lead + (nb, 16), "ggml": lead + (nb, 17)}[to_layout]
+    out = _Output(out_shape, td)
+    out_s = _Output(lead + (nb,), ts) if ts is not None else None
+    err = _lib.Error()
+    status = _lib.mx_repack_fn(
+        _LAYOUTS[from_layout], ctypes.byref(src.tensor), ctypes.byref(src_s.tensor) if src_s is not None else None,
+        _LAYOUTS[to_layout], ctypes.byref(out.tensor), ctypes.byref(out_s.tensor) if out_s is not None else None,
+        None, ctypes.byref(err),
+    )
+    _lib.check(status, err)
+    return out.result(), (out_s.result() if out_s is not None else None)

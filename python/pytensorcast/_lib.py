@@ -69,6 +69,19 @@ class QdqOptions(ctypes.Structure):
     ]
 
 
+class MxOptions(ctypes.Structure):
+    """struct tcast_mx_options."""
+
+    _fields_ = [
+        ("struct_size", ctypes.c_uint32),
+        ("scale_rule", ctypes.c_int32),
+        ("axis", ctypes.c_int64),
+        ("block_size", ctypes.c_int64),
+        ("reserved0", ctypes.c_int32),
+        ("reserved1", ctypes.c_int32),
+    ]
+
+
 class String(ctypes.Structure):
     """struct tcast_string: a view of `len` bytes."""
 
@@ -118,6 +131,17 @@ quantize_linear_fn = _fn(
 )
 dequantize_linear_fn = _fn(
     "tcast_dequantize_linear", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(QdqOptions), _P(Error)
+)
+mx_options_init = _fn("tcast_mx_options_init", _i32, _P(MxOptions), ctypes.c_size_t)
+mx_quantize_fn = _fn(
+    "tcast_mx_quantize", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(MxOptions), _P(Error)
+)
+mx_dequantize_fn = _fn(
+    "tcast_mx_dequantize", _i32, _P(Tensor), _P(Tensor), _P(Tensor), _P(Tensor), _P(MxOptions), _P(Error)
+)
+mx_repack_fn = _fn(
+    "tcast_mx_repack", _i32, _i32, _P(Tensor), _P(Tensor), _i32, _P(Tensor), _P(Tensor), _P(MxOptions),
+    _P(Error),
 )
 cpu_info_fn = _fn("tcast_cpu_info", _i32, ctypes.c_char_p, _u64, _P(_u64), _P(Error))
 
