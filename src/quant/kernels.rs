@@ -490,7 +490,10 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
                 let x = C::value(codes[k]);
                 let s = a.scales.get(sk);
                 if inexact(x, z, (x - z) * s) {
-                    let p = f64::from(x - z) * f64::from(s);
+                    // The difference in f64 too, so that no f32 x f32 -> f64 multiply
+                    // (s390x MDEBR) is formed: qemu 7.2 computes it wrong for a
+                    // subnormal operand (2^-127 x 1 gave 2^-134).
+                    let p = (f64::from(x) - f64::from(z)) * f64::from(s);
                     let bits = if a.yt == DType::Float16 {
                         f64_to_f16_bits(p)
                     } else {
