@@ -19,6 +19,11 @@
 //!   result is not an f32 normal number; those (besides 0 from 0) are flagged for a float
 //!   element type. An integer type rounds every such value as the scalar path does
 //!   (under- and overflow round to 0 and saturate alike, NaN becomes 0).
+//! - MX quantization, the scale 2^e computed from the block's largest magnitude (the
+//!   blocks holding an infinity or NaN are zeroed, not divided): x * 2^-e is exact
+//!   unless it is below f32's normal range (no quotient overflows: the largest is below
+//!   2^(emax + 1)); such a quotient, and the exact one, are below 2^-126, which every
+//!   FLOAT8 and FLOAT4 element type rounds to 0 of the same sign. Nothing is flagged.
 //! - QuantizeLinear with other scales: f32(x / scale) is rounded before the element
 //!   rounding; the two roundings give the one rounding of x / scale unless f32's result
 //!   is a tie of the element type (a float type's midpoint or grid point: its fraction
@@ -44,6 +49,12 @@ use crate::simd::{family::enable_features, x86_64::avx2_family};
 /// Elements per step: the step's buffers stay in the first-level cache. Even, so that a
 /// step of 4-bit elements starts on a whole byte.
 const CHUNK: usize = 2048;
+
+/// Whether [`MxScales`] can compute blocks of `block` elements: each block within one
+/// chunk of the fast path.
+pub fn mx_block_fits(block: usize) -> bool {
+    block > 0 && CHUNK % block == 0
+}
 
 /// The kernel that decodes elements of `dtype` (one code per byte, or 4-bit codes
 /// packed two per byte) to f32, if the fast paths take the type.
@@ -102,6 +113,12 @@ impl<'a> Values<'a> {
             }
         }
         Values { dtype, data, table }
+    }
+
+    /// The value of code `c` of a type of at most 8 bits.
+    #[inline(always)]
+    fn of_code(&self, c: u8) -> f32 {
+        self.table[usize::from(c)]
     }
 
     #[inline(always)]
@@ -385,9 +402,10 @@ avx2_family! { enable_features! {
         a: &QArgs,
         yd: &mut [u8],
         exact: &dyn Fn(usize, usize) -> u8,
+        mx: Option<MxScales>,
         tier: Tier,
     ) {
-        quantize_body(plan, count, a, yd, exact, tier)
+        quantize_body(plan, count, a, yd, exact, mx, tier)
     }
 } }
 
@@ -515,6 +533,10 @@ pub enum Divide {
     Rounded,
     /// Divides in f32 and flags the ties of the element type (no `precision`).
     Exact,
+    /// Multiplies by the inverse of an MX scale computed from the block's largest
+    /// magnitude ([`MxScales`]), for a FLOAT8 or FLOAT4 element type: nothing is
+    /// flagged (see the module's notes).
+    MxBlock,
 }
 
 /// What QuantizeLinear's fast path reads and writes.
@@ -559,23 +581,67 @@ fn round_even(q: f32) -> f32 {
     (q + M) - M
 }
 
+/// MX scales computed inside QuantizeLinear's fast path, block by block while the
+/// block is in cache (one pass over x): the plan's blocks are uniform, and `a.scales`
+/// holds the inverse of each FLOAT8E8M0 code's value (`Values::new` with data `[]`).
+pub struct MxScales<'a> {
+    /// The E8M0 code of a block whose largest magnitude has the f32 bits `top` (0xFF
+    /// for an infinity or NaN: the block's elements are then 0).
+    pub code: &'a dyn Fn(u32) -> u8,
+    /// `code` of every f32 normal number (and infinity, NaN) by the exponent field
+    /// alone, where the rule looks at nothing else (FLOOR): `by_exponent[top >> 23]`.
+    pub by_exponent: Option<&'a [u8; 256]>,
+    /// One code per block, written.
+    pub out: &'a mut [u8],
+}
+
+impl MxScales<'_> {
+    #[inline(always)]
+    fn code_of(&self, top: u32) -> u8 {
+        match self.by_exponent {
+            Some(t) if top >= 0x0080_0000 => t[(top >> 23) as usize & 0xff],
+            _ => (self.code)(top),
+        }
+    }
+}
+
 /// QuantizeLinear's fast path (`quantize_fast` holds): `exact(i, si)` is the scalar
 /// path's code for element `i` with scale element `si`, for the elements flagged.
+/// With `mx`, the scales are computed (see [`MxScales`]) rather than read.
 pub fn quantize(
     plan: &Plan,
     count: usize,
     a: &QArgs,
     yd: &mut [u8],
     exact: &dyn Fn(usize, usize) -> u8,
+    mx: Option<MxScales>,
     tier: Tier,
 ) {
     #[cfg(target_arch = "x86_64")]
     if let Tier::Avx2(_) = tier {
         // SAFETY: an AVX2 tier is made only on a CPU that runs the AVX2 family.
-        unsafe { quantize_avx2(plan, count, a, yd, exact, tier) };
+        unsafe { quantize_avx2(plan, count, a, yd, exact, mx, tier) };
         return;
     }
-    quantize_body(plan, count, a, yd, exact, tier)
+    quantize_body(plan, count, a, yd, exact, mx, tier)
+}
+
+/// The largest magnitude's bits of f32 values (as bytes): the order of non-negative
+/// floats' bits is their values', and bits at or above infinity's mean an infinity or
+/// NaN. Eight lanes of maxima, which the compiler keeps in one vector.
+#[inline(always)]
+fn top_magnitude_bits(values: &[u8]) -> u32 {
+    let magnitude = |v: &[u8]| f32_at(v).to_bits() & 0x7fff_ffff;
+    let mut top = [0u32; 8];
+    let lanes = values.chunks_exact(32);
+    let rest = lanes.remainder();
+    for group in lanes {
+        for (t, v) in top.iter_mut().zip(group.chunks_exact(4)) {
+            *t = (*t).max(magnitude(v));
+        }
+    }
+    let top = top.into_iter().fold(0, u32::max);
+    rest.chunks_exact(4).map(magnitude).fold(top, u32::max)
 }
 
 /// The quotients of a piece of x (f32 bytes `v`) by its scales into `d`, and whether
@@ -608,6 +674,7 @@ fn divide_piece(
                 (!normal & (x != 0.0)) | q.is_nan() | ((q != 0.0) & (q.to_bits() & tie_mask == 0))
             },
         ),
+        (Divide::MxBlock, _) => apply::<F32Bytes>(v, d, s, |x, s, _| x * s, |_, _, _, _| false),
         (Divide::ByPowerOfTwo, true) => {
             apply::<F32Bytes>(v, d, s, |x, s, _| x * s, |_, _, _, _| false)
         }
@@ -639,6 +706,7 @@ fn quantize_body(
     a: &QArgs,
     yd: &mut [u8],
     exact: &dyn Fn(usize, usize) -> u8,
+    mut mx: Option<MxScales>,
     tier: Tier,
 ) {
     let widen = decoder(a.xt, tier).expect("quantize_fast chose the types");
@@ -651,6 +719,15 @@ fn quantize_body(
     let man = format_of(a.yt).map_or(0, |f| FORMATS[f as usize].man_bits);
     let mode = (a.divide, bounds.is_some(), (1u32 << (22 - man)) - 1);
     let uniform = plan.uniform_block();
+    assert!(
+        mx.is_none() || uniform.is_some_and(mx_block_fits) && bounds.is_none(),
+        "MX scales are computed for uniform blocks within a chunk, float element types"
+    );
+    assert_eq!(
+        mx.is_some(),
+        a.divide == Divide::MxBlock,
+        "MxBlock goes with MxScales"
+    );
     let mut cursor = Cursor::new(plan);
     let mut widened = [0u8; 4 * CHUNK];
     let mut quotients = [0u8; 4 * CHUNK];
@@ -677,12 +754,22 @@ fn quantize_body(
             while i < c1 {
                 let end = ((block + 1) * b).min(c1);
                 let (j, len) = (i - c0, end - i);
-                let s = [a.scales.get(block)];
                 let (v, d) = (
                     &values[4 * j..4 * (j + len)],
                     &mut quotients[4 * j..4 * (j + len)],
                 );
-                if divide_piece(mode, v, d, (&s, None, 0)) {
+                let s = match mx.as_mut() {
+                    None => [a.scales.get(block)],
+                    Some(m) => {
+                        let code = m.code_of(top_magnitude_bits(v));
+                        m.out[block] = code;
+                        [a.scales.of_code(code)]
+                    }
+                };
+                if s[0].is_nan() && mx.is_some() {
+                    // An infinity or NaN in the block: its elements are 0.
+                    d.fill(0);
+                } else if divide_piece(mode, v, d, (&s, None, 0)) {
                     flagged.push([j, len, block, 0]);
                 }
                 if let Some(range) = bounds {

@@ -387,7 +387,7 @@ fn quantize_on(
         };
         let mask = (1i64 << yt.bits()) - 1;
         let exact = |i, si| (element(i, si, scale_value(st, sd, si)) & mask) as u8;
-        kernels::quantize(&g, count, &args, yd, &exact, tier);
+        kernels::quantize(&g, count, &args, yd, &exact, None, tier);
         return Ok(());
     }
     let mut cached = (usize::MAX, 0.0);

@@ -9,6 +9,7 @@
 //! FLOAT scale. Elements are x / scale, computed exactly in f64 and rounded once (to
 //! nearest even, saturating) by the formats' own encoders (`formats::lowp`).
 
+use super::kernels::{self, Divide, MxScales, QArgs, Values};
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::formats::convert::{
@@ -18,6 +19,7 @@ use crate::formats::dispatch::by_format_and_options;
 use crate::formats::lowp::{decode_f64, format_of, option_bits, to_code, FORMATS};
 use crate::formats::pack;
 use crate::formats::visit::OptionsVisitor;
+use crate::simd::kernel::Tier;
 use crate::tensor::{Tensor, TensorMut};
 
 #[cfg(test)]
@@ -138,12 +140,12 @@ fn shared_exponent(amax: f64, rule: ScaleRule, el: &Element) -> i32 {
         return -127;
     }
     let fl = exponent_of(amax);
-    let significand = amax / pow2(fl); // in [1, 2), exact
+    let significand = || amax * pow2(-fl); // in [1, 2), exact
     let e = match rule {
         ScaleRule::Floor => fl - el.emax,
-        ScaleRule::Ceil => fl + i32::from(significand > 1.0) - el.emax,
+        ScaleRule::Ceil => fl + i32::from(significand() > 1.0) - el.emax,
         ScaleRule::Even => {
-            let up = significand >= 2.0 - pow2(-(el.man_bits as i32) - 1);
+            let up = significand() >= 2.0 - pow2(-(el.man_bits as i32) - 1);
             fl + i32::from(up) - el.emax
         }
         ScaleRule::Rceil => {
@@ -288,6 +290,14 @@ fn mx_float_quantize(
     let bits = et.bits();
     let (_, sdata) = scale.parts();
     let (_, yd) = y.parts();
+    let tier = Tier::detect();
+    if w.inner == 1
+        && w.extent % w.block == 0
+        && kernels::mx_block_fits(w.block)
+        && kernels::quantize_fast(xt, et)
+    {
+        return mx_quantize_fused(x, (et, yd), sdata, options, w, tier);
+    }
     // Whole rows of `outer` at a time, about 256 KiB of x, so that the elements are
     // quantized while the pass that found their scales left them in cache (one pass
     // over memory, not two); rows that do not end on a byte boundary of y in one piece.
@@ -376,6 +386,79 @@ fn mx_float_quantize(
             }
         }
     }
+    Ok(())
+}
+
+/// [`mx_float_quantize`] where the blocks are consecutive and whole (the last axis, a
+/// block size dividing it) and QuantizeLinear's fast path writes the element type: the
+/// fast path computes each block's scale as it quantizes the block, in one pass over x.
+fn mx_quantize_fused(
+    x: &Tensor,
+    (et, yd): (DType, &mut [u8]),
+    sdata: &mut [u8],
+    options: &MxOptions,
+    w: &Blocks,
+    tier: Tier,
+) -> Result<(), Error> {
+    let (xt, xd) = (x.layout().dtype(), x.data());
+    let el = element(et);
+    let read = reader(xt);
+    let encode = encoder(et);
+    let count = x.layout().count();
+    let rows = w.outer * w.blocks;
+    let plan = super::shape::plan(&[rows, w.block], &[rows, 1], 1, w.block as i64)?;
+    // The code of a block from its largest magnitude's f32 bits.
+    let code = |top: u32| -> u8 {
+        if top >= 0x7f80_0000 {
+            0xff
+        } else {
+            (shared_exponent(f64::from(f32::from_bits(top)), options.rule, &el) + 127) as u8
+        }
+    };
+    // The scalar definition of an element, x * 2^-e rounded once, the block's code found
+    // again; `Divide::MxBlock` flags no element for it (kernels.rs's notes).
+    let exact = |i: usize, block: usize| -> u8 {
+        let b0 = block * w.block;
+        let top = (b0..b0 + w.block)
+            .map(|k| read(xd, k).abs().to_bits())
+            .fold(0, u32::max);
+        let e = i32::from(code(top)) - 127;
+        encode(f64::from(read(xd, i)) * pow2(-e))
+    };
+    let args = QArgs {
+        xt,
+        xd,
+        // Each code's inverse value, 2^-e (2^-127 a subnormal; NaN for 0xFF).
+        scales: Values::new(DType::Float8E8M0, &[], |c| {
+            if c == 0xff {
+                f32::NAN
+            } else {
+                pow2(127 - i32::from(c)) as f32
+            }
+        }),
+        zeros: None,
+        divide: Divide::MxBlock,
+        yt: et,
+        saturate: true,
+    };
+    if et.bits() < 8 {
+        yd.fill(0);
+    }
+    // FLOOR looks at a normal amax's exponent alone: a table of 256 codes, for calls of
+    // more blocks than that.
+    let mut table = [0u8; 256];
+    let by_exponent = (options.rule == ScaleRule::Floor && rows > 256).then(|| {
+        for (f, t) in table.iter_mut().enumerate() {
+            *t = code(((f as u32) << 23).max(0x0080_0000));
+        }
+        &table
+    });
+    let mx = MxScales {
+        code: &code,
+        by_exponent,
+        out: sdata,
+    };
+    kernels::quantize(&plan, count, &args, yd, &exact, Some(mx), tier);
     Ok(())
 }
 

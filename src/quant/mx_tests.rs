@@ -258,7 +258,18 @@ fn quantize_matches_the_reference() {
     for xt in FLOAT_TYPES {
         for et in MX_ELEMENT_TYPES {
             for rule in RULES {
-                for (dims, axis) in [(&[4, 70][..], 1), (&[64, 3][..], 0), (&[2, 40, 3][..], 1)] {
+                // The last three: whole blocks along the last axis, quantized with the
+                // scales computed inside QuantizeLinear's fast path (FLOAT8, FLOAT4),
+                // [1, 4160] over three of its chunks.
+                let shapes = [
+                    (&[4, 70][..], 1),
+                    (&[64, 3][..], 0),
+                    (&[2, 40, 3][..], 1),
+                    (&[3, 96][..], 1),
+                    (&[2, 5, 64][..], 2),
+                    (&[1, 4160][..], 1),
+                ];
+                for (dims, axis) in shapes {
                     seed += 1;
                     check_quantize(xt, et, dims, axis, rule, seed * 7919);
                 }
