@@ -630,7 +630,7 @@ pub fn quantize(
 /// floats' bits is their values', and bits at or above infinity's mean an infinity or
 /// NaN. Eight lanes of maxima, which the compiler keeps in one vector.
 #[inline(always)]
-fn top_magnitude_bits(values: &[u8]) -> u32 {
+pub fn top_magnitude_bits(values: &[u8]) -> u32 {
     let magnitude = |v: &[u8]| f32_at(v).to_bits() & 0x7fff_ffff;
     let mut top = [0u32; 8];
     let lanes = values.chunks_exact(32);

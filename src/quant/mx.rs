@@ -327,7 +327,7 @@ fn mx_float_quantize(
                     // of non-negative floats' bits is their values'); at or above
                     // infinity's bits means an infinity or NaN in the block.
                     let bytes = &xd[4 * (o * w.extent + a0)..4 * (o * w.extent + a1)];
-                    let top = largest_magnitude_bits(bytes);
+                    let top = kernels::top_magnitude_bits(bytes);
                     amax[0] = f32::from_bits(top);
                     bad[0] = top >= 0x7f80_0000;
                 } else {
@@ -460,28 +460,6 @@ fn mx_quantize_fused(
     };
     kernels::quantize(&plan, count, &args, yd, &exact, Some(mx), tier);
     Ok(())
-}
-
-/// The largest of the magnitudes' bits of consecutive FLOAT values (as bytes). The
-/// whole 32-value block, MX's default, is a loop of known length, which the compiler
-/// unrolls into vector maxima; a loop over a slice of any length stayed scalar.
-fn largest_magnitude_bits(bytes: &[u8]) -> u32 {
-    let magnitude = |v: &[u8]| match <[u8; 4]>::try_from(v) {
-        Ok(b) => u32::from_ne_bytes(b) & 0x7fff_ffff,
-        Err(_) => 0,
-    };
-    match <&[u8; 128]>::try_from(bytes) {
-        Ok(block) => {
-            let mut top = [0u32; 8];
-            for lanes in block.chunks_exact(32) {
-                for (t, v) in top.iter_mut().zip(lanes.chunks_exact(4)) {
-                    *t = (*t).max(magnitude(v));
-                }
-            }
-            top.into_iter().fold(0, u32::max)
-        }
-        Err(_) => bytes.chunks_exact(4).map(magnitude).fold(0, u32::max),
-    }
 }
 
 /// The walk of a blocked tensor: x is `[outer, extent, inner]`, the scale
