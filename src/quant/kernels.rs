@@ -142,10 +142,30 @@ impl<'a> Values<'a> {
     #[inline(always)]
     fn piece<'b>(&self, i: usize, len: usize, stride: usize, buf: &'b mut [f32]) -> &'b [f32] {
         let len = if stride == 0 { 1 } else { len };
-        for (j, v) in buf[..len].iter_mut().enumerate() {
-            *v = self.get(i + j);
+        let out = &mut buf[..len];
+        // One loop per type (the type matched once, not per element): FLOAT scales of a
+        // per-axis row are a plain copy.
+        match (self.dtype.bits(), self.dtype) {
+            (8, _) => {
+                for (v, &c) in out.iter_mut().zip(&self.data[i..i + len]) {
+                    *v = self.table[usize::from(c)];
+                }
+            }
+            (32, DType::Float) => {
+                for (v, b) in out
+                    .iter_mut()
+                    .zip(self.data[4 * i..4 * (i + len)].chunks_exact(4))
+                {
+                    *v = f32_at(b);
+                }
+            }
+            _ => {
+                for (j, v) in out.iter_mut().enumerate() {
+                    *v = self.get(i + j);
+                }
+            }
         }
-        &buf[..len]
+        out
     }
 }
 
