@@ -449,6 +449,27 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
     // A product the narrowing to FLOAT16/BFLOAT16 would not round once from the exact
     // value: below f32's normal range (0 from a nonzero element included).
     let inexact = |x: f32, z: f32, y: f32| ((y.abs() < f32::MIN_POSITIVE) | y.is_nan()) & (x != z);
+    // A block whose scale's magnitude is at least this has no such product: its nonzero
+    // elements (after the zero point: integers differ from it by 1 or more) are at least
+    // the type's smallest magnitude, and the type has no NaN. Infinite (every block
+    // checked) for small calls, where finding it would cost more than it saves, and for
+    // types with NaN codes.
+    let unflagged_from = if narrow.is_some() && count >= CHUNK {
+        let values = (0..1u32 << C::BITS).map(|c| C::value(c as u8));
+        let nan = values.clone().any(f32::is_nan);
+        let int = values.clone().all(|v| v.is_nan() || v.fract() == 0.0);
+        let least = values
+            .filter(|v| *v != 0.0)
+            .fold(f32::INFINITY, |m, v| m.min(v.abs()));
+        let least = if int { 1.0 } else { least };
+        if nan {
+            f32::INFINITY
+        } else {
+            f32::MIN_POSITIVE / least
+        }
+    } else {
+        f32::INFINITY
+    };
     for c0 in (0..count).step_by(CHUNK) {
         let c1 = (c0 + CHUNK).min(count);
         let n = c1 - c0;
@@ -478,7 +499,7 @@ fn dequantize_body<C: CodeValue>(plan: &Plan, count: usize, a: &DqArgs, yd: &mut
                 let z = a.zeros.as_ref().map_or(0.0, |z| z.get(block));
                 let v = &codes[i - c0..end - c0];
                 let pairs = out[4 * (i - c0)..4 * (end - c0)].chunks_exact_mut(4).zip(v);
-                if narrow.is_none() {
+                if narrow.is_none() || s.abs() >= unflagged_from {
                     for (d, &c) in pairs {
                         d.copy_from_slice(&((C::value(c) - z) * s).to_ne_bytes());
                     }
