@@ -604,47 +604,45 @@ namespace TensorcastSharp
         /// <paramref name="axis"/>) and, for NVFP4 only, <paramref name="globalScale"/> (4
         /// bytes, one FLOAT of shape []; empty for MX). Tensors are contiguous bytes (sub-byte
         /// types packed); blockSize 0 is the format's own (32 for MX, 16 for NVFP4).</summary>
-        public static unsafe void MxQuantize(ReadOnlySpan<byte> x, DType xType, long[] shape,
-                                             Span<byte> y, DType yType, Span<byte> scale,
-                                             DType scaleType, long[] scaleShape,
-                                             Span<byte> globalScale,
-                                             MxScaleRule scaleRule = MxScaleRule.Floor,
-                                             long axis = -1, long blockSize = 0)
+        public static void MxQuantize(ReadOnlySpan<byte> x, DType xType, long[] shape,
+                                      Span<byte> y, DType yType, Span<byte> scale,
+                                      DType scaleType, long[] scaleShape, Span<byte> globalScale,
+                                      MxScaleRule scaleRule = MxScaleRule.Floor, long axis = -1,
+                                      long blockSize = 0)
         {
-            DTypeInfo.CheckShape(shape, nameof(shape));
-            DTypeInfo.CheckShape(scaleShape, nameof(scaleShape));
-            TcastMxOptions options = MxOptions(scaleRule, axis, blockSize);
-            fixed (byte* px = &MemoryMarshal.GetReference(x))
-            fixed (byte* py = &MemoryMarshal.GetReference(y))
-            fixed (byte* ps = &MemoryMarshal.GetReference(scale))
-            fixed (byte* pg = &MemoryMarshal.GetReference(globalScale))
-            fixed (long* xd = shape)
-            fixed (long* sd = scaleShape)
-            {
-                TcastTensor tx = Describe(px, x.Length, xd, shape.Length, xType);
-                TcastTensor ty = Describe(py, y.Length, xd, shape.Length, yType);
-                TcastTensor ts = Describe(ps, scale.Length, sd, scaleShape.Length, scaleType);
-                TcastTensor tg = Describe(pg, globalScale.Length, null, 0, DType.Float);
-                TcastError err;
-                int status = Native.tcast_mx_quantize(&tx, &ty, &ts, globalScale.IsEmpty ? null : &tg,
-                                                      &options, &err);
-                TensorcastException.Check(status, &err);
-            }
+            Mx(true, x, xType, shape, scale, scaleType, scaleShape, globalScale, y, yType,
+               scaleRule, axis, blockSize);
         }
 
         /// <summary>The inverse of MxQuantize (tcast_mx_dequantize): <paramref name="y"/>
         /// (FLOAT, FLOAT16 or BFLOAT16, x's shape) = element times block scale (times
         /// <paramref name="globalScale"/>, one FLOAT, for NVFP4; empty for MX), rounded once.
         /// A NaN scale gives NaN.</summary>
-        public static unsafe void MxDequantize(ReadOnlySpan<byte> x, DType xType, long[] shape,
-                                               ReadOnlySpan<byte> scale, DType scaleType,
-                                               long[] scaleShape, ReadOnlySpan<byte> globalScale,
-                                               Span<byte> y, DType yType, long axis = -1,
-                                               long blockSize = 0)
+        public static void MxDequantize(ReadOnlySpan<byte> x, DType xType, long[] shape,
+                                        ReadOnlySpan<byte> scale, DType scaleType,
+                                        long[] scaleShape, ReadOnlySpan<byte> globalScale,
+                                        Span<byte> y, DType yType, long axis = -1,
+                                        long blockSize = 0)
+        {
+            Mx(false, x, xType, shape, scale, scaleType, scaleShape, globalScale, y, yType,
+               MxScaleRule.Floor, axis, blockSize);
+        }
+
+        // Both MX calls: the library writes scale and globalScale only when quantizing, and
+        // MxQuantize takes them as Span<byte> (writable memory) for that.
+        static unsafe void Mx(bool quantize, ReadOnlySpan<byte> x, DType xType, long[] shape,
+                              ReadOnlySpan<byte> scale, DType scaleType, long[] scaleShape,
+                              ReadOnlySpan<byte> globalScale, Span<byte> y, DType yType,
+                              MxScaleRule scaleRule, long axis, long blockSize)
         {
             DTypeInfo.CheckShape(shape, nameof(shape));
             DTypeInfo.CheckShape(scaleShape, nameof(scaleShape));
-            TcastMxOptions options = MxOptions(MxScaleRule.Floor, axis, blockSize);
+            TcastMxOptions options;
+            if (Native.tcast_mx_options_init(&options, (UIntPtr)sizeof(TcastMxOptions)) != 0)
+                throw new InvalidOperationException("tcast_mx_options_init refused this binding's struct");
+            options.ScaleRule = (int)scaleRule;
+            options.Axis = axis;
+            options.BlockSize = blockSize;
             fixed (byte* px = &MemoryMarshal.GetReference(x))
             fixed (byte* ps = &MemoryMarshal.GetReference(scale))
             fixed (byte* pg = &MemoryMarshal.GetReference(globalScale))
@@ -656,9 +654,11 @@ namespace TensorcastSharp
                 TcastTensor ts = Describe(ps, scale.Length, sd, scaleShape.Length, scaleType);
                 TcastTensor tg = Describe(pg, globalScale.Length, null, 0, DType.Float);
                 TcastTensor ty = Describe(py, y.Length, xd, shape.Length, yType);
+                TcastTensor* g = globalScale.IsEmpty ? null : &tg;
                 TcastError err;
-                int status = Native.tcast_mx_dequantize(&tx, &ts, globalScale.IsEmpty ? null : &tg,
-                                                        &ty, &options, &err);
+                int status = quantize
+                    ? Native.tcast_mx_quantize(&tx, &ty, &ts, g, &options, &err)
+                    : Native.tcast_mx_dequantize(&tx, &ts, g, &ty, &options, &err);
                 TensorcastException.Check(status, &err);
             }
         }
@@ -696,17 +696,6 @@ namespace TensorcastSharp
                                                     toScalesShape == null ? null : &tts, null, &err);
                 TensorcastException.Check(status, &err);
             }
-        }
-
-        static unsafe TcastMxOptions MxOptions(MxScaleRule scaleRule, long axis, long blockSize)
-        {
-            TcastMxOptions options;
-            if (Native.tcast_mx_options_init(&options, (UIntPtr)sizeof(TcastMxOptions)) != 0)
-                throw new InvalidOperationException("tcast_mx_options_init refused this binding's struct");
-            options.ScaleRule = (int)scaleRule;
-            options.Axis = axis;
-            options.BlockSize = blockSize;
-            return options;
         }
 
         // The dtypes of a layout's data and scales (docs/semantics-mx.md, "Layouts"); an

@@ -274,18 +274,11 @@ namespace TensorcastSharp.Tests
                                   Span<byte>.Empty);
             Assert.Equal(E8M0Floor(1000f, 8), (int)s[0], "FLOOR scale");
             Assert.Equal(0x7E, (int)y[0], "1000 / 2 saturated");
-            try
-            {
-                Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
-                                      DType.Float8E4M3FN, s, DType.Float8E8M0, new long[] { 1 },
-                                      Span<byte>.Empty, (MxScaleRule)4);
-                throw new Exception("scale rule 4 was accepted");
-            }
-            catch (TensorcastException e)
-            {
-                Assert.Equal(Status.InvalidArgument, e.Status, "status");
-                Assert.True(e.Message.Contains("scale_rule is 4"), "the message names scale_rule: " + e.Message);
-            }
+            var e = Assert.Fails(Status.InvalidArgument, -1,
+                () => Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                            DType.Float8E4M3FN, s, DType.Float8E8M0, new long[] { 1 },
+                                            Span<byte>.Empty, (MxScaleRule)4), "scale rule 4");
+            Assert.True(e.Message.Contains("scale_rule is 4"), "the message names scale_rule: " + e.Message);
         }
 
         // NVFP4: the global scale amax / (6 * 448), the block scale 448 (0x7E) and the
@@ -305,18 +298,11 @@ namespace TensorcastSharp.Tests
             Assert.Equal((float)(4.0 / 2688.0), g[0], "global scale");
             Assert.Equal(0x7E, (int)s[0], "block scale");
             Assert.Equal(7, y[7] >> 4, "x[15] = 4 -> 6");
-            try
-            {
-                Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
-                                      DType.Float4E2M1, s, DType.Float8E4M3FN, new long[] { 1 },
-                                      Span<byte>.Empty);
-                throw new Exception("NVFP4 without a global scale was accepted");
-            }
-            catch (TensorcastException e)
-            {
-                Assert.Equal(Status.InvalidArgument, e.Status, "status");
-                Assert.True(e.Message.Contains("global_scale"), "the message names global_scale: " + e.Message);
-            }
+            var e = Assert.Fails(Status.InvalidArgument, -1,
+                () => Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                            DType.Float4E2M1, s, DType.Float8E4M3FN, new long[] { 1 },
+                                            Span<byte>.Empty), "NVFP4 without a global scale");
+            Assert.True(e.Message.Contains("global_scale"), "the message names global_scale: " + e.Message);
         }
 
         // Two ONNX blocks to gpt-oss (the same bytes, UINT8 scales) and to ggml's
@@ -347,17 +333,11 @@ namespace TensorcastSharp.Tests
             Tensorcast.MxRepack(MxLayout.Onnx, onnx, new long[] { 64 }, scales, new long[] { 2 },
                                 MxLayout.Ggml, ggml, new long[] { 2, 17 }, Span<byte>.Empty, null);
             Assert.Sequence(ggmlWant, ggml, "ggml blocks");
-            try
-            {
-                Tensorcast.MxRepack((MxLayout)5, onnx, new long[] { 64 }, scales, new long[] { 2 },
-                                    MxLayout.Ggml, ggml, new long[] { 2, 17 }, Span<byte>.Empty, null);
-                throw new Exception("layout 5 was accepted");
-            }
-            catch (TensorcastException e)
-            {
-                Assert.Equal(Status.InvalidArgument, e.Status, "status");
-                Assert.True(e.Message.Contains("from_layout is 5"), "the message names from_layout: " + e.Message);
-            }
+            var e = Assert.Fails(Status.InvalidArgument, -1,
+                () => Tensorcast.MxRepack((MxLayout)5, onnx, new long[] { 64 }, scales, new long[] { 2 },
+                                          MxLayout.Ggml, ggml, new long[] { 2, 17 }, Span<byte>.Empty,
+                                          null), "layout 5");
+            Assert.True(e.Message.Contains("from_layout is 5"), "the message names from_layout: " + e.Message);
         }
 
         public static unsafe void BlittableSizesEqualMarshalSizes()
