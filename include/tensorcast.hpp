@@ -32,7 +32,9 @@
  *   (tcast_cast_options_init), with chainable setters, and executor<Run>, which
  *   lends the library the host's thread pool as a callable;
  * - cast, to_strings, parse, expand, bitcast and their shape functions, can_cast, a
- *   move-only RAII np_dtype for the numpy casting rules, and cpu_info.
+ *   move-only RAII np_dtype for the numpy casting rules, and cpu_info;
+ * - quantize_linear / dequantize_linear with qdq_options (ONNX Q/DQ), and mx_quantize,
+ *   mx_dequantize and mx_repack with mx_options, mx_scale_rule and mx_layout (MX, NVFP4).
  *
  * Everything is in namespace tensorcast; nothing here allocates unless it returns a
  * container or a string (the view functions and the shape functions do not; dims keeps
@@ -1053,6 +1055,142 @@ inline void dequantize_linear(const tensor_view &x, const tensor_view &scale,
                               const tensor_view *zero_point, const mutable_tensor_view &y,
                               const qdq_options &opts = qdq_options()) {
   try_dequantize_linear(x, scale, zero_point, y, opts).value();
+}
+
+/** tcast_mx_options' `scale_rule`: how an MX block's E8M0 scale follows from its amax. */
+enum class mx_scale_rule : std::int32_t {
+  floor = 0,  ///< OCP MX v1.0: 2^(floor(log2(amax)) - emax), the default
+  ceil = 1,   ///< 2^(ceil(log2(amax)) - emax)
+  even = 2,   ///< amax rounded to the element's mantissa first, then floor
+  rceil = 3,  ///< cuBLAS: 2^ceil(log2(amax / largest element))
+};
+
+/** The MXFP4 layouts of tcast_mx_repack (docs/semantics-mx.md, "Layouts"). */
+enum class mx_layout : std::int32_t {
+  onnx = 0,     ///< FLOAT4E2M1 `[..., 32 nb]`, FLOAT8E8M0 scales `[..., nb]`
+  gpt_oss = 1,  ///< UINT8 blocks `[..., nb, 16]`, UINT8 scales `[..., nb]`
+  ggml = 2,     ///< UINT8 `block_mxfp4` `[..., nb, 17]`, the scale inside (no scales tensor)
+};
+
+/**
+ * tcast_mx_options (MX / NVFP4 block quantization, docs/semantics-mx.md), starting from
+ * the library's defaults (FLOOR, axis -1, block_size 0: 32 for MX, 16 for NVFP4).
+ * Setters chain: `tensorcast::mx_options().scale_rule(tensorcast::mx_scale_rule::rceil)`.
+ */
+class mx_options {
+ public:
+  mx_options() noexcept : c_() { tcast_mx_options_init(&c_, sizeof c_); }
+
+  [[nodiscard]] mx_scale_rule scale_rule() const noexcept {
+    return static_cast<mx_scale_rule>(c_.scale_rule);
+  }
+  mx_options &scale_rule(mx_scale_rule rule) noexcept {
+    c_.scale_rule = static_cast<std::int32_t>(rule);
+    return *this;
+  }
+  [[nodiscard]] std::int64_t axis() const noexcept { return c_.axis; }
+  mx_options &axis(std::int64_t a) noexcept {
+    c_.axis = a;
+    return *this;
+  }
+  [[nodiscard]] std::int64_t block_size() const noexcept { return c_.block_size; }
+  mx_options &block_size(std::int64_t b) noexcept {
+    c_.block_size = b;
+    return *this;
+  }
+
+  [[nodiscard]] const tcast_mx_options &c_options() const noexcept { return c_; }
+
+ private:
+  tcast_mx_options c_;
+};
+
+namespace detail {
+/** `view`'s descriptor in `storage`, or nullptr for no view (an optional argument). */
+template <class View>
+inline const tcast_tensor *optional_tensor(const View *view, tcast_tensor &storage) noexcept {
+  if (view == nullptr) {
+    return nullptr;
+  }
+  storage = view->c_tensor();
+  return &storage;
+}
+}  // namespace detail
+
+/**
+ * MX or NVFP4 quantization with the block scales computed from x (tcast_mx_quantize):
+ * writes the elements `y` (x's shape, its dtype the element type), the block `scale`
+ * (FLOAT8E8M0 for MX, FLOAT8E4M3FN for NVFP4) and, for NVFP4 only, the FLOAT
+ * `global_scale` (`[]` or `[1]`; nullptr for MX). try_mx_quantize reports failure in the
+ * result; mx_quantize throws tensorcast::error.
+ */
+inline result<void> try_mx_quantize(const tensor_view &x, const mutable_tensor_view &y,
+                                    const mutable_tensor_view &scale,
+                                    const mutable_tensor_view *global_scale,
+                                    const mx_options &opts = mx_options()) {
+  const tcast_tensor tx = x.c_tensor();
+  const tcast_tensor ty = y.c_tensor();
+  const tcast_tensor ts = scale.c_tensor();
+  tcast_tensor tg{};
+  tcast_error err;
+  return detail::check(tcast_mx_quantize(&tx, &ty, &ts, detail::optional_tensor(global_scale, tg),
+                                         &opts.c_options(), &err),
+                       err);
+}
+inline void mx_quantize(const tensor_view &x, const mutable_tensor_view &y,
+                        const mutable_tensor_view &scale, const mutable_tensor_view *global_scale,
+                        const mx_options &opts = mx_options()) {
+  try_mx_quantize(x, y, scale, global_scale, opts).value();
+}
+/**
+ * The inverse of mx_quantize (tcast_mx_dequantize): `y` (FLOAT, FLOAT16 or BFLOAT16, x's
+ * shape) = element times block scale (times `global_scale` for NVFP4; nullptr for MX).
+ */
+inline result<void> try_mx_dequantize(const tensor_view &x, const tensor_view &scale,
+                                      const tensor_view *global_scale,
+                                      const mutable_tensor_view &y,
+                                      const mx_options &opts = mx_options()) {
+  const tcast_tensor tx = x.c_tensor();
+  const tcast_tensor ts = scale.c_tensor();
+  tcast_tensor tg{};
+  const tcast_tensor ty = y.c_tensor();
+  tcast_error err;
+  return detail::check(tcast_mx_dequantize(&tx, &ts, detail::optional_tensor(global_scale, tg),
+                                           &ty, &opts.c_options(), &err),
+                       err);
+}
+inline void mx_dequantize(const tensor_view &x, const tensor_view &scale,
+                          const tensor_view *global_scale, const mutable_tensor_view &y,
+                          const mx_options &opts = mx_options()) {
+  try_mx_dequantize(x, scale, global_scale, y, opts).value();
+}
+/**
+ * MXFP4 data moved between layouts bit for bit (tcast_mx_repack): `from` /
+ * `from_scales` in `from_layout` into `to` / `to_scales` in `to_layout`; the scales are
+ * nullptr for mx_layout::ggml, whose blocks hold them.
+ */
+inline result<void> try_mx_repack(mx_layout from_layout, const tensor_view &from,
+                                  const tensor_view *from_scales, mx_layout to_layout,
+                                  const mutable_tensor_view &to,
+                                  const mutable_tensor_view *to_scales,
+                                  const mx_options &opts = mx_options()) {
+  const tcast_tensor tf = from.c_tensor();
+  tcast_tensor tfs{};
+  const tcast_tensor tt = to.c_tensor();
+  tcast_tensor tts{};
+  tcast_error err;
+  return detail::check(
+      tcast_mx_repack(static_cast<std::int32_t>(from_layout), &tf,
+                      detail::optional_tensor(from_scales, tfs),
+                      static_cast<std::int32_t>(to_layout), &tt,
+                      detail::optional_tensor(to_scales, tts), &opts.c_options(), &err),
+      err);
+}
+inline void mx_repack(mx_layout from_layout, const tensor_view &from,
+                      const tensor_view *from_scales, mx_layout to_layout,
+                      const mutable_tensor_view &to, const mutable_tensor_view *to_scales,
+                      const mx_options &opts = mx_options()) {
+  try_mx_repack(from_layout, from, from_scales, to_layout, to, to_scales, opts).value();
 }
 
 namespace detail {

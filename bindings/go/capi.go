@@ -124,6 +124,50 @@ static tcast_status gotc_qdq(int quantize, void *x_data, uint64_t x_bytes, const
                   : tcast_dequantize_linear(&x, &s, zp, &y, &o, err);
 }
 
+// MX quantize (op 0: x, y, scale, global) or dequantize (op 1: x, scale, global, y)
+// over four flat descriptors, named here a (x), b (y or scale), c (scale or y) and g
+// (global_scale, NULL when has_g == 0). The options are built here from their values.
+static tcast_status gotc_mx(int op, void *a_data, uint64_t a_bytes, const int64_t *a_shape,
+                            int32_t a_ndim, int32_t a_dtype, void *b_data, uint64_t b_bytes,
+                            const int64_t *b_shape, int32_t b_ndim, int32_t b_dtype,
+                            void *c_data, uint64_t c_bytes, const int64_t *c_shape,
+                            int32_t c_ndim, int32_t c_dtype, int has_g, void *g_data,
+                            uint64_t g_bytes, const int64_t *g_shape, int32_t g_ndim,
+                            int32_t g_dtype, int32_t scale_rule, int64_t axis,
+                            int64_t block_size, tcast_error *err) {
+  tcast_tensor a = gotc_tensor(a_data, a_bytes, a_shape, NULL, a_ndim, a_dtype);
+  tcast_tensor b = gotc_tensor(b_data, b_bytes, b_shape, NULL, b_ndim, b_dtype);
+  tcast_tensor c = gotc_tensor(c_data, c_bytes, c_shape, NULL, c_ndim, c_dtype);
+  tcast_tensor g = gotc_tensor(g_data, g_bytes, g_shape, NULL, g_ndim, g_dtype);
+  tcast_mx_options o;
+  tcast_status st = tcast_mx_options_init(&o, sizeof o);
+  if (st != TCAST_OK) return st;
+  o.scale_rule = scale_rule;
+  o.axis = axis;
+  o.block_size = block_size;
+  const tcast_tensor *gp = has_g ? &g : NULL;
+  return op == 0 ? tcast_mx_quantize(&a, &b, &c, gp, &o, err)
+                 : tcast_mx_dequantize(&a, &b, gp, &c, &o, err);
+}
+
+// MXFP4 repack over four flat descriptors; a scales tensor with has_* == 0 is NULL.
+static tcast_status gotc_mx_repack(int32_t from_layout, void *f_data, uint64_t f_bytes,
+                                   const int64_t *f_shape, int32_t f_ndim, int32_t f_dtype,
+                                   int has_fs, void *fs_data, uint64_t fs_bytes,
+                                   const int64_t *fs_shape, int32_t fs_ndim, int32_t fs_dtype,
+                                   int32_t to_layout, void *t_data, uint64_t t_bytes,
+                                   const int64_t *t_shape, int32_t t_ndim, int32_t t_dtype,
+                                   int has_ts, void *ts_data, uint64_t ts_bytes,
+                                   const int64_t *ts_shape, int32_t ts_ndim, int32_t ts_dtype,
+                                   tcast_error *err) {
+  tcast_tensor f = gotc_tensor(f_data, f_bytes, f_shape, NULL, f_ndim, f_dtype);
+  tcast_tensor fs = gotc_tensor(fs_data, fs_bytes, fs_shape, NULL, fs_ndim, fs_dtype);
+  tcast_tensor t = gotc_tensor(t_data, t_bytes, t_shape, NULL, t_ndim, t_dtype);
+  tcast_tensor ts = gotc_tensor(ts_data, ts_bytes, ts_shape, NULL, ts_ndim, ts_dtype);
+  return tcast_mx_repack(from_layout, &f, has_fs ? &fs : NULL, to_layout, &t,
+                         has_ts ? &ts : NULL, NULL, err);
+}
+
 // Allocates n string views (NULL with *ok = 1 for n == 0; *ok = 0 when malloc fails).
 static tcast_string *gotc_alloc_views(uint64_t n, int *ok) {
   *ok = 1;
@@ -922,4 +966,80 @@ func qdqTensors(quantize bool, x, scale Tensor, zeroPoint *Tensor, y Tensor, o Q
 		yt.data, yt.bytes, yt.shape, yt.ndim, yt.dtype,
 		sat, C.int64_t(o.Axis), C.int64_t(o.BlockSize), C.int32_t(o.Precision), &e)
 	return toError(status, &e)
+}
+
+// describeOptional describes t, or gives a zero descriptor and 0 for nil.
+func describeOptional(t *Tensor, what string) (cTensor, C.int, error) {
+	if t == nil {
+		return cTensor{}, 0, nil
+	}
+	ct, err := describe(*t, what)
+	return ct, 1, err
+}
+
+// mxTensors runs MX quantize (a x, b y, c scale) or dequantize (a x, b scale, c y) on
+// contiguous tensors; global is NVFP4's global_scale or nil.
+func mxTensors(quantize bool, a, b, c Tensor, global *Tensor, names [3]string, o MxOptions) error {
+	at, err := describe(a, names[0])
+	if err != nil {
+		return err
+	}
+	bt, err := describe(b, names[1])
+	if err != nil {
+		return err
+	}
+	ct, err := describe(c, names[2])
+	if err != nil {
+		return err
+	}
+	gt, hasG, err := describeOptional(global, "global_scale")
+	if err != nil {
+		return err
+	}
+	op := C.int(1)
+	if quantize {
+		op = 0
+	}
+	e := newCError()
+	status := C.gotc_mx(op, at.data, at.bytes, at.shape, at.ndim, at.dtype,
+		bt.data, bt.bytes, bt.shape, bt.ndim, bt.dtype,
+		ct.data, ct.bytes, ct.shape, ct.ndim, ct.dtype,
+		hasG, gt.data, gt.bytes, gt.shape, gt.ndim, gt.dtype,
+		C.int32_t(o.ScaleRule), C.int64_t(o.Axis), C.int64_t(o.BlockSize), &e)
+	return toError(status, &e)
+}
+
+// mxRepack runs tcast_mx_repack on contiguous tensors; nil scales are NULL.
+func mxRepack(fromLayout MxLayout, from Tensor, fromScales *Tensor, toLayout MxLayout, to Tensor, toScales *Tensor) error {
+	ft, err := describe(from, "from")
+	if err != nil {
+		return err
+	}
+	fst, hasFs, err := describeOptional(fromScales, "from_scales")
+	if err != nil {
+		return err
+	}
+	tt, err := describe(to, "to")
+	if err != nil {
+		return err
+	}
+	tst, hasTs, err := describeOptional(toScales, "to_scales")
+	if err != nil {
+		return err
+	}
+	e := newCError()
+	status := C.gotc_mx_repack(C.int32_t(fromLayout), ft.data, ft.bytes, ft.shape, ft.ndim, ft.dtype,
+		hasFs, fst.data, fst.bytes, fst.shape, fst.ndim, fst.dtype,
+		C.int32_t(toLayout), tt.data, tt.bytes, tt.shape, tt.ndim, tt.dtype,
+		hasTs, tst.data, tst.bytes, tst.shape, tst.ndim, tst.dtype, &e)
+	return toError(status, &e)
+}
+
+// mxLibraryDefaults is what tcast_mx_options_init fills, as MxOptions (for the tests).
+func mxLibraryDefaults() (MxOptions, error) {
+	var o C.tcast_mx_options
+	if status := C.tcast_mx_options_init(&o, C.size_t(unsafe.Sizeof(o))); status != C.TCAST_OK {
+		return MxOptions{}, newError(Status(status), "tcast_mx_options_init refused %d bytes", unsafe.Sizeof(o))
+	}
+	return MxOptions{ScaleRule: MxScaleRule(o.scale_rule), Axis: int64(o.axis), BlockSize: int64(o.block_size)}, nil
 }

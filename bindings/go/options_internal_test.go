@@ -114,3 +114,13 @@ func TestNilOptionsArePassedAsNull(t *testing.T) {
 		t.Errorf("cOptions(&CastOptions{}) = %+v, %v; want the default struct", p, err)
 	}
 }
+
+func TestDefaultMxOptionsMatchTheLibrary(t *testing.T) {
+	lib, err := mxLibraryDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := DefaultMxOptions(); d != lib {
+		t.Errorf("DefaultMxOptions() = %+v, tcast_mx_options_init fills %+v", d, lib)
+	}
+}

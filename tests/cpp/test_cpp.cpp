@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -711,6 +712,165 @@ void test_qdq() {
   CHECK(!bad && bad.error().code == tc::status::invalid_shape);
 }
 
+// MX / NVFP4 (docs/semantics-mx.md). The expected values come from the OCP MX rules written
+// out here: an E8M0 scale 2^(floor(log2(amax)) - emax) with emax 2 for E2M1 and 8 for
+// E4M3, E2M1 codes as the nearest of its eight magnitudes with ties to the even code.
+namespace mxref {
+const float e2m1_values[8] = {0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f};
+
+// E8M0 code of the FLOOR rule: frexp gives amax = m * 2^e with m in [0.5, 1), so
+// floor(log2(amax)) = e - 1.
+int e8m0_floor(float amax, int emax) {
+  int e = 0;
+  std::frexp(amax, &e);
+  return (e - 1) - emax + 127;
+}
+
+// The E2M1 code of v (already divided by the scale): nearest, ties to even, saturating.
+std::uint8_t e2m1_code(float v) {
+  const float m = std::fabs(v);
+  int best = 0;
+  for (int c = 1; c < 8; c++) {
+    const float d = std::fabs(e2m1_values[c] - m);
+    const float bd = std::fabs(e2m1_values[best] - m);
+    if (d < bd || (d == bd && c % 2 == 0)) {
+      best = c;
+    }
+  }
+  return static_cast<std::uint8_t>(best | (std::signbit(v) ? 8 : 0));
+}
+}  // namespace mxref
+
+void test_mx() {
+  // Three MXFP4 blocks of 32: amax 6.66 (scale 2^(2-2) = 1), one with NaN, one of zeros.
+  float x[96];
+  for (int i = 0; i < 32; i++) {
+    x[i] = static_cast<float>(i - 13) * 0.37f;
+  }
+  for (int i = 32; i < 96; i++) {
+    x[i] = i < 64 ? 1.0f : 0.0f;
+  }
+  x[45] = std::nanf("");
+  std::uint8_t y[48] = {};
+  std::uint8_t s[3] = {};
+  tc::mx_quantize(tc::tensor_view(x, sizeof x, tc::dtype::float32, {96}),
+                  tc::mutable_tensor_view(y, sizeof y, tc::dtype::float4e2m1, {96}),
+                  tc::mutable_tensor_view(s, sizeof s, tc::dtype::float8e8m0, {3}), nullptr);
+  const int code0 = mxref::e8m0_floor(18 * 0.37f, 2);
+  CHECK(code0 == 127);
+  CHECK(s[0] == code0 && s[1] == 0xFF && s[2] == 0);
+  bool codes_ok = true;
+  for (int i = 0; i < 32; i++) {
+    const float scaled = std::ldexp(x[i], 127 - code0);
+    const int got = (y[i / 2] >> (4 * (i % 2))) & 0xF;
+    codes_ok = codes_ok && got == mxref::e2m1_code(scaled);
+  }
+  CHECK(codes_ok);
+  bool zeros = true;
+  for (int i = 16; i < 48; i++) {
+    zeros = zeros && y[i] == 0;  // the NaN block and the zero block: all elements 0
+  }
+  CHECK(zeros);
+
+  // Back to FLOAT: code value times 2^(scale - 127); the NaN scale gives NaN.
+  float back[96] = {};
+  tc::mx_dequantize(tc::tensor_view(y, sizeof y, tc::dtype::float4e2m1, {96}),
+                    tc::tensor_view(s, sizeof s, tc::dtype::float8e8m0, {3}), nullptr,
+                    tc::mutable_tensor_view(back, sizeof back, tc::dtype::float32, {96}));
+  bool values_ok = true;
+  for (int i = 0; i < 32; i++) {
+    const int code = (y[i / 2] >> (4 * (i % 2))) & 0xF;
+    const float v = (code & 8 ? -1.0f : 1.0f) * mxref::e2m1_values[code & 7];
+    values_ok = values_ok && back[i] == std::ldexp(v, code0 - 127);
+  }
+  CHECK(values_ok);
+  CHECK(std::isnan(back[32]) && std::isnan(back[63]) && back[64] == 0.0f);
+
+  // MXFP8 E4M3 with CEIL: amax 1000 gives 2^(ceil(log2 1000) - 8) = 2^2, 1000 / 4 = 250
+  // rounds to 256 (E4M3 0x78: 2^8 * 1.0; its neighbour below is 240) and 3 / 4 = 0.75 is
+  // 0x34 (2^-1 * 1.5); FLOOR gives 2^1, where 1000 / 2 = 500 saturates to 448 (0x7E).
+  float x8[32] = {};
+  x8[0] = 1000.0f;
+  x8[1] = 3.0f;
+  std::uint8_t y8[32] = {};
+  std::uint8_t s8[1] = {};
+  tc::mx_quantize(tc::tensor_view(x8, sizeof x8, tc::dtype::float32, {32}),
+                  tc::mutable_tensor_view(y8, sizeof y8, tc::dtype::float8e4m3fn, {32}),
+                  tc::mutable_tensor_view(s8, 1, tc::dtype::float8e8m0, {1}), nullptr,
+                  tc::mx_options().scale_rule(tc::mx_scale_rule::ceil));
+  CHECK(s8[0] == 127 + 10 - 8 && y8[0] == 0x78 && y8[1] == 0x34);
+  tc::mx_quantize(tc::tensor_view(x8, sizeof x8, tc::dtype::float32, {32}),
+                  tc::mutable_tensor_view(y8, sizeof y8, tc::dtype::float8e4m3fn, {32}),
+                  tc::mutable_tensor_view(s8, 1, tc::dtype::float8e8m0, {1}), nullptr);
+  CHECK(s8[0] == mxref::e8m0_floor(1000.0f, 8) && s8[0] == 128 && y8[0] == 0x7E);
+
+  // NVFP4: the global scale amax / (6 * 448); missing, it is an error that names it.
+  float x4[16];
+  for (int i = 0; i < 16; i++) {
+    x4[i] = static_cast<float>(i + 1) * 0.25f;
+  }
+  std::uint8_t y4[8] = {};
+  std::uint8_t s4[1] = {};
+  float g = 0.0f;
+  tc::mutable_tensor_view gv(&g, sizeof g, tc::dtype::float32, {1});
+  tc::mx_quantize(tc::tensor_view(x4, sizeof x4, tc::dtype::float32, {16}),
+                  tc::mutable_tensor_view(y4, sizeof y4, tc::dtype::float4e2m1, {16}),
+                  tc::mutable_tensor_view(s4, 1, tc::dtype::float8e4m3fn, {1}), &gv);
+  CHECK(g == static_cast<float>(4.0 / 2688.0));
+  CHECK(s4[0] == 0x7E && (y4[7] >> 4) == 7);  // block scale 448, 4 / (448 g) = 6
+  auto no_global = tc::try_mx_quantize(
+      tc::tensor_view(x4, sizeof x4, tc::dtype::float32, {16}),
+      tc::mutable_tensor_view(y4, sizeof y4, tc::dtype::float4e2m1, {16}),
+      tc::mutable_tensor_view(s4, 1, tc::dtype::float8e4m3fn, {1}), nullptr);
+  CHECK(!no_global && no_global.error().code == tc::status::invalid_argument &&
+        no_global.error().message.find("global_scale") != std::string::npos);
+  auto info = EXPECT_ERROR(
+      tc::status::invalid_argument,
+      tc::mx_quantize(tc::tensor_view(x, sizeof x, tc::dtype::float32, {96}),
+                      tc::mutable_tensor_view(y, sizeof y, tc::dtype::float4e2m1, {96}),
+                      tc::mutable_tensor_view(s, sizeof s, tc::dtype::float8e8m0, {3}), nullptr,
+                      tc::mx_options().scale_rule(static_cast<tc::mx_scale_rule>(7))));
+  CHECK(info.message.find("scale_rule is 7") != std::string::npos);
+
+  // Repack two ONNX blocks to gpt-oss (the same bytes, scales as UINT8) and to ggml
+  // (byte e, then qs[j] = element j | element j + 16 << 4), built here by hand.
+  std::uint8_t codes[64];
+  for (int i = 0; i < 64; i++) {
+    codes[i] = static_cast<std::uint8_t>((i * 7 + 3) & 0xF);
+  }
+  std::uint8_t onnx[32];
+  for (int j = 0; j < 32; j++) {
+    onnx[j] = static_cast<std::uint8_t>(codes[2 * j] | (codes[2 * j + 1] << 4));
+  }
+  const std::uint8_t scales[2] = {120, 0xFF};
+  std::uint8_t ggml_want[34];
+  for (int b = 0; b < 2; b++) {
+    ggml_want[17 * b] = scales[b];
+    for (int j = 0; j < 16; j++) {
+      ggml_want[17 * b + 1 + j] =
+          static_cast<std::uint8_t>(codes[32 * b + j] | (codes[32 * b + j + 16] << 4));
+    }
+  }
+  const tc::tensor_view onnx_data(onnx, sizeof onnx, tc::dtype::float4e2m1, {64});
+  const tc::tensor_view onnx_scales(scales, 2, tc::dtype::float8e8m0, {2});
+  std::uint8_t blocks[32] = {};
+  std::uint8_t gpt_scales[2] = {};
+  tc::mutable_tensor_view gpt_scales_view(gpt_scales, 2, tc::dtype::uint8, {2});
+  tc::mx_repack(tc::mx_layout::onnx, onnx_data, &onnx_scales, tc::mx_layout::gpt_oss,
+                tc::mutable_tensor_view(blocks, sizeof blocks, tc::dtype::uint8, {2, 16}),
+                &gpt_scales_view);
+  CHECK(std::memcmp(blocks, onnx, 32) == 0 && std::memcmp(gpt_scales, scales, 2) == 0);
+  std::uint8_t ggml[34] = {};
+  tc::mx_repack(tc::mx_layout::onnx, onnx_data, &onnx_scales, tc::mx_layout::ggml,
+                tc::mutable_tensor_view(ggml, sizeof ggml, tc::dtype::uint8, {2, 17}), nullptr);
+  CHECK(std::memcmp(ggml, ggml_want, sizeof ggml) == 0);
+  auto bad = tc::try_mx_repack(
+      static_cast<tc::mx_layout>(5), onnx_data, &onnx_scales, tc::mx_layout::ggml,
+      tc::mutable_tensor_view(ggml, sizeof ggml, tc::dtype::uint8, {2, 17}), nullptr);
+  CHECK(!bad && bad.error().code == tc::status::invalid_argument &&
+        bad.error().message.find("from_layout is 5") != std::string::npos);
+}
+
 int main() {
   test_enums();
   test_options();
@@ -726,6 +886,7 @@ int main() {
   test_container_limits();
   test_cpu_info();
   test_qdq();
+  test_mx();
   std::printf("test_cpp (__cplusplus %ldL): %d passed, %d failed\n", static_cast<long>(__cplusplus),
               passed, failed);
   return failed == 0 ? 0 : 1;

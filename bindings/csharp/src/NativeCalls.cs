@@ -124,6 +124,37 @@ namespace TensorcastSharp.Interop
             return Bound.tcast_dequantize_linear(x, scale, zeroPoint, y, options, err);
         }
 
+        public static int tcast_mx_options_init(TcastMxOptions* opts, UIntPtr size)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_mx_options_init(opts, size);
+        }
+
+        public static int tcast_mx_quantize(TcastTensor* x, TcastTensor* y, TcastTensor* scale,
+                                            TcastTensor* globalScale, TcastMxOptions* options,
+                                            TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_mx_quantize(x, y, scale, globalScale, options, err);
+        }
+
+        public static int tcast_mx_dequantize(TcastTensor* x, TcastTensor* scale,
+                                              TcastTensor* globalScale, TcastTensor* y,
+                                              TcastMxOptions* options, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_mx_dequantize(x, scale, globalScale, y, options, err);
+        }
+
+        public static int tcast_mx_repack(int fromLayout, TcastTensor* from, TcastTensor* fromScales,
+                                          int toLayout, TcastTensor* to, TcastTensor* toScales,
+                                          TcastMxOptions* options, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_mx_repack(fromLayout, from, fromScales, toLayout, to, toScales,
+                                         options, err);
+        }
+
         public static int tcast_expand(TcastTensor* input, TcastTensor* output, TcastError* err)
         {
             NativeLibraryResolver.EnsureLoaded();
@@ -336,6 +367,29 @@ namespace TensorcastSharp.Interop
                                                       TcastTensor* zeroPoint, TcastTensor* y,
                                                       TcastQdqOptions* options, TcastError* err)
                 => NativeMethods.tcast_dequantize_linear(x, scale, zeroPoint, y, options, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_mx_options_init(TcastMxOptions* opts, UIntPtr size)
+                => NativeMethods.tcast_mx_options_init(opts, size);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_mx_quantize(TcastTensor* x, TcastTensor* y, TcastTensor* scale,
+                                                TcastTensor* globalScale, TcastMxOptions* options,
+                                                TcastError* err)
+                => NativeMethods.tcast_mx_quantize(x, y, scale, globalScale, options, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_mx_dequantize(TcastTensor* x, TcastTensor* scale,
+                                                  TcastTensor* globalScale, TcastTensor* y,
+                                                  TcastMxOptions* options, TcastError* err)
+                => NativeMethods.tcast_mx_dequantize(x, scale, globalScale, y, options, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_mx_repack(int fromLayout, TcastTensor* from, TcastTensor* fromScales,
+                                              int toLayout, TcastTensor* to, TcastTensor* toScales,
+                                              TcastMxOptions* options, TcastError* err)
+                => NativeMethods.tcast_mx_repack(fromLayout, from, fromScales, toLayout, to, toScales,
+                                                 options, err);
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_expand(TcastTensor* input, TcastTensor* output, TcastError* err)

@@ -66,6 +66,19 @@ namespace TensorcastSharp.Interop
         public int Reserved;
     }
 
+    /// <summary>Mirror of <c>tcast_mx_options</c> (32 bytes): MX / NVFP4 block quantization's
+    /// options.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct TcastMxOptions
+    {
+        public uint StructSize;
+        public int ScaleRule;
+        public long Axis;
+        public long BlockSize;
+        public int Reserved0;
+        public int Reserved1;
+    }
+
     /// <summary>Mirror of <c>tcast_executor</c>: a host thread pool (docs/c-api.md section 9).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public struct TcastExecutor
@@ -158,6 +171,25 @@ namespace TensorcastSharp.Interop
         public static extern int tcast_dequantize_linear(TcastTensor* x, TcastTensor* scale,
                                                          TcastTensor* zeroPoint, TcastTensor* y,
                                                          TcastQdqOptions* options, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_mx_options_init(TcastMxOptions* opts, UIntPtr size);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_mx_quantize(TcastTensor* x, TcastTensor* y, TcastTensor* scale,
+                                                   TcastTensor* globalScale, TcastMxOptions* options,
+                                                   TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_mx_dequantize(TcastTensor* x, TcastTensor* scale,
+                                                     TcastTensor* globalScale, TcastTensor* y,
+                                                     TcastMxOptions* options, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_mx_repack(int fromLayout, TcastTensor* from,
+                                                 TcastTensor* fromScales, int toLayout,
+                                                 TcastTensor* to, TcastTensor* toScales,
+                                                 TcastMxOptions* options, TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern ulong tcast_string_max_bytes(int dtype);

@@ -101,6 +101,19 @@ namespace TensorcastSharp
     /// <summary>TCAST_BITCAST_*: which framework's bitcast shape rules apply.</summary>
     public enum BitcastRules { TensorFlow = 0, Onnx = 1, NumpyView = 2 }
 
+    /// <summary>tcast_mx_options.scale_rule: how an MX block's E8M0 scale follows from its
+    /// largest magnitude amax (docs/semantics-mx.md). Floor is OCP MX v1.0's
+    /// 2^(floor(log2(amax)) - emax), the default; Ceil 2^(ceil(log2(amax)) - emax); Even
+    /// rounds amax to the element's mantissa first; Rceil is cuBLAS's
+    /// 2^ceil(log2(amax / largest element)).</summary>
+    public enum MxScaleRule { Floor = 0, Ceil = 1, Even = 2, Rceil = 3 }
+
+    /// <summary>The MXFP4 layouts of tcast_mx_repack (docs/semantics-mx.md, "Layouts"): Onnx
+    /// (FLOAT4E2M1 data <c>[..., 32 nb]</c>, FLOAT8E8M0 scales <c>[..., nb]</c>), GptOss
+    /// (UINT8 blocks <c>[..., nb, 16]</c>, UINT8 scales <c>[..., nb]</c>), Ggml (UINT8
+    /// <c>block_mxfp4</c> <c>[..., nb, 17]</c>, the scale inside: no scales tensor).</summary>
+    public enum MxLayout { Onnx = 0, GptOss = 1, Ggml = 2 }
+
     /// <summary>A failed tensorcast call: the status, the element index (or -1) and the
     /// library's message.</summary>
     public class TensorcastException : Exception
@@ -579,6 +592,124 @@ namespace TensorcastSharp
                     : Native.tcast_dequantize_linear(&tx, &ts, zp, &ty, &options, &err);
                 TensorcastException.Check(status, &err);
             }
+        }
+
+        // ---- MX and NVFP4 block quantization -------------------------------------------------
+
+        /// <summary>MX or NVFP4 quantization with the block scales computed from x
+        /// (tcast_mx_quantize, docs/semantics-mx.md): writes the elements <paramref name="y"/>
+        /// (x's shape; <paramref name="yType"/> FLOAT8E4M3FN, FLOAT8E5M2, FLOAT6E2M3,
+        /// FLOAT6E3M2, FLOAT4E2M1, or INT8 for MXINT8), the block scales (FLOAT8E8M0 for MX,
+        /// FLOAT8E4M3FN for NVFP4; x's shape with ceil(D / blockSize) along
+        /// <paramref name="axis"/>) and, for NVFP4 only, <paramref name="globalScale"/> (4
+        /// bytes, one FLOAT of shape []; empty for MX). Tensors are contiguous bytes (sub-byte
+        /// types packed); blockSize 0 is the format's own (32 for MX, 16 for NVFP4).</summary>
+        public static void MxQuantize(ReadOnlySpan<byte> x, DType xType, long[] shape,
+                                      Span<byte> y, DType yType, Span<byte> scale,
+                                      DType scaleType, long[] scaleShape, Span<byte> globalScale,
+                                      MxScaleRule scaleRule = MxScaleRule.Floor, long axis = -1,
+                                      long blockSize = 0)
+        {
+            Mx(true, x, xType, shape, scale, scaleType, scaleShape, globalScale, y, yType,
+               scaleRule, axis, blockSize);
+        }
+
+        /// <summary>The inverse of MxQuantize (tcast_mx_dequantize): <paramref name="y"/>
+        /// (FLOAT, FLOAT16 or BFLOAT16, x's shape) = element times block scale (times
+        /// <paramref name="globalScale"/>, one FLOAT, for NVFP4; empty for MX), rounded once.
+        /// A NaN scale gives NaN.</summary>
+        public static void MxDequantize(ReadOnlySpan<byte> x, DType xType, long[] shape,
+                                        ReadOnlySpan<byte> scale, DType scaleType,
+                                        long[] scaleShape, ReadOnlySpan<byte> globalScale,
+                                        Span<byte> y, DType yType, long axis = -1,
+                                        long blockSize = 0)
+        {
+            Mx(false, x, xType, shape, scale, scaleType, scaleShape, globalScale, y, yType,
+               MxScaleRule.Floor, axis, blockSize);
+        }
+
+        // Both MX calls: the library writes scale and globalScale only when quantizing, and
+        // MxQuantize takes them as Span<byte> (writable memory) for that.
+        static unsafe void Mx(bool quantize, ReadOnlySpan<byte> x, DType xType, long[] shape,
+                              ReadOnlySpan<byte> scale, DType scaleType, long[] scaleShape,
+                              ReadOnlySpan<byte> globalScale, Span<byte> y, DType yType,
+                              MxScaleRule scaleRule, long axis, long blockSize)
+        {
+            DTypeInfo.CheckShape(shape, nameof(shape));
+            DTypeInfo.CheckShape(scaleShape, nameof(scaleShape));
+            TcastMxOptions options;
+            if (Native.tcast_mx_options_init(&options, (UIntPtr)sizeof(TcastMxOptions)) != 0)
+                throw new InvalidOperationException("tcast_mx_options_init refused this binding's struct");
+            options.ScaleRule = (int)scaleRule;
+            options.Axis = axis;
+            options.BlockSize = blockSize;
+            fixed (byte* px = &MemoryMarshal.GetReference(x))
+            fixed (byte* ps = &MemoryMarshal.GetReference(scale))
+            fixed (byte* pg = &MemoryMarshal.GetReference(globalScale))
+            fixed (byte* py = &MemoryMarshal.GetReference(y))
+            fixed (long* xd = shape)
+            fixed (long* sd = scaleShape)
+            {
+                TcastTensor tx = Describe(px, x.Length, xd, shape.Length, xType);
+                TcastTensor ts = Describe(ps, scale.Length, sd, scaleShape.Length, scaleType);
+                TcastTensor tg = Describe(pg, globalScale.Length, null, 0, DType.Float);
+                TcastTensor ty = Describe(py, y.Length, xd, shape.Length, yType);
+                TcastTensor* g = globalScale.IsEmpty ? null : &tg;
+                TcastError err;
+                int status = quantize
+                    ? Native.tcast_mx_quantize(&tx, &ty, &ts, g, &options, &err)
+                    : Native.tcast_mx_dequantize(&tx, &ts, g, &ty, &options, &err);
+                TensorcastException.Check(status, &err);
+            }
+        }
+
+        /// <summary>MXFP4 data moved between layouts bit for bit (tcast_mx_repack): the
+        /// dtypes are the layouts' (see <see cref="MxLayout"/>); a scales shape of null
+        /// passes no scales tensor, as the ggml layout needs.</summary>
+        public static unsafe void MxRepack(MxLayout fromLayout, ReadOnlySpan<byte> from,
+                                           long[] fromShape, ReadOnlySpan<byte> fromScales,
+                                           long[] fromScalesShape, MxLayout toLayout,
+                                           Span<byte> to, long[] toShape, Span<byte> toScales,
+                                           long[] toScalesShape)
+        {
+            DTypeInfo.CheckShape(fromShape, nameof(fromShape));
+            DTypeInfo.CheckShape(toShape, nameof(toShape));
+            fixed (byte* pf = &MemoryMarshal.GetReference(from))
+            fixed (byte* pfs = &MemoryMarshal.GetReference(fromScales))
+            fixed (byte* pt = &MemoryMarshal.GetReference(to))
+            fixed (byte* pts = &MemoryMarshal.GetReference(toScales))
+            fixed (long* fd = fromShape)
+            fixed (long* fsd = fromScalesShape)
+            fixed (long* td = toShape)
+            fixed (long* tsd = toScalesShape)
+            {
+                TcastTensor tf = Describe(pf, from.Length, fd, fromShape.Length, MxDataType(fromLayout));
+                TcastTensor tfs = Describe(pfs, fromScales.Length, fsd, fromScalesShape?.Length ?? 0,
+                                           MxScalesType(fromLayout));
+                TcastTensor tt = Describe(pt, to.Length, td, toShape.Length, MxDataType(toLayout));
+                TcastTensor tts = Describe(pts, toScales.Length, tsd, toScalesShape?.Length ?? 0,
+                                           MxScalesType(toLayout));
+                TcastError err;
+                int status = Native.tcast_mx_repack((int)fromLayout, &tf,
+                                                    fromScalesShape == null ? null : &tfs,
+                                                    (int)toLayout, &tt,
+                                                    toScalesShape == null ? null : &tts, null, &err);
+                TensorcastException.Check(status, &err);
+            }
+        }
+
+        // The dtypes of a layout's data and scales (docs/semantics-mx.md, "Layouts"); an
+        // unknown layout passes Undefined, and the library names the layout argument.
+        static DType MxDataType(MxLayout layout)
+        {
+            return layout == MxLayout.Onnx ? DType.Float4E2M1
+                : layout == MxLayout.GptOss || layout == MxLayout.Ggml ? DType.UInt8 : DType.Undefined;
+        }
+
+        static DType MxScalesType(MxLayout layout)
+        {
+            return layout == MxLayout.Onnx ? DType.Float8E8M0
+                : layout == MxLayout.GptOss || layout == MxLayout.Ggml ? DType.UInt8 : DType.Undefined;
         }
 
         // ---- Strings -----------------------------------------------------------------------

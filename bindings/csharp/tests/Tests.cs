@@ -106,6 +106,7 @@ namespace TensorcastSharp.Tests
                 { "tcast_tensor", typeof(TcastTensor) },
                 { "tcast_cast_options", typeof(TcastCastOptions) },
                 { "tcast_qdq_options", typeof(TcastQdqOptions) },
+                { "tcast_mx_options", typeof(TcastMxOptions) },
                 { "tcast_string", typeof(TcastString) },
                 { "tcast_string_arena", typeof(TcastStringArena) },
             };
@@ -119,7 +120,8 @@ namespace TensorcastSharp.Tests
                 { "casting", "Casting" }, { "threads", "Threads" }, { "len", "Len" },
                 { "capacity", "Capacity" }, { "used", "Used" }, { "executor", "Executor" },
                 { "axis", "Axis" }, { "block_size", "BlockSize" }, { "precision", "Precision" },
-                { "reserved", "Reserved" },
+                { "reserved", "Reserved" }, { "scale_rule", "ScaleRule" },
+                { "reserved0", "Reserved0" }, { "reserved1", "Reserved1" },
             };
             int checkedFields = 0;
             foreach (var entry in c)
@@ -135,8 +137,8 @@ namespace TensorcastSharp.Tests
                 Assert.Equal(entry.Value, (long)Marshal.OffsetOf(type, field), type.Name + "." + field + " offset");
                 checkedFields++;
             }
-            Assert.Equal(6, c.Keys.Count(k => !k.Contains(".")), "structs in layout.txt");
-            Assert.Equal(27, checkedFields, "fields in layout.txt");
+            Assert.Equal(7, c.Keys.Count(k => !k.Contains(".")), "structs in layout.txt");
+            Assert.Equal(33, checkedFields, "fields in layout.txt");
             // Every field of every mirror was listed by the C program, no extra ones.
             int csFields = structs.Values.Sum(t => t.GetFields(BindingFlags.Public | BindingFlags.Instance).Length);
             Assert.Equal(csFields, checkedFields, "C# mirror fields vs C fields");
@@ -178,12 +180,173 @@ namespace TensorcastSharp.Tests
             }
         }
 
+        // ---- MX and NVFP4 (docs/semantics-mx.md) --------------------------------------------
+        // The expected values follow the OCP MX rules written out here: an E8M0 FLOOR scale
+        // code floor(log2(amax)) - emax + 127 (emax 2 for E2M1, 8 for E4M3; floor(log2) of a
+        // normal float is its exponent field minus 127), and the E2M1 code of a value
+        // already divided by its scale: the nearest of the eight magnitudes, ties to the
+        // even code, saturating at 6.
+
+        static readonly float[] E2M1Values = { 0f, 0.5f, 1f, 1.5f, 2f, 3f, 4f, 6f };
+
+        static int E8M0Floor(float amax, int emax)
+        {
+            return (int)((Bits(amax) >> 23) & 0xFF) - 127 - emax + 127;
+        }
+
+        static int E2M1Code(float v)
+        {
+            float m = Math.Abs(v);
+            int best = 0;
+            for (int c = 1; c < 8; c++)
+            {
+                float d = Math.Abs(E2M1Values[c] - m), bd = Math.Abs(E2M1Values[best] - m);
+                if (d < bd || (d == bd && c % 2 == 0))
+                    best = c;
+            }
+            return best | ((Bits(v) >> 31) != 0 ? 8 : 0);
+        }
+
+        // MXFP4 blocks of 32: amax 6.9 (scale 2^(2-2) = 1, the largest element saturating
+        // to -6), a block holding NaN and one holding infinity (scale 0xFF, elements 0);
+        // back to FLOAT, NaN for the NaN scales.
+        public static void MxQuantizeDequantizeMXFP4()
+        {
+            float[] x = new float[96];
+            for (int i = 0; i < 32; i++)
+                x[i] = (i - 20) * 0.3f;
+            x[0] = -6.9f;
+            for (int i = 32; i < 96; i++)
+                x[i] = 0.75f;
+            x[33] = float.NaN;
+            x[90] = float.PositiveInfinity;
+            byte[] y = new byte[48];
+            byte[] s = new byte[3];
+            long[] shape = { 96 };
+            Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                  DType.Float4E2M1, s, DType.Float8E8M0, new long[] { 3 },
+                                  Span<byte>.Empty);
+            int code0 = E8M0Floor(Math.Abs(x[0]), 2);
+            Assert.Equal(127, code0, "FLOOR code of amax 6.9");
+            Assert.Equal(code0, (int)s[0], "scale 0");
+            Assert.Equal(0xFF, (int)s[1], "scale of the NaN block");
+            Assert.Equal(0xFF, (int)s[2], "scale of the infinity block");
+            for (int i = 0; i < 32; i++)
+            {
+                int got = (y[i / 2] >> (4 * (i % 2))) & 0xF;
+                Assert.Equal(E2M1Code(x[i] * (float)Math.Pow(2, 127 - code0)), got, "code of x[" + i + "]");
+            }
+            for (int i = 16; i < 48; i++)
+                Assert.Equal(0, (int)y[i], "byte " + i + " of the NaN and infinity blocks");
+            float[] back = new float[96];
+            Tensorcast.MxDequantize(y, DType.Float4E2M1, shape, s, DType.Float8E8M0, new long[] { 3 },
+                                    ReadOnlySpan<byte>.Empty, MemoryMarshal.AsBytes(back.AsSpan()),
+                                    DType.Float);
+            for (int i = 0; i < 32; i++)
+            {
+                int code = (y[i / 2] >> (4 * (i % 2))) & 0xF;
+                float want = ((code & 8) != 0 ? -1f : 1f) * E2M1Values[code & 7] * (float)Math.Pow(2, code0 - 127);
+                Assert.Equal(want, back[i], "back[" + i + "]");
+            }
+            Assert.True(float.IsNaN(back[32]) && float.IsNaN(back[95]), "NaN scales give NaN");
+        }
+
+        // MXFP8 E4M3, CEIL: amax 1000 gives 2^(ceil(log2 1000) - 8) = 2^2, 1000 / 4 = 250
+        // rounds to 256 (0x78; the E4M3 value below it is 240) and 3 / 4 = 0.75 is 0x34
+        // (2^-1 * 1.5); FLOOR gives 2^1 and 500 saturates to 448 (0x7E). An unknown scale
+        // rule is refused by name.
+        public static void MxQuantizeMXFP8Rules()
+        {
+            float[] x = new float[32];
+            x[0] = 1000f;
+            x[1] = 3f;
+            byte[] y = new byte[32];
+            byte[] s = new byte[1];
+            long[] shape = { 32 };
+            Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                  DType.Float8E4M3FN, s, DType.Float8E8M0, new long[] { 1 },
+                                  Span<byte>.Empty, MxScaleRule.Ceil);
+            Assert.Equal(127 + 10 - 8, (int)s[0], "CEIL scale");
+            Assert.Equal(0x78, (int)y[0], "1000 / 4");
+            Assert.Equal(0x34, (int)y[1], "3 / 4");
+            Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                  DType.Float8E4M3FN, s, DType.Float8E8M0, new long[] { 1 },
+                                  Span<byte>.Empty);
+            Assert.Equal(E8M0Floor(1000f, 8), (int)s[0], "FLOOR scale");
+            Assert.Equal(0x7E, (int)y[0], "1000 / 2 saturated");
+            var e = Assert.Fails(Status.InvalidArgument, -1,
+                () => Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                            DType.Float8E4M3FN, s, DType.Float8E8M0, new long[] { 1 },
+                                            Span<byte>.Empty, (MxScaleRule)4), "scale rule 4");
+            Assert.True(e.Message.Contains("scale_rule is 4"), "the message names scale_rule: " + e.Message);
+        }
+
+        // NVFP4: the global scale amax / (6 * 448), the block scale 448 (0x7E) and the
+        // largest element 6 (code 7); without a global scale the call names it.
+        public static void MxQuantizeNVFP4()
+        {
+            float[] x = new float[16];
+            for (int i = 0; i < 16; i++)
+                x[i] = (i + 1) * 0.25f;
+            byte[] y = new byte[8];
+            byte[] s = new byte[1];
+            float[] g = new float[1];
+            long[] shape = { 16 };
+            Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                  DType.Float4E2M1, s, DType.Float8E4M3FN, new long[] { 1 },
+                                  MemoryMarshal.AsBytes(g.AsSpan()));
+            Assert.Equal((float)(4.0 / 2688.0), g[0], "global scale");
+            Assert.Equal(0x7E, (int)s[0], "block scale");
+            Assert.Equal(7, y[7] >> 4, "x[15] = 4 -> 6");
+            var e = Assert.Fails(Status.InvalidArgument, -1,
+                () => Tensorcast.MxQuantize(MemoryMarshal.AsBytes(x.AsSpan()), DType.Float, shape, y,
+                                            DType.Float4E2M1, s, DType.Float8E4M3FN, new long[] { 1 },
+                                            Span<byte>.Empty), "NVFP4 without a global scale");
+            Assert.True(e.Message.Contains("global_scale"), "the message names global_scale: " + e.Message);
+        }
+
+        // Two ONNX blocks to gpt-oss (the same bytes, UINT8 scales) and to ggml's
+        // block_mxfp4 (byte e, then qs[j] = element j | element j+16 << 4), built by hand.
+        public static void MxRepackLayouts()
+        {
+            byte[] codes = new byte[64];
+            for (int i = 0; i < 64; i++)
+                codes[i] = (byte)((i * 11 + 5) & 0xF);
+            byte[] onnx = new byte[32];
+            for (int j = 0; j < 32; j++)
+                onnx[j] = (byte)(codes[2 * j] | (codes[2 * j + 1] << 4));
+            byte[] scales = { 0, 140 };
+            byte[] ggmlWant = new byte[34];
+            for (int b = 0; b < 2; b++)
+            {
+                ggmlWant[17 * b] = scales[b];
+                for (int j = 0; j < 16; j++)
+                    ggmlWant[17 * b + 1 + j] = (byte)(codes[32 * b + j] | (codes[32 * b + j + 16] << 4));
+            }
+            byte[] blocks = new byte[32];
+            byte[] gptScales = new byte[2];
+            Tensorcast.MxRepack(MxLayout.Onnx, onnx, new long[] { 64 }, scales, new long[] { 2 },
+                                MxLayout.GptOss, blocks, new long[] { 2, 16 }, gptScales, new long[] { 2 });
+            Assert.Sequence(onnx, blocks, "gpt-oss blocks");
+            Assert.Sequence(scales, gptScales, "gpt-oss scales");
+            byte[] ggml = new byte[34];
+            Tensorcast.MxRepack(MxLayout.Onnx, onnx, new long[] { 64 }, scales, new long[] { 2 },
+                                MxLayout.Ggml, ggml, new long[] { 2, 17 }, Span<byte>.Empty, null);
+            Assert.Sequence(ggmlWant, ggml, "ggml blocks");
+            var e = Assert.Fails(Status.InvalidArgument, -1,
+                () => Tensorcast.MxRepack((MxLayout)5, onnx, new long[] { 64 }, scales, new long[] { 2 },
+                                          MxLayout.Ggml, ggml, new long[] { 2, 17 }, Span<byte>.Empty,
+                                          null), "layout 5");
+            Assert.True(e.Message.Contains("from_layout is 5"), "the message names from_layout: " + e.Message);
+        }
+
         public static unsafe void BlittableSizesEqualMarshalSizes()
         {
             Assert.Equal(Marshal.SizeOf(typeof(TcastError)), sizeof(TcastError), "TcastError");
             Assert.Equal(Marshal.SizeOf(typeof(TcastTensor)), sizeof(TcastTensor), "TcastTensor");
             Assert.Equal(Marshal.SizeOf(typeof(TcastCastOptions)), sizeof(TcastCastOptions), "TcastCastOptions");
             Assert.Equal(Marshal.SizeOf(typeof(TcastQdqOptions)), sizeof(TcastQdqOptions), "TcastQdqOptions");
+            Assert.Equal(Marshal.SizeOf(typeof(TcastMxOptions)), sizeof(TcastMxOptions), "TcastMxOptions");
             Assert.Equal(Marshal.SizeOf(typeof(TcastString)), sizeof(TcastString), "TcastString");
             Assert.Equal(Marshal.SizeOf(typeof(TcastStringArena)), sizeof(TcastStringArena), "TcastStringArena");
         }

@@ -41,6 +41,14 @@ int main(void) {
   FIELD(tcast_qdq_options, precision);
   FIELD(tcast_qdq_options, reserved);
 
+  SIZE(tcast_mx_options);
+  FIELD(tcast_mx_options, struct_size);
+  FIELD(tcast_mx_options, scale_rule);
+  FIELD(tcast_mx_options, axis);
+  FIELD(tcast_mx_options, block_size);
+  FIELD(tcast_mx_options, reserved0);
+  FIELD(tcast_mx_options, reserved1);
+
   SIZE(tcast_string);
   FIELD(tcast_string, data);
   FIELD(tcast_string, len);
