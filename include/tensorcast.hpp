@@ -1059,17 +1059,24 @@ inline void dequantize_linear(const tensor_view &x, const tensor_view &scale,
 
 /** tcast_mx_options' `scale_rule`: how an MX block's E8M0 scale follows from its amax. */
 enum class mx_scale_rule : std::int32_t {
-  floor = 0,  ///< OCP MX v1.0: 2^(floor(log2(amax)) - emax), the default
-  ceil = 1,   ///< 2^(ceil(log2(amax)) - emax)
-  even = 2,   ///< amax rounded to the element's mantissa first, then floor
-  rceil = 3,  ///< cuBLAS: 2^ceil(log2(amax / largest element))
+  /// OCP MX v1.0: 2^(floor(log2(amax)) - emax), the default
+  floor = TCAST_MX_SCALE_FLOOR,
+  /// 2^(ceil(log2(amax)) - emax)
+  ceil = TCAST_MX_SCALE_CEIL,
+  /// amax rounded to the element's mantissa first, then floor
+  even = TCAST_MX_SCALE_EVEN,
+  /// cuBLAS: 2^ceil(log2(amax / largest element))
+  rceil = TCAST_MX_SCALE_RCEIL,
 };
 
 /** The MXFP4 layouts of tcast_mx_repack (docs/semantics-mx.md, "Layouts"). */
 enum class mx_layout : std::int32_t {
-  onnx = 0,     ///< FLOAT4E2M1 `[..., 32 nb]`, FLOAT8E8M0 scales `[..., nb]`
-  gpt_oss = 1,  ///< UINT8 blocks `[..., nb, 16]`, UINT8 scales `[..., nb]`
-  ggml = 2,     ///< UINT8 `block_mxfp4` `[..., nb, 17]`, the scale inside (no scales tensor)
+  /// FLOAT4E2M1 `[..., 32 nb]`, FLOAT8E8M0 scales `[..., nb]`
+  onnx = TCAST_MX_LAYOUT_ONNX,
+  /// UINT8 blocks `[..., nb, 16]`, UINT8 scales `[..., nb]`
+  gpt_oss = TCAST_MX_LAYOUT_GPT_OSS,
+  /// UINT8 `block_mxfp4` `[..., nb, 17]`, the scale inside (no scales tensor)
+  ggml = TCAST_MX_LAYOUT_GGML,
 };
 
 /**

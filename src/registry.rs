@@ -9,7 +9,7 @@ use crate::tables::CTable;
 /// (xtask/) writes the `#define`s from these and tests/header.rs checks them; it is public
 /// for those (and the bindings' checks) only.
 #[doc(hidden)]
-pub fn c_tables() -> [&'static CTable; 8] {
+pub fn c_tables() -> [&'static CTable; 10] {
     [
         &crate::error::Status::TABLE,
         &crate::dtype::DType::TABLE,
@@ -19,6 +19,8 @@ pub fn c_tables() -> [&'static CTable; 8] {
         &crate::bitcast::BitcastRules::TABLE,
         &crate::np::NumpyRules::TABLE,
         &crate::dlpack::DlpackCode::TABLE,
+        &crate::ScaleRule::TABLE,
+        &crate::MxLayout::TABLE,
     ]
 }
 

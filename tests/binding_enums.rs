@@ -3,7 +3,8 @@
 //! copy (`tensorcast::tables`, from which the header's `#define`s are generated):
 //!
 //! - the C# binding's hand-written enums (bindings/csharp/src/Tensorcast.cs: round modes,
-//!   string formats, casting levels, bitcast and numpy rules), both ways: every member is
+//!   string formats, casting levels, bitcast and numpy rules, MX scale rules and layouts),
+//!   both ways: every member is
 //!   a constant of its table with the same value, and every constant has a member;
 //! - the Python test helpers' module constants (tests/oracles/numpy*, tests/conformance), one
 //!   way: a constant named like a C one (`FLOAT`, `ERR_PARSE`, `NUMPY_1`) has its value.
@@ -111,6 +112,8 @@ fn csharp_enums_match_the_tables() {
             &[("TensorFlow", "TF")],
         ),
         e("NumpyRules", "NumpyRules", &["TCAST_"], &[]),
+        e("MxScaleRule", "ScaleRule", &["TCAST_MX_SCALE_"], &[]),
+        e("MxLayout", "MxLayout", &["TCAST_MX_LAYOUT_"], &[]),
     ];
     for &CsharpEnum {
         csharp: cs_name,

@@ -4,6 +4,9 @@
 
 package tensorcast
 
+// #include "tensorcast.h"
+import "C"
+
 // QdqOptions are ONNX QuantizeLinear / DequantizeLinear's attributes
 // (docs/semantics-quantize.md). The zero value is not ONNX's default axis: start from
 // DefaultQdqOptions.
@@ -41,13 +44,13 @@ type MxScaleRule int32
 
 const (
 	// MxFloor is OCP MX v1.0's rule, 2^(floor(log2(amax)) - emax): the default.
-	MxFloor MxScaleRule = 0
+	MxFloor MxScaleRule = C.TCAST_MX_SCALE_FLOOR
 	// MxCeil is 2^(ceil(log2(amax)) - emax).
-	MxCeil MxScaleRule = 1
+	MxCeil MxScaleRule = C.TCAST_MX_SCALE_CEIL
 	// MxEven rounds amax to the element's mantissa first, then takes MxFloor.
-	MxEven MxScaleRule = 2
+	MxEven MxScaleRule = C.TCAST_MX_SCALE_EVEN
 	// MxRceil is cuBLAS's 2^ceil(log2(amax / largest element)).
-	MxRceil MxScaleRule = 3
+	MxRceil MxScaleRule = C.TCAST_MX_SCALE_RCEIL
 )
 
 // MxLayout is an MXFP4 layout of MxRepack (docs/semantics-mx.md, "Layouts").
@@ -55,11 +58,11 @@ type MxLayout int32
 
 const (
 	// MxLayoutONNX: FLOAT4E2M1 data [..., 32 nb], FLOAT8E8M0 scales [..., nb].
-	MxLayoutONNX MxLayout = 0
+	MxLayoutONNX MxLayout = C.TCAST_MX_LAYOUT_ONNX
 	// MxLayoutGptOss: UINT8 blocks [..., nb, 16], UINT8 scales [..., nb].
-	MxLayoutGptOss MxLayout = 1
+	MxLayoutGptOss MxLayout = C.TCAST_MX_LAYOUT_GPT_OSS
 	// MxLayoutGGML: UINT8 block_mxfp4 [..., nb, 17], the scale inside (no scales tensor).
-	MxLayoutGGML MxLayout = 2
+	MxLayoutGGML MxLayout = C.TCAST_MX_LAYOUT_GGML
 )
 
 // MxOptions are the options of MX / NVFP4 block quantization (tcast_mx_options). The

@@ -692,6 +692,35 @@ tcast_status tcast_dequantize_linear(const struct tcast_tensor *x,
  * and ggml converted bit for bit.
  * ======================================================================================= */
 
+/*
+ * tcast_mx_options.scale_rule: how an MX block's FLOAT8E8M0 scale follows from its
+ * largest magnitude amax (docs/semantics-mx.md).
+ */
+
+/** OCP MX v1.0 (and torchao's FLOOR), the default: e = floor(log2(amax)) - emax. */
+#define TCAST_MX_SCALE_FLOOR 0
+/** torchao's CEIL: e = ceil(log2(amax)) - emax. */
+#define TCAST_MX_SCALE_CEIL 1
+/**
+ * torchao's EVEN: amax rounded to the element's mantissa width first (half away from
+ * zero), then floor: e = floor(log2(round(amax))) - emax.
+ */
+#define TCAST_MX_SCALE_EVEN 2
+/** cuBLAS / torchao's RCEIL: e = ceil(log2(amax / max)), the scale rounded up. */
+#define TCAST_MX_SCALE_RCEIL 3
+
+/*
+ * The from_layout and to_layout arguments of tcast_mx_repack: an MXFP4 storage layout
+ * (docs/semantics-mx.md, "Layouts").
+ */
+
+/** ONNX: FLOAT4E2M1 data [..., 32 nb] and a FLOAT8E8M0 scale tensor [..., nb]. */
+#define TCAST_MX_LAYOUT_ONNX 0
+/** gpt-oss: UINT8 blocks [..., nb, 16] and UINT8 scales [..., nb]. */
+#define TCAST_MX_LAYOUT_GPT_OSS 1
+/** llama.cpp's block_mxfp4: UINT8 [..., nb, 17], the scale inside (no scale tensor). */
+#define TCAST_MX_LAYOUT_GGML 2
+
 /**
  * Options of tcast_mx_quantize, tcast_mx_dequantize and tcast_mx_repack. Start from
  * `tcast_mx_options_init(&opts, sizeof opts)` and change fields; NULL options are the
@@ -704,10 +733,9 @@ typedef struct tcast_mx_options {
    */
   uint32_t struct_size;
   /**
-   * MX scale rule (docs/semantics-mx.md): 0 FLOOR (default; OCP MX v1.0:
-   * floor(log2(amax)) - emax), 1 CEIL (ceil(log2(amax)) - emax), 2 EVEN (amax
-   * rounded to the element's mantissa first, then FLOOR), 3 RCEIL (cuBLAS:
-   * ceil(log2(amax / max))). NVFP4 ignores it.
+   * MX scale rule, a TCAST_MX_SCALE_* constant (docs/semantics-mx.md):
+   * TCAST_MX_SCALE_FLOOR (0, the default; OCP MX v1.0), _CEIL (1), _EVEN (2) or
+   * _RCEIL (3, cuBLAS). NVFP4 ignores it.
    */
   int32_t scale_rule;
   /**
@@ -777,10 +805,10 @@ tcast_status tcast_mx_dequantize(const struct tcast_tensor *x,
 
 /**
  * Converts MXFP4 data between layouts by moving nibbles and bytes (no value is
- * decoded; docs/semantics-mx.md "Layouts"). `from_layout` / `to_layout`: 0 ONNX (data
- * FLOAT4E2M1 `[..., 32 nb]`, scales FLOAT8E8M0 `[..., nb]`), 1 gpt-oss (data UINT8
- * `[..., nb, 16]`, scales UINT8 `[..., nb]`), 2 ggml `block_mxfp4` (data UINT8
- * `[..., nb, 17]`, scales NULL). The leading dims and nb must agree; outputs do not
+ * decoded; docs/semantics-mx.md "Layouts"). `from_layout` / `to_layout`, TCAST_MX_LAYOUT_*
+ * constants: _ONNX (data FLOAT4E2M1 `[..., 32 nb]`, scales FLOAT8E8M0 `[..., nb]`),
+ * _GPT_OSS (data UINT8 `[..., nb, 16]`, scales UINT8 `[..., nb]`), _GGML (`block_mxfp4`:
+ * data UINT8 `[..., nb, 17]`, scales NULL). The leading dims and nb must agree; outputs do not
  * overlap the inputs. `options` may be NULL (no field is used yet).
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype other than the layout's),
  * INVALID_SHAPE, BUFFER_TOO_SMALL, INVALID_ARGUMENT (a layout code, a scales tensor

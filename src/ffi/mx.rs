@@ -80,12 +80,7 @@ unsafe fn read_mx_options(ptr: *const tcast_mx_options) -> Result<MxOptions, Err
             );
         }
     }
-    let rule = ScaleRule::from_code(o.scale_rule).ok_or_else(|| {
-        Error::InvalidArgument(format!(
-            "options->scale_rule is {}; it must be 0 (FLOOR), 1 (CEIL), 2 (EVEN) or 3 (RCEIL)",
-            o.scale_rule
-        ))
-    })?;
+    let rule = ScaleRule::from_arg(o.scale_rule, "options->scale_rule")?;
     if o.reserved0 != 0 || o.reserved1 != 0 {
         return Err(Error::InvalidArgument(format!(
             "options->reserved0 and reserved1 are {} and {}; they must be 0",
@@ -241,18 +236,14 @@ pub extern "C" fn tcast_mx_dequantize(
 }
 
 fn layout_of(code: i32, role: &str) -> Result<MxLayout, Error> {
-    MxLayout::from_code(code).ok_or_else(|| {
-        Error::InvalidArgument(format!(
-            "{role} is {code}; it must be TCAST_MX_LAYOUT_ONNX (0), _GPT_OSS (1) or _GGML (2)"
-        ))
-    })
+    Ok(MxLayout::from_arg(code, role)?)
 }
 
 /// Converts MXFP4 data between layouts by moving nibbles and bytes (no value is
-/// decoded; docs/semantics-mx.md "Layouts"). `from_layout` / `to_layout`: 0 ONNX (data
-/// FLOAT4E2M1 `[..., 32 nb]`, scales FLOAT8E8M0 `[..., nb]`), 1 gpt-oss (data UINT8
-/// `[..., nb, 16]`, scales UINT8 `[..., nb]`), 2 ggml `block_mxfp4` (data UINT8
-/// `[..., nb, 17]`, scales NULL). The leading dims and nb must agree; outputs do not
+/// decoded; docs/semantics-mx.md "Layouts"). `from_layout` / `to_layout`, TCAST_MX_LAYOUT_*
+/// constants: _ONNX (data FLOAT4E2M1 `[..., 32 nb]`, scales FLOAT8E8M0 `[..., nb]`),
+/// _GPT_OSS (data UINT8 `[..., nb, 16]`, scales UINT8 `[..., nb]`), _GGML (`block_mxfp4`:
+/// data UINT8 `[..., nb, 17]`, scales NULL). The leading dims and nb must agree; outputs do not
 /// overlap the inputs. `options` may be NULL (no field is used yet).
 /// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (a dtype other than the layout's),
 /// INVALID_SHAPE, BUFFER_TOO_SMALL, INVALID_ARGUMENT (a layout code, a scales tensor

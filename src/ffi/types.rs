@@ -127,10 +127,9 @@ pub struct tcast_mx_options {
     /// sizeof(tcast_mx_options) as the caller compiled it; fields past it take their
     /// defaults; a size below this first layout's (32) is TCAST_ERR_INVALID_ARGUMENT.
     pub struct_size: u32,
-    /// MX scale rule (docs/semantics-mx.md): 0 FLOOR (default; OCP MX v1.0:
-    /// floor(log2(amax)) - emax), 1 CEIL (ceil(log2(amax)) - emax), 2 EVEN (amax
-    /// rounded to the element's mantissa first, then FLOOR), 3 RCEIL (cuBLAS:
-    /// ceil(log2(amax / max))). NVFP4 ignores it.
+    /// MX scale rule, a TCAST_MX_SCALE_* constant (docs/semantics-mx.md):
+    /// TCAST_MX_SCALE_FLOOR (0, the default; OCP MX v1.0), _CEIL (1), _EVEN (2) or
+    /// _RCEIL (3, cuBLAS). NVFP4 ignores it.
     pub scale_rule: i32,
     /// The axis the blocks run along, in `[-rank, rank-1]`; default -1 (the last).
     pub axis: i64,

@@ -23,29 +23,25 @@ use crate::tensor::{Tensor, TensorMut};
 /// Values per MXFP4 block.
 pub const MXFP4_BLOCK: usize = 32;
 
-/// An MXFP4 storage layout.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MxLayout {
-    /// FLOAT4E2M1 `[..., 32 nb]` and a FLOAT8E8M0 scale `[..., nb]`.
-    Onnx,
-    /// gpt-oss: UINT8 blocks `[..., nb, 16]` and UINT8 scales `[..., nb]`.
-    GptOss,
-    /// llama.cpp's `block_mxfp4`: UINT8 `[..., nb, 17]`, no separate scale.
-    Ggml,
+crate::tables::c_enum! {
+    /// An MXFP4 storage layout.
+    pub enum MxLayout: i32,
+        "The from_layout and to_layout arguments of tcast_mx_repack: an MXFP4 storage \
+         layout (docs/semantics-mx.md, \"Layouts\")."
+    {
+        Onnx = 0 => TCAST_MX_LAYOUT_ONNX ("onnx"):
+            "ONNX: FLOAT4E2M1 data [..., 32 nb] and a FLOAT8E8M0 scale tensor [..., nb].",
+        GptOss = 1 => TCAST_MX_LAYOUT_GPT_OSS ("gpt-oss"):
+            "gpt-oss: UINT8 blocks [..., nb, 16] and UINT8 scales [..., nb].",
+        Ggml = 2 => TCAST_MX_LAYOUT_GGML ("ggml"):
+            "llama.cpp's block_mxfp4: UINT8 [..., nb, 17], the scale inside (no scale \
+             tensor).",
+    }
 }
 
 impl MxLayout {
-    /// The layout of a C code (TCAST_MX_LAYOUT_ONNX 0, _GPT_OSS 1, _GGML 2).
-    pub fn from_code(code: i32) -> Option<MxLayout> {
-        Some(match code {
-            0 => MxLayout::Onnx,
-            1 => MxLayout::GptOss,
-            2 => MxLayout::Ggml,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
+    /// The layout's name in messages.
+    fn title(self) -> &'static str {
         match self {
             MxLayout::Onnx => "ONNX",
             MxLayout::GptOss => "gpt-oss",
@@ -72,7 +68,7 @@ fn blocks_of<'d>(
     scale: Option<(DType, &[usize])>,
 ) -> Result<(&'d [usize], usize), Error> {
     let (dt, st) = layout.dtypes();
-    let name = layout.name();
+    let name = layout.title();
     if data.0 != dt {
         return Err(Error::Unsupported(format!(
             "mx_repack: {role} dtype {} is not {dt} ({name} layout)",
@@ -232,10 +228,10 @@ pub fn mx_repack(
             "mx_repack: from shape {} ({}) holds {} x {nb} blocks; to shape {} ({}) holds {} \
              x {onb}: the leading dims and block counts must agree",
             shape_text(dl.dims()),
-            from.name(),
+            from.title(),
             shape_text(prefix),
             shape_text(ol.dims()),
-            to.name(),
+            to.title(),
             shape_text(oprefix)
         )));
     }

@@ -26,31 +26,22 @@ use crate::tensor::{Tensor, TensorMut};
 #[path = "mx_tests.rs"]
 mod tests;
 
-/// How a block's FLOAT8E8M0 scale 2^e follows from its largest magnitude `amax`
-/// (`emax` the element type's largest exponent, `max` its largest finite value).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ScaleRule {
-    /// OCP MX v1.0 (and torchao's FLOOR): e = floor(log2(amax)) - emax.
-    Floor,
-    /// torchao's CEIL: e = ceil(log2(amax)) - emax.
-    Ceil,
-    /// torchao's EVEN: amax rounded to the element's mantissa width first (half away
-    /// from zero), then floor: e = floor(log2(round(amax))) - emax.
-    Even,
-    /// cuBLAS / torchao's RCEIL: e = ceil(log2(amax / max)), the scale rounded up.
-    Rceil,
-}
-
-impl ScaleRule {
-    /// The rule of a C code (TCAST_MX_SCALE_FLOOR 0, _CEIL 1, _EVEN 2, _RCEIL 3).
-    pub fn from_code(code: i32) -> Option<ScaleRule> {
-        Some(match code {
-            0 => ScaleRule::Floor,
-            1 => ScaleRule::Ceil,
-            2 => ScaleRule::Even,
-            3 => ScaleRule::Rceil,
-            _ => return None,
-        })
+crate::tables::c_enum! {
+    /// How a block's FLOAT8E8M0 scale 2^e follows from its largest magnitude `amax`
+    /// (`emax` the element type's largest exponent, `max` its largest finite value).
+    pub enum ScaleRule: i32,
+        "tcast_mx_options.scale_rule: how an MX block's FLOAT8E8M0 scale follows from its \
+         largest magnitude amax (docs/semantics-mx.md)."
+    {
+        Floor = 0 => TCAST_MX_SCALE_FLOOR ("floor"):
+            "OCP MX v1.0 (and torchao's FLOOR), the default: e = floor(log2(amax)) - emax.",
+        Ceil = 1 => TCAST_MX_SCALE_CEIL ("ceil"):
+            "torchao's CEIL: e = ceil(log2(amax)) - emax.",
+        Even = 2 => TCAST_MX_SCALE_EVEN ("even"):
+            "torchao's EVEN: amax rounded to the element's mantissa width first (half away \
+             from zero), then floor: e = floor(log2(round(amax))) - emax.",
+        Rceil = 3 => TCAST_MX_SCALE_RCEIL ("rceil"):
+            "cuBLAS / torchao's RCEIL: e = ceil(log2(amax / max)), the scale rounded up.",
     }
 }
 

@@ -19,7 +19,7 @@ static void test_options_init(void) {
   memset(&o, 0xA5, sizeof o);
   CHECK_EQ_INT(tcast_mx_options_init(&o, sizeof o), TCAST_OK);
   CHECK_EQ_INT(o.struct_size, sizeof o);
-  CHECK_EQ_INT(o.scale_rule, 0);
+  CHECK_EQ_INT(o.scale_rule, TCAST_MX_SCALE_FLOOR);
   CHECK_EQ_INT(o.axis, -1);
   CHECK_EQ_INT(o.block_size, 0);
   CHECK_EQ_INT(tcast_mx_options_init(NULL, sizeof o), TCAST_ERR_NULL_ARGUMENT);
@@ -58,10 +58,10 @@ static void test_mxfp4(void) {
   CHECK_EQ_INT(back[64] == 0.0f, 1);
   tcast_mx_options o;
   tcast_mx_options_init(&o, sizeof o);
-  o.scale_rule = 1; /* CEIL */
+  o.scale_rule = TCAST_MX_SCALE_CEIL;
   CHECK_STATUS(tcast_mx_quantize(&tx, &ty, &ts, NULL, &o, TC_ERR), TCAST_OK);
   CHECK_EQ_INT(s[0], 128);
-  o.scale_rule = 3; /* RCEIL */
+  o.scale_rule = TCAST_MX_SCALE_RCEIL;
   CHECK_STATUS(tcast_mx_quantize(&tx, &ty, &ts, NULL, &o, TC_ERR), TCAST_OK);
   CHECK_EQ_INT(s[0], 127);
 }
@@ -92,12 +92,16 @@ static void test_repack(void) {
   tcast_tensor tg = tensor(ggml, sizeof ggml, gs, 2, TCAST_DTYPE_UINT8);
   tcast_tensor to = tensor(onnx, sizeof onnx, os, 1, TCAST_DTYPE_FLOAT4E2M1);
   tcast_tensor ts = tensor(sc, sizeof sc, ss, 1, TCAST_DTYPE_FLOAT8E8M0);
-  CHECK_STATUS(tcast_mx_repack(2, &tg, NULL, 0, &to, &ts, NULL, TC_ERR), TCAST_OK);
+  CHECK_STATUS(tcast_mx_repack(TCAST_MX_LAYOUT_GGML, &tg, NULL, TCAST_MX_LAYOUT_ONNX, &to, &ts,
+                               NULL, TC_ERR),
+               TCAST_OK);
   CHECK_EQ_INT(sc[0], 128);
   CHECK_EQ_INT(onnx[0], 0x01); /* element 0: ggml low nibble of qs[0] */
   CHECK_EQ_INT(onnx[8], 0x02); /* element 16: ggml high nibble of qs[0] */
   CHECK_STATUS(tcast_mx_repack(5, &tg, NULL, 0, &to, &ts, NULL, TC_ERR), TCAST_ERR_INVALID_ARGUMENT);
   CHECK_MSG_CONTAINS(TC_ERR, "from_layout is 5");
+  /* The message lists the layout constants (one wording for every enumeration). */
+  CHECK_MSG_CONTAINS(TC_ERR, "2 (TCAST_MX_LAYOUT_GGML)");
 }
 
 int main(void) {

@@ -125,6 +125,8 @@ const SECTIONS: &[Section] = &[
                 data (OCP FLOOR, CEIL, EVEN, RCEIL rules), the inverse, and the MXFP4 \
                 layouts of ONNX, gpt-oss and ggml converted bit for bit.",
         entries: &[
+            Table("ScaleRule"),
+            Table("MxLayout"),
             Item("tcast_mx_options"),
             Item("tcast_mx_options_init"),
             Item("tcast_mx_quantize"),
