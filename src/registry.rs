@@ -19,8 +19,8 @@ pub fn c_tables() -> [&'static CTable; 10] {
         &crate::bitcast::BitcastRules::TABLE,
         &crate::np::NumpyRules::TABLE,
         &crate::dlpack::DlpackCode::TABLE,
-        &crate::ScaleRule::TABLE,
-        &crate::MxLayout::TABLE,
+        &crate::quant::mx::ScaleRule::TABLE,
+        &crate::quant::layout::MxLayout::TABLE,
     ]
 }
 
