@@ -124,6 +124,16 @@ fn pow2(k: i32) -> f64 {
     f64::from_bits(((1023 + k) as u64) << 52)
 }
 
+/// The FLOAT8E8M0 code of a block whose largest finite magnitude is `amax`: 0xFF (NaN)
+/// when the block holds an infinity or NaN (`bad`).
+fn scale_code(amax: f32, bad: bool, rule: ScaleRule, el: &Element) -> u8 {
+    if bad {
+        0xff
+    } else {
+        (shared_exponent(f64::from(amax), rule, el) + 127) as u8
+    }
+}
+
 /// The unbiased E8M0 exponent (clamped to [-127, 127]) of a block whose largest
 /// magnitude is `amax` (finite, >= 0; f32 values, so f64 normal or zero).
 fn shared_exponent(amax: f64, rule: ScaleRule, el: &Element) -> i32 {
@@ -336,11 +346,7 @@ fn mx_float_quantize(
                 }
                 let sbase = (o * w.blocks + b) * w.inner;
                 for n in 0..w.inner {
-                    sdata[sbase + n] = if bad[n] {
-                        0xff
-                    } else {
-                        (shared_exponent(f64::from(amax[n]), options.rule, &el) + 127) as u8
-                    };
+                    sdata[sbase + n] = scale_code(amax[n], bad[n], options.rule, &el);
                     any_bad |= bad[n];
                 }
             }
@@ -393,29 +399,14 @@ fn mx_quantize_fused(
 ) -> Result<(), Error> {
     let (xt, xd) = (x.layout().dtype(), x.data());
     let el = element(et);
-    let read = reader(xt);
-    let encode = encoder(et);
     let count = x.layout().count();
     let rows = w.outer * w.blocks;
     let plan = super::shape::plan(&[rows, w.block], &[rows, 1], 1, w.block as i64)?;
-    // The code of a block from its largest magnitude's f32 bits.
-    let code = |top: u32| -> u8 {
-        if top >= 0x7f80_0000 {
-            0xff
-        } else {
-            (shared_exponent(f64::from(f32::from_bits(top)), options.rule, &el) + 127) as u8
-        }
-    };
-    // The scalar definition of an element, x * 2^-e rounded once, the block's code found
-    // again; `Divide::MxBlock` flags no element for it (kernels.rs's notes).
-    let exact = |i: usize, block: usize| -> u8 {
-        let b0 = block * w.block;
-        let top = (b0..b0 + w.block)
-            .map(|k| read(xd, k).abs().to_bits())
-            .fold(0, u32::max);
-        let e = i32::from(code(top)) - 127;
-        encode(f64::from(read(xd, i)) * pow2(-e))
-    };
+    // The code of a block from its largest magnitude's f32 bits (at or above infinity's:
+    // an infinity or NaN in the block).
+    let code = |top: u32| scale_code(f32::from_bits(top), top >= 0x7f80_0000, options.rule, &el);
+    // `Divide::MxBlock` flags no element for the scalar path (kernels.rs's notes).
+    let exact = |_: usize, _: usize| -> u8 { unreachable!("Divide::MxBlock flags no element") };
     let args = QArgs {
         xt,
         xd,
