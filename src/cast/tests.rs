@@ -608,6 +608,8 @@ fn large_outputs_streamed_by_the_kernels_match_the_reference() {
         (DType::Float16, DType::Float),
         (DType::Double, DType::Float),
         (DType::Float, DType::Int32),
+        (DType::Int32, DType::Float),
+        (DType::Int64, DType::Int32),
     ];
     for (from, to) in pairs {
         let (fs, ts) = (from.bits() as usize / 8, to.bits() as usize / 8);
@@ -621,6 +623,30 @@ fn large_outputs_streamed_by_the_kernels_match_the_reference() {
                 .iter()
                 .flat_map(|x| x.to_ne_bytes())
                 .collect(),
+            // The ends, and ties and near-ties of f32's rounding above 2^24.
+            DType::Int32 => [
+                i32::MIN,
+                i32::MAX,
+                0,
+                -1,
+                16_777_217,
+                -16_777_219,
+                16_777_219,
+            ]
+            .iter()
+            .flat_map(|x| x.to_ne_bytes())
+            .collect(),
+            DType::Int64 => [
+                i64::MIN,
+                i64::MAX,
+                -1,
+                1 << 32,
+                (1 << 32) - 1,
+                -(1 << 31) - 1,
+            ]
+            .iter()
+            .flat_map(|x| x.to_ne_bytes())
+            .collect(),
             _ => (0..1u32 << (8 * fs))
                 .flat_map(|v| v.to_le_bytes()[..fs].to_vec())
                 .collect(),

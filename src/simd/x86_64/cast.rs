@@ -66,6 +66,8 @@ bodies! {
     F32ToBf16 => f32_to_bf16;
     F32ToBool => f32_to_bool;
     F32ToI32 => f32_to_i32;
+    I32ToF32 => i32_to_f32;
+    I64ToI32 => i64_to_i32;
     U8ToF32 => u8_to_f32;
     I8ToF32 => i8_to_f32;
     Bf16ToF32 => bf16_to_f32;
@@ -85,6 +87,8 @@ pub fn special(from: Scalar, to: Scalar, token: Avx2) -> Option<Kernel> {
         (Scalar::F32, Scalar::Bf16) => (entry::<F32ToBf16>, false),
         (Scalar::F32, Scalar::Bool) => (entry::<F32ToBool>, false),
         (Scalar::F32, Scalar::I32) => (entry::<F32ToI32>, true),
+        (Scalar::I32, Scalar::F32) => (entry::<I32ToF32>, true),
+        (Scalar::I64, Scalar::I32) => (entry::<I64ToI32>, true),
         (Scalar::U8, Scalar::F32) => (entry::<U8ToF32>, true),
         (Scalar::I8, Scalar::F32) => (entry::<I8ToF32>, true),
         (Scalar::Bf16, Scalar::F32) => (entry::<Bf16ToF32>, true),
@@ -387,6 +391,70 @@ unsafe fn f32_to_i32_run(src: &[u8], dst: &mut [u8], stream: bool) {
             }
         }
         scalar_tail::<f32, i32>(s.remainder(), d.into_remainder());
+    }
+}
+
+/// i32 -> f32, rounded to nearest even (the default environment, `simd::fpenv`).
+///
+/// # Safety
+/// The CPU must support AVX2; `dst.len() == src.len()`.
+#[inline(always)]
+unsafe fn i32_to_f32(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract).
+    unsafe { streamed!(i32_to_f32_run, 4, 4, src, dst) }
+}
+
+/// As [`i32_to_f32`], streaming the vector stores when `stream` (see `streamed!`).
+#[inline(always)]
+unsafe fn i32_to_f32_run(src: &[u8], dst: &mut [u8], stream: bool) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); the
+    // loads and stores stay inside the slices, as noted at each.
+    unsafe {
+        let mut s = src.chunks_exact(64);
+        let mut d = dst.chunks_exact_mut(64);
+        for (si, di) in (&mut s).zip(&mut d) {
+            // In bounds: `si` and `di` hold 64 bytes each.
+            for k in 0..2 {
+                let i = _mm256_loadu_si256(si.as_ptr().add(32 * k).cast());
+                let v = _mm256_castps_si256(_mm256_cvtepi32_ps(i));
+                store(di.as_mut_ptr().add(32 * k), v, stream);
+            }
+        }
+        scalar_tail::<i32, f32>(s.remainder(), d.into_remainder());
+    }
+}
+
+/// i64 -> i32: the low 32 bits of each value (C's wrapping conversion, as the scalar
+/// cast).
+///
+/// # Safety
+/// The CPU must support AVX2; `dst.len() * 2 == src.len()`.
+#[inline(always)]
+unsafe fn i64_to_i32(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract).
+    unsafe { streamed!(i64_to_i32_run, 8, 4, src, dst) }
+}
+
+/// As [`i64_to_i32`], streaming the vector stores when `stream` (see `streamed!`).
+#[inline(always)]
+unsafe fn i64_to_i32_run(src: &[u8], dst: &mut [u8], stream: bool) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); the
+    // loads and stores stay inside the slices, as noted at each.
+    unsafe {
+        let mut s = src.chunks_exact(64);
+        let mut d = dst.chunks_exact_mut(32);
+        // The even 32-bit lanes (the low halves, little-endian) of each 128-bit half,
+        // then the two halves' low 64 bits joined.
+        let evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+        for (si, di) in (&mut s).zip(&mut d) {
+            // In bounds: `si` holds 64 readable bytes and `di` 32 writable bytes.
+            let lo = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(si.as_ptr().cast()), evens);
+            let hi =
+                _mm256_permutevar8x32_epi32(_mm256_loadu_si256(si.as_ptr().add(32).cast()), evens);
+            let v = _mm256_permute2x128_si256::<0x20>(lo, hi);
+            store(di.as_mut_ptr(), v, stream);
+        }
+        scalar_tail::<i64, i32>(s.remainder(), d.into_remainder());
     }
 }
 
