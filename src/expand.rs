@@ -70,10 +70,11 @@ const SMALL_FILL_BYTES: usize = 512;
 const STREAM_MIN_BYTES: usize = 16 << 20;
 /// Rows broadcast over outputs at least this large (and below [`STREAM_MIN_BYTES`]) that
 /// the register loop cannot take (rows not whole vectors) are laid out in a buffer of up
-/// to [`ROW_PATTERN_BYTES`] and copied out with string moves. The register loop comes
-/// first: on an AMD EPYC (Zen 4), 64 outputs of 1 MiB from (64,1,64) f32 ran at 0.42x
-/// memset by string moves and 1.00x from registers, idle and with the other core busy
-/// (benches/expand.rs).
+/// to [`ROW_PATTERN_BYTES`] and copied out with string moves. Which of the two comes
+/// first, for rows both can take, depends on the CPU ([`fill::rows_by_string_first`]):
+/// on an AMD EPYC (Zen 4), 64 outputs of 1 MiB from (64,1,64) f32 ran at 0.42x memset
+/// by string moves and 1.00x from registers, idle and with the other core busy; on an
+/// Intel Xeon the string moves won (benches/expand.rs).
 const STRING_ROWS_MIN_BYTES: usize = 256 << 10;
 /// Rows of one broadcast element each (a column broadcast, (32,1) -> (32,32)), up to
 /// this many bytes a row, are stored row by row from the element, without the
@@ -317,6 +318,27 @@ fn run<const N: usize>(
     out_dims: &[usize],
     out: &mut [u8],
 ) {
+    let strings_first = fill::rows_by_string_first();
+    run_ordered::<N>(
+        data,
+        es,
+        (in_dims, in_strides),
+        out_dims,
+        out,
+        strings_first,
+    );
+}
+
+/// [`run`], with broadcast rows given to string moves before the register loop when
+/// `strings_first` (the CPU's choice, or a test's).
+fn run_ordered<const N: usize>(
+    data: &[u8],
+    es: usize,
+    (in_dims, in_strides): (&[usize], &[usize]),
+    out_dims: &[usize],
+    out: &mut [u8],
+    strings_first: bool,
+) {
     let rank = out_dims.len();
     let offset = rank - in_dims.len();
     // Per output axis (N >= rank): its extent and the input's byte stride (0 where
@@ -355,6 +377,7 @@ fn run<const N: usize>(
         es,
         tier,
         stream,
+        strings_first,
     };
     filler.level(&levels[..count], 0, out);
     if stream {
@@ -367,6 +390,9 @@ struct Filler<'a> {
     es: usize,
     tier: Tier,
     stream: bool,
+    /// Broadcast rows go to string moves before the register loop
+    /// ([`fill::rows_by_string_first`]).
+    strings_first: bool,
 }
 
 fn gcd(mut a: usize, mut b: usize) -> usize {
@@ -468,15 +494,19 @@ impl Filler<'_> {
             // where the tier has one, else one level at a time.
             let row = block / bcast.len;
             let broadcast_rows = bcast.stride == 0 && run.stride == es && !self.stream;
+            let by_string = |out: &mut [u8]| {
+                out.len() >= STRING_ROWS_MIN_BYTES && self.rows_by_string(out, at, first, row)
+            };
             let rows_done = broadcast_rows
-                && (fill::repeat_rows(
-                    out,
-                    self.data,
-                    (at, first.stride, first.len),
-                    row,
-                    self.tier,
-                ) || (out.len() >= STRING_ROWS_MIN_BYTES
-                    && self.rows_by_string(out, at, first, row)));
+                && ((self.strings_first && by_string(out))
+                    || fill::repeat_rows(
+                        out,
+                        self.data,
+                        (at, first.stride, first.len),
+                        row,
+                        self.tier,
+                    )
+                    || (!self.strings_first && by_string(out)));
             if !rows_done {
                 for (i, piece) in out.chunks_exact_mut(block).enumerate() {
                     self.level(rest, at + i * first.stride, piece);
@@ -774,6 +804,32 @@ mod tests {
                 out == reference(&data, es, &in_dims, &strides[..in_dims.len()], &out_dims),
                 "{dtype:?} {in_dims:?} -> {out_dims:?}"
             );
+        }
+    }
+
+    /// Broadcast rows that both the register loop and the string moves can take, in
+    /// both orders (the CPU picks one; the other must give the same bytes too).
+    #[test]
+    fn broadcast_rows_match_the_reference_in_either_order() {
+        for (in_dims, out_dims) in [
+            (vec![64usize, 1, 64], vec![64usize, 64, 64]),
+            (vec![3, 1, 8], vec![3, 4000, 8]),
+            (vec![2, 1, 128], vec![2, 300, 128]),
+            (vec![4, 1, 24], vec![4, 3000, 24]),
+        ] {
+            let count: usize = in_dims.iter().product();
+            let data: Vec<u8> = (0..count * 4).map(|i| (i * 7 % 251) as u8).collect();
+            let strides = contiguous_strides(&in_dims);
+            let want = reference(&data, 4, &in_dims, &strides[..in_dims.len()], &out_dims);
+            for strings_first in [false, true] {
+                let mut out = vec![0u8; want.len()];
+                let ins = (&in_dims[..], &strides[..in_dims.len()]);
+                run_ordered::<MAX_NDIM>(&data, 4, ins, &out_dims, &mut out, strings_first);
+                assert!(
+                    out == want,
+                    "{in_dims:?} -> {out_dims:?}, string moves first: {strings_first}"
+                );
+            }
         }
     }
 

@@ -250,6 +250,13 @@ impl Cpu {
         self.tokens.erms
     }
 
+    /// Whether the CPU is Intel's (a tuning choice between measured paths, never a
+    /// question of what runs).
+    #[cfg(target_arch = "x86_64")]
+    pub fn intel(self) -> bool {
+        self.tokens.intel
+    }
+
     /// Advanced SIMD (every aarch64 CPU, unless disabled).
     #[cfg(target_arch = "aarch64")]
     pub fn neon(self) -> Option<Neon> {

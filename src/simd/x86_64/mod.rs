@@ -85,6 +85,9 @@ pub struct Tokens {
     pub avx2: Option<Avx2>,
     pub sse2: Option<Sse2>,
     pub erms: Option<Erms>,
+    /// The CPU's vendor string is `GenuineIntel`: a tuning fact, not a feature (see
+    /// `fill::rows_by_string_first`).
+    pub intel: bool,
 }
 
 impl Tokens {
@@ -114,5 +117,18 @@ pub fn detect(disabled: &dyn Fn(&str) -> bool) -> Tokens {
             .then_some(Avx2(avx512.then_some(Avx512(())))),
         sse2: features_detected!(["sse2"] is_x86_feature_detected, disabled).then_some(Sse2(())),
         erms: features_detected!(["ermsb"] is_x86_feature_detected, disabled).then_some(Erms(())),
+        intel: vendor_is_intel(),
     }
+}
+
+/// Whether CPUID leaf 0 names the vendor `GenuineIntel` (in EBX, EDX, ECX).
+fn vendor_is_intel() -> bool {
+    // SAFETY: CPUID exists on every x86-64 CPU, and leaf 0 always answers.
+    #[allow(unused_unsafe)]
+    let leaf = unsafe { std::arch::x86_64::__cpuid(0) };
+    let mut vendor = [0u8; 12];
+    vendor[..4].copy_from_slice(&leaf.ebx.to_le_bytes());
+    vendor[4..8].copy_from_slice(&leaf.edx.to_le_bytes());
+    vendor[8..].copy_from_slice(&leaf.ecx.to_le_bytes());
+    &vendor == b"GenuineIntel"
 }
