@@ -330,7 +330,8 @@ impl Tier {
     }
 
     /// Every tier this CPU runs (tests compare them all); on x86-64 with AVX-512 the AVX2
-    /// tier twice, with and without its AVX-512 build.
+    /// tier twice, with and without its AVX-512 build (and a third time, with the AVX-512
+    /// build but not the VBMI one, where the CPU has VBMI).
     #[cfg(test)]
     pub fn available() -> Vec<Tier> {
         let mut tiers = vec![Tier::Portable];
@@ -338,6 +339,9 @@ impl Tier {
         if let Tier::Avx2(token) = Tier::detect() {
             if token.avx512().is_some() {
                 tiers.push(Tier::Avx2(token.without_avx512()));
+            }
+            if token.avx512().and_then(|t| t.vbmi()).is_some() {
+                tiers.push(Tier::Avx2(token.without_vbmi()));
             }
         }
         if Tier::detect() != Tier::Portable {

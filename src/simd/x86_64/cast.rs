@@ -13,7 +13,7 @@
 use super::lanes::{bf16_odd_pairs, store_codes};
 use super::{avx2_family, Avx2};
 #[cfg(tcast_avx512)]
-use super::{avx512_family, with_avx512};
+use super::{avx512_family, vbmi_family, with_avx512, with_vbmi};
 use crate::dtype::Scalar;
 use crate::formats::convert::{f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits};
 use crate::formats::lowp::{Kind, FORMATS};
@@ -37,6 +37,19 @@ avx512_family! { enable_features! {
     /// # Safety
     /// The CPU runs [`avx512_family`]; the sizes of the kernel for `B`.
     unsafe fn entry_avx512<B: Body>(src: &[u8], dst: &mut [u8]) {
+        // SAFETY: the caller's promise is the body's.
+        unsafe { B::run(src, dst) }
+    }
+} }
+
+#[cfg(tcast_avx512)]
+vbmi_family! { enable_features! {
+    /// `entry::<B>` compiled with AVX-512VBMI's features too, for the bodies that use
+    /// its byte permutes.
+    ///
+    /// # Safety
+    /// The CPU runs [`vbmi_family`]; the sizes of the kernel for `B`.
+    unsafe fn entry_vbmi<B: Body>(src: &[u8], dst: &mut [u8]) {
         // SAFETY: the caller's promise is the body's.
         unsafe { B::run(src, dst) }
     }
@@ -75,6 +88,11 @@ bodies! {
     DecodeE8m0<const F: u8, const T: u8> => decode_e8m0_body;
     DecodeEights<const F: u8, const T: u8> => decode_eights_body;
     DecodePacked<const F: u8, const T: u8> => decode_packed_body;
+}
+
+#[cfg(tcast_avx512)]
+bodies! {
+    DecodeSixesVbmi<const F: u8, const T: u8> => decode_sixes_vbmi_body;
 }
 
 /// The hand-written kernel for a pair of standard types, if there is one.
@@ -1116,6 +1134,30 @@ unsafe fn decode_eights_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
 #[inline(always)]
 unsafe fn decode_packed_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract).
+    unsafe { decode_packed_streamed::<F, T, false>(src, dst) }
+}
+
+/// [`decode_packed_body`] of a signed 6-bit format, its magnitudes looked up by
+/// `vpermb` ([`signed_six_bytes_vbmi`]).
+///
+/// # Safety
+/// The CPU runs the VBMI family (`vbmi_family`); `F` is a 6-bit format with
+/// `Lut::SIGNED_SIXES` for `T`; the sizes of the kernel.
+#[cfg(tcast_avx512)]
+#[inline(always)]
+unsafe fn decode_sixes_vbmi_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
+    // SAFETY: the caller's promise.
+    unsafe { decode_packed_streamed::<F, T, true>(src, dst) }
+}
+
+/// [`decode_packed_body`], by `vpermb` where `VBMI` (then the CPU runs the VBMI family).
+#[inline(always)]
+unsafe fn decode_packed_streamed<const F: u8, const T: u8, const VBMI: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract), and the VBMI
+    // one where `VBMI`.
     unsafe {
         let size = lut_size::<T>();
         let bits = FORMATS[F as usize].bits as usize;
@@ -1123,12 +1165,12 @@ unsafe fn decode_packed_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8
         let group = if bits == 6 { 4 } else { 8 / bits };
         let head = dst.as_ptr().align_offset(32);
         if dst.len() < STREAM_MIN_BYTES || head % (group * size) != 0 {
-            decode_packed_run::<F, T>(src, dst, false);
+            decode_packed_run::<F, T, VBMI>(src, dst, false);
         } else {
             let (dst_head, dst_rest) = dst.split_at_mut(head);
             let (src_head, src_rest) = src.split_at(head / size * bits / 8);
-            decode_packed_run::<F, T>(src_head, dst_head, false);
-            decode_packed_run::<F, T>(src_rest, dst_rest, true);
+            decode_packed_run::<F, T, VBMI>(src_head, dst_head, false);
+            decode_packed_run::<F, T, VBMI>(src_rest, dst_rest, true);
             _mm_sfence();
         }
     }
@@ -1136,7 +1178,11 @@ unsafe fn decode_packed_body<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8
 
 /// As [`decode_packed_body`], streaming the vector stores when `stream`.
 #[inline(always)]
-unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8], stream: bool) {
+unsafe fn decode_packed_run<const F: u8, const T: u8, const VBMI: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+    stream: bool,
+) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
     // loads and stores stay inside the slices, as noted at each.
     unsafe {
@@ -1166,6 +1212,21 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
                 _mm256_loadu_si256(six.planes[3].as_ptr().cast()),
             ]),
             None => None,
+        };
+        // The same entries as two 32-byte tables (low bytes, high bytes) for `vpermb`.
+        let magnitudes = match (VBMI, signed) {
+            (true, Some(six)) => {
+                let (mut low, mut high) = ([0u8; 32], [0u8; 32]);
+                low[..16].copy_from_slice(&six.planes[0][..16]);
+                low[16..].copy_from_slice(&six.planes[2][..16]);
+                high[..16].copy_from_slice(&six.planes[1][..16]);
+                high[16..].copy_from_slice(&six.planes[3][..16]);
+                [
+                    _mm256_loadu_si256(low.as_ptr().cast()),
+                    _mm256_loadu_si256(high.as_ptr().cast()),
+                ]
+            }
+            _ => [_mm256_setzero_si256(); 2],
         };
         let step = 32 * bits / 8;
         // Whole steps of 32 codes; a part-filled last byte goes to the tail. A 6-bit
@@ -1207,6 +1268,8 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
             let (b0, b1) = if let (6, Some(planes)) = (bits, signed_planes) {
                 if T == LUT_F32 {
                     (zero, zero)
+                } else if VBMI {
+                    signed_six_bytes_vbmi(codes, &magnitudes)
                 } else {
                     signed_six_bytes(codes, &planes)
                 }
@@ -1222,7 +1285,11 @@ unsafe fn decode_packed_run<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]
             let (w01l, w01h) = (_mm256_unpacklo_epi8(b0, b1), _mm256_unpackhi_epi8(b0, b1));
             if T == LUT_F32 {
                 let (b2, b3) = if let (6, Some(planes)) = (bits, signed_planes) {
-                    signed_six_bytes(codes, &planes)
+                    if VBMI {
+                        signed_six_bytes_vbmi(codes, &magnitudes)
+                    } else {
+                        signed_six_bytes(codes, &planes)
+                    }
                 } else if bits == 6 {
                     (six_lookup(&sixes[2], codes), six_lookup(&sixes[3], codes))
                 } else {
@@ -1345,6 +1412,35 @@ unsafe fn signed_six_bytes(codes: __m256i, planes: &[__m256i; 4]) -> (__m256i, _
     }
 }
 
+/// [`signed_six_bytes`] by `vpermb`: `magnitudes` holds the low and the high bytes of
+/// the 32 magnitudes' entries, and the permute reads only an index's low five bits (the
+/// magnitude), so one permute per byte plane does the two lookups and the blend.
+///
+/// # Safety
+/// The CPU runs the VBMI family (`vbmi_family`).
+#[cfg(tcast_avx512)]
+#[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
+#[inline(always)]
+unsafe fn signed_six_bytes_vbmi(codes: __m256i, magnitudes: &[__m256i; 2]) -> (__m256i, __m256i) {
+    // SAFETY: the caller's promise; registers only.
+    unsafe {
+        let lo = _mm256_permutexvar_epi8(codes, magnitudes[0]);
+        let hi = _mm256_permutexvar_epi8(codes, magnitudes[1]);
+        let sign = _mm256_slli_epi16::<2>(_mm256_and_si256(codes, _mm256_set1_epi8(0x20)));
+        (lo, _mm256_or_si256(hi, sign))
+    }
+}
+
+/// Without `tcast_avx512` no kernel runs the VBMI body.
+///
+/// # Safety
+/// Never called.
+#[cfg(not(tcast_avx512))]
+#[inline(always)]
+unsafe fn signed_six_bytes_vbmi(_: __m256i, _: &[__m256i; 2]) -> (__m256i, __m256i) {
+    unreachable!("the VBMI build needs tcast_avx512")
+}
+
 /// One byte plane of the entries of 6-bit `codes` (as [`six_codes`] lays them out):
 /// `rows` is that plane of `Lut::SIXES`.
 ///
@@ -1368,7 +1464,12 @@ unsafe fn six_lookup(rows: &[[u8; 32]; 4], codes: __m256i) -> __m256i {
 /// 6-bit format's reads its packed codes itself.
 pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     if let bits @ (4 | 2 | 6) = FORMATS[F as usize].bits {
-        let kernel = kernel(entry::<DecodePacked<F, T>>, 1, lut_size::<T>(), token);
+        let run: Run = if bits == 6 && sixes_by_vbmi::<F, T>(token) {
+            vbmi_entry::<F, T>()
+        } else {
+            entry::<DecodePacked<F, T>>
+        };
+        let kernel = kernel(run, 1, lut_size::<T>(), token);
         return kernel.unpacking(bits).streaming();
     }
     let size = lut_size::<T>();
@@ -1385,6 +1486,31 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     } else {
         kernel
     }
+}
+
+/// Whether the 6-bit format `F` decodes to table target `T` by `vpermb` on this CPU: it
+/// has the VBMI build, and the body's tables split into magnitude and sign (FLOAT's are
+/// BFLOAT16's, widened).
+fn sixes_by_vbmi<const F: u8, const T: u8>(token: Avx2) -> bool {
+    let signed = match T == LUT_F32 {
+        true => {
+            Lut::<F>::F32_IS_BF16_WIDENED && Lut::<F>::SIGNED_SIXES[LUT_BF16 as usize].is_some()
+        }
+        false => Lut::<F>::SIGNED_SIXES[T as usize].is_some(),
+    };
+    signed && token.avx512().and_then(|t| t.vbmi()).is_some()
+}
+
+/// The VBMI build's 6-bit decoder ([`sixes_by_vbmi`] said yes; without `tcast_avx512`
+/// the token never has that build).
+#[cfg(tcast_avx512)]
+fn vbmi_entry<const F: u8, const T: u8>() -> Run {
+    entry_vbmi::<DecodeSixesVbmi<F, T>>
+}
+
+#[cfg(not(tcast_avx512))]
+fn vbmi_entry<const F: u8, const T: u8>() -> Run {
+    unreachable!("the VBMI build needs tcast_avx512")
 }
 
 /// The table-gather decoder of format `F` to table target `T` whatever kernel `decode_lut`

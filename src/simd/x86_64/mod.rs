@@ -44,6 +44,25 @@ macro_rules! with_avx512 {
 pub(crate) use avx512_family;
 pub(crate) use with_avx512;
 
+/// [`avx512_family`]'s features with AVX-512VBMI added, listed once: the FLOAT6
+/// decoders' build that looks a code's 32 magnitudes up with one byte permute
+/// (`vpermb`) per byte of the result (`cast::decode_lut`). Only with `tcast_avx512`.
+macro_rules! vbmi_family {
+    ($callback:ident! { $($args:tt)* }) => {
+        $crate::simd::x86_64::avx512_family! {
+            with_vbmi! { $callback! { $($args)* } }
+        }
+    };
+}
+/// [`vbmi_family`]'s step: the AVX-512 list with AVX-512VBMI appended.
+macro_rules! with_vbmi {
+    ([$($feature:tt),+] $callback:ident! { $($args:tt)* }) => {
+        $callback! { [$($feature),+, "avx512vbmi"] $($args)* }
+    };
+}
+pub(crate) use vbmi_family;
+pub(crate) use with_vbmi;
+
 use super::family::{feature_names, features_detected};
 
 /// Proof that the CPU runs the AVX2 family, and (inside) whether it also runs
@@ -52,9 +71,22 @@ use super::family::{feature_names, features_detected};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Avx2(Option<Avx512>);
 
-/// Proof that the CPU runs the AVX-512 build of the AVX2 kernels ([`avx512_family`]).
+/// Proof that the CPU runs the AVX-512 build of the AVX2 kernels ([`avx512_family`]),
+/// and (inside) whether it also runs [`vbmi_family`]'s.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Avx512(());
+pub struct Avx512(Option<Vbmi>);
+
+/// Proof that the CPU runs the AVX-512VBMI build of the FLOAT6 decoders
+/// ([`vbmi_family`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Vbmi(());
+
+impl Avx512 {
+    /// The proof of the VBMI build too, if the CPU runs it.
+    pub fn vbmi(self) -> Option<Vbmi> {
+        self.0
+    }
+}
 
 impl Avx2 {
     /// The proof of the AVX-512 build too, if the CPU runs it.
@@ -67,6 +99,13 @@ impl Avx2 {
     #[cfg(test)]
     pub fn without_avx512(self) -> Avx2 {
         Avx2(None)
+    }
+
+    /// The same proof with the AVX-512 build but without the VBMI one (for tests that
+    /// compare the two).
+    #[cfg(test)]
+    pub fn without_vbmi(self) -> Avx2 {
+        Avx2(self.0.map(|_| Avx512(None)))
     }
 }
 
@@ -92,10 +131,12 @@ pub struct Tokens {
 
 impl Tokens {
     /// Each family by the name `tcast_cpu_info` reports, with whether it is in use.
-    pub fn families(self) -> [(&'static str, bool); 4] {
+    pub fn families(self) -> [(&'static str, bool); 5] {
+        let avx512 = self.avx2.and_then(Avx2::avx512);
         [
             ("avx2", self.avx2.is_some()),
-            ("avx512", self.avx2.and_then(Avx2::avx512).is_some()),
+            ("avx512", avx512.is_some()),
+            ("avx512vbmi", avx512.and_then(Avx512::vbmi).is_some()),
             ("sse2", self.sse2.is_some()),
             ("erms", self.erms.is_some()),
         ]
@@ -104,17 +145,18 @@ impl Tokens {
 
 /// Every feature name the families use, for checking `TCAST_DISABLE_CPU_FEATURES`.
 pub fn known_features() -> impl Iterator<Item = &'static str> {
-    let avx512: &[&str] = avx512_family! { feature_names! {} };
-    avx512.iter().copied().chain(["sse2", "ermsb"])
+    let vbmi: &[&str] = vbmi_family! { feature_names! {} };
+    vbmi.iter().copied().chain(["sse2", "ermsb"])
 }
 
 /// Detects the families this CPU runs; `disabled` names features to treat as absent.
 pub fn detect(disabled: &dyn Fn(&str) -> bool) -> Tokens {
     let avx512 = cfg!(tcast_avx512)
         && avx512_family! { features_detected! { is_x86_feature_detected, disabled } };
+    let vbmi = avx512 && vbmi_family! { features_detected! { is_x86_feature_detected, disabled } };
     Tokens {
         avx2: (avx2_family! { features_detected! { is_x86_feature_detected, disabled } })
-            .then_some(Avx2(avx512.then_some(Avx512(())))),
+            .then_some(Avx2(avx512.then_some(Avx512(vbmi.then_some(Vbmi(())))))),
         sse2: features_detected!(["sse2"] is_x86_feature_detected, disabled).then_some(Sse2(())),
         erms: features_detected!(["ermsb"] is_x86_feature_detected, disabled).then_some(Erms(())),
         intel: vendor_is_intel(),
