@@ -17,7 +17,7 @@ use super::{avx512_family, vbmi_family, with_avx512, with_vbmi};
 use crate::dtype::Scalar;
 use crate::formats::convert::{f32_to_bf16_bits, f32_to_f16_bits, f64_to_f16_bits};
 use crate::formats::lowp::{Kind, FORMATS};
-use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F32};
+use crate::formats::lut::{lut_all, lut_size, Lut, Sixes, LUT_BF16, LUT_F32};
 use crate::formats::pack;
 use crate::simd::cpu::Tier;
 use crate::simd::encode;
@@ -1194,14 +1194,7 @@ unsafe fn decode_packed_run<const F: u8, const T: u8, const VBMI: bool>(
         let sixes = &Lut::<F>::SIXES[T as usize];
         // A signed 6-bit format's 16-bit entries by magnitude and sign; FLOAT from the
         // BFLOAT16 ones, widened (the low two bytes zero).
-        let signed = if T == LUT_F32 {
-            match Lut::<F>::F32_IS_BF16_WIDENED {
-                true => Lut::<F>::SIGNED_SIXES[LUT_BF16 as usize],
-                false => None,
-            }
-        } else {
-            Lut::<F>::SIGNED_SIXES[T as usize]
-        };
+        let signed = signed_sixes::<F, T>();
         // Not `Option::map`: a closure is compiled without the AVX2 features.
         #[allow(clippy::manual_map)]
         let signed_planes = match signed {
@@ -1492,13 +1485,21 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
 /// has the VBMI build, and the body's tables split into magnitude and sign (FLOAT's are
 /// BFLOAT16's, widened).
 fn sixes_by_vbmi<const F: u8, const T: u8>(token: Avx2) -> bool {
-    let signed = match T == LUT_F32 {
-        true => {
-            Lut::<F>::F32_IS_BF16_WIDENED && Lut::<F>::SIGNED_SIXES[LUT_BF16 as usize].is_some()
+    signed_sixes::<F, T>().is_some() && token.avx512().and_then(|t| t.vbmi()).is_some()
+}
+
+/// The magnitude-and-sign tables a signed 6-bit format `F` decodes to table target `T`
+/// by, if its entries split so: FLOAT's are BFLOAT16's, widened.
+#[inline(always)]
+fn signed_sixes<const F: u8, const T: u8>() -> Option<Sixes> {
+    if T == LUT_F32 {
+        match Lut::<F>::F32_IS_BF16_WIDENED {
+            true => Lut::<F>::SIGNED_SIXES[LUT_BF16 as usize],
+            false => None,
         }
-        false => Lut::<F>::SIGNED_SIXES[T as usize].is_some(),
-    };
-    signed && token.avx512().and_then(|t| t.vbmi()).is_some()
+    } else {
+        Lut::<F>::SIGNED_SIXES[T as usize]
+    }
 }
 
 /// The VBMI build's 6-bit decoder ([`sixes_by_vbmi`] said yes; without `tcast_avx512`
