@@ -131,7 +131,7 @@ check "native-load.c built with $cross_gnu-gcc" build_loader
 
 # run_loader LIBRARY: native-load under qemu with the target's C library.
 run_loader() {
-  "$cross_qemu" -L "/usr/$cross_gnu" "$loader" "$1" "$rust_arch"
+  timeout --kill-after=10 300 "$cross_qemu" -L "/usr/$cross_gnu" "$loader" "$1" "$rust_arch"
 }
 check "under $cross_qemu: dlopen by path, version, casts, an error, arch=$rust_arch" run_loader "$lib"
 

@@ -4,9 +4,10 @@
 # targets of fuzz/fuzz_targets/ (parse_text, format_roundtrip, np_dtype, capi_cast,
 # shapes), each checking properties against a reference, not only "no crash".
 #
-#   bash scripts/fuzz.sh --ci          each target for 60 s from the committed corpus, as
-#                                       many at once as there are cores (the bounded step
-#                                       of scripts/test.sh)
+#   bash scripts/fuzz.sh --ci          each target for 30 s from the committed corpus (which
+#                                       it replays first), one after another on one core:
+#                                       the bounded step of scripts/test.sh, which runs it
+#                                       beside another step
 #   bash scripts/fuzz.sh N_MINUTES     each target for N minutes, all at once (before a
 #                                       release: at least 30)
 #   bash scripts/fuzz.sh --minimize    merges the seeds (scripts/fuzz-seeds.py) and the
@@ -21,14 +22,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CARGO_FUZZ_VERSION=0.13.2
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
 TARGETS=(parse_text format_roundtrip np_dtype capi_cast shapes)
 # A slow input is a finding too (the parsers promise linear time).
 TIMEOUT_S=10
 
 mode=${1:-}
 case $mode in
-  --ci) seconds=60 width=$(nproc) ;;
+  --ci) seconds=30 width=1 ;;
   --minimize) seconds=0 width=1 ;;
   ''|*[!0-9]*)
     echo "usage: bash scripts/fuzz.sh --ci | N_MINUTES | --minimize" >&2
@@ -41,10 +44,9 @@ if ! rustup toolchain list | grep -q '^nightly'; then
   echo "==> installing a nightly toolchain (cargo-fuzz needs -Zsanitizer)"
   rustup toolchain install nightly --profile minimal
 fi
-if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
-  echo "==> cargo install cargo-fuzz $CARGO_FUZZ_VERSION"
-  cargo install cargo-fuzz --locked --version "$CARGO_FUZZ_VERSION"
-fi
+# cargo-fuzz, pinned, kept in the cache (scripts/lib.sh: cargo_fuzz_install).
+cargo_fuzz_install
+cargo fuzz --version
 
 work=$PWD/build/fuzz
 rm -rf "$work/seeds"

@@ -38,7 +38,7 @@ cross_target() {
       return 2
       ;;
   esac
-  cross_sysroot=$PWD/build/rust-cross/$cross_deb_arch
+  cross_sysroot=$(tcast_cache_dir)/rust-cross-$DEBIAN_RUST_VERSION/$cross_deb_arch
 }
 
 _cross_as_root() {
@@ -66,8 +66,98 @@ _cross_toolchain() {
   local missing=()
   have "$cross_gnu-gcc" || missing+=("gcc-$cross_gnu")
   [ -e "/usr/$cross_gnu/lib/libc.so" ] || missing+=("libc6-dev-$cross_deb_arch-cross")
-  have "$cross_qemu" || missing+=(qemu-user)
   apt_install ${missing[@]+"${missing[@]}"}
+}
+
+# qemu-user, pinned: Debian bookworm's own qemu 7.2 never returns from pthread_create
+# under qemu-aarch64 on some current machines (an AMD EPYC of family 26 with Linux 6.18),
+# so every emulated run takes the static binaries of this version (one file per CPU, no
+# dependencies), from the system's package lists or, on Debian 12, its backports suite.
+# Unpacked once into the cache (tcast_cache_dir), never installed: the system's qemu, if
+# any, stays as it is.
+QEMU_DEB_VERSION=1:10.0.2+ds-2+deb13u1~bpo12+1
+
+#   qemu_dir
+#       Prints the directory that holds qemu-aarch64 and qemu-s390x of QEMU_DEB_VERSION
+#       (its name carries the version).
+qemu_dir() {
+  echo "$(tcast_cache_dir)/qemu-user-${QEMU_DEB_VERSION//[:~+]/_}"
+}
+
+#   qemu_unpack
+#       Unless qemu_dir holds them, downloads qemu-user QEMU_DEB_VERSION (apt-get download:
+#       the system's lists, else private lists of its backports suite, made beside the
+#       cache, never the system's) and keeps its qemu-aarch64 and qemu-s390x there.
+qemu_unpack() {
+  local dir tmp spec=qemu-user=$QEMU_DEB_VERSION
+  dir=$(qemu_dir)
+  if [ -x "$dir/qemu-aarch64" ] && [ -x "$dir/qemu-s390x" ]; then
+    echo "already unpacked in $dir: $("$dir/qemu-aarch64" --version | head -n 1)"
+    return 0
+  fi
+  tmp=$dir.tmp.$$
+  rm -rf "$tmp"
+  mkdir -p "$tmp/debs"
+  local sandbox=()
+  [ "$(id -u)" -ne 0 ] || sandbox=(-o APT::Sandbox::User=root)
+  if _tcast_apt_knows "$spec"; then
+    (cd "$tmp/debs" && apt-get download -qq ${sandbox[@]+"${sandbox[@]}"} "$spec")
+  else
+    # The suite's backports, through lists of its own: the machine's apt configuration is
+    # left as it is. The archive is the one the system's lists name for its own suite.
+    local codename uri apt_private
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    # shellcheck disable=SC2016 # apt's own field names, not the shell's
+    uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
+      awk -v suite="$codename" '$2 == suite { print $1; exit }')
+    if [ -z "$codename" ] || [ -z "$uri" ]; then
+      echo "error: cannot get $spec: apt does not know it, and no Debian archive for this" \
+        "system's suite is configured to look in its backports" >&2
+      return 1
+    fi
+    mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $codename-backports main" \
+      >"$tmp/sources.list"
+    apt_private=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o Dir::Etc::SourceParts=/dev/null
+      -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache")
+    apt-get "${apt_private[@]}" update -qq
+    if ! (cd "$tmp/debs" && apt-get "${apt_private[@]}" download -qq ${sandbox[@]+"${sandbox[@]}"} "$spec"); then
+      echo "error: cannot get $spec from $codename or $codename-backports" >&2
+      return 1
+    fi
+  fi
+  dpkg -x "$tmp"/debs/*.deb "$tmp/root"
+  mkdir -p "$tmp/bin"
+  mv "$tmp/root/usr/bin/qemu-aarch64" "$tmp/root/usr/bin/qemu-s390x" "$tmp/bin/"
+  rm -rf "$dir"
+  mv "$tmp/bin" "$dir"
+  rm -rf "$tmp"
+  "$dir/qemu-aarch64" --version | head -n 1
+}
+
+# The emulator must run threads (the tests start them): a program that starts and joins
+# one, under a time limit, so that an emulator that hangs fails here in seconds, saying
+# so, instead of at CI's limit.
+QEMU_SMOKE_SECONDS=60
+_cross_qemu_threads() {
+  local dir status=0
+  dir=$(mktemp -d)
+  printf '%s\n' '#include <pthread.h>' '#include <stdio.h>' \
+    'static void *run(void *arg) { return arg; }' \
+    'int main(void) { pthread_t t; void *out = 0; int x = 7;' \
+    '  if (pthread_create(&t, 0, run, &x) || pthread_join(t, &out) || out != &x) return 1;' \
+    '  puts("a thread started and joined"); return 0; }' >"$dir/thread.c"
+  "$cross_gnu-gcc" -O1 -pthread -o "$dir/thread" "$dir/thread.c"
+  timeout --kill-after=5 "$QEMU_SMOKE_SECONDS" "$cross_qemu" -L "/usr/$cross_gnu" "$dir/thread" || status=$?
+  rm -rf "$dir"
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "error: $cross_qemu ($("$cross_qemu" --version | head -n 1)) did not start and join one" \
+      "thread in $QEMU_SMOKE_SECONDS s: this emulator hangs on this machine, and every emulated test would" >&2
+    return 1
+  elif [ "$status" -ne 0 ]; then
+    echo "error: a program that starts and joins one thread failed under $cross_qemu (exit $status)" >&2
+    return 1
+  fi
 }
 
 # The target's standard library at DEBIAN_RUST_VERSION, unpacked (never installed) unless
@@ -98,9 +188,12 @@ _cross_target_std() {
 cross_setup() {
   cross_target "$1"
   step "foreign architecture $cross_deb_arch" _cross_foreign_architecture
-  step "cross toolchain for $cross_triple (gcc, libc, qemu-user)" _cross_toolchain
+  step "cross toolchain for $cross_triple (gcc, libc)" _cross_toolchain
+  step "qemu-user $QEMU_DEB_VERSION (static), in $(qemu_dir)" qemu_unpack
+  cross_qemu=$(qemu_dir)/$cross_qemu
+  step "$cross_qemu runs a thread (within $QEMU_SMOKE_SECONDS s)" _cross_qemu_threads
   use_debian_rust
-  step "the $cross_triple standard library of Debian's rustc, in ${cross_sysroot#"$PWD"/}" \
+  step "the $cross_triple standard library of Debian's rustc, in $cross_sysroot" \
     _cross_target_std
   export RUSTFLAGS="--sysroot=$cross_sysroot/usr"
   local upper

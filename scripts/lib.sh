@@ -62,8 +62,8 @@
 #       not in the tree under DIR; prints how many links it followed.
 #
 #   use_debian_rust
-#       Debian's rustc 1.85 (DEBIAN_RUST_VERSION), unpacked into build/rust-1.85, never
-#       installed; exports RUSTC, RUSTDOC, CARGO and DEBIAN_RUST_BIN (below).
+#       Debian's rustc 1.85 (DEBIAN_RUST_VERSION), unpacked into the cache
+#       (tcast_cache_dir), never installed; exports RUSTC, RUSTDOC, CARGO and DEBIAN_RUST_BIN (below).
 
 step() {
   local keep_going=0
@@ -148,14 +148,49 @@ build_paths_absent() {
   [ "$found" -eq 0 ] || fail "a library holds a path of the build machine"
 }
 
-# pinned_venv VENV REQUIREMENTS: the Python venv VENV (created when missing) with the
-# pins of REQUIREMENTS installed (a no-op when they are there) and then checked, so that
-# a stale venv fails here, naming each package that does not match its pin.
+#   tcast_cache_dir
+#       Prints the directory where the test command keeps, between runs on one machine,
+#       what it fetched or made from pinned inputs (Debian's rustc, the cross standard
+#       libraries, qemu, venvs, test data, tools), each under a name that holds its
+#       version or the hash of its inputs: $TCAST_CACHE_DIR, else
+#       ${XDG_CACHE_HOME:-~/.cache}/tensorcast-ci. Deleting it costs time only.
+tcast_cache_dir() {
+  echo "${TCAST_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/tensorcast-ci}"
+}
+
+# pinned_venv [--fresh] VENV REQUIREMENTS: the Python venv VENV with the pins of
+# REQUIREMENTS installed (a no-op when they are there) and then checked, so that a stale
+# venv fails here, naming each package that does not match its pin. The venv itself is
+# kept in the cache (tcast_cache_dir), named after the hash of REQUIREMENTS and of the
+# Python that made it, and VENV is a link to it: a later run, in any clone, finds it made.
+# With --fresh, VENV is made anew in place (pip's download cache still serves): for a venv
+# that a test installs into.
 pinned_venv() {
-  local venv=$1 requirements=$2
+  local fresh=0
+  if [ "$1" = --fresh ]; then
+    fresh=1
+    shift
+  fi
+  local venv=$1 requirements=$2 key kept
   mkdir -p "$(dirname "$venv")"
-  if [ ! -x "$venv/bin/python" ]; then
+  if [ "$fresh" -eq 1 ]; then
+    rm -rf "$venv"
     step "creating $venv (the pins of $requirements)" python3 -m venv "$venv"
+  else
+    key=$({ cat "$requirements"; python3 -c 'import sys; print(sys.version, sys.executable)'; } |
+      sha256sum | cut -c1-16)
+    kept=$(tcast_cache_dir)/venvs/$(basename "$venv")-$key
+    # .complete is written once the pins were checked: a venv a run left half made is made
+    # anew.
+    if [ ! -f "$kept/.complete" ] || ! "$kept/bin/python" -c '' 2>/dev/null; then
+      rm -rf "$kept"
+      mkdir -p "$(dirname "$kept")"
+      step "creating $venv (the pins of $requirements), kept as $kept" python3 -m venv "$kept"
+    fi
+    if [ "$(readlink "$venv" 2>/dev/null)" != "$kept" ]; then
+      rm -rf "$venv"
+      ln -s "$kept" "$venv"
+    fi
   fi
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
   "$venv/bin/python" - "$venv" "$requirements" <<'PY'
@@ -177,6 +212,8 @@ for line in open(sys.argv[2]):
 if wrong:
     sys.exit(f"{sys.argv[1]} does not hold the pins: " + ", ".join(wrong))
 PY
+  [ -n "${kept:-}" ] || return 0
+  touch "$kept/.complete"
 }
 
 have() {
@@ -290,11 +327,12 @@ _tcast_apt_knows() {
 # downloaded and unpacked with dpkg -x into DEBIAN_RUST_PREFIX, and run from there.
 DEBIAN_RUST_VERSION=1.85.0+dfsg3-1~deb12u3
 DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-clippy libstd-rust-web-dev libstd-rust-web-1.85)
-DEBIAN_RUST_PREFIX=build/rust-1.85
+# Kept in the cache (tcast_cache_dir), named after the version, across runs and clones.
+DEBIAN_RUST_PREFIX=$(tcast_cache_dir)/rust-$DEBIAN_RUST_VERSION
 
 #   use_debian_rust
-#       Unpacks Debian's rustc DEBIAN_RUST_VERSION into DEBIAN_RUST_PREFIX (under the
-#       repository root, the current directory) unless it is there and runs, as a step,
+#       Unpacks Debian's rustc DEBIAN_RUST_VERSION into DEBIAN_RUST_PREFIX (in the cache,
+#       tcast_cache_dir, named after the version) unless it is there and runs, as a step,
 #       then exports what runs it: RUSTC, RUSTDOC, CARGO (which cargo-clippy runs),
 #       DEBIAN_RUST_BIN (its bin directory, first on PATH; cargo-clippy and clippy-driver
 #       are there) and LD_LIBRARY_PATH (its private libraries). rustc finds its sysroot,
@@ -305,7 +343,7 @@ DEBIAN_RUST_PREFIX=build/rust-1.85
 #       the same afterwards.
 use_debian_rust() {
   install_missing cc
-  local prefix=$PWD/$DEBIAN_RUST_PREFIX before
+  local prefix=$DEBIAN_RUST_PREFIX before
   before=$(_tcast_system_rust)
   step "Debian's rustc $DEBIAN_RUST_VERSION, unpacked in $DEBIAN_RUST_PREFIX (the system's rustc untouched)" \
     debian_rust_unpack "$prefix" "$DEBIAN_RUST_VERSION"
@@ -589,4 +627,49 @@ check_doc_links() {
     fail "${#broken[@]} of $count relative links of the Markdown under $dir lead nowhere"
   fi
   echo "$count relative links of the Markdown under $dir, all to files in the tree"
+}
+
+#   onnx118_data VENV
+#       onnx 1.18.0's backend node test data (the STRING Cast tests, which only it ships:
+#       onnx 1.18.0 cannot be installed beside 1.22.0, so its wheel is downloaded with
+#       VENV's pip and the data taken out of it), kept in the cache under its version and
+#       linked as build/onnx-1.18.0.
+onnx118_data() {
+  local venv=$1 kept tmp
+  kept=$(tcast_cache_dir)/onnx-1.18.0
+  if [ ! -f "$kept/.complete" ]; then
+    tmp=$kept.tmp.$$
+    rm -rf "$kept" "$tmp"
+    mkdir -p "$tmp"
+    "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
+      --only-binary=:all: -d "$tmp" onnx==1.18.0
+    "$venv/bin/python" tests/conformance/extract_node_data.py "$tmp"/onnx-1.18.0-*.whl "$tmp/data"
+    rm -f "$tmp"/onnx-1.18.0-*.whl
+    touch "$tmp/.complete"
+    mv "$tmp" "$kept"
+  fi
+  if [ "$(readlink build/onnx-1.18.0 2>/dev/null)" != "$kept" ]; then
+    rm -rf build/onnx-1.18.0
+    mkdir -p build
+    ln -s "$kept" build/onnx-1.18.0
+  fi
+}
+
+# cargo-fuzz, pinned, for scripts/fuzz.sh: installed once into the cache (cargo install
+# --root), named after its version, and put first on PATH by cargo_fuzz_install.
+CARGO_FUZZ_VERSION=0.13.2
+cargo_fuzz_root() {
+  echo "$(tcast_cache_dir)/cargo-fuzz-$CARGO_FUZZ_VERSION"
+}
+
+#   cargo_fuzz_install
+#       Installs cargo-fuzz CARGO_FUZZ_VERSION into cargo_fuzz_root unless it is there, and
+#       exports PATH with its bin directory first (call it outside a step to keep PATH).
+cargo_fuzz_install() {
+  local root
+  root=$(cargo_fuzz_root)
+  if ! "$root/bin/cargo-fuzz" --version 2>/dev/null | grep -qF "$CARGO_FUZZ_VERSION"; then
+    cargo install cargo-fuzz --locked --version "$CARGO_FUZZ_VERSION" --root "$root"
+  fi
+  export PATH=$root/bin:$PATH
 }

@@ -7,12 +7,14 @@
 #   bash scripts/test-cross.sh s390x-unknown-linux-gnu      (big-endian)
 #
 # Installs what is missing first, on Debian/Ubuntu through scripts/lib.sh: the foreign
-# dpkg architecture, the cross C compiler and C library and qemu-user. Debian's rustc
+# dpkg architecture, the cross C compiler and C library. qemu-user is the pinned static
+# build of scripts/lib-cross.sh (QEMU_DEB_VERSION), unpacked into the cache, and must
+# start and join a thread within a minute before anything runs under it. Debian's rustc
 # is never installed: its packages at DEBIAN_RUST_VERSION (rustc-web, cargo-web,
-# rust-web-clippy and the host's standard library) are unpacked into build/rust-1.85/
+# rust-web-clippy and the host's standard library) are unpacked into the cache
 # (scripts/lib.sh: use_debian_rust, shared with scripts/test-msrv.sh), so the system's
 # rustc, if any (rustc-web 1.96 on an up-to-date Debian 12), stays as it is. The
-# target's standard library is unpacked the same way, into build/rust-cross/<arch>/, and
+# target's standard library is unpacked the same way, into the cache too, and
 # used through --sysroot. Then, with that toolchain (the rustup one stays the main one,
 # untouched):
 #
@@ -43,7 +45,8 @@ if ! cross_target "${1:-}" 2>/dev/null; then
   exit 2
 fi
 triple=$cross_triple
-qemu=$cross_qemu
+# The limit of the build and emulated run of the tests (about 5 minutes each here).
+CROSS_TEST_SECONDS=${CROSS_TEST_SECONDS:-1800}
 log=$PWD/build/test-cross-$triple.log
 
 start=$SECONDS
@@ -54,6 +57,7 @@ rm -f "$log"
 # then the exports cargo needs for --target (scripts/lib-cross.sh, shared with
 # build-cross-lib.sh).
 cross_setup "$triple"
+qemu=$cross_qemu
 
 # The test profile, tuned for a build that runs once under an emulator: no debug info,
 # and the dependencies only the tests' tools use (cbindgen, syn, serde, toml, cc, ...)
@@ -79,8 +83,16 @@ test_cross() {
   mkdir -p build
   echo "TCAST_TEST_QUICK=1: the exhaustive and random-heavy tests sample their inputs"
   # Every line to the log and the screen; pipefail keeps cargo's status.
-  TCAST_TEST_QUICK=1 "$CARGO" test "${profile[@]}" --target "$triple" -- --show-output 2>&1 |
-    tee "$log"
+  # A time limit on the whole (build and emulated tests), so that an emulator that hangs
+  # past the thread check of cross_setup ends the step, saying so, not CI's run.
+  local status=0
+  TCAST_TEST_QUICK=1 timeout --kill-after=30 "$CROSS_TEST_SECONDS" \
+    "$CARGO" test "${profile[@]}" --target "$triple" -- --show-output 2>&1 | tee "$log" ||
+    status=$?
+  if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo "error: cargo test --target $triple under $qemu did not end within $CROSS_TEST_SECONDS s" >&2
+  fi
+  return "$status"
 }
 step --keep-going "cargo test --target $triple under $qemu (Debian rustc 1.85, TCAST_TEST_QUICK=1)" \
   test_cross

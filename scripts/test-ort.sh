@@ -38,13 +38,7 @@ export TCAST_ORT_LIB=$target_dir/release/libtensorcast_ort.so
 
 pinned_venv "$venv" "$requirements"
 
-if [ ! -d build/onnx-1.18.0/data ]; then
-  rm -rf build/onnx-1.18.0
-  "$venv/bin/pip" download --quiet --disable-pip-version-check --no-deps \
-    --only-binary=:all: -d build/onnx-1.18.0 onnx==1.18.0
-  "$venv/bin/python" tests/conformance/extract_node_data.py \
-    build/onnx-1.18.0/onnx-1.18.0-*.whl build/onnx-1.18.0/data
-fi
+onnx118_data "$venv"
 export ONNX118_NODE_DATA=$PWD/build/onnx-1.18.0/data/onnx/backend/test/data/node
 
 "$venv/bin/python" tests/oracles/onnxruntime/node_counts.py

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # The Python wheel pytensorcast (docs/python.md): builds it (scripts/build-wheel.sh),
 # checks its tag with auditwheel (build/venv-wheel-tools, tests/python/requirements-tools.txt),
-# installs it with `pip install --no-index` into a fresh venv (build/venv-python: removed
-# and made again each run, with the pins of tests/python/requirements.txt: numpy,
-# ml_dtypes, onnxruntime and pytest only) with no cargo or rustc on PATH, and runs
+# installs it with `pip install --no-index --only-binary :all:` into a fresh venv
+# (build/venv-python: removed and made again each run, with the pins of
+# tests/python/requirements.txt: numpy, ml_dtypes, onnxruntime and pytest only) with a
+# PATH of that venv alone, so that nothing can be compiled, and runs
 # tests/python against the installed copy (never the source tree), the 2 GiB checkpoint
 # conversion included; then tests/python/smoke.py against the same wheel in a venv with
 # numpy 1.26.4 and ml_dtypes 0.5.1 (build/venv-python-numpy1), and
@@ -31,14 +32,17 @@ tr -d '\n' <<<"$shown" | grep -qF "platform tag: \"$tag\"" || fail "auditwheel d
 echo "auditwheel: $tag"
 
 venv=build/venv-python
-rm -rf "$venv"
-pinned_venv "$venv" tests/python/requirements.txt
-# No Rust on PATH: installing the wheel must compile nothing.
+pinned_venv --fresh "$venv" tests/python/requirements.txt
+# Installing the wheel must compile nothing: pip may take binary distributions only
+# (--only-binary :all:, and --no-index: the wheel is the one file it may read), and it
+# runs with a PATH of the venv alone, so no compiler, cargo or rustc of the machine is
+# there to run, wherever the machine keeps one (Debian's rustc-web lives in /usr/bin).
+step "pip install --no-index --only-binary :all: $wheel (PATH: the venv only)" \
+  env PATH="$PWD/$venv/bin" "$venv/bin/pip" install --quiet --disable-pip-version-check \
+  --no-index --only-binary :all: "$wheel"
+# The tests run without Rust's toolchains on PATH all the same (the ones of rustup and of
+# this repository): nothing they start may build the library.
 clean_path=$(tr ':' '\n' <<<"$PATH" | grep -v -e '\.cargo' -e 'rust' | paste -sd:)
-step "pip install --no-index $wheel (no cargo, no rustc on PATH)" \
-  env PATH="$clean_path" "$venv/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
-env PATH="$clean_path" sh -c '! command -v cargo && ! command -v rustc' >/dev/null ||
-  fail "cargo or rustc is still on the PATH of the install"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -52,9 +56,9 @@ rm -rf build/pytest-python
 
 # numpy 1: the same wheel beside numpy 1.26.4 and ml_dtypes 0.5.1, smoke-tested.
 np1=build/venv-python-numpy1
-rm -rf "$np1"
-pinned_venv "$np1" tests/python/requirements-numpy1.txt
-"$np1/bin/pip" install --quiet --disable-pip-version-check --no-index "$wheel"
+pinned_venv --fresh "$np1" tests/python/requirements-numpy1.txt
+env PATH="$PWD/$np1/bin" "$np1/bin/pip" install --quiet --disable-pip-version-check --no-index \
+  --only-binary :all: "$wheel"
 (cd "$work" && "$OLDPWD/$np1/bin/python" "$tests/smoke.py") | tee -a "$log" || status=$?
 
 "$venv/bin/python" scripts/bench-python.py --quick || echo "bench-python.py failed (information only)"

@@ -47,7 +47,7 @@ expect_refused() {
 }
 
 # The step names, as README.md documents them, in the order they run.
-steps=(options venv fmt shellcheck cargo-test miri shortest msrv ctest install abi dist readme deb rpm newcomer oracle np-oracle onnx123 conformance
+steps=(options setup venv fmt shellcheck cargo-test miri shortest msrv ctest install abi dist readme deb rpm newcomer oracle np-oracle onnx123 conformance
   onnx118 ort python portable aarch64 python-aarch64 s390x go csharp fuzz-lint fuzz)
 
 # --list: one line per step, name then description, in the order they run; what each
@@ -78,7 +78,7 @@ expect_plan "--quick" venv build fmt cargo-test oracle conformance
 expect_plan "--from portable" venv build portable aarch64 python-aarch64 s390x go csharp fuzz-lint fuzz
 expect_plan "--from ctest" venv ctest install abi dist readme deb rpm newcomer oracle np-oracle onnx123 conformance onnx118 \
   ort python portable aarch64 python-aarch64 s390x go csharp fuzz-lint fuzz
-expect_plan "--from venv" "${steps[@]:1}"
+expect_plan "--from venv" "${steps[@]:2}"
 expect_plan "--from options" "${steps[@]}"
 # --dry-run after the selection too.
 plan_after=$(bash scripts/test.sh --only oracle --dry-run | paste -sd' ')

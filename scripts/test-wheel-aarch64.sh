@@ -22,8 +22,15 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing python3-venv qemu-user
+# shellcheck source=scripts/lib-cross.sh
+source scripts/lib-cross.sh
+
+install_missing python3-venv
 wheel=$(bash scripts/build-wheel.sh --target aarch64-unknown-linux-gnu | tail -n 1)
+# The pinned qemu that build-wheel.sh's cross setup unpacked and tried with a thread
+# (scripts/lib-cross.sh).
+cross_target aarch64-unknown-linux-gnu
+qemu=$(qemu_dir)/qemu-aarch64
 echo "wheel: $wheel"
 case $wheel in *_aarch64.whl) ;; *) fail "not an aarch64 wheel: $wheel" ;; esac
 pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt
@@ -52,8 +59,8 @@ step "numpy 2.4.6, ml_dtypes 0.6.0 and the wheel for aarch64 into ${dir#"$PWD"/}
   --target "$dir/site" numpy==2.4.6 ml_dtypes==0.6.0 "$wheel"
 
 root=$dir/root
-step "under qemu-aarch64: import and casts against ml_dtypes" \
-  qemu-aarch64 -L /usr/aarch64-linux-gnu \
+step "under $qemu: import and casts against ml_dtypes (at most 600 s)" \
+  timeout --kill-after=10 600 "$qemu" -L /usr/aarch64-linux-gnu \
   -E "LD_LIBRARY_PATH=$root/lib/aarch64-linux-gnu:$root/usr/lib/aarch64-linux-gnu" \
   -E "PYTHONHOME=$root/usr" -E "PYTHONPATH=$dir/site" -E PYTHONDONTWRITEBYTECODE=1 \
   "$root/usr/bin/python3.11" tests/python/smoke.py

@@ -47,9 +47,52 @@ run_options() {
   bash scripts/test-steps.sh
 }
 
-step_def venv "" "Python venv (pinned oracles) in build/venv"
+# What the steps need from outside, fetched once before they start (two at a time in a
+# full run, where two steps must not install the same thing at once); each step still
+# installs what it misses when run alone. Kept between runs where it comes from pinned
+# versions (scripts/lib.sh: tcast_cache_dir).
+step_def setup "" "what the steps need: the system's packages (one apt-get), Debian's rustc 1.85 and the cross standard libraries, qemu-user, nightly with Miri, cargo-fuzz (kept in the cache by version)"
+run_setup() {
+  local wanted=()
+  # The foreign architectures first: the cross C libraries come from their lists.
+  local triple
+  for triple in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
+    (source scripts/lib-cross.sh && cross_target "$triple" && _cross_foreign_architecture)
+  done
+  local command package
+  for command in cmake:cmake make:make gcc:gcc g++:g++ valgrind:valgrind shellcheck:shellcheck \
+    git:git pkg-config:pkg-config readelf:binutils go:golang-go mcs:mono-mcs mono:mono-runtime \
+    abidw:abigail-tools dpkg-gensymbols:dpkg-dev dh:debhelper lintian:lintian rpmbuild:rpm \
+    rpmlint:rpmlint aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu s390x-linux-gnu-gcc:gcc-s390x-linux-gnu; do
+    package=${command#*:}
+    have "${command%%:*}" || wanted+=("$package")
+  done
+  [ -e /usr/aarch64-linux-gnu/lib/libc.so ] || wanted+=(libc6-dev-arm64-cross)
+  [ -e /usr/s390x-linux-gnu/lib/libc.so ] || wanted+=(libc6-dev-s390x-cross)
+  python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || wanted+=(python3-venv)
+  apt_install ${wanted[@]+"${wanted[@]}"}
+  use_debian_rust
+  for triple in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
+    (source scripts/lib-cross.sh && cross_setup "$triple")
+  done
+  if ! cargo +nightly miri --version >/dev/null 2>&1; then
+    step "nightly toolchain with Miri" rustup toolchain install nightly --profile minimal \
+      --component miri --component rust-src --component rustfmt --component clippy
+  fi
+  step "cargo-fuzz $CARGO_FUZZ_VERSION in $(cargo_fuzz_root)" cargo_fuzz_install
+}
+
+step_def venv "" "Python venvs (pinned oracles) in build/venv and the other steps' build/venv-*, onnx 1.18.0's node test data (kept in the cache by hash)"
 run_venv() {
   pinned_venv build/venv tests/conformance/requirements.txt
+  onnx118_data build/venv
+  # The other steps' venvs, made here, one after another, before two steps run at once
+  # (each step still checks its own pins, a no-op then).
+  pinned_venv build/venv-np1 tests/oracles/numpy_can_cast/requirements-np1.txt
+  pinned_venv build/venv-onnx123 tests/oracles/onnx/requirements.txt
+  pinned_venv build/venv-ort tests/oracles/onnxruntime/requirements.txt
+  pinned_venv build/venv-zig tests/python/requirements-zig.txt
+  pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt
 }
 
 step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the library, xtask/, integrations/onnxruntime/)"
@@ -124,7 +167,7 @@ cmake_build() {
 step_def ctest "" "CMake build and CTest (C suite, and again under valgrind memcheck)"
 run_ctest() {
   cmake_build
-  ctest --test-dir build/cmake --output-on-failure
+  ctest --test-dir build/cmake --output-on-failure -j "$(nproc)"
 }
 
 step_def install "" "install: cmake --install into a temporary prefix, consumers via find_package and pkg-config"
@@ -181,13 +224,7 @@ run_conformance() {
 # STRING dirs are run from it.)
 step_def onnx118 "venv build" "ONNX conformance: the string Cast tests, which only onnx 1.18.0 ships"
 run_onnx118() {
-  if [ ! -d build/onnx-1.18.0/data ]; then
-    rm -rf build/onnx-1.18.0
-    build/venv/bin/pip download --quiet --disable-pip-version-check --no-deps \
-      --only-binary=:all: -d build/onnx-1.18.0 onnx==1.18.0
-    build/venv/bin/python tests/conformance/extract_node_data.py \
-      build/onnx-1.18.0/onnx-1.18.0-*.whl build/onnx-1.18.0/data
-  fi
+  onnx118_data build/venv
   build/venv/bin/python tests/conformance/onnx_node.py --lib $lib \
     --data build/onnx-1.18.0/data/onnx/backend/test/data/node --filter STRING --min-passed 6
 }
@@ -207,7 +244,7 @@ run_python() {
 step_def portable "venv build" "portable path: C suite, Python oracles and conformance with TCAST_DISABLE_CPU_FEATURES=all"
 run_portable() {
   export TCAST_DISABLE_CPU_FEATURES=all TCAST_LIB=$lib
-  ctest --test-dir build/cmake --output-on-failure --label-exclude memcheck
+  ctest --test-dir build/cmake --output-on-failure --label-exclude memcheck -j "$(nproc)"
   build/venv/bin/python -m pytest tests/oracles/numpy -q
   bash scripts/test-onnx123-oracle.sh
   build/venv/bin/python tests/conformance/onnx_node.py --lib $lib --min-passed 184
@@ -378,6 +415,12 @@ fi
 current=
 on_exit() {
   local status=$?
+  if [ "$mode" != all ] && [ -n "${ci_dir:-}" ]; then
+    rm -rf "$ci_dir"
+  fi
+  if [ "$status" -ne 0 ] && [ -n "${lane_pids[*]-}" ]; then
+    stop_lanes
+  fi
   if [ "$status" -ne 0 ] && [ "$current" = build ] && [ "$mode" = quick ]; then
     printf 'The build that %s needs, cargo build, failed (exit %d).\n' "${selected[*]}" "$status" >&2
   elif [ "$status" -ne 0 ] && [ "$current" = build ]; then
@@ -391,31 +434,228 @@ on_exit() {
   fi
 }
 trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Where each step's log, time and outcome go (build/ci, made anew by each full run; a
+# temporary directory for the other selections, which scripts/test-steps.sh runs inside
+# a full run), and where the table of the last full run is kept to compare with (the
+# machine's cache).
+mkdir -p build
+if [ "$mode" = all ]; then
+  ci_dir=$PWD/build/ci
+  rm -rf "$ci_dir"
+else
+  ci_dir=$(mktemp -d "$PWD/build/ci-$mode.XXXXXX")
+fi
+mkdir -p "$ci_dir/logs" "$ci_dir/times" "$ci_dir/done"
+history=$(tcast_cache_dir)/step-times.tsv
+
+# children_cpu VAR: sets VAR to the CPU seconds (user + system) of the children this
+# shell has waited for. `times` runs in this shell (a command substitution would ask a
+# new one, which has no children yet).
+children_cpu() {
+  local _self _children _user _system
+  times >"$ci_dir/.times.$BASHPID"
+  { read -r _self; read -r _user _system; } <"$ci_dir/.times.$BASHPID"
+  rm -f "$ci_dir/.times.$BASHPID"
+  printf -v "$1" '%s' "$(awk -v u="$_user" -v s="$_system" 'function sec(t,  a) {
+      split(t, a, "m"); sub(/s$/, "", a[2]); return a[1] * 60 + a[2] }
+    BEGIN { printf "%.0f", sec(u) + sec(s) }')"
+}
+
+# run_timed NAME LANE: runs the step NAME (or the prerequisite build) under its heading,
+# and writes "NAME LANE WALL CPU STATUS" into build/ci/times/NAME: wall and CPU seconds,
+# the CPU of every process the step ran, both cores counted. Sets step_status to the
+# step's exit status and returns 0: call it as a command of its own (see step in
+# scripts/lib.sh: inside `||` bash would ignore errexit in the step too).
+run_timed() {
+  local name=$1 lane=$2 started cpu_before cpu_after status
+  started=$SECONDS
+  children_cpu cpu_before
+  set +e
+  (
+    set -e
+    case $name in
+      build)
+        if [ "$mode" = quick ]; then
+          step "build: cargo build (target/debug/libtensorcast.so, which cargo-test reuses)" cargo build
+        else
+          step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build
+        fi
+        ;;
+      *) step "$name: ${step_titles[$name]}" "run_${name//-/_}" ;;
+    esac
+  )
+  status=$?
+  set -e
+  children_cpu cpu_after
+  echo "$name $lane $((SECONDS - started)) $((cpu_after - cpu_before)) $status" >"$ci_dir/times/$name"
+  printf '%s: %d s wall, %d s CPU\n' "$name" "$((SECONDS - started))" "$((cpu_after - cpu_before))"
+  step_status=$status
+}
+
+# say TEXT: one line of progress, whole, between the two lanes' output.
+say() {
+  flock "$ci_dir/print.lock" printf '[%4d s] %s\n' "$SECONDS" "$*"
+}
+
+# The two lanes of a full run (mode all; --only, --from and --quick run their steps one
+# after another). The machine has two cores: compilers use both, but much of a step is one
+# core's work (rustc's codegen with one codegen unit, qemu, valgrind, pytest, Miri, the
+# fuzzers), so two steps at a time keep both busy. Two steps never share a cargo target
+# directory or a build tree at the same time: lane 1 holds every step that builds in or
+# reads target/ (release and debug) and build/cmake, in the order they depend on one
+# another, and then ort (integrations/onnxruntime/target) and fuzz (fuzz/target); lane 2
+# the steps with target directories of their own (target/miri, target/msrv, target/cross,
+# build/abi, the release trees of build/dist, target/wheel*). csharp (lane 1) builds the
+# aarch64 library in target/cross, which the cross steps (lane 2) have left long before;
+# cargo's lock would make it wait otherwise, never race. The venvs, toolchains and data
+# are made before the lanes start (setup, venv). lane_waits[NAME] names steps of the other
+# lane that NAME must follow.
+serial_first=(options setup venv)
+lane1=(fmt cargo-test shortest ctest install readme oracle np-oracle onnx123 conformance onnx118 portable go csharp
+  ort fuzz-lint fuzz)
+lane2=(shellcheck miri msrv aarch64 s390x abi dist deb rpm newcomer python python-aarch64)
+declare -A lane_waits=()
+
+# wait_for NAME...: until each step NAME has passed; false when a step failed meanwhile.
+wait_for() {
+  local name
+  for name in "$@"; do
+    until [ -e "$ci_dir/done/$name" ]; do
+      [ ! -e "$ci_dir/failed" ] || return 1
+      sleep 2
+    done
+  done
+}
+
+# lane_run LANE NAME...: the steps in order, each one's output into build/ci/logs/NAME.log,
+# printed whole when it ends. Stops at the first failure (naming it in build/ci/failed)
+# or when the other lane failed.
+lane_run() {
+  local lane=$1 name status log
+  shift
+  for name in "$@"; do
+    # shellcheck disable=SC2086 # the names are words
+    wait_for ${lane_waits[$name]-} || return 0
+    [ ! -e "$ci_dir/failed" ] || return 0
+    log=$ci_dir/logs/$name.log
+    say "lane $lane: $name started"
+    run_timed "$name" "$lane" >"$log" 2>&1
+    status=$step_status
+    # shellcheck disable=SC2016 # the inner shell expands them
+    flock "$ci_dir/print.lock" sh -c 'printf "\n======== %s (lane %s): its output ========\n" "$1" "$2"; cat "$3"' \
+      sh "$name" "$lane" "$log"
+    if [ "$status" -ne 0 ]; then
+      if (set -o noclobber && echo "$name $status" >"$ci_dir/failed") 2>/dev/null; then :; fi
+      return "$status"
+    fi
+    touch "$ci_dir/done/$name"
+    say "lane $lane: $name passed"
+  done
+}
+
+# Every process of the lanes still running: the lanes' process trees, leaves first.
+kill_tree() {
+  local child
+  for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do
+    kill_tree "$child"
+  done
+  kill "$1" 2>/dev/null || true
+}
+lane_pids=()
+stop_lanes() {
+  local pid
+  for pid in ${lane_pids[@]+"${lane_pids[@]}"}; do
+    kill_tree "$pid"
+  done
+  lane_pids=()
+}
+
+# The table at the end: each step's wall and CPU seconds, and the last complete run's
+# wall time on this machine beside it, marked when a step took twice as long or more.
+print_table() {
+  local name lane wall cpu status before mark total_cpu=0
+  declare -A last=()
+  if [ -f "$history" ]; then
+    while read -r name wall; do last[$name]=$wall; done <"$history"
+  fi
+  echo
+  printf '%-15s %5s %8s %8s %12s\n' step lane "wall s" "CPU s" "last run s"
+  for name in "${plan[@]}"; do
+    [ -f "$ci_dir/times/$name" ] || continue
+    read -r name lane wall cpu status <"$ci_dir/times/$name"
+    before=${last[$name]:--}
+    mark=
+    if [ "$before" != - ] && [ "$wall" -ge 30 ] && [ "$wall" -ge $((2 * before)) ]; then
+      mark='  <- twice the last run or more'
+    fi
+    [ "$status" -eq 0 ] || mark="  FAILED (exit $status)"
+    printf '%-15s %5s %8d %8d %12s%s\n' "$name" "$lane" "$wall" "$cpu" "$before" "$mark"
+    total_cpu=$((total_cpu + cpu))
+  done
+  printf '%-15s %5s %8d %8d\n' "in all" "" "$SECONDS" "$total_cpu"
+}
+
+save_table() {
+  local name lane wall cpu status
+  mkdir -p "$(dirname "$history")"
+  for name in "${plan[@]}"; do
+    read -r name lane wall cpu status <"$ci_dir/times/$name"
+    echo "$name $wall"
+  done >"$history.new"
+  mv "$history.new" "$history"
+}
 
 install_missing cmake make cc c++ valgrind python3-venv
-# Each step's wall time, printed at the end: CI's budget is 45 minutes on 2 cores.
-declare -A step_seconds=()
-for name in "${plan[@]}"; do
-  current=$name
-  started=$SECONDS
-  case $name in
-    build)
-      if [ "$mode" = quick ]; then
-        step "build: cargo build (target/debug/libtensorcast.so, which cargo-test reuses)" cargo build
-      else
-        step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build
-      fi
-      ;;
-    *) step "$name: ${step_titles[$name]}" "run_${name//-/_}" ;;
-  esac
-  step_seconds[$name]=$((SECONDS - started))
-done
+if [ "$mode" = all ]; then
+  for name in "${serial_first[@]}"; do
+    current=$name
+    run_timed "$name" serial
+    if [ "$step_status" -ne 0 ]; then
+      print_table
+      exit "$step_status"
+    fi
+  done
+  current=
+  say "two lanes: [${lane1[*]}] and [${lane2[*]}]"
+  lane_run 1 "${lane1[@]}" &
+  lane_pids+=($!)
+  lane_run 2 "${lane2[@]}" &
+  lane_pids+=($!)
+  # Two lanes, two ends: the first failure stops the other lane at once.
+  status=0
+  wait -n || status=$?
+  if [ "$status" -eq 0 ]; then
+    wait -n || status=$?
+  fi
+  stop_lanes
+  wait || true
+  if [ -e "$ci_dir/failed" ]; then
+    read -r current status <"$ci_dir/failed"
+    print_table
+    printf '\nFAILED: %s: %s (exit %d)\n' "$current" "${step_titles[$current]}" "$status" >&2
+    exit "$status"
+  fi
+  if [ "$status" -ne 0 ]; then
+    echo "error: a lane ended with status $status and no failed step named" >&2
+    exit "$status"
+  fi
+else
+  for name in "${plan[@]}"; do
+    current=$name
+    run_timed "$name" serial
+    if [ "$step_status" -ne 0 ]; then
+      print_table
+      exit "$step_status"
+    fi
+  done
+fi
 current=
-times=
-for name in "${plan[@]}"; do
-  times+="${times:+, }$name ${step_seconds[$name]} s"
-done
-printf 'step times: %s; %d s in all\n' "$times" "$SECONDS"
+print_table
+[ "$mode" != all ] || save_table
+printf '%s: %d passed, 0 failed\n' steps "${#plan[@]}"
 
 case $mode in
   all) step "all tests passed" ;;
