@@ -555,6 +555,20 @@ versioned_cargo_build() {
     --config "target.$triple.linker=\"$_tcast_lib_root/cmake/tensorcast-linker.sh\""
 }
 
+#   cmake_release_library
+#       The release library of this machine as the CMake build makes it
+#       (cmake/TensorcastCargo.cmake: linked through cmake/tensorcast-linker.sh, so every
+#       export carries TENSORCAST_<major>, and the build's paths remapped), configured in
+#       build/cmake-lib and built as its target tensorcast_cargo alone: the same cargo
+#       command, flags and target directory as the ctest step's build/cmake, so after that
+#       step cargo has nothing to compile, and target/release/libtensorcast.so stays the
+#       library the other steps tested. Needs cmake and make (install_missing).
+cmake_release_library() {
+  cmake -S "$_tcast_lib_root" -B "$_tcast_lib_root/build/cmake-lib" -DTCAST_CARGO_PROFILE=release \
+    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF >/dev/null
+  cmake --build "$_tcast_lib_root/build/cmake-lib" --target tensorcast_cargo
+}
+
 #   versioned_exports LIBRARY
 #       Inside a check or step: every symbol LIBRARY defines in its dynamic table is a
 #       function tcast_*@@TENSORCAST_<major> (the major from Cargo.toml), besides GNU

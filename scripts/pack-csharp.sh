@@ -4,9 +4,10 @@
 #
 #   bash scripts/pack-csharp.sh        -> build/csharp/TensorcastSharp.VERSION.nupkg
 #
-# Builds the Rust library for this machine (cargo build --release --lib, linked through
-# cmake/tensorcast-linker.sh so that its functions carry TENSORCAST_0: scripts/lib.sh's
-# versioned_cargo_build; each packed native is checked for it) and for aarch64
+# Builds the Rust library for this machine as the CMake build makes it (linked through
+# cmake/tensorcast-linker.sh so that its functions carry TENSORCAST_0, paths remapped:
+# scripts/lib.sh's cmake_release_library, a no-op after the test command's ctest step;
+# each packed native is checked for the versions) and for aarch64
 # (scripts/build-cross-lib.sh aarch64-unknown-linux-gnu: Debian's rustc 1.85 and the cross
 # gcc, installed when missing, the result checked under qemu-aarch64), compiles with mcs
 # the <Compile> files of bindings/csharp/src/TensorcastSharp.csproj, and zips, in NuGet's
@@ -32,14 +33,14 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing mcs python3 readelf
+install_missing cmake make cc mcs python3 readelf
 
 project=bindings/csharp/src/TensorcastSharp.csproj
 out=build/csharp
 pkg=$out/package
 
 step "csproj: sources and version" python3 scripts/csproj.py check "$project" Cargo.toml
-step "cargo build --release --lib, versioned (scripts/lib.sh)" versioned_cargo_build
+step "the release library as CMake builds it (scripts/lib.sh: cmake_release_library)" cmake_release_library
 step "scripts/build-cross-lib.sh aarch64-unknown-linux-gnu" \
   bash scripts/build-cross-lib.sh aarch64-unknown-linux-gnu
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds and tests the C# bindings (bindings/csharp) under Mono: installs Mono's C#
 # compiler from the system's packages when missing (Debian/Ubuntu), builds the Rust
-# library (target/release/libtensorcast.so), compiles the bindings, the tests, the
+# library as the CMake build makes it (target/release/libtensorcast.so:
+# cmake_release_library, which finds it built after the ctest step), compiles the bindings, the tests, the
 # README example and the benchmark with mcs into build/csharp/ (the library from the
 # <Compile> items of bindings/csharp/src/TensorcastSharp.csproj, which must list every
 # src/*.cs), and runs the tests and the example with mono; the native library is found
@@ -18,9 +19,9 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-install_missing mcs mono cc python3 readelf
+install_missing cmake make mcs mono cc python3 readelf
 
-step "cargo build --release --lib, versioned (scripts/lib.sh)" versioned_cargo_build
+step "the release library as CMake builds it (scripts/lib.sh: cmake_release_library)" cmake_release_library
 step "symbol versions of target/release/libtensorcast.so" \
   versioned_exports target/release/libtensorcast.so
 

@@ -3,13 +3,15 @@
 # Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
 # oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the
-# install and consumer checks, the Go and C# bindings' tests, and 60 s of fuzzing per
+# install and consumer checks, the Go and C# bindings' tests, and 30 s of fuzzing per
 # target (scripts/fuzz.sh --ci, nightly toolchain). Installs what it needs first
 # (cmake, make, a C and a C++ compiler, valgrind, python3-venv, pkg-config, golang-go,
 # mono-mcs from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
-# pinned Python packages in build/venv*; Debian's rustc 1.85 unpacked into build/rust-1.85,
-# never installed). Stops at the first failing step, names it with the exit status, and
-# says how to run it again.
+# pinned Python packages in build/venv*; Debian's rustc 1.85 and qemu-user unpacked into
+# the cache, never installed). A full run takes at most 35 minutes on 2 cores
+# (CONTRIBUTING.md, "CI's budget"): its steps run two at a time (the lanes, below), and
+# it ends with a table of each step's wall and CPU seconds. Stops at the first failing
+# step, names it with the exit status, and says how to run it again.
 #
 #   bash scripts/test.sh                every step, in order: what CI runs (.ci/run)
 #   bash scripts/test.sh --list         the steps' names, what each runs and what it needs
@@ -154,7 +156,7 @@ run_shortest() {
   bash scripts/test-shortest-exhaustive.sh
 }
 
-step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web in build/rust-1.85: clippy over every target (its tests run in aarch64, s390x, deb)"
+step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web (kept in the cache): clippy over every target (its tests run in aarch64, s390x, deb)"
 run_msrv() {
   bash scripts/test-msrv.sh
 }
@@ -164,7 +166,7 @@ cmake_build() {
   cmake --build build/cmake
 }
 
-step_def ctest "" "CMake build and CTest (C suite, and again under valgrind memcheck)"
+step_def ctest "" "CMake build and CTest -j (C suite, and again under valgrind memcheck at the quick sizes)"
 run_ctest() {
   cmake_build
   ctest --test-dir build/cmake --output-on-failure -j "$(nproc)"
@@ -282,7 +284,7 @@ run_fuzz_lint() {
   cargo +nightly clippy --bins -- -D warnings
 }
 
-step_def fuzz "" "fuzzing: every target for 60 s from fuzz/corpus, AddressSanitizer (scripts/fuzz.sh)"
+step_def fuzz "" "fuzzing: every target's corpus replayed, then 30 s of fuzzing each, AddressSanitizer (scripts/fuzz.sh)"
 run_fuzz() {
   bash scripts/fuzz.sh --ci
 }
