@@ -119,9 +119,9 @@ qemu_unpack() {
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $codename-backports main" \
       >"$tmp/sources.list"
     apt_private=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache")
+      -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache" ${sandbox[@]+"${sandbox[@]}"})
     apt-get "${apt_private[@]}" update -qq
-    if ! (cd "$tmp/debs" && apt-get "${apt_private[@]}" download -qq ${sandbox[@]+"${sandbox[@]}"} "$spec"); then
+    if ! (cd "$tmp/debs" && apt-get "${apt_private[@]}" download -qq "$spec"); then
       echo "error: cannot get $spec from $codename or $codename-backports" >&2
       return 1
     fi

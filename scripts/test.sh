@@ -73,7 +73,9 @@ run_setup() {
   [ -e /usr/s390x-linux-gnu/lib/libc.so ] || wanted+=(libc6-dev-s390x-cross)
   python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || wanted+=(python3-venv)
   apt_install ${wanted[@]+"${wanted[@]}"}
-  use_debian_rust
+  # In a subshell: use_debian_rust puts rustc 1.85 first for the rest of the shell, and
+  # cargo-fuzz below is built with the main toolchain.
+  (use_debian_rust)
   for triple in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
     (source scripts/lib-cross.sh && cross_setup "$triple")
   done
@@ -88,8 +90,9 @@ step_def venv "" "Python venvs (pinned oracles) in build/venv and the other step
 run_venv() {
   pinned_venv build/venv tests/conformance/requirements.txt
   onnx118_data build/venv
-  # The other steps' venvs, made here, one after another, before two steps run at once
-  # (each step still checks its own pins, a no-op then).
+  # In a full run, the other steps' venvs too, one after another, before two steps run at
+  # once (each step still checks its own pins, a no-op then).
+  [ "$mode" = all ] || return 0
   pinned_venv build/venv-np1 tests/oracles/numpy_can_cast/requirements-np1.txt
   pinned_venv build/venv-onnx123 tests/oracles/onnx/requirements.txt
   pinned_venv build/venv-ort tests/oracles/onnxruntime/requirements.txt
