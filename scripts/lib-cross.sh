@@ -38,7 +38,7 @@ cross_target() {
       return 2
       ;;
   esac
-  cross_sysroot=$(tcast_cache_dir)/rust-cross-$DEBIAN_RUST_VERSION/$cross_deb_arch
+  cross_sysroot=$(tcast_cache_dir)/rust-cross-${DEBIAN_RUST_VERSION//[:~+]/_}/$cross_deb_arch
 }
 
 _cross_as_root() {

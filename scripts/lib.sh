@@ -328,7 +328,8 @@ _tcast_apt_knows() {
 DEBIAN_RUST_VERSION=1.85.0+dfsg3-1~deb12u3
 DEBIAN_RUST_PACKAGES=(rustc-web cargo-web rust-web-clippy libstd-rust-web-dev libstd-rust-web-1.85)
 # Kept in the cache (tcast_cache_dir), named after the version, across runs and clones.
-DEBIAN_RUST_PREFIX=$(tcast_cache_dir)/rust-$DEBIAN_RUST_VERSION
+# (The version's ~ and + become _ in the name: paths reach debian/rules and rpm macros.)
+DEBIAN_RUST_PREFIX=$(tcast_cache_dir)/rust-${DEBIAN_RUST_VERSION//[:~+]/_}
 
 #   use_debian_rust
 #       Unpacks Debian's rustc DEBIAN_RUST_VERSION into DEBIAN_RUST_PREFIX (in the cache,

@@ -10,7 +10,7 @@
 #   2. makes them the source package tensorcast_V-R.dsc (dpkg-source -b, build/deb/source),
 #      unpacks it again (dpkg-source -x, build/deb/build) and builds it there with
 #      `dpkg-buildpackage -us -uc -b -d` and Debian's rustc 1.85 unpacked in
-#      build/rust-1.85 (use_debian_rust; the system's rustc is neither used nor touched,
+#      the cache (use_debian_rust; the system's rustc is neither used nor touched,
 #      and rustup's directories are not on PATH), no network: cargo's home is inside the
 #      build directory and sees only the vendored crates. ctest runs the C and C++ suites
 #      during the build. -d: dpkg does not check the Build-Depends, which name the

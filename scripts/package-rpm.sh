@@ -8,7 +8,7 @@
 #      source tarball: the two beside it, or in TCAST_DIST_DIR); they become Source0 and
 #      Source1 in build/rpm/SOURCES, the spec is taken out of the source tarball.
 #   2. `rpmbuild -bs` writes the source RPM; `rpmbuild -bb --nodeps` builds the binary
-#      RPMs with Debian's rustc 1.85 unpacked in build/rust-1.85 (use_debian_rust, passed
+#      RPMs with Debian's rustc 1.85 unpacked in the cache (use_debian_rust, passed
 #      as the spec's tcast_rustc/tcast_cargo; rustup's directories are not on PATH),
 #      offline, with the C and C++ test suites in %check. --nodeps: the BuildRequires
 #      name Fedora's packages, which rpm's database here does not hold.
