@@ -69,78 +69,116 @@ _cross_toolchain() {
   apt_install ${missing[@]+"${missing[@]}"}
 }
 
-# qemu-user, pinned: Debian bookworm's own qemu 7.2 never returns from pthread_create
-# under qemu-aarch64 on some current machines (an AMD EPYC of family 26 with Linux 6.18),
-# so every emulated run takes the static binaries of this version (one file per CPU, no
-# dependencies), from the system's package lists or, on Debian 12, its backports suite.
-# Unpacked once into the cache (tcast_cache_dir), never installed: the system's qemu, if
-# any, stays as it is.
-QEMU_DEB_VERSION=1:10.0.2+ds-2+deb13u1~bpo12+1
+# qemu-user, from Debian's packages, never installed: the static emulators of a package
+# are unpacked into the cache (tcast_cache_dir), under the package's version, and used by
+# path. Two are tried, in this order, and the first that starts and joins a thread within
+# QEMU_SMOKE_SECONDS is the one every emulated step of the run uses:
+#
+#   system      qemu-user-static of the system's own suite (bookworm: 7.2)
+#   backports   qemu-user of the suite's backports (bookworm-backports: 10.0, static)
+#
+# Bookworm's 7.2 never returns from pthread_create on some current machines (an AMD EPYC
+# of family 26 with Linux 6.18: 100% CPU, forever); 10.0 runs threads there. Where 7.2
+# works it goes first: it ran the emulated tests in about two thirds of 10.0's CPU time
+# here (cast::lowp_tests on aarch64: 52 s against 76 s).
+QEMU_KINDS=(system backports)
+QEMU_SMOKE_SECONDS=20
 
-#   qemu_dir
-#       Prints the directory that holds qemu-aarch64 and qemu-s390x of QEMU_DEB_VERSION
-#       (its name carries the version).
-qemu_dir() {
-  echo "$(tcast_cache_dir)/qemu-user-${QEMU_DEB_VERSION//[:~+]/_}"
-}
-
-#   qemu_unpack
-#       Unless qemu_dir holds them, downloads qemu-user QEMU_DEB_VERSION (apt-get download:
-#       the system's lists, else private lists of its backports suite, made beside the
-#       cache, never the system's) and keeps its qemu-aarch64 and qemu-s390x there.
-qemu_unpack() {
-  local dir tmp spec=qemu-user=$QEMU_DEB_VERSION
-  dir=$(qemu_dir)
-  if [ -x "$dir/qemu-aarch64" ] && [ -x "$dir/qemu-s390x" ]; then
-    echo "already unpacked in $dir: $("$dir/qemu-aarch64" --version | head -n 1)"
-    return 0
+# _qemu_apt KIND APT-ARGS...: apt-get or apt-cache (the first of APT-ARGS) on KIND's lists:
+# the system's, or private lists of the backports of the system's suite, kept in the cache
+# (the machine's apt configuration is left as it is; the archive is the one the system's
+# lists name for its own suite).
+_qemu_apt() {
+  local kind=$1 tool=$2
+  shift 2
+  if [ "$kind" = system ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+      "$tool" -o APT::Sandbox::User=root "$@"
+    else
+      "$tool" "$@"
+    fi
+    return
   fi
-  tmp=$dir.tmp.$$
-  rm -rf "$tmp"
-  mkdir -p "$tmp/debs"
-  local sandbox=()
-  [ "$(id -u)" -ne 0 ] || sandbox=(-o APT::Sandbox::User=root)
-  if _tcast_apt_knows "$spec"; then
-    (cd "$tmp/debs" && apt-get download -qq ${sandbox[@]+"${sandbox[@]}"} "$spec")
-  else
-    # The suite's backports, through lists of its own: the machine's apt configuration is
-    # left as it is. The archive is the one the system's lists name for its own suite.
-    local codename uri apt_private
-    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+  local codename uri lists
+  codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+  lists=$(tcast_cache_dir)/apt-$codename-backports
+  if [ ! -f "$lists/sources.list" ]; then
     # shellcheck disable=SC2016 # apt's own field names, not the shell's
     uri=$(apt-get indextargets --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
       awk -v suite="$codename" '$2 == suite { print $1; exit }')
     if [ -z "$codename" ] || [ -z "$uri" ]; then
-      echo "error: cannot get $spec: apt does not know it, and no Debian archive for this" \
-        "system's suite is configured to look in its backports" >&2
+      echo "error: no Debian archive for this system's suite is configured: no backports to look in" >&2
       return 1
     fi
-    mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial"
+    mkdir -p "$lists/lists/partial" "$lists/cache/archives/partial"
     echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri $codename-backports main" \
-      >"$tmp/sources.list"
-    apt_private=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o Dir::Etc::SourceParts=/dev/null
-      -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache=$tmp/cache" ${sandbox[@]+"${sandbox[@]}"})
-    apt-get "${apt_private[@]}" update -qq
-    if ! (cd "$tmp/debs" && apt-get "${apt_private[@]}" download -qq "$spec"); then
-      echo "error: cannot get $spec from $codename or $codename-backports" >&2
-      return 1
-    fi
+      >"$lists/sources.list.new"
+    mv "$lists/sources.list.new" "$lists/sources.list"
   fi
-  dpkg -x "$tmp"/debs/*.deb "$tmp/root"
-  mkdir -p "$tmp/bin"
-  mv "$tmp/root/usr/bin/qemu-aarch64" "$tmp/root/usr/bin/qemu-s390x" "$tmp/bin/"
-  rm -rf "$dir"
-  mv "$tmp/bin" "$dir"
-  rm -rf "$tmp"
-  "$dir/qemu-aarch64" --version | head -n 1
+  local private=(-o "Dir::Etc::SourceList=$lists/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$lists/lists" -o "Dir::Cache=$lists/cache")
+  [ "$(id -u)" -ne 0 ] || private+=(-o APT::Sandbox::User=root)
+  if [ "$tool" = apt-get ] && [ "$1" = update ]; then
+    "$tool" "${private[@]}" "$@"
+    return
+  fi
+  # Lists older than a day are fetched again first (a newer version may have replaced
+  # the one they name).
+  if [ -z "$(find "$lists/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
+    apt-get "${private[@]}" update -qq
+  fi
+  "$tool" "${private[@]}" "$@"
 }
 
-# The emulator must run threads (the tests start them): a program that starts and joins
-# one, under a time limit, so that an emulator that hangs fails here in seconds, saying
-# so, instead of at CI's limit.
-QEMU_SMOKE_SECONDS=60
-_cross_qemu_threads() {
-  local dir status=0
+# qemu_version KIND: the version of KIND's package that apt would take.
+qemu_version() {
+  local package="qemu-user-static"
+  [ "$1" = system ] || package="qemu-user"
+  _qemu_apt "$1" apt-cache policy "$package" | sed -n 's/^ *Candidate: //p' | grep -v '(none)' || true
+}
+
+# qemu_unpack KIND: unless the cache holds them, downloads KIND's package at the version
+# qemu_version gives and keeps its qemu-aarch64 and qemu-s390x (under those names) in
+# qemu-user-<version>/; prints that directory last.
+qemu_unpack() {
+  local kind=$1 package="qemu-user-static" suffix="-static" version dir tmp
+  if [ "$kind" != system ]; then
+    package="qemu-user" suffix=""
+  fi
+  if [ "$kind" = system ] && [ -z "${TCAST_APT_UPDATED:-}" ] && [ -z "$(qemu_version system)" ]; then
+    _qemu_apt system apt-get update -qq
+  fi
+  version=$(qemu_version "$kind")
+  if [ -z "$version" ]; then
+    echo "error: apt knows no $package in the $kind lists" >&2
+    return 1
+  fi
+  dir=$(tcast_cache_dir)/qemu-user-${version//[:~+]/_}
+  if [ ! -x "$dir/qemu-aarch64" ] || [ ! -x "$dir/qemu-s390x" ]; then
+    tmp=$dir.tmp.$$
+    rm -rf "$tmp"
+    mkdir -p "$tmp/debs"
+    # (Run where errexit may be off: each command's failure is checked.)
+    if ! (cd "$tmp/debs" && _qemu_apt "$kind" apt-get download -qq "$package=$version") >&2 ||
+      ! dpkg -x "$tmp"/debs/*.deb "$tmp/root" || ! mkdir -p "$tmp/bin" ||
+      ! mv "$tmp/root/usr/bin/qemu-aarch64$suffix" "$tmp/bin/qemu-aarch64" ||
+      ! mv "$tmp/root/usr/bin/qemu-s390x$suffix" "$tmp/bin/qemu-s390x"; then
+      echo "error: could not unpack qemu-aarch64 and qemu-s390x of $package $version" >&2
+      rm -rf "$tmp"
+      return 1
+    fi
+    rm -rf "$dir"
+    mv "$tmp/bin" "$dir" || return 1
+    rm -rf "$tmp"
+  fi
+  echo "$dir"
+}
+
+# qemu_threads QEMU: a program that starts and joins one thread (the tests start them),
+# built with the cross compiler, under QEMU within QEMU_SMOKE_SECONDS; false when it
+# hangs or fails, saying so.
+qemu_threads() {
+  local qemu=$1 dir status=0
   dir=$(mktemp -d)
   printf '%s\n' '#include <pthread.h>' '#include <stdio.h>' \
     'static void *run(void *arg) { return arg; }' \
@@ -148,16 +186,37 @@ _cross_qemu_threads() {
     '  if (pthread_create(&t, 0, run, &x) || pthread_join(t, &out) || out != &x) return 1;' \
     '  puts("a thread started and joined"); return 0; }' >"$dir/thread.c"
   "$cross_gnu-gcc" -O1 -pthread -o "$dir/thread" "$dir/thread.c"
-  timeout --kill-after=5 "$QEMU_SMOKE_SECONDS" "$cross_qemu" -L "/usr/$cross_gnu" "$dir/thread" || status=$?
+  timeout --kill-after=5 "$QEMU_SMOKE_SECONDS" "$qemu" -L "/usr/$cross_gnu" "$dir/thread" || status=$?
   rm -rf "$dir"
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-    echo "error: $cross_qemu ($("$cross_qemu" --version | head -n 1)) did not start and join one" \
-      "thread in $QEMU_SMOKE_SECONDS s: this emulator hangs on this machine, and every emulated test would" >&2
+    echo "$qemu ($("$qemu" --version | head -n 1)) did not start and join one thread in" \
+      "$QEMU_SMOKE_SECONDS s: it hangs on this machine" >&2
     return 1
   elif [ "$status" -ne 0 ]; then
-    echo "error: a program that starts and joins one thread failed under $cross_qemu (exit $status)" >&2
+    echo "a program that starts and joins one thread failed under $qemu (exit $status)" >&2
     return 1
   fi
+}
+
+#   cross_qemu_choose
+#       After cross_target: sets cross_qemu to the path of the first emulator of
+#       QEMU_KINDS that runs a thread for cross_triple (unpacked when missing); fails,
+#       naming each one tried and why, when none does.
+cross_qemu_choose() {
+  local kind dir name=$cross_qemu
+  for kind in "${QEMU_KINDS[@]}"; do
+    if ! dir=$(qemu_unpack "$kind" | tail -n 1) || [ ! -x "$dir/$name" ]; then
+      echo "no $kind qemu to try" >&2
+      continue
+    fi
+    if qemu_threads "$dir/$name"; then
+      cross_qemu=$dir/$name
+      echo "the emulator: $cross_qemu ($("$cross_qemu" --version | head -n 1))"
+      return 0
+    fi
+  done
+  echo "error: no emulator of ${QEMU_KINDS[*]} runs a thread for $cross_triple here" >&2
+  return 1
 }
 
 # The target's standard library at DEBIAN_RUST_VERSION, unpacked (never installed) unless
@@ -189,9 +248,9 @@ cross_setup() {
   cross_target "$1"
   step "foreign architecture $cross_deb_arch" _cross_foreign_architecture
   step "cross toolchain for $cross_triple (gcc, libc)" _cross_toolchain
-  step "qemu-user $QEMU_DEB_VERSION (static), in $(qemu_dir)" qemu_unpack
-  cross_qemu=$(qemu_dir)/$cross_qemu
-  step "$cross_qemu runs a thread (within $QEMU_SMOKE_SECONDS s)" _cross_qemu_threads
+  # Not a step: cross_qemu is for the rest of the script (the step's output the same).
+  printf '\n==> %s\n' "qemu-user for $cross_triple: the first of ${QEMU_KINDS[*]} that runs a thread in $QEMU_SMOKE_SECONDS s"
+  cross_qemu_choose
   use_debian_rust
   step "the $cross_triple standard library of Debian's rustc, in $cross_sysroot" \
     _cross_target_std

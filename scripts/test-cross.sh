@@ -7,9 +7,10 @@
 #   bash scripts/test-cross.sh s390x-unknown-linux-gnu      (big-endian)
 #
 # Installs what is missing first, on Debian/Ubuntu through scripts/lib.sh: the foreign
-# dpkg architecture, the cross C compiler and C library. qemu-user is the pinned static
-# build of scripts/lib-cross.sh (QEMU_DEB_VERSION), unpacked into the cache, and must
-# start and join a thread within a minute before anything runs under it. Debian's rustc
+# dpkg architecture, the cross C compiler and C library. qemu-user is a static build from
+# Debian's packages, unpacked into the cache: the first of the suite's own and its
+# backports' (scripts/lib-cross.sh, QEMU_KINDS) that starts and joins a thread within
+# 20 s, so an emulator that hangs on this machine is never used. Debian's rustc
 # is never installed: its packages at DEBIAN_RUST_VERSION (rustc-web, cargo-web,
 # rust-web-clippy and the host's standard library) are unpacked into the cache
 # (scripts/lib.sh: use_debian_rust, shared with scripts/test-msrv.sh), so the system's

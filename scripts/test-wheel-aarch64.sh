@@ -27,10 +27,11 @@ source scripts/lib-cross.sh
 
 install_missing python3-venv
 wheel=$(bash scripts/build-wheel.sh --target aarch64-unknown-linux-gnu | tail -n 1)
-# The pinned qemu that build-wheel.sh's cross setup unpacked and tried with a thread
-# (scripts/lib-cross.sh).
+# The emulator the cross steps use: the first that runs a thread here
+# (scripts/lib-cross.sh: cross_qemu_choose).
 cross_target aarch64-unknown-linux-gnu
-qemu=$(qemu_dir)/qemu-aarch64
+cross_qemu_choose
+qemu=$cross_qemu
 echo "wheel: $wheel"
 case $wheel in *_aarch64.whl) ;; *) fail "not an aarch64 wheel: $wheel" ;; esac
 pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt

@@ -56,7 +56,8 @@ run_options() {
 step_def setup "" "what the steps need: the system's packages (one apt-get), Debian's rustc 1.85 and the cross standard libraries, qemu-user, nightly with Miri, cargo-fuzz (kept in the cache by version)"
 run_setup() {
   local wanted=()
-  # The foreign architectures first: the cross C libraries come from their lists.
+  # The foreign architectures first: the cross C libraries come from their lists. (The
+  # emulator is chosen, and unpacked, by cross_setup below.)
   local triple
   for triple in aarch64-unknown-linux-gnu s390x-unknown-linux-gnu; do
     (source scripts/lib-cross.sh && cross_target "$triple" && _cross_foreign_architecture)
