@@ -512,17 +512,18 @@ say() {
 # fuzzers), so two steps at a time keep both busy. Two steps never share a cargo target
 # directory or a build tree at the same time: lane 1 holds every step that builds in or
 # reads target/ (release and debug) and build/cmake, in the order they depend on one
-# another, and then ort (integrations/onnxruntime/target) and fuzz (fuzz/target); lane 2
-# the steps with target directories of their own (target/miri, target/msrv, target/cross,
-# build/abi, the release trees of build/dist, target/wheel*). csharp (lane 1) builds the
+# another, and then abi (build/abi), ort (integrations/onnxruntime/target) and fuzz
+# (fuzz/target); lane 2 the steps with target directories of their own (target/miri,
+# target/msrv, target/cross, the release trees of build/dist, which deb, rpm and newcomer
+# make anew, target/wheel*). csharp (lane 1) builds the
 # aarch64 library in target/cross, which the cross steps (lane 2) have left long before;
 # cargo's lock would make it wait otherwise, never race. The venvs, toolchains and data
 # are made before the lanes start (setup, venv). lane_waits[NAME] names steps of the other
 # lane that NAME must follow.
 serial_first=(options setup venv)
 lane1=(fmt cargo-test shortest ctest install readme oracle np-oracle onnx123 conformance onnx118 portable go csharp
-  ort fuzz-lint fuzz)
-lane2=(shellcheck miri msrv aarch64 s390x abi dist deb rpm newcomer python python-aarch64)
+  abi ort fuzz-lint fuzz)
+lane2=(shellcheck miri msrv aarch64 s390x dist deb rpm newcomer python python-aarch64)
 declare -A lane_waits=()
 
 # wait_for NAME...: until each step NAME has passed; false when a step failed meanwhile.
