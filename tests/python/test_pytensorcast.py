@@ -367,14 +367,14 @@ def test_convert_interrupted_leaves_nothing(tmp_path):
     src = tmp_path / "m.safetensors"
     write_safetensors(src, {f"w{i}": np.ones(1 << 22, np.float32) for i in range(8)})
     p = subprocess.Popen([sys.executable, "-c", (
-        # SIGINT to the main thread itself (pthread_kill): a signal to the process may be
-        # taken by a sleeping worker thread of the library's pool, whose handler can run
-        # after the conversion ended on a loaded machine; Python acts on it in the main
-        # thread either way, as it does for Ctrl-C.
-        "import signal, os, threading, pytensorcast._convert as c\n"
+        # Python's own SIGINT handler first: a process started with SIGINT ignored (as a
+        # shell's `cmd &` starts it, and every process under it inherits) keeps it ignored,
+        # and Ctrl-C would never reach the converter.
+        "import signal, os, pytensorcast._convert as c\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "orig = c._cast_stream\n"
         "def slow(*a):\n"
-        "    orig(*a); signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)\n"
+        "    orig(*a); os.kill(os.getpid(), signal.SIGINT)\n"
         "c._cast_stream = slow\n"
         "from pytensorcast.__main__ import main\n"
         f"raise SystemExit(main(['convert', {str(src)!r}, {str(tmp_path / 'o.safetensors')!r}, '--dtype', 'f2']))\n")],
