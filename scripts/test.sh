@@ -615,9 +615,11 @@ save_table() {
   mv "$history.new" "$history"
 }
 
-install_missing cmake make cc c++ valgrind python3-venv
-if [ "$mode" = all ]; then
-  for name in "${serial_first[@]}"; do
+# run_serially NAME...: the steps one after another; the table and the step's status at
+# the first failure.
+run_serially() {
+  local name
+  for name in "$@"; do
     current=$name
     run_timed "$name" serial
     if [ "$step_status" -ne 0 ]; then
@@ -626,6 +628,11 @@ if [ "$mode" = all ]; then
     fi
   done
   current=
+}
+
+install_missing cmake make cc c++ valgrind python3-venv
+if [ "$mode" = all ]; then
+  run_serially "${serial_first[@]}"
   say "two lanes: [${lane1[*]}] and [${lane2[*]}]"
   lane_run 1 "${lane1[@]}" &
   lane_pids+=($!)
@@ -637,8 +644,11 @@ if [ "$mode" = all ]; then
   if [ "$status" -eq 0 ]; then
     wait -n || status=$?
   fi
-  stop_lanes
-  wait || true
+  if [ "$status" -ne 0 ]; then
+    stop_lanes
+    wait || true
+  fi
+  lane_pids=()
   if [ -e "$ci_dir/failed" ]; then
     read -r current status <"$ci_dir/failed"
     print_table
@@ -650,16 +660,8 @@ if [ "$mode" = all ]; then
     exit "$status"
   fi
 else
-  for name in "${plan[@]}"; do
-    current=$name
-    run_timed "$name" serial
-    if [ "$step_status" -ne 0 ]; then
-      print_table
-      exit "$step_status"
-    fi
-  done
+  run_serially "${plan[@]}"
 fi
-current=
 print_table
 [ "$mode" != all ] || save_table
 printf '%s: %d passed, 0 failed\n' steps "${#plan[@]}"
