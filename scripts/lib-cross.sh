@@ -7,10 +7,11 @@
 #   source scripts/lib-cross.sh
 #
 # The same setup as scripts/test-cross.sh, in the same places, so that each reuses what the
-# other unpacked: Debian's rustc DEBIAN_RUST_VERSION in build/rust-1.85 (lib.sh,
-# use_debian_rust), the target's standard library from the same source package in
-# build/rust-cross/<debian arch>, the cross C compiler and C library and qemu-user from the
-# system's packages, and builds under target/cross/ (CARGO_TARGET_DIR, when set, instead).
+# other unpacked: Debian's rustc DEBIAN_RUST_VERSION (lib.sh, use_debian_rust) and the
+# target's standard library from the same source package, both in the cache
+# (tcast_cache_dir), the cross C compiler and C library from the system's packages, a
+# static qemu-user chosen by cross_qemu_choose (below), and builds under target/cross/
+# (CARGO_TARGET_DIR, when set, instead).
 #
 #   cross_target TRIPLE
 #       Sets cross_triple, cross_deb_arch (arm64, s390x), cross_gnu (aarch64-linux-gnu,
@@ -20,8 +21,8 @@
 #
 #   cross_setup TRIPLE
 #       cross_target, then, as steps: the foreign dpkg architecture, the cross toolchain
-#       (installed when missing), Debian's rustc (use_debian_rust) and the target's
-#       standard library. Exports what cargo needs for `--target TRIPLE`: RUSTFLAGS (the
+#       (installed when missing), the emulator (cross_qemu_choose: sets cross_qemu to its
+#       path), Debian's rustc (use_debian_rust) and the target's standard library. Exports what cargo needs for `--target TRIPLE`: RUSTFLAGS (the
 #       target's sysroot: only the target's units get it under --target, build scripts
 #       and proc macros run on the host with its own), CARGO_TARGET_<TRIPLE>_LINKER, the
 #       _RUNNER (qemu with the target's C library) and CC_<triple> for the cc crate, and
