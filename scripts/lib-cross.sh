@@ -93,11 +93,7 @@ _qemu_apt() {
   local kind=$1 tool=$2
   shift 2
   if [ "$kind" = system ]; then
-    if [ "$(id -u)" -eq 0 ]; then
-      "$tool" -o APT::Sandbox::User=root "$@"
-    else
-      "$tool" "$@"
-    fi
+    "$tool" "$@"
     return
   fi
   local codename uri lists
@@ -147,7 +143,10 @@ qemu_unpack() {
     package="qemu-user" suffix=""
   fi
   if [ "$kind" = system ] && [ -z "${TCAST_APT_UPDATED:-}" ] && [ -z "$(qemu_version system)" ]; then
-    _qemu_apt system apt-get update -qq
+    local apt_get=()
+    _tcast_apt_command
+    "${apt_get[@]}" update -qq
+    export TCAST_APT_UPDATED=1
   fi
   version=$(qemu_version "$kind")
   if [ -z "$version" ]; then
@@ -160,7 +159,10 @@ qemu_unpack() {
     rm -rf "$tmp"
     mkdir -p "$tmp/debs"
     # (Run where errexit may be off: each command's failure is checked.)
-    if ! (cd "$tmp/debs" && _qemu_apt "$kind" apt-get download -qq "$package=$version") >&2 ||
+    local fetch=(_qemu_apt backports apt-get download -qq)
+    # The system's lists: lib.sh's deb_download (apt's sandbox, its error naming the version).
+    [ "$kind" != system ] || fetch=(deb_download .)
+    if ! (cd "$tmp/debs" && "${fetch[@]}" "$package=$version") >&2 ||
       ! dpkg -x "$tmp"/debs/*.deb "$tmp/root" || ! mkdir -p "$tmp/bin" ||
       ! mv "$tmp/root/usr/bin/qemu-aarch64$suffix" "$tmp/bin/qemu-aarch64" ||
       ! mv "$tmp/root/usr/bin/qemu-s390x$suffix" "$tmp/bin/qemu-s390x"; then

@@ -454,7 +454,7 @@ if [ "$mode" = all ]; then
 else
   ci_dir=$(mktemp -d "$PWD/build/ci-$mode.XXXXXX")
 fi
-mkdir -p "$ci_dir/logs" "$ci_dir/times" "$ci_dir/done"
+mkdir -p "$ci_dir/logs" "$ci_dir/times"
 history=$(tcast_cache_dir)/step-times.tsv
 
 # children_cpu VAR: sets VAR to the CPU seconds (user + system) of the children this
@@ -518,25 +518,11 @@ say() {
 # make anew, target/wheel*). csharp (lane 1) builds the
 # aarch64 library in target/cross, which the cross steps (lane 2) have left long before;
 # cargo's lock would make it wait otherwise, never race. The venvs, toolchains and data
-# are made before the lanes start (setup, venv). lane_waits[NAME] names steps of the other
-# lane that NAME must follow.
+# are made before the lanes start (setup, venv); no step waits for one of the other lane.
 serial_first=(options setup venv)
 lane1=(fmt cargo-test shortest ctest install readme oracle np-oracle onnx123 conformance onnx118 portable go csharp
   abi ort fuzz-lint fuzz)
 lane2=(shellcheck miri msrv aarch64 s390x dist deb rpm newcomer python python-aarch64)
-declare -A lane_waits=()
-
-# wait_for NAME...: until each step NAME has passed; false when a step failed meanwhile.
-wait_for() {
-  local name
-  for name in "$@"; do
-    until [ -e "$ci_dir/done/$name" ]; do
-      [ ! -e "$ci_dir/failed" ] || return 1
-      sleep 2
-    done
-  done
-}
-
 # lane_run LANE NAME...: the steps in order, each one's output into build/ci/logs/NAME.log,
 # printed whole when it ends. Stops at the first failure (naming it in build/ci/failed)
 # or when the other lane failed.
@@ -544,8 +530,6 @@ lane_run() {
   local lane=$1 name status log
   shift
   for name in "$@"; do
-    # shellcheck disable=SC2086 # the names are words
-    wait_for ${lane_waits[$name]-} || return 0
     [ ! -e "$ci_dir/failed" ] || return 0
     log=$ci_dir/logs/$name.log
     say "lane $lane: $name started"
@@ -558,8 +542,7 @@ lane_run() {
       if (set -o noclobber && echo "$name $status" >"$ci_dir/failed") 2>/dev/null; then :; fi
       return "$status"
     fi
-    touch "$ci_dir/done/$name"
-    say "lane $lane: $name passed"
+        say "lane $lane: $name passed"
   done
 }
 
