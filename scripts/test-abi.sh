@@ -254,7 +254,8 @@ copy_sources() {
 }
 step "a copy of the sources in ${variants#"$repo"/}" copy_sources
 
-# build_variant: the dev profile (debug info) at opt-level 0, incremental, linked as the
+# build_variant: the dev profile with full debug info (abidw reads the types from it;
+# Cargo.toml keeps only line tables) at opt-level 0, incremental, linked as the
 # CMake build links it (cmake/tensorcast-linker.sh), so that the symbols carry the
 # version; prints the library's path. The ABI that abidiff reads (the exported
 # functions' types, the structs' layouts) is the same at any optimisation level; opt-level
@@ -262,7 +263,8 @@ step "a copy of the sources in ${variants#"$repo"/}" copy_sources
 build_variant() {
   local host
   host=$(rustc -vV | sed -n 's/^host: //p')
-  (cd "$copy" && CARGO_TARGET_DIR=$variants_target CARGO_PROFILE_DEV_OPT_LEVEL=0 cargo build --lib --quiet \
+  (cd "$copy" && CARGO_TARGET_DIR=$variants_target CARGO_PROFILE_DEV_OPT_LEVEL=0 \
+    CARGO_PROFILE_DEV_DEBUG=true CARGO_INCREMENTAL=1 cargo build --lib --quiet \
     --config "target.$host.linker=\"$copy/cmake/tensorcast-linker.sh\"") >&2
   echo "$variants_target/debug/libtensorcast.so"
 }

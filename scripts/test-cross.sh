@@ -60,17 +60,12 @@ rm -f "$log"
 cross_setup "$triple"
 qemu=$cross_qemu
 
-# The test profile, tuned for a build that runs once under an emulator: no debug info,
-# and the dependencies only the tests' tools use (cbindgen, syn, serde, toml, cc, ...)
-# unoptimised, which takes a third off the build's CPU time; the library and its
-# run-time dependencies stay at opt-level 2, which the emulated tests need.
-export CARGO_PROFILE_TEST_DEBUG=false
-profile=(
-  --config 'profile.test.package."*".opt-level=0'
-  --config 'profile.test.package.half.opt-level=2'
-  --config 'profile.test.package.ryu.opt-level=2'
-  --config 'profile.test.package.fast-float2.opt-level=2'
-)
+# The test profile, tuned for a build that runs once under an emulator: no debug info
+# (not even Cargo.toml's line tables), and no incremental cache (a clean build writes
+# one it never reads). The dependencies only the tests' tools use are unoptimised by
+# Cargo.toml; the library and its run-time dependencies stay at opt-level 2, which the
+# emulated tests need.
+export CARGO_PROFILE_TEST_DEBUG=false CARGO_PROFILE_DEV_DEBUG=false CARGO_INCREMENTAL=0
 
 clippy_cross() {
   "$RUSTC" --version
@@ -88,7 +83,7 @@ test_cross() {
   # past the thread check of cross_setup ends the step, saying so, not CI's run.
   local status=0
   TCAST_TEST_QUICK=1 timeout --kill-after=30 "$CROSS_TEST_SECONDS" \
-    "$CARGO" test "${profile[@]}" --target "$triple" -- --show-output 2>&1 | tee "$log" ||
+    "$CARGO" test --target "$triple" -- --show-output 2>&1 | tee "$log" ||
     status=$?
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo "error: cargo test --target $triple under $qemu did not end within $CROSS_TEST_SECONDS s" >&2
