@@ -4,8 +4,9 @@
 # positive finite FLOAT (2^31 - 2^23 bit patterns; the sign does not change them) from
 # tensorcast (src/cast/text/shortest.rs) compared with ryu's, then the whole text of
 # every 4093rd pattern and of random ones against ryu's digits laid out as numpy's str()
-# (`cargo test` runs the same test with every 4093rd pattern for the digits too). On
-# all the cores there are; minutes of CPU time. Installs nothing (cargo fetches the
+# (`cargo test` runs the same test with every 4093rd pattern for the digits too, and
+# the step shortest of scripts/test.sh with every 5th). On all the cores there are;
+# minutes of CPU time. Installs nothing (cargo fetches the
 # dev-dependencies, ryu among them, from crates.io).
 set -euo pipefail
 cd "$(dirname "$0")/.."

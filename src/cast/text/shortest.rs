@@ -843,15 +843,23 @@ mod tests {
         );
     }
 
-    /// Every positive FLOAT's digits when TCAST_SHORTEST_EXHAUSTIVE=1 (scripts/
-    /// test-shortest-exhaustive.sh; minutes of CPU time), every 4093rd otherwise; then
+    /// The digits of every positive FLOAT when TCAST_SHORTEST_EXHAUSTIVE=1 (scripts/
+    /// test-shortest-exhaustive.sh; minutes of CPU time), of every Nth pattern when
+    /// TCAST_SHORTEST_EVERY=N (CI's step shortest: 5), of every 4093rd otherwise; then
     /// the whole text (sign, digits, layout) of every 4093rd pattern, random ones and the
     /// boundaries. On all the cores there are.
     #[test]
     fn float_texts_are_ryus_digits_in_numpys_layout() {
         let exhaustive = std::env::var_os("TCAST_SHORTEST_EXHAUSTIVE").is_some_and(|v| v == "1");
+        let every = std::env::var("TCAST_SHORTEST_EVERY").ok().map(|v| {
+            v.parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .unwrap_or_else(|| panic!("TCAST_SHORTEST_EVERY={v:?}: not a whole number >= 1"))
+        });
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-        let digit_step: u32 = if exhaustive { 1 } else { 4093 };
+        let digit_step: u32 = if exhaustive { 1 } else { every.unwrap_or(4093) };
+        println!("the digits of one positive finite FLOAT pattern in {digit_step}, against ryu's");
         std::thread::scope(|scope| {
             for t in 0..threads {
                 scope.spawn(move || {
