@@ -27,6 +27,14 @@ pub fn samples(full: usize) -> usize {
     }
 }
 
+/// Whether a test that checks a large output element by element (the outputs of 16 MiB
+/// that the kernels stream) checks element `i` of `n`: every one; in quick mode the
+/// first 65,536 (every 8- and 16-bit source value and the listed specials come first),
+/// the last 4,096 (the tails) and every 31st between. The kernels still write all `n`.
+pub fn checks_element(i: usize, n: usize) -> bool {
+    !quick() || i < 1 << 16 || i + 4096 >= n || i % QUICK_STRIDE == 0
+}
+
 /// The low bytes [`patterns_u16`] keeps with every high byte in quick mode: zero and one,
 /// the halves and quarters (where the exponent fields of FLOAT16 and BFLOAT16 and the
 /// rounding ties to the narrower formats change), and the largest values.

@@ -1008,7 +1008,13 @@ fn large_decoded_outputs_match_the_reference() {
                 Scalar::F16 => DType::Float16,
                 _ => DType::Bfloat16,
             };
-            for offset in [0, ts, 2 * ts, 4 * ts] {
+            // Quick mode: at the boundary and one of the three heads, in turn.
+            let heads = [ts, 2 * ts, 4 * ts];
+            let turn = (usize::from(format) + to as usize) % heads.len();
+            for (h, offset) in [0].into_iter().chain(heads).enumerate() {
+                if crate::testutil::quick() && h != 0 && h != turn + 1 {
+                    continue;
+                }
                 let mut storage = vec![0u8; n * ts + 64];
                 let start = storage.as_ptr().align_offset(32) + offset;
                 let shape = [n];
@@ -1021,6 +1027,9 @@ fn large_decoded_outputs_match_the_reference() {
                     .zip(out_chunks(&storage[start..], ts, n))
                     .enumerate()
                 {
+                    if !crate::testutil::checks_element(i, n) {
+                        continue;
+                    }
                     assert_eq!(
                         g,
                         &expected[usize::from(c)][..],

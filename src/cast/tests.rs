@@ -660,6 +660,9 @@ fn large_outputs_streamed_by_the_kernels_match_the_reference() {
             let got = cast_at_offset(from, to, &src, n, offset);
             let mut expected = vec![0u8; ts];
             for (i, (s, g)) in src.chunks_exact(fs).zip(got.chunks_exact(ts)).enumerate() {
+                if !crate::testutil::checks_element(i, n) {
+                    continue;
+                }
                 cast_element(sf, st, s, &mut expected);
                 assert_eq!(
                     g,
