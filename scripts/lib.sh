@@ -8,8 +8,9 @@
 #       Prints "==> NAME" and runs COMMAND (a program or a shell function) in a subshell
 #       with errexit on, so that any failing command inside a function fails the step.
 #       When it fails, prints "FAILED: NAME (exit N)" and exits the script with N. What the
-#       command sets, exports or cd's does not outlive the step. Without COMMAND, prints
-#       the heading only (for lines such as "all tests passed").
+#       command sets, exports or cd's does not outlive the step; one that took 5 s or
+#       more ends with "<== NAME: N s". Without COMMAND, prints the heading only (for
+#       lines such as "all tests passed").
 #   step --keep-going NAME COMMAND [ARG...]
 #       The same, but after a failure the script goes on, with NAME appended to the array
 #       failed_steps: for a script that runs several independent steps and reports them
@@ -19,8 +20,8 @@
 #
 #   check NAME COMMAND [ARG...]
 #       Runs COMMAND (a program or a shell function) in a subshell with errexit on, so
-#       that any failing command in it fails the check, prints "PASS: NAME" or
-#       "FAIL: NAME", and counts it in the globals `passed` and `failed` (0 at first);
+#       that any failing command in it fails the check, prints "PASS: NAME (N s)" or
+#       "FAIL: NAME (N s)" with its wall time, and counts it in the globals `passed` and `failed` (0 at first);
 #       the script goes on either way. A script of checks ends with its summary line,
 #       printf '%s: %d passed, %d failed' ..., and fails when `failed` is not 0.
 #
@@ -71,7 +72,7 @@ step() {
     keep_going=1
     shift
   fi
-  local name=$1
+  local name=$1 start=$SECONDS
   shift
   printf '\n==> %s\n' "$name"
   [ $# -gt 0 ] || return 0
@@ -86,6 +87,7 @@ step() {
   )
   status=$?
   [ "$errexit" -eq 0 ] || set -e
+  [ $((SECONDS - start)) -lt 5 ] || printf '<== %s: %d s\n' "$name" $((SECONDS - start))
   if [ "$status" -ne 0 ]; then
     printf '\nFAILED: %s (exit %d)\n' "$name" "$status" >&2
     [ "$keep_going" -eq 1 ] || exit "$status"
@@ -99,7 +101,7 @@ passed=0
 failed=0
 
 check() {
-  local name=$1 status
+  local name=$1 status start=$SECONDS
   shift
   printf -- '--- %s\n' "$name"
   set +e
@@ -111,10 +113,10 @@ check() {
   set -e
   if [ $status -eq 0 ]; then
     passed=$((passed + 1))
-    printf 'PASS: %s\n' "$name"
+    printf 'PASS: %s (%d s)\n' "$name" $((SECONDS - start))
   else
     failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$name"
+    printf 'FAIL: %s (%d s)\n' "$name" $((SECONDS - start))
   fi
 }
 
