@@ -287,7 +287,7 @@ fn every_code_converts_to_every_format() {
     }
 }
 
-use crate::testutil::{host_bytes, patterns_u16, samples, Rng};
+use crate::testutil::{checks_element, host_bytes, patterns_u16, quick, samples, Rng};
 
 #[test]
 fn f32_and_f64_boundaries_and_random_values_encode_exactly() {
@@ -1012,7 +1012,7 @@ fn large_decoded_outputs_match_the_reference() {
             let heads = [ts, 2 * ts, 4 * ts];
             let turn = (usize::from(format) + to as usize) % heads.len();
             for (h, offset) in [0].into_iter().chain(heads).enumerate() {
-                if crate::testutil::quick() && h != 0 && h != turn + 1 {
+                if quick() && h != 0 && h != turn + 1 {
                     continue;
                 }
                 let mut storage = vec![0u8; n * ts + 64];
@@ -1027,7 +1027,7 @@ fn large_decoded_outputs_match_the_reference() {
                     .zip(out_chunks(&storage[start..], ts, n))
                     .enumerate()
                 {
-                    if !crate::testutil::checks_element(i, n) {
+                    if !checks_element(i, n) {
                         continue;
                     }
                     assert_eq!(

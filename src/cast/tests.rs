@@ -10,7 +10,7 @@ use super::{cast, CastOptions};
 use crate::dtype::{DType, Scalar};
 use crate::simd::kernel::Tier;
 use crate::tensor::{Tensor, TensorMut};
-use crate::testutil::{patterns_u16, samples};
+use crate::testutil::{checks_element, patterns_u16, samples};
 
 /// xorshift64*: a small deterministic generator, so failures reproduce.
 struct Rng(u64);
@@ -660,7 +660,7 @@ fn large_outputs_streamed_by_the_kernels_match_the_reference() {
             let got = cast_at_offset(from, to, &src, n, offset);
             let mut expected = vec![0u8; ts];
             for (i, (s, g)) in src.chunks_exact(fs).zip(got.chunks_exact(ts)).enumerate() {
-                if !crate::testutil::checks_element(i, n) {
+                if !checks_element(i, n) {
                     continue;
                 }
                 cast_element(sf, st, s, &mut expected);

@@ -25,6 +25,10 @@ use crate::tensor::{Tensor, TensorMut};
 #[cfg(test)]
 #[path = "mx_tests.rs"]
 mod tests;
+// For mx_tests.rs, through its `use super::*`: tests/module_graph.rs takes a #[path]
+// test module for a module of the library, and testutil is test code.
+#[cfg(test)]
+use crate::testutil::quick;
 
 crate::tables::c_enum! {
     /// How a block's FLOAT8E8M0 scale 2^e follows from its largest magnitude `amax`

@@ -288,7 +288,7 @@ fn large_tensors_quantize_in_row_chunks_like_the_reference() {
         .enumerate()
     {
         for (j, et) in MX_ELEMENT_TYPES.into_iter().enumerate() {
-            if crate::testutil::quick() && j % 2 != k {
+            if quick() && j % 2 != k {
                 continue;
             }
             check_quantize(xt, et, &[200, 1024], 1, ScaleRule::Floor, seed * 104_729);

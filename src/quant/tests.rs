@@ -6,6 +6,7 @@
 //! and comparison with one half, and products rounded by `as f32` / the `half` crate.
 
 use super::*;
+use crate::testutil::quick;
 use half::{bf16, f16};
 
 /// (dtype, exponent bits, mantissa bits, bias, NaN/inf rule) of the float element types.
@@ -457,7 +458,7 @@ fn dequantize_every_code_and_scale_code() {
 #[test]
 fn quantize_every_value_and_e8m0_scale() {
     // Every third FLOAT16 pattern (every 93rd in quick mode) with every scale code.
-    let stride = if crate::testutil::quick() { 3 * 31 } else { 3 };
+    let stride = if quick() { 3 * 31 } else { 3 };
     let xs: Vec<u16> = (0..=u16::MAX).step_by(stride).collect();
     let xv: Vec<f64> = xs.iter().map(|&h| f16::from_bits(h).to_f64()).collect();
     let x16: Vec<u8> = xs.iter().flat_map(|h| h.to_ne_bytes()).collect();
@@ -549,11 +550,7 @@ fn quantize_every_value_and_e8m0_scale() {
         }
     }
     // 21,846 values x 256 scales x the types and both saturate modes (quick: 705 values).
-    let least = if crate::testutil::quick() {
-        3_000_000
-    } else {
-        10_000_000
-    };
+    let least = if quick() { 3_000_000 } else { 10_000_000 };
     assert!(checked > least, "{checked} checked, fewer than {least}");
 }
 

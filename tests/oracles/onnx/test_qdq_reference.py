@@ -18,13 +18,13 @@ the test says how it compares:
   FLOAT / FLOAT16 / BFLOAT16 / FLOAT8E8M0 mixes, FLOAT16 for FLOAT16 / FLOAT16, ...,
   DOUBLE for INT32 x), so the quotient is rounded before the element rounding; tensorcast
   is called with ``precision`` set to that type, which reproduces it, and separately,
-  with no precision, against an exact division with Python fractions.
+  with no precision, against an exact division in Python integers.
 * Integer targets: NaN and quotients beyond INT32 are left out (the reference's
   ``astype(int32)`` of them is the platform's, INT_MIN on x86-64).
 * DequantizeLinear: the reference multiplies in FLOAT and then rounds to the output type;
   tensorcast rounds the exact product once. Elements whose FLOAT product is exact are
   compared with the reference; every element is compared with the exact product rounded
-  once (fractions, and a rounding to FLOAT16 / BFLOAT16 written here).
+  once (in Python integers, with a rounding to FLOAT, FLOAT16 and BFLOAT16 written here).
 * Float zero points: tensorcast takes only zeros (the reference's DequantizeLinear refuses
   others for FLOAT8 too); FLOAT4E2M1 cases run without one, as the reference adds it to
   the quotient (turning -0 into +0) where it ignores it for FLOAT8.
@@ -32,7 +32,6 @@ the test says how it compares:
 
 import ctypes
 import math
-from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -350,12 +349,14 @@ def test_quantize_linear(opset, xcode, scode, ycode):
                               if zp is not None else np.zeros(x.size))
                         lo, hi = info[2]
                         bits = BITS.get(ycode, 8)
-                        for i, xi in enumerate(x.reshape(-1).astype(np.float64)):
-                            if np.isinf(xi):  # saturates (docs/semantics-quantize.md)
+                        for i, xi in enumerate(x.reshape(-1).astype(np.float64).tolist()):
+                            if math.isinf(xi):  # saturates (docs/semantics-quantize.md)
                                 v = hi if xi > 0 else lo
                             else:
-                                q = Fraction(xi) / Fraction(fs[i])
-                                r = round(q)  # Python rounds Fractions half to even
+                                xn, xd = xi.as_integer_ratio()
+                                sn, sd = float(fs[i]).as_integer_ratio()
+                                # xi / fs[i] = (xn * sd) / (xd * sn), rounded half to even.
+                                r = round_half_even(xn * sd, xd * sn)
                                 v = min(max(r + int(fz[i]), lo), hi)
                             assert exact[i] == (v & ((1 << bits) - 1)), (xi, fs[i], v)
                         compared += x.size
@@ -365,26 +366,40 @@ def test_quantize_linear(opset, xcode, scode, ycode):
 # ------------------------------------------------------------------ DequantizeLinear
 
 
-def round_bits(v, man_bits, min_exp, max_exp):
-    """A Fraction rounded to nearest even in a binary float with `man_bits` fraction bits
-    and normal exponents [min_exp, max_exp] (subnormals below): returned as a Fraction, or
-    +-inf as a float."""
-    if v == 0:
-        return v
-    sign = -1 if v < 0 else 1
-    a = abs(v)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    if Fraction(2) ** e > a:
+def round_half_even(num, den):
+    """The integer nearest num / den (den != 0), ties to even: exact, in Python integers."""
+    if den < 0:
+        num, den = -num, -den
+    q, r = divmod(num, den)
+    if 2 * r > den or (2 * r == den and q & 1):
+        q += 1
+    return q
+
+
+def round_bits(num, den, man_bits, min_exp, max_exp):
+    """num / den (integers, den > 0) rounded to nearest even in a binary float with
+    `man_bits` fraction bits and normal exponents [min_exp, max_exp] (subnormals below):
+    returned as a float (exact: at most man_bits + 1 significant bits), or +-inf beyond
+    the largest finite value. Exact, in Python integers."""
+    if num == 0:
+        return 0.0
+    sign = -1.0 if num < 0 else 1.0
+    a = abs(num)
+    # e = floor(log2(a / den)): the bit lengths give it or one more.
+    e = a.bit_length() - den.bit_length()
+    if (den << e > a) if e >= 0 else (den > a << -e):
         e -= 1
     e = max(e, min_exp)
-    ulp = Fraction(2) ** (e - man_bits)
-    n, rem = divmod(a, ulp)
-    if rem > ulp / 2 or (rem == ulp / 2 and n % 2 == 1):
-        n += 1
-    r = n * ulp
-    if r >= Fraction(2) ** (max_exp + 1):
-        return sign * float("inf")
-    return sign * r
+    k = e - man_bits  # the value of the last place: 2^k
+    n = round_half_even(a, den << k) if k >= 0 else round_half_even(a << -k, den)
+    if k >= max_exp + 1 or n >= 1 << (max_exp + 1 - k):
+        return sign * math.inf
+    return sign * math.ldexp(n, k)
+
+
+def ratio(v):
+    """A finite float or integer as (numerator, denominator), the denominator > 0."""
+    return v.as_integer_ratio() if isinstance(v, float) else (int(v), 1)
 
 
 OUT = {TensorProto.FLOAT: (23, -126, 127), TensorProto.FLOAT16: (10, -14, 15),
@@ -448,6 +463,8 @@ def test_dequantize_linear(opset, xcode, scode, ycode):
                 fz = (full_scale(zp.astype(np.float64), shape, axis, block).reshape(-1)
                       if zp is not None else np.zeros(n))
                 xv = x.reshape(-1).astype(np.float64)
+                # x exactly: integers as Python ints, the float element types as floats.
+                xe = (x.reshape(-1).astype(np.int64) if rangev is not None else xv).tolist()
                 man, emin, emax = OUT[ycode]
                 for i in range(n):
                     g = float(got[i])
@@ -458,10 +475,10 @@ def test_dequantize_linear(opset, xcode, scode, ycode):
                     if np.isinf(xv[i]):
                         w = xv[i] * fs[i]
                     else:
-                        w = round_bits((Fraction(int(x.reshape(-1).astype(np.int64)[i]) if
-                                                 rangev is not None else xv[i])
-                                        - Fraction(int(fz[i]))) * Fraction(fs[i]), man, emin, emax)
-                        w = float(w)
+                        # (x - zp) * scale = (xn - zp * xd) * sn / (xd * sd), rounded once.
+                        xn, xd = ratio(xe[i])
+                        sn, sd = float(fs[i]).as_integer_ratio()
+                        w = round_bits((xn - int(fz[i]) * xd) * sn, xd * sd, man, emin, emax)
                         if w == 0:  # the sign of a zero product, as IEEE multiplies
                             w = math.copysign(0.0, (xv[i] - fz[i]) * fs[i])
                     assert g == w and np.signbit(g) == np.signbit(w), (
@@ -469,14 +486,23 @@ def test_dequantize_linear(opset, xcode, scode, ycode):
                         f"scale={fs[i]} got {g!r} want {w!r}")
                     compared += 1
                     # Where the reference's FLOAT arithmetic is exact, it must agree.
-                    if rangev is not None:
-                        d = Fraction(int(x.reshape(-1).astype(np.int64)[i])) - Fraction(int(fz[i]))
+                    if np.isfinite(xv[i]):
+                        xn, xd = ratio(xe[i])
+                        dn, dd = xn - int(fz[i]) * xd, xd  # x - zp, exactly
                     else:
-                        d = Fraction(xv[i]) if np.isfinite(xv[i]) else None
+                        dn = None
                     # (The reference converts x to FLOAT before subtracting: exact below 2^24.)
-                    exact_f32 = d is None or (
-                        abs(d) < 2**24 and abs(xv[i]) < 2**24 and abs(fz[i]) < 2**24
-                        and round_bits(d * Fraction(fs[i]), 23, -126, 127) == d * Fraction(fs[i]))
+                    # The exact product (dn * sn) / (dd * sd) is a FLOAT when rounding it to
+                    # FLOAT gives it back: p == round(p) as fractions, cross-multiplied.
+                    exact_f32 = dn is None
+                    if not exact_f32 and abs(dn) < 2**24 * dd and abs(xv[i]) < 2**24 \
+                            and abs(fz[i]) < 2**24:
+                        sn, sd = float(fs[i]).as_integer_ratio()
+                        pn, pd = dn * sn, dd * sd
+                        f = round_bits(pn, pd, 23, -126, 127)
+                        if math.isfinite(f):
+                            fn, fd = f.as_integer_ratio()
+                            exact_f32 = fn * pd == pn * fd
                     if exact_f32:
                         r = float(ref[i])
                         assert (np.isnan(r) and np.isnan(g)) or (r == g and np.signbit(r) ==
