@@ -9,7 +9,7 @@
 #      from the source tarball, they are the two beside it (or in TCAST_DIST_DIR).
 #   2. makes them the source package tensorcast_V-R.dsc (dpkg-source -b, build/deb/source),
 #      unpacks it again (dpkg-source -x, build/deb/build) and builds it there with
-#      `dpkg-buildpackage -us -uc -b -d` and Debian's rustc 1.85 unpacked in
+#      `dpkg-buildpackage -us -uc -b -d -jN` (N: the cores) and Debian's rustc 1.85 unpacked in
 #      the cache (use_debian_rust; the system's rustc is neither used nor touched,
 #      and rustup's directories are not on PATH), no network: cargo's home is inside the
 #      build directory and sees only the vendored crates. ctest runs the C and C++ suites
@@ -88,7 +88,7 @@ binary_packages() {
   echo "rustc: $RUSTC ($("$RUSTC" --version))"
   echo "log: $out/build.log"
   if ! env -u RUSTUP_TOOLCHAIN PATH="$path" RUSTC="$RUSTC" CARGO="$CARGO" \
-    dpkg-buildpackage -us -uc -b -d >"$out/build.log" 2>&1; then
+    dpkg-buildpackage -us -uc -b -d -j"$(nproc)" >"$out/build.log" 2>&1; then
     tail -n 60 "$out/build.log" >&2
     echo "error: dpkg-buildpackage failed (the whole log: $out/build.log)" >&2
     return 1
@@ -97,7 +97,7 @@ binary_packages() {
   cd ..
   mv ./*.deb ./*.changes ./*.buildinfo "$out/"
 }
-step "dpkg-buildpackage -us -uc -b -d (Debian's rustc $("$RUSTC" --version | cut -d' ' -f2), offline)" \
+step "dpkg-buildpackage -us -uc -b -d -j$(nproc) (Debian's rustc $("$RUSTC" --version | cut -d' ' -f2), offline)" \
   binary_packages
 ls -l "$out"
 
