@@ -8,7 +8,7 @@
 # and examples), in its own target directory. The tests themselves run with the same
 # rustc elsewhere: every Rust test under qemu in the aarch64 and s390x steps
 # (scripts/test-cross.sh), and the C and C++ suites against the x86-64 library it builds
-# in the deb step; running them here again cost about 3 of CI's 60 minutes.
+# in the deb step; running them here again would cost about 3 minutes (CONTRIBUTING.md, "CI's budget").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -8,7 +8,7 @@
 # (cmake, make, a C and a C++ compiler, valgrind, python3-venv, pkg-config, golang-go,
 # mono-mcs from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
 # pinned Python packages in build/venv*; Debian's rustc 1.85 and qemu-user unpacked into
-# the cache, never installed). A full run takes at most 35 minutes on 2 cores
+# the cache, never installed). A full run has a budget of 35 minutes on 2 cores
 # (CONTRIBUTING.md, "CI's budget"): its steps run two at a time (the lanes, below), and
 # it ends with a table of each step's wall and CPU seconds. Stops at the first failing
 # step, names it with the exit status, and says how to run it again.
