@@ -160,7 +160,7 @@ run_miri() {
 step_def shortest "" "the shortest text of every 5th FLOAT pattern against ryu's digits, with cargo-test's build (every FLOAT: scripts/test-shortest-exhaustive.sh)"
 run_shortest() {
   TCAST_SHORTEST_EVERY=5 cargo test --lib \
-    cast::text::shortest::tests::float_texts_are_ryus_digits_in_numpys_layout -- --exact --nocapture
+    cast::text::shortest::tests::float_texts_are_ryus_digits_in_numpys_layout -- --exact
 }
 
 step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web (kept in the cache): clippy over every target (its tests run in aarch64, s390x, deb)"

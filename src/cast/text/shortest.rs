@@ -859,7 +859,6 @@ mod tests {
         });
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
         let digit_step: u32 = if exhaustive { 1 } else { every.unwrap_or(4093) };
-        println!("the digits of one positive finite FLOAT pattern in {digit_step}, against ryu's");
         std::thread::scope(|scope| {
             for t in 0..threads {
                 scope.spawn(move || {
