@@ -1,23 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! Writes the power-of-five table of the float parser (see `write_pow5_table`), and gives
-//! the shared library a SONAME on Linux, `libtensorcast.so.<major>`, so that a
-//! program records the major version it was linked against, and a packaged
-//! libtensorcast.so.0.1.0 can sit beside a later libtensorcast.so.1.y.z. All 0.x releases
-//! share the SONAME libtensorcast.so.0, so they must stay ABI-compatible with one another
-//! (docs/c-api.md allows only additions); a breaking change takes a new major version. Other
-//! platforms keep rustc's defaults, and so does a build without the default feature
-//! `soname` (a crate that links tensorcast into a shared library of its own).
+//! Writes the power-of-five table of the float parser (see `write_pow5_table`) and sets
+//! `tcast_avx512` where the compiler has AVX-512 (`avx512_cfg`). The shared library's
+//! SONAME is capi/build.rs's.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     write_pow5_table();
     avx512_cfg();
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
-        && std::env::var_os("CARGO_FEATURE_SONAME").is_some()
-    {
-        let major = std::env::var("CARGO_PKG_VERSION_MAJOR").expect("cargo sets the version");
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libtensorcast.so.{major}");
-    }
 }
 
 /// Sets `tcast_avx512` when the compiler has AVX-512's target features (stable since Rust

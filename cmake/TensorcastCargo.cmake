@@ -33,7 +33,7 @@
 #         TENSORCAST_STATIC_LIBRARY      the staticlib's path (Linux: the build tree's copy
 #                                        where only tcast_* is global, see below)
 #         TENSORCAST_SONAME              the cdylib's SONAME (Linux: libtensorcast.so.<major>,
-#                                        set by build.rs), else empty
+#                                        set by capi/build.rs), else empty
 #         TENSORCAST_NATIVE_STATIC_LIBS  on Linux, the system libraries a program linking the
 #                                        staticlib needs, as names for -l, read from
 #                                        <manifest-dir>/cmake/native-static-libs.txt
@@ -297,7 +297,7 @@ function(tensorcast_add_cargo_libraries)
   set(soname "")
   set(soname_link_command)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    # build.rs gives the cdylib this SONAME; a program linked against it records the name.
+    # capi/build.rs gives the cdylib this SONAME; a program linked against it records the name.
     tensorcast_cargo_version(version "${ARG_MANIFEST_DIR}")
     string(REGEX REPLACE "\\..*" "" major "${version}")
     set(soname "libtensorcast.so.${major}")

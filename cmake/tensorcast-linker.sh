@@ -12,7 +12,7 @@
 # rustc wrote the name instead, in a copy of rustc's file, and runs the real linker on
 # the copy. The list of exported symbols stays rustc's.
 #
-# It acts only on the link of libtensorcast.so itself, recognised by the SONAME build.rs
+# It acts only on the link of libtensorcast.so itself, recognised by the SONAME capi/build.rs
 # gives it (-Wl,-soname,libtensorcast.so.<major>); build scripts, proc macros and
 # everything else are linked unchanged. The major version, and so the node's name, comes
 # from that SONAME. (rustc passes its arguments in an @file only when a command line is

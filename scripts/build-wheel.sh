@@ -15,20 +15,22 @@
 # downloaded from the archive and unpacked into build/python-headers-<arch>, never
 # installed); it links against nothing. Its two libraries:
 #
-# - libtensorcast.so through versioned_cargo_build (scripts/lib.sh: every export
-#   tcast_*@@TENSORCAST_<major>, SONAME libtensorcast.so.<major>), checked;
+# - libtensorcast.so (capi/: every export tcast_*@@TENSORCAST_<major>, SONAME
+#   libtensorcast.so.<major>), checked;
 # - libtensorcast_ort.so (integrations/onnxruntime), exporting CreateEpFactories,
-#   ReleaseEpFactory and RegisterCustomOps only, checked, linked through
-#   scripts/ort-wheel-linker.sh, in a target dir of its own (its build links the core's
-#   cdylib too, without symbol versions, which must not replace the versioned one).
+#   ReleaseEpFactory and RegisterCustomOps only, checked.
+#
+# One cargo run builds both (versioned_cargo_build -p tensorcast-c -p tensorcast-ort,
+# scripts/lib.sh), so the core is compiled once, for both: cargo links through
+# cmake/tensorcast-linker.sh, which versions libtensorcast.so's exports and hands every
+# link to scripts/ort-wheel-linker.sh, which makes the plugin's version scripts one.
 #
 # Both are linked by zig cc against glibc 2.17's symbols (cargo-zigbuild and ziglang,
 # pinned in tests/python/requirements-zig.txt, in build/venv-zig), so that the wheel is
 # manylinux_2_17 (manylinux2014); build-wheel.py reads the tag's glibc back from the
 # libraries (objdump -T). x86_64 uses the Rust on PATH; aarch64 Debian's rustc 1.85 and
 # its aarch64 standard library, set up as scripts/build-cross-lib.sh does
-# (scripts/lib-cross.sh). Builds go to target/wheel/ and target/wheel-ort/. Prints the
-# wheel's path last.
+# (scripts/lib-cross.sh). Builds go to target/wheel/. Prints the wheel's path last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -64,17 +66,13 @@ zigcc=$PWD/build/zig/cc-$arch-linux-gnu.2.17.sh
 printf '#!/bin/sh\nPATH="%s:$PATH" exec cargo-zigbuild zig cc -- -target %s-linux-gnu.2.17 "$@"\n' \
   "$PWD/build/venv-zig/bin" "$arch" >"$zigcc"
 chmod +x "$zigcc"
-export TCAST_REAL_LINKER=$zigcc
+export TCAST_REAL_LINKER=$PWD/scripts/ort-wheel-linker.sh TCAST_ORT_REAL_LINKER=$zigcc
 
 export CARGO_TARGET_DIR=$PWD/target/wheel
-step "cargo build --release --target $triple (libtensorcast.so, versioned, zig cc for glibc 2.17)" \
-  versioned_cargo_build --target "$triple"
-step "cargo build --release --target $triple (integrations/onnxruntime, zig cc for glibc 2.17)" \
-  env CARGO_TARGET_DIR="$CARGO_TARGET_DIR-ort" "${CARGO:-cargo}" build --release --locked \
-  --manifest-path integrations/onnxruntime/Cargo.toml --target "$triple" \
-  --config "target.$triple.linker=\"$PWD/scripts/ort-wheel-linker.sh\""
+step "cargo build --release --target $triple (libtensorcast.so, versioned, and integrations/onnxruntime; zig cc for glibc 2.17)" \
+  versioned_cargo_build --target "$triple" -p tensorcast-c -p tensorcast-ort
 lib=$CARGO_TARGET_DIR/$triple/release/libtensorcast.so
-ort_lib=$CARGO_TARGET_DIR-ort/$triple/release/libtensorcast_ort.so
+ort_lib=$CARGO_TARGET_DIR/$triple/release/libtensorcast_ort.so
 
 # What the wheel's libraries export: the C ABI, versioned; the three onnxruntime entries.
 versioned_exports "$lib"

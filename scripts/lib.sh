@@ -531,7 +531,7 @@ nuget_rid() {
   esac
 }
 
-#   versioned_cargo_build [--target TRIPLE]
+#   versioned_cargo_build [--target TRIPLE] [-p PACKAGE]...
 #       cargo build --release --lib with cargo linking the cdylib through
 #       cmake/tensorcast-linker.sh, as the CMake build does, so that its functions carry
 #       the symbol version TENSORCAST_<major> (docs/c-api.md section 11): for the
@@ -539,36 +539,53 @@ nuget_rid() {
 #       build passes --target TRIPLE and sets TCAST_REAL_LINKER to its C compiler. CARGO
 #       and RUSTC (default cargo, rustc) are the toolchain. A copy without versions, from
 #       a plain cargo build, is removed first, so that a cargo whose fingerprint does not
-#       cover the linker links it again.
+#       cover the linker links it again. With -p, the packages named (the default members
+#       otherwise): `-p tensorcast-ort` builds the onnxruntime plugin with the same linker
+#       setting, which cargo's fingerprint of every crate covers, so it links the core that
+#       the library's build compiled (the wrapper passes any other link through).
 versioned_cargo_build() {
-  local triple lib
+  local triple target=() packages=()
   triple=$("${RUSTC:-rustc}" -vV | sed -n 's/^host: //p')
-  lib=${CARGO_TARGET_DIR:-target}/release/libtensorcast.so
-  if [ $# -eq 2 ] && [ "$1" = --target ]; then
-    triple=$2
-    lib=${CARGO_TARGET_DIR:-target}/$2/release/libtensorcast.so
-  elif [ $# -ne 0 ]; then
-    echo "usage: versioned_cargo_build [--target TRIPLE]" >&2
+  while [ $# -ge 2 ] && { [ "$1" = --target ] || [ "$1" = -p ]; }; do
+    case $1 in
+      --target) triple=$2 target=(--target "$2") ;;
+      -p) packages+=(-p "$2") ;;
+    esac
+    shift 2
+  done
+  if [ $# -ne 0 ]; then
+    echo "usage: versioned_cargo_build [--target TRIPLE] [-p PACKAGE]..." >&2
     return 2
   fi
+  local lib=${CARGO_TARGET_DIR:-target}/release/libtensorcast.so
+  [ ${#target[@]} -eq 0 ] || lib=${CARGO_TARGET_DIR:-target}/$triple/release/libtensorcast.so
   if [ -f "$lib" ] && ! readelf -V -W "$lib" | grep -q 'Name: TENSORCAST_'; then
     rm -f "$lib"
   fi
-  "${CARGO:-cargo}" build --release --lib "$@" \
+  "${CARGO:-cargo}" build --release --lib "${target[@]}" "${packages[@]}" \
     --config "target.$triple.linker=\"$_tcast_lib_root/cmake/tensorcast-linker.sh\""
 }
 
-#   cmake_release_library
+#   cmake_release_library [PACKAGE...]
 #       The release library of this machine as the CMake build makes it
 #       (cmake/TensorcastCargo.cmake: linked through cmake/tensorcast-linker.sh, so every
 #       export carries TENSORCAST_<major>, and the build's paths remapped), configured in
 #       build/cmake-lib and built as its target tensorcast_cargo alone: the same cargo
 #       command, flags and target directory as the ctest step's build/cmake, so after that
 #       step cargo has nothing to compile, and target/release/libtensorcast.so stays the
-#       library the other steps tested. Needs cmake and make (install_missing).
+#       library the other steps tested. The workspace's PACKAGEs are built with it, by the
+#       same command (TCAST_CARGO_FLAGS): `tensorcast-ort` links the core compiled for
+#       the library, and only its own crate is compiled. Needs cmake and make
+#       (install_missing).
 cmake_release_library() {
+  local flags=() package
+  for package in "$@"; do
+    flags+=(-p "$package")
+  done
+  [ $# -eq 0 ] || flags=(-p tensorcast-c "${flags[@]}")
   cmake -S "$_tcast_lib_root" -B "$_tcast_lib_root/build/cmake-lib" -DTCAST_CARGO_PROFILE=release \
-    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF >/dev/null
+    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF \
+    "-DTCAST_CARGO_FLAGS=$(IFS=';'; echo "${flags[*]}")" >/dev/null
   cmake --build "$_tcast_lib_root/build/cmake-lib" --target tensorcast_cargo
 }
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR Apache-2.0
 #
-# The linker scripts/build-wheel.sh gives cargo for integrations/onnxruntime. rustc
+# The linker cmake/tensorcast-linker.sh runs in scripts/build-wheel.sh's build. rustc
 # (1.85, Debian's, at least) links a cdylib with one anonymous version script listing the
 # core's tcast_* functions as global, and the crate's build.rs adds a second anonymous
 # script (core-local.map) making them local; GNU ld refuses two anonymous version nodes
@@ -10,10 +10,11 @@
 # function of core-local.map (its `local: *;` then hides them), and without the second
 # script. Every other link runs unchanged.
 #
-#   TCAST_REAL_LINKER   the linker to run (default: cc)
+#   TCAST_ORT_REAL_LINKER   the linker to run (default: cc); not TCAST_REAL_LINKER, which
+#                           names this script to the wrapper before it
 set -eu
 
-real=${TCAST_REAL_LINKER:-cc}
+real=${TCAST_ORT_REAL_LINKER:-cc}
 rustc_script=
 local_map=
 for arg in "$@"; do

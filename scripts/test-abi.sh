@@ -245,11 +245,12 @@ copy=$variants/src
 variants_target=$variants/target
 
 copy_sources() {
-  # What `cargo build --lib` needs, and the linker wrapper; a pristine copy beside it to
-  # start each variant from.
+  # What `cargo build --lib` needs (the workspace's members: capi/, which it builds, and
+  # integrations/, whose manifest cargo reads), and the linker wrapper; a pristine copy
+  # beside it to start each variant from.
   rm -rf "$variants/pristine" "$copy"
   mkdir -p "$variants/pristine"
-  cp -R Cargo.toml Cargo.lock build.rs src benches cmake "$variants/pristine/"
+  cp -R Cargo.toml Cargo.lock build.rs src benches capi integrations cmake "$variants/pristine/"
   cp -R "$variants/pristine" "$copy"
 }
 step "a copy of the sources in ${variants#"$repo"/}" copy_sources

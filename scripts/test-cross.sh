@@ -23,7 +23,7 @@
 #   2. cargo test --target TRIPLE under qemu, with TCAST_TEST_QUICK=1 (the exhaustive and
 #      random-heavy tests sample their inputs; docs/architecture.md, "Tests around it"):
 #      the unit tests and every file of tests/ but the text checks (text_tests below),
-#      the C suite included: tests/c_suite.rs builds tests/c/ with the cross C compiler
+#      the C suite included: capi/tests/c_suite.rs builds tests/c/ with the cross C compiler
 #      (CC_<triple>) and runs the programs through the same qemu
 #      (CARGO_TARGET_<TRIPLE>_RUNNER).
 #
@@ -78,11 +78,12 @@ step --keep-going "cargo clippy --all-targets --target $triple -D warnings (Debi
 
 # The integration tests that read the repository as text (the documents, the tables the
 # bindings copy, the module graph, the licence lines): their outcome cannot depend on the
-# CPU, and they run natively in step cargo-test. Every other file of tests/ runs here
-# (a new one too), the C suite (c_suite), the header (header) and no_alloc among them.
+# CPU, and they run natively in step cargo-test. Every other file of tests/ and
+# capi/tests/ runs here (a new one too), the C suite (c_suite), the header (header) and
+# no_alloc among them.
 text_tests=(binding_enums citations cpp_header doc_paths module_graph registry_docs spdx)
 emulated_tests=()
-for file in tests/*.rs; do
+for file in tests/*.rs capi/tests/*.rs; do
   name=$(basename "$file" .rs)
   case " ${text_tests[*]} " in *" $name "*) ;; *) emulated_tests+=(--test "$name") ;; esac
 done

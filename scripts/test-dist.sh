@@ -234,7 +234,8 @@ debug_info() {
 }
 check "debug info: compilation directories $dist_name and $dist_name/vendor/*" debug_info
 
-# The onnxruntime plugin from the same tarballs: its Cargo.lock must pin what vendor/ has.
+# The onnxruntime plugin from the same tarballs (a member of the workspace, with its
+# Cargo.lock): every crate it needs must be in vendor/.
 # Unoptimised (a fraction of a release build's CPU time): what is proved is that every
 # crate it needs is in the tarballs; the optimised plugin is step ort's.
 plugin_offline() {
@@ -243,7 +244,7 @@ plugin_offline() {
   CARGO_HOME=$cargo_home CARGO_NET_OFFLINE=true CARGO_PROFILE_RELEASE_OPT_LEVEL=0 \
     CARGO_PROFILE_RELEASE_DEBUG=false \
     cargo build --release --locked --offline --manifest-path integrations/onnxruntime/Cargo.toml
-  local so=integrations/onnxruntime/target/release/libtensorcast_ort.so exported
+  local so=target/release/libtensorcast_ort.so exported
   readelf -d "$so" | grep -q 'Library soname: \[libtensorcast_ort.so\]' ||
     fail "libtensorcast_ort.so's SONAME is not libtensorcast_ort.so: $(readelf -d "$so" | grep SONAME)"
   exported=$(nm -D --defined-only "$so" | awk '{print $NF}' | sort | tr '\n' ' ')

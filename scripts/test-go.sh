@@ -38,7 +38,7 @@ trap 'rm -rf "$consumer_dir"' EXIT
 bash scripts/go-consumer.sh "$consumer_dir"
 
 # The library, built with the quick start's step 2 and nothing else. Programs load it
-# by its SONAME, libtensorcast.so.0 (build.rs), which cargo does not write: that build
+# by its SONAME, libtensorcast.so.0 (capi/build.rs), which cargo does not write: that build
 # must make the link, so a link left by an earlier run is removed first.
 soname_link=target/release/libtensorcast.so.0
 build_library() {

@@ -542,9 +542,9 @@ native_static_libs() {
   # crate, and cargo does not repeat it for an up-to-date one: compile it anew. The list
   # is what the linked crates declare (std's among them), whatever the optimisation:
   # unoptimised, without debug information, the compile takes a tenth of a release one.
-  cargo clean --quiet -p tensorcast --target-dir "$target_dir"
+  cargo clean --quiet -p tensorcast-c --target-dir "$target_dir"
   CARGO_PROFILE_DEV_OPT_LEVEL=0 CARGO_PROFILE_DEV_DEBUG=false \
-    cargo rustc --color never --lib --crate-type staticlib --target-dir "$target_dir" \
+    cargo rustc --color never -p tensorcast-c --lib --crate-type staticlib --target-dir "$target_dir" \
     -- --print native-static-libs >"$work/native-static-libs.log" 2>&1 ||
     { cat "$work/native-static-libs.log" >&2; exit 1; }
   printed=$(sed -n 's/^note: native-static-libs: //p' "$work/native-static-libs.log")

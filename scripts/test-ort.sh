@@ -28,11 +28,14 @@ source scripts/lib.sh
 venv=build/venv-ort
 requirements=tests/oracles/onnxruntime/requirements.txt
 
-install_missing python3-venv cc
+install_missing python3-venv cc cmake make
 
-step "cargo build --release (integrations/onnxruntime)" \
-  cargo build --release --locked --manifest-path integrations/onnxruntime/Cargo.toml
-target_dir=${CARGO_TARGET_DIR:-integrations/onnxruntime/target}
+# Built by the CMake build's cargo command, flags and target directory (scripts/lib.sh:
+# cmake_release_library), so that after the ctest step's build cargo compiles only the
+# plugin's own crate.
+step "cargo build -p tensorcast-ort as the CMake build runs it (scripts/lib.sh: cmake_release_library)" \
+  cmake_release_library tensorcast-ort
+target_dir=${CARGO_TARGET_DIR:-target}
 case $target_dir in /*) ;; *) target_dir=$PWD/$target_dir ;; esac
 export TCAST_ORT_LIB=$target_dir/release/libtensorcast_ort.so
 

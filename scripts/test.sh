@@ -101,14 +101,12 @@ run_venv() {
   pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt
 }
 
-step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the library, xtask/, integrations/onnxruntime/)"
+step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the workspace: the library, capi/, integrations/onnxruntime/; and xtask/)"
 run_fmt() {
   cargo fmt --all -- --check
   cargo fmt --manifest-path xtask/Cargo.toml -- --check
-  cargo fmt --manifest-path integrations/onnxruntime/Cargo.toml -- --check
-  cargo clippy --all-targets -- -D warnings
+  cargo clippy --workspace --all-targets -- -D warnings
   cargo clippy --locked --manifest-path xtask/Cargo.toml --all-targets -- -D warnings
-  cargo clippy --locked --manifest-path integrations/onnxruntime/Cargo.toml --all-targets -- -D warnings
   RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 }
 
@@ -152,14 +150,14 @@ run_miri() {
     rustup toolchain install nightly --profile minimal --component miri --component rust-src
   fi
   TCAST_TEST_QUICK=1 MIRIFLAGS="-Zmiri-env-forward=TCAST_TEST_QUICK" \
-    cargo +nightly miri test --lib -- "${miri_filters[@]}" "${miri_skips[@]/#/--skip=}"
+    cargo +nightly miri test -p tensorcast --lib -- "${miri_filters[@]}" "${miri_skips[@]/#/--skip=}"
 }
 
 # A fifth of the FLOATs, with the test build cargo-test made (no build of its own); every
 # FLOAT: scripts/test-shortest-exhaustive.sh (CONTRIBUTING.md, "CI's budget").
 step_def shortest "" "the shortest text of every 5th FLOAT pattern against ryu's digits, with cargo-test's build (every FLOAT: scripts/test-shortest-exhaustive.sh)"
 run_shortest() {
-  TCAST_SHORTEST_EVERY=5 cargo test --lib \
+  TCAST_SHORTEST_EVERY=5 cargo test -p tensorcast --lib \
     cast::text::shortest::tests::float_texts_are_ryus_digits_in_numpys_layout -- --exact
 }
 
@@ -519,7 +517,7 @@ say() {
 # fuzzers), so two steps at a time keep both busy. Two steps never share a cargo target
 # directory or a build tree at the same time: lane 1 holds every step that builds in or
 # reads target/ (release and debug) and build/cmake, in the order they depend on one
-# another, and then abi (build/abi), ort (integrations/onnxruntime/target), fuzz
+# another, and then abi (build/abi), ort (target/release, after ctest's build), fuzz
 # (fuzz/target), miri (target/miri) and shellcheck, the last two there to even the lanes
 # out (last full run: lane 1 2,117 s of steps, lane 2 2,215 with shellcheck); lane 2 the steps
 # with target directories of their own (target/cross, target/msrv, the release trees of

@@ -27,7 +27,8 @@ const EXTENSIONS: &[&str] = &[
 ];
 
 fn walk(path: &Path, out: &mut Vec<PathBuf>) {
-    // A nested crate's build output (integrations/onnxruntime/target) is not source.
+    // Build output (target/, and that of the crates with workspaces of their own, such
+    // as fuzz/target) is not source.
     if path.file_name().is_some_and(|n| n == "target") {
         return;
     }

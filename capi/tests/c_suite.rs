@@ -17,10 +17,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 use common::target_triple;
 
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+/// The repository root (the core package): tests/c/ and cmake/ are there.
+const MANIFEST_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// The C tests, one `#[test]` each. `every_c_test_is_listed` keeps this in step with the
 /// files in tests/c/.
@@ -85,9 +87,9 @@ enum Link {
     Static(PathBuf),
 }
 
-/// The library built for this run. `cargo test` compiles the crate once with all its
-/// crate types into target/<profile>/deps/ (this binary's directory) and links this test
-/// against the rlib of that same rustc run; unlike `cargo build` it does not copy them up
+/// The library built for this run. `cargo test` compiles this package's library (capi/)
+/// once with all its crate types into target/<profile>/deps/ (this binary's directory)
+/// and links this test against the rlib of that same rustc run; unlike `cargo build` it does not copy them up
 /// to target/<profile>/, so the copies there may be stale and are not used.
 fn library() -> Link {
     let exe = std::env::current_exe().expect("current_exe");
