@@ -19,8 +19,9 @@
 # used through --sysroot. Then, with that toolchain (the rustup one stays the main one,
 # untouched):
 #
-#   1. cargo clippy --all-targets --target TRIPLE -- -D warnings
-#   2. cargo test --target TRIPLE under qemu, with TCAST_TEST_QUICK=1 (the exhaustive and
+#   1. cargo test --target TRIPLE --all-targets --no-run through clippy-driver: every
+#      target compiled and linted (clippy -D warnings) in one build;
+#   2. cargo test --target TRIPLE under qemu, with that build, with TCAST_TEST_QUICK=1 (the exhaustive and
 #      random-heavy tests sample their inputs; docs/architecture.md, "Tests around it"):
 #      the unit tests and every file of tests/ but the text checks (text_tests below),
 #      the C suite included: capi/tests/c_suite.rs builds tests/c/ with the cross C compiler
@@ -30,8 +31,9 @@
 # What cannot run under the emulator is named in the output ("NOT RUN:" lines, and the
 # doctests, which cargo does not run for a cross target); all of it runs in the native
 # pass of scripts/test.sh. Builds go to target/cross/ (both targets share its host build
-# scripts and proc macros). Stops at the first failing installation step; clippy and the
-# tests both run, and the script fails, naming them, if either did. Prints cargo's summary
+# scripts and proc macros). Stops at the first failing installation step; the tests run
+# after a clippy failure too (and fail to build where clippy refused), and the script
+# fails, naming the steps that did. Prints cargo's summary
 # lines and the wall time at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,12 +70,20 @@ qemu=$cross_qemu
 # emulated tests need.
 export CARGO_PROFILE_TEST_DEBUG=false CARGO_PROFILE_DEV_DEBUG=false CARGO_INCREMENTAL=0
 
+# Clippy in the tests' own build: clippy-driver compiles the workspace's crates as rustc
+# does and lints them on the way (RUSTC_WORKSPACE_WRAPPER, which `cargo clippy` sets for
+# its check build; CLIPPY_ARGS carries -D warnings as cargo-clippy hands it on). One
+# build of every target (--all-targets: the benches and examples too) gives clippy's
+# verdict and the tests the emulator runs next; a `cargo clippy` of its own compiled
+# every target a second time (53-99 s).
+export RUSTC_WORKSPACE_WRAPPER=$DEBIAN_RUST_BIN/clippy-driver
+export CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
 clippy_cross() {
   "$RUSTC" --version
-  "$DEBIAN_RUST_BIN/cargo-clippy" --version
-  "$DEBIAN_RUST_BIN/cargo-clippy" clippy --all-targets --target "$triple" -- -D warnings
+  "$DEBIAN_RUST_BIN/clippy-driver" --version
+  "$CARGO" test --target "$triple" --all-targets --no-run
 }
-step --keep-going "cargo clippy --all-targets --target $triple -D warnings (Debian rustc 1.85)" \
+step --keep-going "clippy -D warnings over every target, in the build of the tests for $triple (Debian rustc 1.85)" \
   clippy_cross
 
 # The integration tests that read the repository as text (the documents, the tables the
