@@ -249,10 +249,11 @@ unsafe extern "C" fn supported_devices(
             made.api
                 .get::<ep_sig::HardwareDeviceType>(ep_slot::HARDWARE_DEVICE_TYPE)
         };
-        // SAFETY: each device is valid for this call.
-        let cpu = devices
-            .iter()
-            .find(|&&d| unsafe { device_type(d) } == ort::HARDWARE_DEVICE_CPU);
+        let cpu = devices.iter().find(|&&d| {
+            // SAFETY: each device is valid for this call.
+            let kind = unsafe { device_type(d) };
+            kind == ort::HARDWARE_DEVICE_CPU
+        });
         if let Some(&cpu) = cpu {
             // SAFETY: the slot's type is as declared; onnxruntime owns the device made
             // into `ep_devices[0]`, an array of at least one.
