@@ -361,7 +361,7 @@ function(tensorcast_add_cargo_libraries)
   add_custom_target(tensorcast_cargo ALL
     COMMAND ${versioned_link_env} "${CMAKE_COMMAND}" -E env ${cargo_env} ${jobserver_env}
             "${CARGO_EXECUTABLE}" build --lib ${profile_flags} ${cargo_flags}
-            --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
+            -p tensorcast-c --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
             --target-dir "${target_dir}"
     ${soname_link_command}
     ${localize_static_command}

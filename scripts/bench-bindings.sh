@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
-step "cargo build --release --lib" cargo build --release --lib
+step "cargo build --release -p tensorcast-c" cargo build --release -p tensorcast-c
 export LD_LIBRARY_PATH="$PWD/target/release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 go_bench() {

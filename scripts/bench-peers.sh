@@ -14,7 +14,7 @@
 # process on the other CPU, and each figure reads "idle / busy".
 #
 # TCAST_LIB overrides the library (default target/release/libtensorcast.so, built here
-# with cargo build --release when TCAST_LIB is not set).
+# with cargo build --release -p tensorcast-c when TCAST_LIB is not set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,7 +30,7 @@ pinned_venv "$venv" "$requirements"
 
 lib=${TCAST_LIB:-}
 if [ -z "$lib" ]; then
-  step "building the release library" cargo build --release --quiet
+  step "building the release library" cargo build --release --quiet -p tensorcast-c
   lib=target/release/libtensorcast.so
 fi
 "$venv/bin/python" scripts/bench-peers.py --lib "$lib" "$@"

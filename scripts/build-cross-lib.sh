@@ -9,7 +9,7 @@
 # (s390x-unknown-linux-gnu works the same way.) The setup is scripts/test-cross.sh's, from
 # scripts/lib-cross.sh, in the same places (build/rust-1.85, build/rust-cross/<arch>,
 # target/cross), so each reuses what the other unpacked; installs the cross gcc, C library
-# and qemu-user when missing. Then `cargo build --release --lib --target TRIPLE` (the
+# and qemu-user when missing. Then `cargo build --release -p tensorcast-c --target TRIPLE` (the
 # release profile: test-cross.sh builds the test profile, whose overflow checks and
 # opt-level differ, so nothing of its build is what ships) and the checks, all run, each
 # reported:

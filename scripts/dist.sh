@@ -99,14 +99,6 @@ TOML
 }
 step "cargo vendor --locked (HEAD's Cargo.lock)" vendor_step
 
-# What a build of the library compiles, as vendor/'s directory names: the trees of the
-# default members (the core and capi/), blank lines between them, without the workspace's
-# own packages (path sources).
-needed_crates() {
-  cargo tree --offline --locked --quiet -e normal,build --target all --prefix none -f '{p}' |
-    awk 'NF >= 2 && $3 !~ /^\(\// { sub(/^v/, "", $2); print $1 "-" $2 }' | sort -u
-}
-
 placeholders_step() {
   cd "$stage/$dist_name"
   local needed dir crate checksum lib build sources source full=0 placeholder=0

@@ -539,10 +539,10 @@ nuget_rid() {
 #       build passes --target TRIPLE and sets TCAST_REAL_LINKER to its C compiler. CARGO
 #       and RUSTC (default cargo, rustc) are the toolchain. A copy without versions, from
 #       a plain cargo build, is removed first, so that a cargo whose fingerprint does not
-#       cover the linker links it again. With -p, the packages named (the default members
-#       otherwise): `-p tensorcast-ort` builds the onnxruntime plugin with the same linker
-#       setting, which cargo's fingerprint of every crate covers, so it links the core that
-#       the library's build compiled (the wrapper passes any other link through).
+#       cover the linker links it again. With -p, the packages named (tensorcast-c, the C
+#       library, otherwise): `-p tensorcast-c -p tensorcast-ort` builds the onnxruntime
+#       plugin too, with the same linker setting, which cargo's fingerprint of every crate
+#       covers, so both link one compiled core (the wrapper passes any other link through).
 versioned_cargo_build() {
   local triple target=() packages=()
   triple=$("${RUSTC:-rustc}" -vV | sed -n 's/^host: //p')
@@ -557,6 +557,7 @@ versioned_cargo_build() {
     echo "usage: versioned_cargo_build [--target TRIPLE] [-p PACKAGE]..." >&2
     return 2
   fi
+  [ ${#packages[@]} -gt 0 ] || packages=(-p tensorcast-c)
   local lib=${CARGO_TARGET_DIR:-target}/release/libtensorcast.so
   [ ${#target[@]} -eq 0 ] || lib=${CARGO_TARGET_DIR:-target}/$triple/release/libtensorcast.so
   if [ -f "$lib" ] && ! readelf -V -W "$lib" | grep -q 'Name: TENSORCAST_'; then
@@ -564,6 +565,16 @@ versioned_cargo_build() {
   fi
   "${CARGO:-cargo}" build --release --lib "${target[@]}" "${packages[@]}" \
     --config "target.$triple.linker=\"$_tcast_lib_root/cmake/tensorcast-linker.sh\""
+}
+
+#   needed_crates
+#       What a build of the library compiles, as vendor/'s directory names (NAME-VERSION),
+#       from the current directory's workspace: the trees of its default members (the core
+#       and capi/; a blank line between them), less the workspace's own packages (path
+#       sources), for every target. Offline and --locked: from CARGO_HOME or vendor/.
+needed_crates() {
+  cargo tree --offline --locked --quiet -e normal,build --target all --prefix none -f '{p}' |
+    awk 'NF >= 2 && $3 !~ /^\(\// { sub(/^v/, "", $2); print $1 "-" $2 }' | sort -u
 }
 
 #   cmake_release_library [PACKAGE...]
@@ -582,7 +593,6 @@ cmake_release_library() {
   for package in "$@"; do
     flags+=(-p "$package")
   done
-  [ $# -eq 0 ] || flags=(-p tensorcast-c "${flags[@]}")
   cmake -S "$_tcast_lib_root" -B "$_tcast_lib_root/build/cmake-lib" -DTCAST_CARGO_PROFILE=release \
     -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF \
     "-DTCAST_CARGO_FLAGS=$(IFS=';'; echo "${flags[*]}")" >/dev/null

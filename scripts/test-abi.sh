@@ -254,8 +254,8 @@ copy=$variants/src
 variants_target=$variants/target
 
 copy_sources() {
-  # What `cargo build --lib` needs (the workspace's members: capi/, which it builds, and
-  # integrations/, whose manifest cargo reads), and the linker wrapper; a pristine copy
+  # What `cargo build -p tensorcast-c` needs (the workspace's members: capi/, which it
+  # builds, and integrations/, whose manifest cargo reads), and the linker wrapper; a pristine copy
   # beside it to start each variant from.
   rm -rf "$variants/pristine" "$copy"
   mkdir -p "$variants/pristine"
@@ -274,7 +274,7 @@ build_variant() {
   local host
   host=$(rustc -vV | sed -n 's/^host: //p')
   (cd "$copy" && CARGO_TARGET_DIR=$variants_target CARGO_PROFILE_DEV_OPT_LEVEL=0 \
-    CARGO_PROFILE_DEV_DEBUG=true CARGO_INCREMENTAL=1 cargo build --lib --quiet \
+    CARGO_PROFILE_DEV_DEBUG=true CARGO_INCREMENTAL=1 cargo build -p tensorcast-c --lib --quiet \
     --config "target.$host.linker=\"$copy/cmake/tensorcast-linker.sh\"") >&2
   echo "$variants_target/debug/libtensorcast.so"
 }

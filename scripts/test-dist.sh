@@ -105,8 +105,7 @@ vendor_contents() {
   fi
   # What the library compiles, from this checkout (the crates are in CARGO_HOME since
   # dist.sh vendored them).
-  needed=$(cargo tree --offline --locked --quiet -e normal,build --target all --prefix none \
-    -f '{p}' | awk '$3 !~ /^\(\// { sub(/^v/, "", $2); print $1 "-" $2 }' | sort -u)
+  needed=$(needed_crates)
   for dir in "$unpacked/$dist_name"/vendor/*/; do
     crate=$(basename "$dir")
     files=$(cd "$dir" && find . -type f | sed 's|^\./||' | sort | xargs)

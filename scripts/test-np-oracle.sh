@@ -12,7 +12,7 @@
 #                                        (checks the harness and the doc's expectations)
 #
 # TCAST_LIB overrides the library (default target/release/libtensorcast.so, built here
-# with cargo build --release when TCAST_LIB is not set). Extra arguments go to pytest.
+# with cargo build --release -p tensorcast-c when TCAST_LIB is not set). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,7 +34,7 @@ if [ "$dry_run" -eq 1 ]; then
   export TCAST_NP_ORACLE_DRYRUN=1
 else
   if [ -z "${TCAST_LIB:-}" ]; then
-    step "cargo build --release" cargo build --release
+    step "cargo build --release -p tensorcast-c" cargo build --release -p tensorcast-c
     export TCAST_LIB=target/release/libtensorcast.so
   fi
 fi

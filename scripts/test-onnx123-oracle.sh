@@ -11,7 +11,7 @@
 #   scripts/test-onnx123-oracle.sh        build the release library, run the oracle
 #
 # TCAST_LIB overrides the library (default target/release/libtensorcast.so, built here
-# with cargo build --release when TCAST_LIB is not set). Extra arguments go to pytest.
+# with cargo build --release -p tensorcast-c when TCAST_LIB is not set). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +26,7 @@ install_missing python3-venv
 pinned_venv "$venv" "$requirements"
 
 if [ -z "${TCAST_LIB:-}" ]; then
-  step "cargo build --release" cargo build --release
+  step "cargo build --release -p tensorcast-c" cargo build --release -p tensorcast-c
   export TCAST_LIB=target/release/libtensorcast.so
 fi
 

@@ -298,7 +298,7 @@ run_fuzz() {
 prerequisite_titles=(
   "venv         the step venv"
   "build        CMake build of build/cmake (target/release/libtensorcast.so, the C suite's programs), which step ctest makes too;"
-  "             in the quick tier, cargo build (target/debug/libtensorcast.so, the build cargo-test reuses)"
+  "             in the quick tier, cargo build -p tensorcast-c (target/debug/libtensorcast.so, the build cargo-test reuses)"
 )
 
 # The quick tier (--quick): the Rust and C suites and the oracles, with the exhaustive
@@ -490,7 +490,7 @@ run_timed() {
     case $name in
       build)
         if [ "$mode" = quick ]; then
-          step "build: cargo build (target/debug/libtensorcast.so, which cargo-test reuses)" cargo build
+          step "build: cargo build -p tensorcast-c (target/debug/libtensorcast.so, which cargo-test reuses)" cargo build -p tensorcast-c
         else
           step "build: CMake build (target/release/libtensorcast.so and the C suite's programs)" cmake_build
         fi
