@@ -21,20 +21,20 @@
 #
 #   1. cargo test --target TRIPLE --all-targets --no-run through clippy-driver: every
 #      target compiled and linted (clippy -D warnings) in one build;
-#   2. cargo test --target TRIPLE under qemu, with that build, with TCAST_TEST_QUICK=1 (the exhaustive and
-#      random-heavy tests sample their inputs; docs/architecture.md, "Tests around it"):
-#      the unit tests and every file of tests/ but the text checks (text_tests below),
-#      the C suite included: capi/tests/c_suite.rs builds tests/c/ with the cross C compiler
-#      (CC_<triple>) and runs the programs through the same qemu
-#      (CARGO_TARGET_<TRIPLE>_RUNNER).
+#   2. cargo test --target TRIPLE under qemu, with that build, with TCAST_TEST_QUICK=1
+#      (the exhaustive and random-heavy tests sample their inputs; docs/architecture.md,
+#      "Tests around it"): the unit tests and every file of tests/ and capi/tests/ but
+#      the text checks (text_tests below), the C suite included: capi/tests/c_suite.rs
+#      builds tests/c/ with the cross C compiler (CC_<triple>) and runs the programs
+#      through the same qemu (CARGO_TARGET_<TRIPLE>_RUNNER).
 #
 # What cannot run under the emulator is named in the output ("NOT RUN:" lines, and the
 # doctests, which cargo does not run for a cross target); all of it runs in the native
 # pass of scripts/test.sh. Builds go to target/cross/ (both targets share its host build
 # scripts and proc macros). Stops at the first failing installation step; the tests run
 # after a clippy failure too (and fail to build where clippy refused), and the script
-# fails, naming the steps that did. Prints cargo's summary
-# lines and the wall time at the end.
+# fails, naming the steps that did. Prints cargo's summary lines and the wall time at the
+# end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
