@@ -22,7 +22,7 @@ mod common;
 use common::target_triple;
 
 /// The repository root (the core package): tests/c/ and cmake/ are there.
-const MANIFEST_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+const REPO_ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 /// The C tests, one `#[test]` each. `every_c_test_is_listed` keeps this in step with the
 /// files in tests/c/.
@@ -61,7 +61,7 @@ c_tests!(
 
 #[test]
 fn every_c_test_is_listed() {
-    let mut found: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("tests").join("c"))
+    let mut found: Vec<String> = std::fs::read_dir(Path::new(REPO_ROOT).join("tests").join("c"))
         .expect("read tests/c/")
         .filter_map(|entry| {
             let name = entry.ok()?.file_name().into_string().ok()?;
@@ -161,7 +161,7 @@ fn symlink(_target: &Path, _link: &Path) {
 
 /// Compiles tests/c/<name>.c into a program and returns its path.
 fn compile(name: &str, link: &Link) -> PathBuf {
-    let root = Path::new(MANIFEST_DIR);
+    let root = Path::new(REPO_ROOT);
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_suite");
     std::fs::create_dir_all(&out_dir).expect("create the C suite's output directory");
     let triple = target_triple();
@@ -222,7 +222,7 @@ fn compile(name: &str, link: &Link) -> PathBuf {
 /// `-l<name>` for each name of cmake/native-static-libs.txt, the one place that lists the
 /// system libraries a static link needs (scripts/test-install.sh checks it against rustc).
 fn native_static_libs() -> Vec<String> {
-    let path = Path::new(MANIFEST_DIR).join("cmake/native-static-libs.txt");
+    let path = Path::new(REPO_ROOT).join("cmake/native-static-libs.txt");
     let text =
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
     let flags: Vec<String> = text
