@@ -52,13 +52,9 @@ work=$PWD/build/fuzz
 rm -rf "$work/seeds"
 python3 scripts/fuzz-seeds.py "$work/seeds"
 
-# Clippy over the targets in the fuzzers' own build: clippy-driver compiles fuzz/'s crate
-# as rustc does and lints it (RUSTC_WORKSPACE_WRAPPER, which `cargo clippy` sets for its
-# check build; CLIPPY_ARGS carries -D warnings as cargo-clippy hands it on), so they need
-# no check build of their own. Exported: cargo's fingerprint covers the wrapper, and the
-# runs below build with it too.
-RUSTC_WORKSPACE_WRAPPER=$(rustup which --toolchain nightly clippy-driver)
-export RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+# Clippy over the targets in the fuzzers' own build (scripts/lib.sh: lint_while_building;
+# fuzz/'s crate is its workspace's only member), for the runs below too.
+lint_while_building "$(rustup which --toolchain nightly clippy-driver)"
 echo "==> cargo +nightly fuzz build (AddressSanitizer, release, debug assertions; clippy -D warnings)"
 (cd fuzz && cargo +nightly fuzz build)
 

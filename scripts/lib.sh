@@ -567,6 +567,17 @@ versioned_cargo_build() {
     --config "target.$triple.linker=\"$_tcast_lib_root/cmake/tensorcast-linker.sh\""
 }
 
+#   lint_while_building CLIPPY_DRIVER
+#       Exports RUSTC_WORKSPACE_WRAPPER=CLIPPY_DRIVER and CLIPPY_ARGS carrying -D warnings,
+#       as `cargo clippy` hands them to its driver for its check build: every later cargo
+#       build of this shell compiles the workspace's own crates through clippy-driver,
+#       which lints them as it compiles (a lint is then a build error), so they need no
+#       check build of their own. Cargo's fingerprint covers the wrapper: a build meant
+#       to reuse the linted one runs with the same exports.
+lint_while_building() {
+  export RUSTC_WORKSPACE_WRAPPER=$1 CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+}
+
 #   needed_crates
 #       What a build of the library compiles, as vendor/'s directory names (NAME-VERSION),
 #       from the current directory's workspace: the trees of its default members (the core

@@ -70,14 +70,11 @@ qemu=$cross_qemu
 # emulated tests need.
 export CARGO_PROFILE_TEST_DEBUG=false CARGO_PROFILE_DEV_DEBUG=false CARGO_INCREMENTAL=0
 
-# Clippy in the tests' own build: clippy-driver compiles the workspace's crates as rustc
-# does and lints them on the way (RUSTC_WORKSPACE_WRAPPER, which `cargo clippy` sets for
-# its check build; CLIPPY_ARGS carries -D warnings as cargo-clippy hands it on). One
-# build of every target (--all-targets: the benches and examples too) gives clippy's
-# verdict and the tests the emulator runs next; a `cargo clippy` of its own compiled
-# every target a second time (53-99 s).
-export RUSTC_WORKSPACE_WRAPPER=$DEBIAN_RUST_BIN/clippy-driver
-export CLIPPY_ARGS=-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__
+# Clippy in the tests' own build (scripts/lib.sh: lint_while_building): one build of
+# every target (--all-targets: the benches and examples too) gives clippy's verdict and
+# the tests the emulator runs next; a `cargo clippy` of its own compiled every target a
+# second time (53-99 s).
+lint_while_building "$DEBIAN_RUST_BIN/clippy-driver"
 clippy_cross() {
   "$RUSTC" --version
   "$DEBIAN_RUST_BIN/clippy-driver" --version
