@@ -47,11 +47,23 @@ try:
 except ImportError:  # the table then says n/a for onnxruntime
     ort = None
 
-# ONNX TensorProto.DataType codes, which are also tensorcast's dtype codes.
+# The C ABI's structs and constants, built from include/tensorcast.h.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "common"))
+import tcast_ctypes as tc  # noqa: E402
+from tcast_ctypes import tcast_error as Error  # noqa: E402
+from tcast_ctypes import tcast_string_arena as Arena  # noqa: E402
+from tcast_ctypes import tcast_tensor as Tensor  # noqa: E402
+
+# tensorcast's dtype codes, which are also ONNX TensorProto.DataType codes.
 CODES = {
-    "f32": 1, "u8": 2, "i32": 6, "str": 8, "f16": 10, "f64": 11, "bf16": 16,
-    "e4m3fn": 17, "e4m3fnuz": 18, "e5m2": 19, "e5m2fnuz": 20, "u4": 21, "i4": 22,
-    "e8m0": 24, "u2": 25, "i2": 26,
+    "f32": tc.TCAST_DTYPE_FLOAT, "u8": tc.TCAST_DTYPE_UINT8, "i32": tc.TCAST_DTYPE_INT32,
+    "str": tc.TCAST_DTYPE_STRING, "f16": tc.TCAST_DTYPE_FLOAT16, "f64": tc.TCAST_DTYPE_DOUBLE,
+    "bf16": tc.TCAST_DTYPE_BFLOAT16, "e4m3fn": tc.TCAST_DTYPE_FLOAT8E4M3FN,
+    "e4m3fnuz": tc.TCAST_DTYPE_FLOAT8E4M3FNUZ, "e5m2": tc.TCAST_DTYPE_FLOAT8E5M2,
+    "e5m2fnuz": tc.TCAST_DTYPE_FLOAT8E5M2FNUZ, "u4": tc.TCAST_DTYPE_UINT4,
+    "i4": tc.TCAST_DTYPE_INT4, "e8m0": tc.TCAST_DTYPE_FLOAT8E8M0, "u2": tc.TCAST_DTYPE_UINT2,
+    "i2": tc.TCAST_DTYPE_INT2,
 }
 NUMPY = {
     "f32": np.float32, "u8": np.uint8, "i32": np.int32, "f16": np.float16,
@@ -63,28 +75,11 @@ NUMPY = {
 # Bits per element as tensorcast stores it (4-bit codes pack two per byte, 2-bit four).
 BITS = {"f32": 32, "u8": 8, "i32": 32, "f16": 16, "f64": 64, "bf16": 16, "e4m3fn": 8,
         "e4m3fnuz": 8, "e5m2": 8, "e5m2fnuz": 8, "e8m0": 8, "u4": 4, "i4": 4, "u2": 2,
-        "i2": 2, "str": 128}
+        "i2": 2, "str": 8 * ctypes.sizeof(tc.tcast_string)}
 # The integer codes' ranges, and the dtypes onnxruntime takes as bits (ml_dtypes' own
 # numpy dtypes are not ONNX types to it).
 INT_RANGE = {"u4": (0, 16), "i4": (-8, 8), "u2": (0, 4), "i2": (-2, 2)}
 AS_BITS = {"bf16", "e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz", "e8m0"}
-
-
-class Tensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("data_bytes", ctypes.c_uint64),
-                ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("ndim", ctypes.c_int32), ("dtype", ctypes.c_int32)]
-
-
-class Error(ctypes.Structure):
-    _fields_ = [("status", ctypes.c_int32), ("index", ctypes.c_int64),
-                ("message", ctypes.c_char * 256)]
-
-
-class Arena(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("capacity", ctypes.c_uint64),
-                ("used", ctypes.c_uint64)]
 
 
 STRING_VIEW = np.dtype([("data", np.uint64), ("len", np.uint64)])
@@ -94,18 +89,8 @@ class Lib:
     """tensorcast's C ABI through ctypes."""
 
     def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        t = ctypes.POINTER(Tensor)
-        for name, args in {
-            "tcast_cast": [t, t, ctypes.c_void_p, ctypes.POINTER(Error)],
-            "tcast_expand": [t, t, ctypes.POINTER(Error)],
-            "tcast_cast_to_strings": [t, t, ctypes.POINTER(Arena), ctypes.c_void_p,
-                                      ctypes.POINTER(Error)],
-        }.items():
-            getattr(self.lib, name).argtypes = args
-            getattr(self.lib, name).restype = ctypes.c_int32
-        self.lib.tcast_string_max_bytes.argtypes = [ctypes.c_int32]
-        self.lib.tcast_string_max_bytes.restype = ctypes.c_uint64
+        self.lib = tc.load_library(path, ["tcast_cast", "tcast_expand", "tcast_cast_to_strings",
+                                          "tcast_string_max_bytes"])
         self.err = Error()
         self.keep = []
 

@@ -36,32 +36,22 @@ try:
 except ImportError:
     ort = None
 
-# The ctypes structs and dtype codes of the peer benchmark, shared.
+# The peer benchmark's dtype codes and its ctypes structs (tests/common/tcast_ctypes.py).
 _spec = importlib.util.spec_from_file_location(
     "bench_peers", Path(__file__).with_name("bench-peers.py"))
 peers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(peers)
-Tensor, Error, CODES = peers.Tensor, peers.Error, peers.CODES
+Tensor, Error, CODES, tc = peers.Tensor, peers.Error, peers.CODES, peers.tc
+QdqOptions = tc.tcast_qdq_options
 
 ROW, BLOCK = 4096, 32
-
-
-class QdqOptions(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_uint32), ("saturate", ctypes.c_int32),
-                ("axis", ctypes.c_int64), ("block_size", ctypes.c_int64),
-                ("precision", ctypes.c_int32), ("reserved", ctypes.c_int32)]
 
 
 class Lib:
     """tcast_quantize_linear / tcast_dequantize_linear through ctypes."""
 
     def __init__(self, path):
-        self.lib = ctypes.CDLL(path)
-        t = ctypes.POINTER(Tensor)
-        for name in ("tcast_quantize_linear", "tcast_dequantize_linear"):
-            f = getattr(self.lib, name)
-            f.argtypes = [t, t, t, t, ctypes.POINTER(QdqOptions), ctypes.POINTER(Error)]
-            f.restype = ctypes.c_int32
+        self.lib = tc.load_library(path, ["tcast_quantize_linear", "tcast_dequantize_linear"])
         self.options = QdqOptions(ctypes.sizeof(QdqOptions), 1, 1, BLOCK, 0, 0)
         self.err = Error()
         self.keep = []
@@ -155,7 +145,7 @@ def main():
 
     # DequantizeLinear, MXFP4 and MXFP8 (E8M0 scales) to FLOAT.
     for label, xt, x in [("MXFP4", "f4", codes4), ("MXFP8 E4M3", "e4m3fn", codes8)]:
-        code = {"f4": 23}.get(xt) or CODES[xt]
+        code = {"f4": tc.TCAST_DTYPE_FLOAT4E2M1}.get(xt) or CODES[xt]
         tx = Tensor(x.ctypes.data, x.nbytes, (ctypes.c_int64 * 2)(*dims), None, 2, code)
         lib.keep.append(tx)
         ts, ty = lib.tensor(e8m0, "e8m0", sdims), lib.tensor(y32, "f32", dims)
@@ -204,7 +194,7 @@ def main():
         scales = np.clip(exp - emax + 127, 0, 254).astype(np.uint8)
         sf = scales.view(ml_dtypes.float8_e8m0fnu).astype(np.float32)
         out = np.empty(n // 2 if yt == "f4" else n, np.uint8)
-        code = 23 if yt == "f4" else CODES[yt]
+        code = tc.TCAST_DTYPE_FLOAT4E2M1 if yt == "f4" else CODES[yt]
         ty = Tensor(out.ctypes.data, out.nbytes, (ctypes.c_int64 * 2)(*dims), None, 2, code)
         lib.keep.append(ty)
         tx, ts = lib.tensor(xf, "f32", dims), lib.tensor(scales, "e8m0", sdims)

@@ -206,8 +206,11 @@ step_def newcomer "" "the newcomer's path (scripts/test-newcomer.sh): the releas
 run_newcomer() {
   bash scripts/test-newcomer.sh
 }
-step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python)"
+step_def oracle "venv build" "Python oracle tests (numpy, ml_dtypes, C's printf through Python); the Python callers' ctypes declarations against the header as cc compiles it"
 run_oracle() {
+  # tests/common/tcast_ctypes.py, which every ctypes caller of the C API imports, against a
+  # C program compiled with the header and against the library.
+  build/venv/bin/python tests/common/check_tcast_ctypes.py --lib $lib
   TCAST_LIB=$lib build/venv/bin/python -m pytest tests/oracles/numpy -q
 }
 

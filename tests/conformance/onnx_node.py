@@ -51,12 +51,30 @@ import numpy as np
 import onnx
 from onnx import TensorProto, external_data_helper
 
+# The C ABI's structs, constants and prototypes, built from include/tensorcast.h.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from tcast_ctypes import (  # noqa: E402
+    STATUS_NAMES,
+    TCAST_BITCAST_ONNX,
+    TCAST_DTYPE_FLOAT6E2M3,
+    TCAST_DTYPE_FLOAT6E3M2,
+    TCAST_ERR_UNSUPPORTED,
+    TCAST_ROUND_DOWN,
+    TCAST_ROUND_NEAREST,
+    TCAST_ROUND_UP,
+    load_library,
+    tcast_error,
+    tcast_string,
+    tcast_string_arena,
+    tcast_tensor,
+)
+
 # ---------------------------------------------------------------------------
 # dtypes
 
 DT = TensorProto  # the dtype codes are ONNX's TensorProto.DataType values
-FLOAT6E2M3 = 27  # not (yet) in onnx's enum
-FLOAT6E3M2 = 28
+FLOAT6E2M3 = TCAST_DTYPE_FLOAT6E2M3  # not (yet) in onnx's enum
+FLOAT6E3M2 = TCAST_DTYPE_FLOAT6E3M2
 
 DTYPE_NAMES = {value: name for name, value in TensorProto.DataType.items()}
 DTYPE_NAMES.update({FLOAT6E2M3: "FLOAT6E2M3", FLOAT6E3M2: "FLOAT6E3M2"})
@@ -99,16 +117,8 @@ NAN_CODES = {
     DT.FLOAT8E8M0: lambda c: c == 0xFF,
 }
 
-ROUND_MODES = {"up": 0, "down": 1, "nearest": 2}
-UNSUPPORTED = 3
-STATUS_NAMES = {
-    0: "TCAST_OK", 1: "TCAST_ERR_NULL_ARGUMENT", 2: "TCAST_ERR_INVALID_DTYPE",
-    3: "TCAST_ERR_UNSUPPORTED", 4: "TCAST_ERR_INVALID_SHAPE",
-    5: "TCAST_ERR_INCOMPATIBLE_SHAPES", 6: "TCAST_ERR_BUFFER_TOO_SMALL", 7: "TCAST_ERR_PARSE",
-    8: "TCAST_ERR_INVALID_ARGUMENT", 9: "TCAST_ERR_CASTING",
-    10: "TCAST_ERR_OUT_OF_MEMORY", 99: "TCAST_ERR_INTERNAL",
-}
-TCAST_BITCAST_ONNX = 1
+ROUND_MODES = {"up": TCAST_ROUND_UP, "down": TCAST_ROUND_DOWN, "nearest": TCAST_ROUND_NEAREST}
+UNSUPPORTED = TCAST_ERR_UNSUPPORTED
 
 
 def dtype_name(dtype):
@@ -289,57 +299,13 @@ def compare(expected, dtype, shape, data):
 # the C ABI
 
 
-class TcastError(ctypes.Structure):
-    _fields_ = [("status", ctypes.c_int32), ("index", ctypes.c_int64),
-                ("message", ctypes.c_char * 256)]
-
-
-class TcastTensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("data_bytes", ctypes.c_uint64),
-                ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("ndim", ctypes.c_int32), ("dtype", ctypes.c_int32)]
-
-
-class TcastCastOptions(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_uint32), ("saturate", ctypes.c_int32),
-                ("round_mode", ctypes.c_int32), ("string_format", ctypes.c_int32),
-                ("casting", ctypes.c_int32), ("threads", ctypes.c_int32),
-                # The header's whole struct: tcast_cast_options_default() fills it all.
-                ("executor", ctypes.c_void_p)]
-
-
-class TcastString(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("len", ctypes.c_uint64)]
-
-
-class TcastStringArena(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("capacity", ctypes.c_uint64),
-                ("used", ctypes.c_uint64)]
-
-
-assert ctypes.sizeof(TcastError) == 272
-assert ctypes.sizeof(TcastTensor) == 40
-assert ctypes.sizeof(TcastCastOptions) == 32
-assert ctypes.sizeof(TcastString) == 16
-assert ctypes.sizeof(TcastStringArena) == 24
-
-P = ctypes.POINTER
-i32, i64, u32, u64 = ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_uint64
-SIGNATURES = {
-    "tcast_status_name": (ctypes.c_char_p, [i32]),
-    "tcast_tensor_bytes": (i32, [i32, P(i64), i32, P(u64), P(TcastError)]),
-    "tcast_cast_options_default": (TcastCastOptions, []),
-    "tcast_cast": (i32, [P(TcastTensor), P(TcastTensor), P(TcastCastOptions), P(TcastError)]),
-    "tcast_string_max_bytes": (u64, [i32]),
-    "tcast_cast_to_strings": (i32, [P(TcastTensor), P(TcastTensor), P(TcastStringArena),
-                                    P(TcastCastOptions), P(TcastError)]),
-    "tcast_expand_shape": (i32, [P(i64), i32, P(i64), i32, P(i64), i32, P(i32),
-                                 P(TcastError)]),
-    "tcast_expand": (i32, [P(TcastTensor), P(TcastTensor), P(TcastError)]),
-    "tcast_bitcast": (i32, [P(TcastTensor), i32, i32, P(TcastTensor), P(i64), i32,
-                            P(TcastError)]),
-}
+# The entry points the runner calls, bound with the header's prototypes when the library
+# has them.
+ENTRY_POINTS = [
+    "tcast_status_name", "tcast_tensor_bytes", "tcast_cast_options_default", "tcast_cast",
+    "tcast_string_max_bytes", "tcast_cast_to_strings", "tcast_expand_shape", "tcast_expand",
+    "tcast_bitcast",
+]
 
 
 class Skip(Exception):
@@ -362,19 +328,19 @@ class CTensor:
         self.shape_array = int64_array(shape)
         count = element_count(shape)
         if dtype == DT.STRING:
-            self.views = (TcastString * max(count, 1))()
+            self.views = (tcast_string * max(count, 1))()
             self.keep = []
             for i, text in enumerate(data or []):
                 buffer = ctypes.create_string_buffer(text, max(len(text), 1))
                 self.keep.append(buffer)
-                self.views[i] = TcastString(ctypes.addressof(buffer), len(text))
-            self.buffer, nbytes = self.views, count * ctypes.sizeof(TcastString)
+                self.views[i] = tcast_string(ctypes.addressof(buffer), len(text))
+            self.buffer, nbytes = self.views, count * ctypes.sizeof(tcast_string)
         elif data is not None:
             nbytes = len(data)
             self.buffer = ctypes.create_string_buffer(bytes(data), max(nbytes, 1))
         else:  # an output: prefilled so that bytes the library leaves alone show up
             self.buffer = ctypes.create_string_buffer(b"\xa5" * nbytes, max(nbytes, 1))
-        self.struct = TcastTensor(ctypes.addressof(self.buffer), nbytes, self.shape_array,
+        self.struct = tcast_tensor(ctypes.addressof(self.buffer), nbytes, self.shape_array,
                                   None, len(shape), dtype)
 
     @property
@@ -394,11 +360,7 @@ class Library:
     """The tensorcast shared library; entry points missing from it make the tests SKIP."""
 
     def __init__(self, path):
-        self.cdll = ctypes.CDLL(path)
-        for name, (restype, argtypes) in SIGNATURES.items():
-            if hasattr(self.cdll, name):
-                function = getattr(self.cdll, name)
-                function.restype, function.argtypes = restype, argtypes
+        self.cdll = load_library(path, ENTRY_POINTS, skip_missing=True)
 
     def fn(self, name):
         if not hasattr(self.cdll, name):
@@ -414,7 +376,7 @@ class Library:
 
     def call(self, name, *args):
         """Call a fallible entry point; SKIP on TCAST_ERR_UNSUPPORTED, FAIL on other errors."""
-        err = TcastError()
+        err = tcast_error()
         status = self.fn(name)(*args, ctypes.byref(err))
         if status == 0:
             return
@@ -493,7 +455,7 @@ def run_cast(lib, plan, inputs, expected):
     if to == DT.STRING and src.dtype != DT.STRING:  # numeric -> STRING formats into an arena
         max_bytes = lib.fn("tcast_string_max_bytes")(src.dtype)
         arena_buffer = ctypes.create_string_buffer(max(src.count * max_bytes, 1))
-        arena = TcastStringArena(ctypes.addressof(arena_buffer), src.count * max_bytes, 0)
+        arena = tcast_string_arena(ctypes.addressof(arena_buffer), src.count * max_bytes, 0)
         out = CTensor(DT.STRING, src.shape)
         lib.call("tcast_cast_to_strings", source.ref, out.ref, ctypes.byref(arena),
                  ctypes.byref(options))
@@ -536,7 +498,7 @@ def run_expand(lib, plan, inputs, expected):
 def run_bitcast(lib, to, inputs, expected):
     src = inputs[0]
     source = CTensor(src.dtype, src.shape, src.data)
-    view = TcastTensor()
+    view = tcast_tensor()
     capacity = len(src.shape) + 1
     storage = (ctypes.c_int64 * capacity)()
     lib.call("tcast_bitcast", source.ref, to, TCAST_BITCAST_ONNX, ctypes.byref(view),

@@ -26,19 +26,15 @@ from onnx import TensorProto
 
 import tcast
 from onnxside import record
+from tcast_ctypes import TCAST_MX_LAYOUT_GGML, TCAST_MX_LAYOUT_ONNX, bind
 from test_mx_reference import Buffers, call, lib, opts
 
 SEED = 20261128
 MXFP4 = gguf.GGMLQuantizationType.MXFP4
-ONNX_LAYOUT, GGML_LAYOUT = 0, 2
+ONNX_LAYOUT, GGML_LAYOUT = TCAST_MX_LAYOUT_ONNX, TCAST_MX_LAYOUT_GGML
 E2M1 = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6])
 
-lib.tcast_mx_repack.restype = ctypes.c_int32
-lib.tcast_mx_repack.argtypes = [
-    ctypes.c_int32, ctypes.POINTER(tcast.tcast_tensor), ctypes.POINTER(tcast.tcast_tensor),
-    ctypes.c_int32, ctypes.POINTER(tcast.tcast_tensor), ctypes.POINTER(tcast.tcast_tensor),
-    ctypes.c_void_p, ctypes.POINTER(tcast.tcast_error),
-]
+bind(lib, ["tcast_mx_repack"])  # the header's prototype (tests/common/tcast_ctypes.py)
 
 
 def ggml_to_onnx(b, blocks, rows, nb):

@@ -22,30 +22,15 @@ from onnx import TensorProto
 
 import tcast
 from onnxside import record
+from tcast_ctypes import bind, tcast_mx_options
 from test_qdq_reference import raw_bytes, reference
 
 lib = tcast.lib
 SEED = 20261129
 
 
-class tcast_mx_options(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", ctypes.c_uint32),
-        ("scale_rule", ctypes.c_int32),
-        ("axis", ctypes.c_int64),
-        ("block_size", ctypes.c_int64),
-        ("reserved0", ctypes.c_int32),
-        ("reserved1", ctypes.c_int32),
-    ]
-
-
-_T = ctypes.POINTER(tcast.tcast_tensor)
-_O = ctypes.POINTER(tcast_mx_options)
-_E = ctypes.POINTER(tcast.tcast_error)
-lib.tcast_mx_quantize.restype = ctypes.c_int32
-lib.tcast_mx_quantize.argtypes = [_T, _T, _T, _T, _O, _E]
-lib.tcast_mx_dequantize.restype = ctypes.c_int32
-lib.tcast_mx_dequantize.argtypes = [_T, _T, _T, _T, _O, _E]
+# The struct and prototypes as tests/common/tcast_ctypes.py builds them from the header.
+bind(lib, ["tcast_mx_quantize", "tcast_mx_dequantize"])
 
 ELEMENTS = {  # ONNX code: (ml_dtypes type, bits, emax_elem)
     TensorProto.FLOAT4E2M1: (ml_dtypes.float4_e2m1fn, 4, 2),

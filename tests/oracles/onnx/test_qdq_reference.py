@@ -42,6 +42,7 @@ from onnx.reference import ReferenceEvaluator
 
 import tcast
 from onnxside import record
+from tcast_ctypes import bind, tcast_qdq_options
 
 SEED = 20261128
 lib = tcast.lib
@@ -49,24 +50,9 @@ lib = tcast.lib
 # ------------------------------------------------------------------ the C binding
 
 
-class tcast_qdq_options(ctypes.Structure):
-    _fields_ = [
-        ("struct_size", ctypes.c_uint32),
-        ("saturate", ctypes.c_int32),
-        ("axis", ctypes.c_int64),
-        ("block_size", ctypes.c_int64),
-        ("precision", ctypes.c_int32),
-        ("reserved", ctypes.c_int32),
-    ]
-
-
-_T = ctypes.POINTER(tcast.tcast_tensor)
-for _name in ("tcast_quantize_linear", "tcast_dequantize_linear"):
-    getattr(lib, _name).restype = ctypes.c_int32
-    getattr(lib, _name).argtypes = [_T, _T, _T, _T, ctypes.POINTER(tcast_qdq_options),
-                                    ctypes.POINTER(tcast.tcast_error)]
-lib.tcast_qdq_options_init.restype = ctypes.c_int32
-lib.tcast_qdq_options_init.argtypes = [ctypes.POINTER(tcast_qdq_options), ctypes.c_size_t]
+# The struct and prototypes as tests/common/tcast_ctypes.py builds them from the header
+# (tcast puts it on the import path).
+bind(lib, ["tcast_quantize_linear", "tcast_dequantize_linear", "tcast_qdq_options_init"])
 
 BITS = {TensorProto.INT2: 2, TensorProto.UINT2: 2, TensorProto.INT4: 4, TensorProto.UINT4: 4,
         TensorProto.FLOAT4E2M1: 4, TensorProto.INT16: 16, TensorProto.UINT16: 16,
