@@ -10,6 +10,9 @@
 //! loop that reads the same input and writes as many output bytes with next to no
 //! arithmetic. On a machine that streams reads slower than memcpy's mix of reads and
 //! writes both are below 1.0 (a kernel that prefetches can pass "plain", which does not).
+//! The last section casts sub-byte tensors held one element per byte
+//! (`SubByteLayout::Unpacked`, ml_dtypes' storage), which the cast reads and writes
+//! through the packed kernels a block at a time.
 //! `cargo bench --bench cast [-- N] [-- WORD] [-- --busy]` (N elements, default 16M; WORD
 //! keeps only the pairs whose "FROM -> TO" name contains it, ignoring case). `--busy` adds
 //! a second column of every figure, measured in the same rounds with a compute-bound
@@ -20,7 +23,7 @@ use std::hint::black_box;
 mod common;
 
 use std::time::Duration;
-use tensorcast::{cast, CastOptions, DType, Tensor, TensorMut};
+use tensorcast::{cast, CastOptions, DType, Layout, SubByteLayout, Tensor, TensorMut};
 
 const RUNS: usize = 9;
 
@@ -47,8 +50,9 @@ fn best_in_turns<const N: usize>(
 /// ones values above their largest, in every vector), no NaN storms; random bytes for
 /// the 8-bit and packed codes, which covers every code. (Uniform values of magnitude up
 /// to 1000 hid the encoders' slow path below the smallest normal: FLOAT -> FLOAT6 ran
-/// at 0.48x memcpy on values in [-1, 1] and 0.8x on those.)
-fn source(dtype: DType, n: usize) -> Vec<u8> {
+/// at 0.48x memcpy on values in [-1, 1] and 0.8x on those.) A sub-byte dtype is held as
+/// `held` says.
+fn source(dtype: DType, held: SubByteLayout, n: usize) -> Vec<u8> {
     let mut state = 0x2545_f491_4f6c_dd1du64;
     let mut next = move || {
         state ^= state << 13;
@@ -74,8 +78,14 @@ fn source(dtype: DType, n: usize) -> Vec<u8> {
             other => unreachable!("no source data for {other}"),
         }
     }
-    out.truncate(dtype.bytes_for(n as u64).unwrap() as usize);
+    out.truncate(layout(dtype, held, &[n]).bytes());
     out
+}
+
+/// The layout of a contiguous tensor of `dtype` and `dims`, a sub-byte dtype held as
+/// `held` says.
+fn layout(dtype: DType, held: SubByteLayout, dims: &[usize]) -> Layout<'_> {
+    Layout::with_sub_byte_layout("bench", dtype, dims, None, held).unwrap()
 }
 
 /// Reads every byte of `bytes` (eight at a time, folded into one word) and writes
@@ -118,6 +128,7 @@ fn main() {
         .skip(1)
         .find(|a| a.parse::<usize>().is_err() && !a.starts_with('-'))
         .map(|a| a.to_ascii_lowercase());
+    use SubByteLayout::{Packed, Unpacked};
     let numeric = [
         (DType::Float, DType::Float16),
         (DType::Float16, DType::Float),
@@ -131,7 +142,8 @@ fn main() {
         (DType::Float, DType::Bool),
         (DType::Uint8, DType::Float),
         (DType::Int8, DType::Float),
-    ];
+    ]
+    .map(|(from, to)| (from, to, Packed));
     use DType::{
         Bfloat16, Float, Float16, Float4E2M1, Float6E2M3, Float6E3M2, Float8E4M3Fn, Float8E4M3Fnuz,
         Float8E5M2, Float8E5M2Fnuz, Float8E8M0, Int2, Int4, Uint2, Uint4,
@@ -149,30 +161,44 @@ fn main() {
     let mut low_precision = Vec::new();
     for format in small_floats {
         for to in [Float, Float16, Bfloat16] {
-            low_precision.push((format, to));
+            low_precision.push((format, to, Packed));
         }
-        low_precision.push((Float, format));
+        low_precision.push((Float, format, Packed));
     }
-    low_precision.extend([(Float16, Float8E5M2), (Bfloat16, Float8E4M3Fn)]);
+    low_precision.extend([
+        (Float16, Float8E5M2, Packed),
+        (Bfloat16, Float8E4M3Fn, Packed),
+    ]);
     for format in [Int4, Uint4, Int2, Uint2] {
-        low_precision.extend([(format, Float), (Float, format)]);
+        low_precision.extend([(format, Float, Packed), (Float, format, Packed)]);
     }
-    let keep = |&(from, to): &(DType, DType)| match &filter {
-        Some(word) => format!("{from} -> {to}")
-            .to_ascii_lowercase()
-            .contains(word),
+    // ml_dtypes' arrays: FLOAT to every sub-byte dtype, and one of each width back.
+    let mut unpacked: Vec<_> = [Int4, Uint4, Float4E2M1, Int2, Uint2, Float6E2M3, Float6E3M2]
+        .map(|to| (Float, to, Unpacked))
+        .into();
+    for from in [Int4, Float4E2M1, Int2, Float6E2M3] {
+        unpacked.push((from, Float, Unpacked));
+    }
+    let name = |from: DType, to: DType, held: SubByteLayout| match held {
+        Packed => format!("{from} -> {to}"),
+        Unpacked => format!("{from} -> {to} unpacked"),
+    };
+    let keep = |&(from, to, held): &(DType, DType, SubByteLayout)| match &filter {
+        Some(word) => name(from, to, held).to_ascii_lowercase().contains(word),
         None => true,
     };
     let numeric: Vec<_> = numeric.into_iter().filter(keep).collect();
     let low_precision: Vec<_> = low_precision.into_iter().filter(keep).collect();
+    let unpacked: Vec<_> = unpacked.into_iter().filter(keep).collect();
     let busy = common::busy_flag();
     println!("cast throughput, {n} elements, 1 thread (GB/s = bytes read + written)");
     // The lowest ratio each column must reach (issue 38: every cast pair at least 1.0x
-    // memcpy on an idle machine and 0.8x with the other core busy).
-    let (idle_target, busy_target) = (1.0, 0.8);
-    for (title, pairs) in [
-        ("numeric", &numeric[..]),
-        ("low precision", &low_precision[..]),
+    // memcpy on an idle machine and 0.8x with the other core busy; the unpacked sub-byte
+    // tensors 0.4x and 0.3x, docs/performance.md: five times ml_dtypes' astype and more).
+    for (title, pairs, (idle_target, busy_target)) in [
+        ("numeric", &numeric[..], (1.0, 0.8)),
+        ("low precision", &low_precision[..], (1.0, 0.8)),
+        ("sub-byte, one per byte", &unpacked[..], (0.4, 0.3)),
     ] {
         if pairs.is_empty() {
             continue;
@@ -189,14 +215,17 @@ fn main() {
             println!("{title:<30} {columns}");
         }
         let (mut worst_idle, mut worst_busy) = (f64::INFINITY, f64::INFINITY);
-        for &(from, to) in pairs {
-            let src = source(from, n);
-            let mut dst = vec![1u8; to.bytes_for(n as u64).unwrap() as usize];
+        for &(from, to, held) in pairs {
+            let src = source(from, held, n);
+            let mut dst = vec![1u8; layout(to, held, &[n]).bytes()];
             // The narrowing loop's output: the input's size over the whole ratio of the
             // two (FLOAT -> FLOAT6, a ratio of 5.33, writes a fifth: a little more).
             let mut shape_dst = vec![0u8; src.len() / (src.len() / dst.len()).max(1)];
             let traffic = (src.len() + dst.len()) as f64;
-            let options = CastOptions::default();
+            let options = CastOptions {
+                sub_byte_layout: held,
+                ..CastOptions::default()
+            };
             let copy_src = vec![2u8; traffic as usize / 2];
             let mut copy_dst = vec![3u8; traffic as usize / 2];
             let (idle, loaded) = best_in_turns(
@@ -204,8 +233,9 @@ fn main() {
                 [
                     &mut || {
                         let shape = [n];
-                        let input = Tensor::new(black_box(&src), from, &shape).unwrap();
-                        let mut output = TensorMut::new(black_box(&mut dst), to, &shape).unwrap();
+                        let (i, o) = (layout(from, held, &shape), layout(to, held, &shape));
+                        let input = Tensor::from_layout(i, black_box(&src)).unwrap();
+                        let mut output = TensorMut::from_layout(o, black_box(&mut dst)).unwrap();
                         cast(&input, &mut output, &options).unwrap();
                     },
                     &mut || black_box(&mut copy_dst).copy_from_slice(black_box(&copy_src)),
@@ -234,7 +264,7 @@ fn main() {
                 );
                 (ratio, text)
             };
-            let name = format!("{from} -> {to}");
+            let name = name(from, to, held);
             let (ratio, text) = column(idle);
             worst_idle = worst_idle.min(ratio);
             match loaded.map(column) {
@@ -261,7 +291,7 @@ fn main() {
     }
 
     // Per-call overhead: validation, dispatch and a 16-element kernel.
-    let src = source(DType::Float, 16);
+    let src = source(DType::Float, Packed, 16);
     let mut dst = vec![0u8; 32];
     let calls = 1_000_000;
     let t = best_of(|| {

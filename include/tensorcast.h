@@ -446,9 +446,10 @@ struct tcast_cast_options tcast_cast_options_default(void);
  * keep the low bits, "20" -> UINT4 4, "-5" -> UINT4 11), failing with TCAST_ERR_PARSE
  * and `err->index` at the first bad element; STRING -> STRING copies the views.
  * Numeric -> STRING needs an arena: use tcast_cast_to_strings. Sub-byte dtypes are
- * packed (docs/c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
- * FLOAT8E8M0. Thread-safe; allocates nothing on success, STRING parsing included
- * (threads > 1 without an executor may start threads: docs/c-api.md section 9).
+ * packed (docs/c-api.md section 4; tcast_cast_sub_byte takes them one per byte);
+ * `saturate` applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe;
+ * allocates nothing on success, STRING parsing included (threads > 1 without an
+ * executor may start threads: docs/c-api.md section 9).
  * `options->casting` below UNSAFE refuses the casts that `tcast_can_cast` refuses at
  * that level (numpy's rules, with ml_dtypes' for the ML types).
  * Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
@@ -459,6 +460,40 @@ tcast_status tcast_cast(const struct tcast_tensor *input,
                         const struct tcast_tensor *output,
                         const struct tcast_cast_options *options,
                         struct tcast_error *err);
+
+/*
+ * The sub_byte_layout argument of tcast_cast_sub_byte: how the sub-byte tensors of the
+ * call hold their elements.
+ */
+
+/** Packed, element 0 in the lowest bits (docs/c-api.md section 4; the default). */
+#define TCAST_SUB_BYTE_PACKED 0
+/**
+ * One element per byte, its code in the low bits, as ml_dtypes stores int4, float4_e2m1fn
+ * and the others: read with the high bits ignored, written with them 0; the tensor's
+ * bytes are its element count, and an input may have strides (in elements, which are
+ * bytes).
+ */
+#define TCAST_SUB_BYTE_UNPACKED 1
+
+/**
+ * tcast_cast with the sub-byte tensors of the call (INT4, UINT4, FLOAT4E2M1, INT2, UINT2,
+ * FLOAT6E2M3, FLOAT6E3M2; input and output alike) held as `sub_byte_layout` says:
+ * TCAST_SUB_BYTE_PACKED is tcast_cast; with TCAST_SUB_BYTE_UNPACKED each element has a
+ * byte of its own, as ml_dtypes' arrays hold them: its code in the low bits, read with
+ * the high bits ignored (0xF1 as INT4 is 1) and written with them 0 (INT4 -1 is 0x0F,
+ * FLOAT4E2M1 -1.0 is 0x0A). Such a tensor spans its element count in bytes (what
+ * tcast_tensor_bytes gives for UINT8 and the shape), which `data_bytes` is checked
+ * against, and an input may have strides, in elements (which are bytes). Other dtypes
+ * are the same either way. Results are those of tcast_cast, on any number of threads.
+ * Errors: as tcast_cast, and INVALID_ARGUMENT for a `sub_byte_layout` other than the
+ * two (checked with the options).
+ */
+tcast_status tcast_cast_sub_byte(const struct tcast_tensor *input,
+                                 const struct tcast_tensor *output,
+                                 const struct tcast_cast_options *options,
+                                 int32_t sub_byte_layout,
+                                 struct tcast_error *err);
 
 /**
  * `numpy.can_cast` on tensorcast dtypes, as numpy 2.4 with ml_dtypes 0.6 answers it:

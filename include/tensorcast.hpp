@@ -9,8 +9,8 @@
  *   auto back = tensorcast::cast<float>(h);             // {1, 0.0999755859, -2.5, 65504}
  *
  * What it gives over the C header:
- * - enum class dtype, status, casting, round_mode, string_format, bitcast_rules and
- *   numpy_rules, whose values are the C constants (TCAST_*);
+ * - enum class dtype, status, casting, round_mode, string_format, sub_byte_layout,
+ *   bitcast_rules and numpy_rules, whose values are the C constants (TCAST_*);
  * - tensorcast::error (a std::runtime_error carrying the status and the element index),
  *   thrown by every function whose name does not start with try_; the try_ functions
  *   return a result<T> instead (std::expected's shape: has_value(), value(), error()).
@@ -155,6 +155,13 @@ enum class round_mode : std::int32_t {
 enum class string_format : std::int32_t {
   shortest = TCAST_FORMAT_SHORTEST,
   printf_8g = TCAST_FORMAT_PRINTF_8G,
+};
+
+/** How the sub-byte tensors of a cast hold their elements (TCAST_SUB_BYTE_*): packed, or
+ * one per byte as ml_dtypes' arrays (tcast_cast_sub_byte). */
+enum class sub_byte_layout : std::int32_t {
+  packed = TCAST_SUB_BYTE_PACKED,
+  unpacked = TCAST_SUB_BYTE_UNPACKED,
 };
 
 /** Whose bitcast rules a view follows (TCAST_BITCAST_*). */
@@ -723,8 +730,9 @@ class executor {
 
 /**
  * tcast_cast_options, starting from the library's defaults (saturate, round up, the
- * shortest text, casting unsafe, the calling thread only). Setters chain:
- * `tensorcast::options().casting_level(tensorcast::casting::safe).threads(2)`.
+ * shortest text, casting unsafe, the calling thread only), and how a cast's sub-byte
+ * tensors hold their elements (tcast_cast_sub_byte's argument; packed by default).
+ * Setters chain: `tensorcast::options().casting_level(tensorcast::casting::safe).threads(2)`.
  */
 class options {
  public:
@@ -773,11 +781,19 @@ class options {
     c_.executor = pool.get();
     return *this;
   }
+  /** How cast's sub-byte tensors (INT4, FLOAT4E2M1, ...) hold their elements: packed (the
+   * default) or one per byte, the tensor's bytes then its element count. Cast only. */
+  [[nodiscard]] sub_byte_layout sub_bytes() const noexcept { return sub_bytes_; }
+  options &sub_bytes(sub_byte_layout layout) noexcept {
+    sub_bytes_ = layout;
+    return *this;
+  }
 
   [[nodiscard]] const tcast_cast_options &c_options() const noexcept { return c_; }
 
  private:
   tcast_cast_options c_;
+  sub_byte_layout sub_bytes_ = sub_byte_layout::packed;
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -814,6 +830,10 @@ inline result<void> cast(const tensor_view &input, const mutable_tensor_view &ou
   const tcast_tensor in = input.c_tensor();
   const tcast_tensor out = output.c_tensor();
   tcast_error err;
+  if (opts != nullptr && opts->sub_bytes() != sub_byte_layout::packed) {
+    const std::int32_t layout = static_cast<std::int32_t>(opts->sub_bytes());
+    return check(tcast_cast_sub_byte(&in, &out, c_options(opts), layout, &err), err);
+  }
   return check(tcast_cast(&in, &out, c_options(opts), &err), err);
 }
 

@@ -92,10 +92,12 @@ pub fn check_same_dtype(dtype: DType, out_dtype: DType) -> Result<(), Error> {
     Ok(())
 }
 
-/// Checks that an output can receive the expansion of an input: the same dtype, and a
-/// shape equal to the broadcast of the two shapes.
+/// Checks that an output can receive the expansion of an input: the same dtype (a
+/// sub-byte one packed), and a shape equal to the broadcast of the two shapes.
 pub fn check_shapes(input: &Layout, output: &Layout) -> Result<(), Error> {
     check_same_dtype(input.dtype(), output.dtype())?;
+    input.require_packed("input", "expand")?;
+    output.require_packed("output", "expand")?;
     let (in_dims, out_dims) = (input.dims(), output.dims());
     // The output must be the broadcast: its rank at least the input's, and each of its
     // extents the broadcast of the aligned pair (compared in place, no work array).

@@ -10,7 +10,8 @@
 //! FTZ/DAZ): each call computes in the default one (docs/c-api.md section 8).
 //!
 //! The Rust API is what this page lists, and nothing else:
-//! - [`cast`] with its [`CastOptions`] ([`RoundMode`], [`StringFormat`], [`Casting`]);
+//! - [`cast`] with its [`CastOptions`] ([`RoundMode`], [`StringFormat`], [`Casting`],
+//!   [`SubByteLayout`]);
 //! - [`expand`] and [`broadcast_shape`]; [`bitcast_shape`] ([`BitcastRules`],
 //!   [`LastAxis`], [`ViewShape`]);
 //! - dtypes: [`DType`], its registry row [`DTypeInfo`], [`Family`], [`Scalar`],
@@ -56,7 +57,9 @@ mod tensor;
 mod testutil;
 
 pub use bitcast::{bitcast_shape, BitcastRules, LastAxis, ViewShape};
-pub use cast::{cast, format_strings, CastOptions, Casting, RoundMode, StringFormat};
+pub use cast::{
+    cast, format_strings, CastOptions, Casting, RoundMode, StringFormat, SubByteLayout,
+};
 pub use dlpack::{from_dlpack, to_dlpack, DlpackCode, DlpackDtype};
 pub use dtype::{
     DType, DTypeInfo, Family, LowFormat, LowKind, NumpyName, Scalar, LOW_FORMATS,

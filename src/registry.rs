@@ -9,13 +9,14 @@ use crate::tables::CTable;
 /// (xtask/) writes the `#define`s from these and tests/header.rs checks them; it is public
 /// for those (and the bindings' checks) only.
 #[doc(hidden)]
-pub fn c_tables() -> [&'static CTable; 10] {
+pub fn c_tables() -> [&'static CTable; 11] {
     [
         &crate::error::Status::TABLE,
         &crate::dtype::DType::TABLE,
         &crate::cast::RoundMode::TABLE,
         &crate::cast::StringFormat::TABLE,
         &crate::np::casting::Casting::TABLE,
+        &crate::tensor::SubByteLayout::TABLE,
         &crate::bitcast::BitcastRules::TABLE,
         &crate::np::NumpyRules::TABLE,
         &crate::dlpack::DlpackCode::TABLE,

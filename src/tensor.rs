@@ -10,6 +10,46 @@ use core::mem::MaybeUninit;
 /// The largest rank a tensor may have.
 pub const MAX_NDIM: usize = 64;
 
+crate::tables::c_enum! {
+    /// How a tensor of a sub-byte dtype (INT4, UINT4, FLOAT4E2M1, INT2, UINT2, FLOAT6E2M3,
+    /// FLOAT6E3M2) holds its elements; other dtypes are the same either way.
+    #[derive(Default)]
+    pub enum SubByteLayout: i32,
+        "The sub_byte_layout argument of tcast_cast_sub_byte: how the sub-byte tensors of \
+         the call hold their elements."
+    {
+        #[default]
+        Packed = 0 => TCAST_SUB_BYTE_PACKED:
+            "Packed, element 0 in the lowest bits (docs/c-api.md section 4; the default).",
+        Unpacked = 1 => TCAST_SUB_BYTE_UNPACKED:
+            "One element per byte, its code in the low bits, as ml_dtypes stores int4, \
+             float4_e2m1fn and the others: read with the high bits ignored, written with \
+             them 0; the tensor's bytes are its element count, and an input may have \
+             strides (in elements, which are bytes).",
+    }
+}
+
+/// Whether a tensor of `dtype` held as `sub_byte_layout` says has one sub-byte element
+/// per byte.
+#[inline]
+fn one_per_byte(dtype: DType, sub_byte_layout: SubByteLayout) -> bool {
+    dtype.is_packed() && sub_byte_layout == SubByteLayout::Unpacked
+}
+
+/// The bytes `count` contiguous elements of `dtype` occupy, held as `sub_byte_layout`
+/// says (one per byte for an unpacked sub-byte dtype); None when that overflows 64 bits.
+#[inline]
+pub(crate) fn storage_bytes(
+    dtype: DType,
+    sub_byte_layout: SubByteLayout,
+    count: u64,
+) -> Option<u64> {
+    if one_per_byte(dtype, sub_byte_layout) {
+        return Some(count);
+    }
+    dtype.bytes_for(count)
+}
+
 /// The shape, strides and sizes of a tensor, checked for consistency and overflow. It
 /// borrows its dims and strides (from the caller's arrays, or from a `ShapeBuf` the C
 /// shell read them into), so it is small and `Copy`: a call never copies or zeroes
@@ -23,6 +63,9 @@ pub struct Layout<'s> {
     count: usize,
     /// Bytes the elements span in memory.
     bytes: usize,
+    /// A sub-byte dtype held one element per byte ([`SubByteLayout::Unpacked`]); false
+    /// for every other dtype.
+    unpacked: bool,
 }
 
 /// Room for a shape (or strides) of up to [`MAX_NDIM`] extents, of which only the ones
@@ -102,8 +145,8 @@ fn too_big(role: &str, dtype: DType, dims: &[usize], what: &str) -> Error {
 }
 
 impl<'s> Layout<'s> {
-    /// Checks a shape (and optional strides in elements) for a tensor of `dtype`.
-    /// `role` ("input", "output") starts every error message.
+    /// Checks a shape (and optional strides in elements) for a tensor of `dtype`, a
+    /// sub-byte dtype packed. `role` ("input", "output") starts every error message.
     #[inline]
     pub fn new(
         role: &str,
@@ -111,16 +154,31 @@ impl<'s> Layout<'s> {
         dims: &'s [usize],
         strides: Option<&'s [usize]>,
     ) -> Result<Layout<'s>, Error> {
+        Layout::with_sub_byte_layout(role, dtype, dims, strides, SubByteLayout::Packed)
+    }
+
+    /// [`Layout::new`] for a tensor whose sub-byte elements, if `dtype` has them, are held
+    /// as `sub_byte_layout` says. Unpacked, such a tensor spans one byte per element and
+    /// may have strides (in elements, which are then bytes); other dtypes ignore it.
+    #[inline]
+    pub fn with_sub_byte_layout(
+        role: &str,
+        dtype: DType,
+        dims: &'s [usize],
+        strides: Option<&'s [usize]>,
+        sub_byte_layout: SubByteLayout,
+    ) -> Result<Layout<'s>, Error> {
         if dims.len() > MAX_NDIM {
             return Err(rank_too_high(role, dims.len()));
         }
+        let unpacked = one_per_byte(dtype, sub_byte_layout);
         let count = element_count(role, dtype, dims)?;
-        let Some(packed_bytes) = dtype.bytes_for(count) else {
+        let Some(contiguous_bytes) = storage_bytes(dtype, sub_byte_layout, count) else {
             return Err(too_big(role, dtype, dims, "the byte count"));
         };
         let (strides, bytes) = match strides {
-            None => (None, packed_bytes),
-            Some(s) => Layout::strided(role, dtype, dims, s, count, packed_bytes)?,
+            None => (None, contiguous_bytes),
+            Some(s) => Layout::strided(role, dtype, unpacked, dims, s, count, contiguous_bytes)?,
         };
         let limit = isize::MAX as u64;
         if count > limit || bytes > limit {
@@ -132,16 +190,23 @@ impl<'s> Layout<'s> {
             strides,
             count: count as usize,
             bytes: bytes as usize,
+            unpacked,
         })
     }
 
-    /// The C-contiguous layout of this layout's dims for `dtype`: what [`Layout::new`]
-    /// gives for them without strides, without walking the dims again (the count is
-    /// known; only the byte count changes with the dtype).
+    /// The C-contiguous layout of this layout's dims for `dtype` held as
+    /// `sub_byte_layout` says: what [`Layout::with_sub_byte_layout`] gives for them
+    /// without strides, without walking the dims again (the count is known; only the
+    /// byte count changes with the dtype).
     #[inline]
-    pub(crate) fn retyped(&self, role: &str, dtype: DType) -> Result<Layout<'s>, Error> {
+    pub(crate) fn retyped(
+        &self,
+        role: &str,
+        dtype: DType,
+        sub_byte_layout: SubByteLayout,
+    ) -> Result<Layout<'s>, Error> {
         let count = self.count as u64;
-        let Some(bytes) = dtype.bytes_for(count) else {
+        let Some(bytes) = storage_bytes(dtype, sub_byte_layout, count) else {
             return Err(too_big(role, dtype, self.dims, "the byte count"));
         };
         if bytes > isize::MAX as u64 {
@@ -153,6 +218,7 @@ impl<'s> Layout<'s> {
             strides: None,
             count: self.count,
             bytes: bytes as usize,
+            unpacked: one_per_byte(dtype, sub_byte_layout),
         })
     }
 
@@ -162,12 +228,13 @@ impl<'s> Layout<'s> {
     fn strided(
         role: &str,
         dtype: DType,
+        unpacked: bool,
         dims: &'s [usize],
         s: &'s [usize],
         count: u64,
-        packed_bytes: u64,
+        contiguous_bytes: u64,
     ) -> Result<(Option<&'s [usize]>, u64), Error> {
-        if dtype.is_packed() {
+        if dtype.is_packed() && !unpacked {
             return Err(Error::InvalidShape(format!(
                 "{role} strides {} are not allowed for the packed dtype {dtype}: pass NULL strides",
                 shape_text(s)
@@ -181,7 +248,7 @@ impl<'s> Layout<'s> {
             )));
         }
         if is_contiguous(dims, s) {
-            return Ok((None, packed_bytes));
+            return Ok((None, contiguous_bytes));
         }
         if count == 0 {
             return Ok((Some(s), 0));
@@ -190,7 +257,7 @@ impl<'s> Layout<'s> {
         for (&d, &st) in dims.iter().zip(s) {
             last += (d as u128 - 1) * st as u128;
         }
-        let bytes = (last + 1) * u128::from(dtype.bits() / 8);
+        let bytes = (last + 1) * element_bytes(dtype, unpacked) as u128;
         let bytes = u64::try_from(bytes).map_err(|_| {
             Error::InvalidShape(format!(
                 "{role} shape {} with strides {} of {dtype}: the byte span overflows 64 bits",
@@ -226,14 +293,45 @@ impl<'s> Layout<'s> {
         self.bytes
     }
 
-    /// Byte offsets of the elements in row-major order (byte-sized dtypes).
+    /// How the tensor holds sub-byte elements: [`SubByteLayout::Unpacked`] only for a
+    /// sub-byte dtype made so, Packed for every other.
+    pub fn sub_byte_layout(&self) -> SubByteLayout {
+        if self.unpacked {
+            SubByteLayout::Unpacked
+        } else {
+            SubByteLayout::Packed
+        }
+    }
+
+    /// Whether the elements are packed several to a byte (a sub-byte dtype, packed).
+    #[inline]
+    pub(crate) fn is_packed(&self) -> bool {
+        self.dtype.is_packed() && !self.unpacked
+    }
+
+    /// UNSUPPORTED for a sub-byte tensor held one element per byte: the operations but
+    /// the cast take them packed.
+    #[inline]
+    pub(crate) fn require_packed(&self, role: &str, operation: &str) -> Result<(), Error> {
+        if self.unpacked {
+            return Err(Error::Unsupported(format!(
+                "{role} of {} is unpacked (one element per byte): {operation} takes sub-byte \
+                 tensors packed",
+                self.dtype
+            )));
+        }
+        Ok(())
+    }
+
+    /// Byte offsets of the elements in row-major order (byte-sized dtypes, and sub-byte
+    /// ones held one per byte).
     pub fn offsets(&self) -> Offsets<'s> {
         Offsets {
             layout: *self,
             index: [0; MAX_NDIM],
             offset: 0,
             remaining: self.count,
-            size: (self.dtype.bits() / 8) as usize,
+            size: element_bytes(self.dtype, self.unpacked),
         }
     }
 
@@ -269,11 +367,27 @@ impl<'s> Layout<'s> {
     #[inline(never)]
     fn too_small(&self, role: &str, available: u64) -> Error {
         Error::BufferTooSmall(format!(
-            "{role} data_bytes is {available} but shape {} of {} needs {} bytes",
+            "{role} data_bytes is {available} but shape {} of {}{} needs {} bytes",
             shape_text(self.dims),
             self.dtype,
+            if self.unpacked {
+                " unpacked (one element per byte)"
+            } else {
+                ""
+            },
             self.bytes
         ))
+    }
+}
+
+/// Bytes of one element of `dtype` in memory: 1 for a sub-byte dtype held one per byte
+/// (`unpacked`), 0 for one packed (several share a byte).
+#[inline]
+fn element_bytes(dtype: DType, unpacked: bool) -> usize {
+    if unpacked {
+        1
+    } else {
+        (dtype.bits() / 8) as usize
     }
 }
 

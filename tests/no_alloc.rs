@@ -10,6 +10,7 @@ use std::cell::Cell;
 use std::ffi::c_char;
 use std::ptr;
 
+use tensorcast::ffi::tcast_cast_sub_byte;
 use tensorcast::ffi::tcast_error;
 use tensorcast::ffi::tcast_string_max_bytes;
 use tensorcast::ffi::tcast_tensor;
@@ -30,7 +31,7 @@ use tensorcast::ffi::{
 use tensorcast::ffi::{tcast_dtype_from_dlpack, tcast_dtype_to_dlpack};
 use tensorcast::ffi::{tcast_expand, tcast_expand_shape};
 use tensorcast::ffi::{tcast_status_name, tcast_version};
-use tensorcast::{DType, Status};
+use tensorcast::{DType, Status, SubByteLayout};
 
 struct Counting;
 
@@ -173,6 +174,50 @@ fn numeric_casts_allocate_nothing() {
         }
     }
     assert_eq!(checked, dtypes.len() * dtypes.len() * 5 * 2);
+}
+
+/// Sub-byte tensors held one element per byte, input or output or both, contiguous (in
+/// blocks, and past them) and a strided input: the widening and narrowing go through the
+/// stack.
+#[test]
+fn unpacked_sub_byte_casts_allocate_nothing() {
+    let dtypes = numeric_dtypes();
+    let unpacked_bytes = |d: DType, n: usize| if d.is_packed() { n } else { bytes_of(d, n) };
+    let mut checked = 0;
+    for &from in &dtypes {
+        for &to in &dtypes {
+            if !from.is_packed() && !to.is_packed() {
+                continue;
+            }
+            for (n, stride) in [(1usize, 1i64), (33, 1), (5000, 1), (1000, 3)] {
+                let span = (n - 1) * stride as usize + 1;
+                let mut input = vec![0xa7u8; unpacked_bytes(from, span)];
+                let mut output = vec![0u8; unpacked_bytes(to, n)];
+                let shape = [n as i64];
+                let strides = [stride];
+                let strides = if stride == 1 {
+                    ptr::null()
+                } else {
+                    strides.as_ptr()
+                };
+                let src = tensor(input.as_mut_ptr(), input.len(), &shape, strides, from);
+                let dst = tensor(output.as_mut_ptr(), output.len(), &shape, ptr::null(), to);
+                let mut err = blank_error();
+                let unpacked = SubByteLayout::Unpacked.code();
+                let (status, allocations) =
+                    counted(|| tcast_cast_sub_byte(&src, &dst, ptr::null(), unpacked, &mut err));
+                assert_eq!(
+                    status,
+                    Status::Ok.code(),
+                    "{from} -> {to} n={n}: {}",
+                    message(&err)
+                );
+                assert_eq!(allocations, 0, "{from} -> {to} n={n}: {allocations}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
 
 /// Strided inputs (a transposed view and a broadcast zero stride) of the byte-sized

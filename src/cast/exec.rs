@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-//! Runs a contiguous kernel over a possibly strided or packed input into a possibly
-//! packed output, on one or more threads.
+//! Runs a contiguous kernel over a possibly strided, packed or unpacked input into a
+//! possibly packed or unpacked output, on one or more threads.
 
 use super::kernels;
-use super::options::CastOptions;
+use super::options::{CastOptions, SubByteLayout};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::formats::pack::{pack, packed_bytes, unpack};
+use crate::formats::pack::{low_bits, low_bits_in_place, pack, packed_bytes, unpack};
 use crate::formats::repr::Repr;
 use crate::parallel::{shares, Pieces, Workers};
 use crate::simd::fill;
@@ -23,12 +23,37 @@ const GATHER_BYTES: usize = 4096;
 #[derive(Copy, Clone)]
 pub struct Plan {
     pub kernel: Kernel,
-    /// Bits per element of a packed input (its codes are unpacked for the kernel).
-    pub src_packed: Option<u32>,
-    /// Bits per element of a packed output (the kernel's codes are packed into it).
-    pub dst_packed: Option<u32>,
+    /// How the input's elements lie around the kernel's.
+    pub src: Storage,
+    /// How the output's elements lie around the kernel's.
+    pub dst: Storage,
     /// Either side is a low-precision format (float8, float6, float4, e8m0).
     pub low: bool,
+}
+
+/// How one side of a cast holds its elements, around a kernel that reads and writes
+/// sub-byte codes one per byte, their high bits 0.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// As the kernel has them: whole-byte elements.
+    Bytes,
+    /// Sub-byte codes of this many bits, packed (unpacked for the kernel, or packed from
+    /// its codes).
+    Packed(u32),
+    /// Sub-byte codes of this many bits one per byte, high bits ignored when read
+    /// (masked for the kernel) and 0 when written.
+    Unpacked(u32),
+}
+
+impl Storage {
+    /// How a tensor of `dtype` held as `sub_byte_layout` says lies around a kernel.
+    fn of(dtype: DType, sub_byte_layout: SubByteLayout) -> Storage {
+        match (dtype.is_packed(), sub_byte_layout) {
+            (false, _) => Storage::Bytes,
+            (true, SubByteLayout::Packed) => Storage::Packed(dtype.bits()),
+            (true, SubByteLayout::Unpacked) => Storage::Unpacked(dtype.bits()),
+        }
+    }
 }
 
 /// Converts all of `input` into the contiguous `out`: on the calling thread, or split
@@ -38,7 +63,7 @@ pub struct Plan {
 pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Result<(), Error> {
     let count = input.layout().count();
     let tasks = workers.tasks(count, plan.ns_per_1k());
-    let plain = plan.src_packed.is_none() && plan.dst_packed.is_none();
+    let plain = plan.src == Storage::Bytes && plan.dst == Storage::Bytes;
     if tasks == 1 && plain && input.layout().strides().is_none() {
         // The common small call: one contiguous kernel run.
         run_contiguous(plan.kernel, input.data(), out);
@@ -63,9 +88,11 @@ pub fn run(plan: Plan, input: &Tensor, out: &mut [u8], workers: Workers) -> Resu
     let share = shares(count, pieces_n, SPLIT_ALIGN);
     let bytes = |i: usize| {
         let r = share(i);
-        match plan.dst_packed {
-            Some(bits) => packed_bytes(bits, r.start)..packed_bytes(bits, r.end),
-            None => r.start * plan.kernel.dst_size..r.end * plan.kernel.dst_size,
+        match plan.dst {
+            Storage::Packed(bits) => packed_bytes(bits, r.start)..packed_bytes(bits, r.end),
+            Storage::Bytes | Storage::Unpacked(_) => {
+                r.start * plan.kernel.dst_size..r.end * plan.kernel.dst_size
+            }
         }
     };
     let pieces = Pieces::new(out, pieces_n, bytes);
@@ -97,7 +124,7 @@ impl Plan {
     /// compute more than they move.
     fn ns_per_1k(&self) -> usize {
         let bytes = self.kernel.src_size + self.kernel.dst_size;
-        let compute = if self.src_packed.is_some() || self.dst_packed.is_some() || self.low {
+        let compute = if self.src != Storage::Bytes || self.dst != Storage::Bytes || self.low {
             4
         } else {
             1
@@ -106,35 +133,48 @@ impl Plan {
     }
 }
 
-/// Elements converted per block when either side is packed (a multiple of 4: whole
-/// groups of every packed dtype).
+/// Elements converted per block when either side holds sub-byte codes (a multiple of 4:
+/// whole groups of every packed dtype).
 const PACKED_BLOCK: usize = 1024;
 
-/// The elements `[first, first + n)` with a packed input or output: unpack, gather or
-/// slice a block of source elements, convert it, and pack or store the result.
-fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
+/// Elements per block from a contiguous input through a kernel that packs its codes
+/// into an unpacked output (a multiple of 4). In blocks of 1024, FLOAT -> FLOAT6E3M2,
+/// FLOAT4E2M1 and INT4 unpacked ran at 6-9, 10-12 and 18 GB/s (4M elements,
+/// benches/cast.rs); in blocks of 4096 at 10-11, 13-15 and 20-28 (8192: the same), a
+/// kernel's call costing about 0.5 us more than its elements.
+const WIDE_BLOCK: usize = 4096;
+
+/// The elements `[first, first + n)` with sub-byte codes on either side: unpack, mask,
+/// gather or slice a block of source elements, convert it, and pack, widen or store the
+/// result.
+fn run_sub_byte(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
     let kernel = plan.kernel;
     let (es, ds) = (kernel.src_size, kernel.dst_size);
     // A share of a packed output ends where its bytes end (the last share at the
     // tensor's end).
-    let n = match plan.dst_packed {
-        Some(bits) => (input.layout().count() - first).min(out.len() * 8 / bits as usize),
-        None => out.len() / ds,
+    let n = match plan.dst {
+        Storage::Packed(bits) => {
+            (input.layout().count() - first).min(out.len() * 8 / bits as usize)
+        }
+        Storage::Bytes | Storage::Unpacked(_) => out.len() / ds,
     };
     let data = input.data();
-    if let bits @ (4 | 2 | 6) = kernel.unpacks_bits {
+    let unpacks = kernel.unpacks_bits;
+    if unpacks != 0 && plan.src == Storage::Packed(unpacks) {
         // The kernel reads the packed codes itself: one call over the whole range. A
         // share starts on a multiple of `SPLIT_ALIGN` elements, so on a whole byte (a
         // whole 3-byte group of 6-bit codes).
-        assert!(first % SPLIT_ALIGN == 0 && plan.dst_packed.is_none());
+        assert!(first % SPLIT_ALIGN == 0 && !matches!(plan.dst, Storage::Packed(_)));
         kernel.run(
-            &data[packed_bytes(bits, first)..packed_bytes(bits, first + n)],
+            &data[packed_bytes(unpacks, first)..packed_bytes(unpacks, first + n)],
             &mut out[..n * ds],
         );
         return;
     }
     let packs = kernel.packs_bits;
-    if packs != 0 && plan.src_packed.is_none() && input.layout().strides().is_none() {
+    let contiguous = input.layout().strides().is_none();
+    if packs != 0 && plan.src == Storage::Bytes && plan.dst == Storage::Packed(packs) && contiguous
+    {
         // The kernel packs its own output: one call over the whole range.
         kernel.run(
             &data[first * es..(first + n) * es],
@@ -142,8 +182,27 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
         );
         return;
     }
+    if packs != 0
+        && plan.src == Storage::Bytes
+        && plan.dst == Storage::Unpacked(packs)
+        && contiguous
+    {
+        // The kernel packs the codes (its fastest form) into a buffer that stays in L1,
+        // widened into the output, in blocks larger than the general loop's (the
+        // kernels' cost per call shows below a few thousand elements).
+        let mut packed = [0u8; WIDE_BLOCK * 6 / 8];
+        for (k, piece) in out[..n].chunks_mut(WIDE_BLOCK).enumerate() {
+            let (at, m) = (first + k * WIDE_BLOCK, piece.len());
+            let packed = &mut packed[..packed_bytes(packs, m)];
+            kernel.run(&data[at * es..(at + m) * es], packed);
+            unpack(packs, packed, piece);
+        }
+        return;
+    }
     let mut source_block = [0u8; PACKED_BLOCK * 16];
-    let mut codes = [0u8; PACKED_BLOCK];
+    // The kernel's output on its way to the output: codes to pack, or packed codes to
+    // widen.
+    let mut kernel_out = [0u8; PACKED_BLOCK];
     let mut offsets = input
         .layout()
         .strides()
@@ -152,30 +211,57 @@ fn run_packed(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
     while done < n {
         let m = PACKED_BLOCK.min(n - done);
         let at = first + done;
-        let src: &[u8] = if let Some(bits) = plan.src_packed {
-            let start = packed_bytes(bits, at);
-            unpack(bits, &data[start..], &mut source_block[..m]);
-            &source_block[..m]
-        } else if let Some(offsets) = offsets.as_mut() {
-            for (slot, offset) in source_block[..m * es].chunks_exact_mut(es).zip(offsets) {
-                slot.copy_from_slice(&data[offset..offset + es]);
+        let src: &[u8] = match plan.src {
+            Storage::Packed(bits) => {
+                let start = packed_bytes(bits, at);
+                unpack(bits, &data[start..], &mut source_block[..m]);
+                &source_block[..m]
             }
-            &source_block[..m * es]
-        } else {
-            &data[at * es..(at + m) * es]
+            Storage::Unpacked(bits) => {
+                // Masked for a kernel that reads codes one per byte (`plan` chose one).
+                let block = &mut source_block[..m];
+                match offsets.as_mut() {
+                    Some(offsets) => {
+                        for (slot, offset) in block.iter_mut().zip(offsets) {
+                            *slot = data[offset];
+                        }
+                        low_bits_in_place(bits, block);
+                    }
+                    None => low_bits(bits, &data[at..at + m], block),
+                }
+                block
+            }
+            Storage::Bytes => {
+                if let Some(offsets) = offsets.as_mut() {
+                    for (slot, offset) in source_block[..m * es].chunks_exact_mut(es).zip(offsets) {
+                        slot.copy_from_slice(&data[offset..offset + es]);
+                    }
+                    &source_block[..m * es]
+                } else {
+                    &data[at * es..(at + m) * es]
+                }
+            }
         };
-        match plan.dst_packed {
-            Some(bits) if bits == packs => {
+        match plan.dst {
+            Storage::Packed(bits) if bits == packs => {
                 let start = packed_bytes(bits, done);
                 kernel.run(src, &mut out[start..packed_bytes(bits, done + m)]);
             }
-            Some(bits) => {
-                kernel.run(src, &mut codes[..m]);
+            Storage::Packed(bits) => {
+                kernel.run(src, &mut kernel_out[..m]);
                 let start = packed_bytes(bits, done);
                 let end = packed_bytes(bits, done + m);
-                pack(bits, &codes[..m], &mut out[start..end]);
+                pack(bits, &kernel_out[..m], &mut out[start..end]);
             }
-            None => kernel.run(src, &mut out[done * ds..(done + m) * ds]),
+            Storage::Unpacked(bits) if bits == packs => {
+                // Packed by the kernel (its fastest form), then widened to one per byte.
+                let packed = &mut kernel_out[..packed_bytes(bits, m)];
+                kernel.run(src, packed);
+                unpack(bits, packed, &mut out[done..done + m]);
+            }
+            Storage::Unpacked(_) | Storage::Bytes => {
+                kernel.run(src, &mut out[done * ds..(done + m) * ds])
+            }
         }
         done += m;
     }
@@ -225,8 +311,8 @@ fn run_piece(kernel: Kernel, src: &[u8], out: &mut [u8], stream: bool) {
 
 /// Converts the input elements `[first, first + n)` in row-major order into `out`.
 fn run_range(plan: Plan, input: &Tensor, first: usize, n: usize, out: &mut [u8], stream: bool) {
-    if plan.src_packed.is_some() || plan.dst_packed.is_some() {
-        run_packed(plan, input, first, out);
+    if plan.src != Storage::Bytes || plan.dst != Storage::Bytes {
+        run_sub_byte(plan, input, first, out);
         return;
     }
     let kernel = plan.kernel;
@@ -292,10 +378,6 @@ fn run_range(plan: Plan, input: &Tensor, first: usize, n: usize, out: &mut [u8],
     }
 }
 
-fn packed_bits(dtype: DType) -> Option<u32> {
-    dtype.is_packed().then(|| dtype.bits())
-}
-
 /// The plan of a pair of numeric dtypes that are not packed (standard scalars and the
 /// one-byte low-precision formats), whose kernel converts contiguous memory with nothing
 /// around it; None for other pairs.
@@ -304,16 +386,16 @@ pub(crate) fn plain_kernel(from: DType, to: DType, options: &CastOptions) -> Opt
     match (Repr::of(from), Repr::of(to)) {
         (Some(source @ Repr::Std(_)), Some(target @ Repr::Std(_))) => Some(Plan {
             kernel: kernels::select_detected(source, target, true, 0),
-            src_packed: None,
-            dst_packed: None,
+            src: Storage::Bytes,
+            dst: Storage::Bytes,
             low: false,
         }),
         (Some(source), Some(target)) if !from.is_packed() && !to.is_packed() => {
             let round = options.round_mode as u8;
             Some(Plan {
                 kernel: kernels::select_detected(source, target, options.saturate, round),
-                src_packed: None,
-                dst_packed: None,
+                src: Storage::Bytes,
+                dst: Storage::Bytes,
                 low: true,
             })
         }
@@ -322,7 +404,8 @@ pub(crate) fn plain_kernel(from: DType, to: DType, options: &CastOptions) -> Opt
 }
 
 /// Chooses the kernel for a numeric pair or STRING -> STRING (which copies the views) on
-/// the detected CPU tier: a pair `strings::check_pair` accepted, other than STRING ->
+/// the detected CPU tier, and how the sub-byte sides lie around it
+/// (`options.sub_byte_layout`): a pair `strings::check_pair` accepted, other than STRING ->
 /// numeric (parsed by [`super::strings`], not a kernel).
 #[inline]
 pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
@@ -343,10 +426,23 @@ pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
             )
         }
     };
+    let src = Storage::of(from, options.sub_byte_layout);
+    // Unpacked codes, masked, go to a decoder that reads them one per byte, not to the
+    // tier's, which reads them packed: INT2 -> FLOAT unpacked went from 9-11 to 17-19
+    // GB/s (packing them first), FLOAT6E2M3 -> FLOAT from 7-9 to 17.6, INT4 and
+    // FLOAT4E2M1 stayed at 17-19 (4M elements, benches/cast.rs).
+    let kernel = match (src, Repr::of(from), Repr::of(to)) {
+        (Storage::Unpacked(_), Some(Repr::Low(format)), Some(Repr::Std(target)))
+            if kernel.unpacks_bits != 0 =>
+        {
+            kernels::decode_codes_detected(format, target)
+        }
+        _ => kernel,
+    };
     Plan {
         kernel,
-        src_packed: packed_bits(from),
-        dst_packed: packed_bits(to),
+        src,
+        dst: Storage::of(to, options.sub_byte_layout),
         low,
     }
 }

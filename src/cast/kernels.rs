@@ -248,11 +248,15 @@ fn lut_pick<const F: u8, const T: u8>(tier: Tier) -> Kernel {
 
 fn decode_for<const F: u8>(to: Scalar, tier: Tier) -> Kernel {
     match to {
-        Scalar::F32 => return lut_pick::<F, LUT_F32>(tier),
-        Scalar::F16 => return lut_pick::<F, LUT_F16>(tier),
-        Scalar::Bf16 => return lut_pick::<F, LUT_BF16>(tier),
-        _ => {}
+        Scalar::F32 => lut_pick::<F, LUT_F32>(tier),
+        Scalar::F16 => lut_pick::<F, LUT_F16>(tier),
+        Scalar::Bf16 => lut_pick::<F, LUT_BF16>(tier),
+        _ => decode_codes::<F>(to, tier),
     }
+}
+
+/// The generic decoder from format `F`'s codes, one per byte, to `to`.
+fn decode_codes<const F: u8>(to: Scalar, tier: Tier) -> Kernel {
     match to {
         Scalar::Bool => decode_pick::<F, Bool>(tier),
         Scalar::I8 => decode_pick::<F, i8>(tier),
@@ -316,6 +320,31 @@ impl FormatVisitor for Decode {
     fn visit<const F: u8>(self) -> Kernel {
         decode_for::<F>(self.to, self.tier)
     }
+}
+
+/// The generic decoder from the format visited's codes, one per byte, to `to`.
+struct DecodeCodes {
+    to: Scalar,
+    tier: Tier,
+}
+
+impl FormatVisitor for DecodeCodes {
+    type Out = Kernel;
+    fn visit<const F: u8>(self) -> Kernel {
+        decode_codes::<F>(self.to, self.tier)
+    }
+}
+
+/// The decoder from `format`'s codes held one per byte to `to` on the detected tier: for
+/// sub-byte codes held unpacked, where the tier's table decoder would read them packed.
+pub fn decode_codes_detected(format: u8, to: Scalar) -> Kernel {
+    by_format(
+        format,
+        DecodeCodes {
+            to,
+            tier: Tier::detect(),
+        },
+    )
 }
 
 /// The encoder from `from` to the format and option bits visited.

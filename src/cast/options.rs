@@ -33,6 +33,8 @@ crate::tables::c_enum! {
 
 /// numpy's casting levels live with numpy's rules, below the operations that check them.
 pub use crate::np::casting::Casting;
+/// How sub-byte tensors hold their elements lives with the tensors, whose sizes it sets.
+pub use crate::tensor::SubByteLayout;
 
 /// What a cast may do besides the dtype pair.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -47,6 +49,10 @@ pub struct CastOptions {
     pub casting: Casting,
     /// 0 or 1: the calling thread only; n > 1: up to n threads.
     pub threads: usize,
+    /// How the sub-byte operands (input and output alike) hold their elements: packed
+    /// (the default) or one per byte; their layouts must say the same
+    /// ([`Layout::with_sub_byte_layout`](crate::Layout::with_sub_byte_layout)).
+    pub sub_byte_layout: SubByteLayout,
 }
 
 impl Default for CastOptions {
@@ -57,6 +63,7 @@ impl Default for CastOptions {
             string_format: StringFormat::Shortest,
             casting: Casting::Unsafe,
             threads: 0,
+            sub_byte_layout: SubByteLayout::Packed,
         }
     }
 }

@@ -3,14 +3,14 @@
 //! formatting numbers into an arena that STRING views then point into
 //! (docs/semantics-cast.md section 8).
 
-use super::options::{CastOptions, StringFormat};
+use super::options::{CastOptions, StringFormat, SubByteLayout};
 use super::text;
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::parallel::{shares, FirstError, Pieces, Workers, MAX_TASKS};
 use crate::simd::fpenv::DefaultFpEnv;
 use crate::string_view::{StringView, VIEW_BYTES};
-use crate::tensor::{Layout, Tensor, TensorMut};
+use crate::tensor::{storage_bytes, Layout, Tensor, TensorMut};
 use core::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -80,10 +80,10 @@ pub(crate) fn parse_strings(
     if tasks == 1 {
         return text::parse_each(views(0..count), dst, options);
     }
-    let to = dst.layout().dtype();
+    let (to, held) = (dst.layout().dtype(), dst.layout().sub_byte_layout());
     let share = shares(count, tasks, SPLIT_ALIGN);
     let (_, out) = dst.parts();
-    let pieces = Pieces::new(out, tasks, |i| element_bytes(to, share(i)));
+    let pieces = Pieces::new(out, tasks, |i| element_bytes(to, held, share(i)));
     let first_error = FirstError::new();
     workers.run(tasks, &|i| {
         let Some(piece) = pieces.take(i) else {
@@ -91,7 +91,7 @@ pub(crate) fn parse_strings(
         };
         let range = share(i);
         let dims = [range.len()];
-        let parsed = Layout::new("output", to, &dims, None)
+        let parsed = Layout::with_sub_byte_layout("output", to, &dims, None, held)
             .and_then(|layout| TensorMut::from_layout(layout, piece))
             .and_then(|mut part| text::parse_each(views(range), &mut part, options));
         if let Err(e) = parsed {
@@ -101,10 +101,10 @@ pub(crate) fn parse_strings(
     first_error.into_result()
 }
 
-/// The bytes elements `range` of a contiguous tensor of `dtype` occupy (`range.start` a
-/// multiple of 8 for packed dtypes).
-fn element_bytes(dtype: DType, range: Range<usize>) -> Range<usize> {
-    let at = |n: usize| dtype.bytes_for(n as u64).map_or(usize::MAX, |b| b as usize);
+/// The bytes elements `range` of a contiguous tensor of `dtype` held as `held` says
+/// occupy (`range.start` a multiple of 8 for packed dtypes).
+fn element_bytes(dtype: DType, held: SubByteLayout, range: Range<usize>) -> Range<usize> {
+    let at = |n: usize| storage_bytes(dtype, held, n as u64).map_or(usize::MAX, |b| b as usize);
     at(range.start)..at(range.end)
 }
 
@@ -157,6 +157,7 @@ fn format_in_tasks(
     tasks: usize,
 ) -> Result<Option<usize>, Error> {
     let (count, from) = (input.layout().count(), input.layout().dtype());
+    let held = input.layout().sub_byte_layout();
     let free = arena.len() - used;
     let share = shares(count, tasks, SPLIT_ALIGN);
     // Task i's region of the arena: its elements' proportion of the free bytes.
@@ -182,9 +183,10 @@ fn format_in_tasks(
             };
             let range = share(i);
             let dims = [range.len()];
-            let part = Layout::new("input", from, &dims, None).and_then(|layout| {
-                Tensor::from_layout(layout, &data[element_bytes(from, range.clone())])
-            });
+            let part =
+                Layout::with_sub_byte_layout("input", from, &dims, None, held).and_then(|layout| {
+                    Tensor::from_layout(layout, &data[element_bytes(from, held, range.clone())])
+                });
             let start = text.as_ptr() as usize - base;
             let written = part.and_then(|part| {
                 text::format_into(&part, format, text, 0, |k, offset, len| {

@@ -6,7 +6,7 @@ use super::guard::{guard, guard_integer};
 use super::types::{
     tcast_cast_options, tcast_error, tcast_status, tcast_tensor, FIRST_OPTIONS_SIZE,
 };
-use crate::cast::{cast_checked, check_pair, run_contiguous, CastOptions};
+use crate::cast::{cast_checked, check_pair, run_contiguous, CastOptions, SubByteLayout};
 use crate::error::Error;
 
 /// The default options, with `struct_size` set to this header's size. Deprecated in the
@@ -110,9 +110,10 @@ pub(crate) unsafe fn init_options<T>(
 /// keep the low bits, "20" -> UINT4 4, "-5" -> UINT4 11), failing with TCAST_ERR_PARSE
 /// and `err->index` at the first bad element; STRING -> STRING copies the views.
 /// Numeric -> STRING needs an arena: use tcast_cast_to_strings. Sub-byte dtypes are
-/// packed (docs/c-api.md section 4); `saturate` applies to float8 targets and `round_mode` to
-/// FLOAT8E8M0. Thread-safe; allocates nothing on success, STRING parsing included
-/// (threads > 1 without an executor may start threads: docs/c-api.md section 9).
+/// packed (docs/c-api.md section 4; tcast_cast_sub_byte takes them one per byte);
+/// `saturate` applies to float8 targets and `round_mode` to FLOAT8E8M0. Thread-safe;
+/// allocates nothing on success, STRING parsing included (threads > 1 without an
+/// executor may start threads: docs/c-api.md section 9).
 /// `options->casting` below UNSAFE refuses the casts that `tcast_can_cast` refuses at
 /// that level (numpy's rules, with ml_dtypes' for the ML types).
 /// Errors: NULL_ARGUMENT, INVALID_DTYPE, UNSUPPORTED (complex <-> STRING, numeric ->
@@ -133,12 +134,49 @@ pub extern "C" fn tcast_cast(
             return Ok(());
         }
         // SAFETY: as above.
-        unsafe { cast_in_general(input, output, options) }
+        unsafe { cast_in_general(input, output, options, SubByteLayout::Packed.code()) }
+    })
+}
+
+/// tcast_cast with the sub-byte tensors of the call (INT4, UINT4, FLOAT4E2M1, INT2, UINT2,
+/// FLOAT6E2M3, FLOAT6E3M2; input and output alike) held as `sub_byte_layout` says:
+/// TCAST_SUB_BYTE_PACKED is tcast_cast; with TCAST_SUB_BYTE_UNPACKED each element has a
+/// byte of its own, as ml_dtypes' arrays hold them: its code in the low bits, read with
+/// the high bits ignored (0xF1 as INT4 is 1) and written with them 0 (INT4 -1 is 0x0F,
+/// FLOAT4E2M1 -1.0 is 0x0A). Such a tensor spans its element count in bytes (what
+/// tcast_tensor_bytes gives for UINT8 and the shape), which `data_bytes` is checked
+/// against, and an input may have strides, in elements (which are bytes). Other dtypes
+/// are the same either way. Results are those of tcast_cast, on any number of threads.
+/// Errors: as tcast_cast, and INVALID_ARGUMENT for a `sub_byte_layout` other than the
+/// two (checked with the options).
+#[no_mangle]
+pub extern "C" fn tcast_cast_sub_byte(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+    options: *const tcast_cast_options,
+    sub_byte_layout: i32,
+    err: *mut tcast_error,
+) -> tcast_status {
+    guard(err, || {
+        // The plain path takes no sub-byte dtype, whose storage then changes nothing; a
+        // bad value is reported by the general path, in the order of section 8.
+        if SubByteLayout::from_code(sub_byte_layout).is_some() {
+            // SAFETY: each pointer is NULL or valid per the C API contract (docs/c-api.md
+            // sections 1, 4 and 5).
+            if let Some((kernel, src, dst)) = unsafe { plain_cast_operands(input, output, options) }
+            {
+                run_contiguous(kernel, src, dst);
+                return Ok(());
+            }
+        }
+        // SAFETY: as above.
+        unsafe { cast_in_general(input, output, options, sub_byte_layout) }
     })
 }
 
 /// tcast_cast without its plain path: every call reads its arguments as
-/// [`cast_operands`] does.
+/// [`cast_operands`] does, the sub-byte tensors held as `sub_byte_layout` (a
+/// TCAST_SUB_BYTE_* code, checked with the options) says.
 ///
 /// # Safety
 /// Each pointer is NULL or valid per the C API contract (docs/c-api.md sections 1, 4 and 5).
@@ -146,9 +184,11 @@ unsafe fn cast_in_general(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
     options: *const tcast_cast_options,
+    sub_byte_layout: i32,
 ) -> Result<(), Error> {
     let (mut in_buf, mut out_buf) = (LayoutBuf::new(), LayoutBuf::new());
     let bufs = (&mut in_buf, &mut out_buf);
+    let options = (options, sub_byte_layout);
     let (src, mut dst, options) =
         // SAFETY: forwarded from this function's contract.
         unsafe { cast_operands(input, output, options, check_pair, None, bufs) }?;
@@ -263,7 +303,7 @@ mod tests {
             Kind::Cast,
             tcast_cast,
             // SAFETY: the descriptors point at live buffers of their stated sizes.
-            |i, o, opt| unsafe { cast_in_general(i, o, opt) },
+            |i, o, opt| unsafe { cast_in_general(i, o, opt, SubByteLayout::Packed.code()) },
             // SAFETY: as above.
             |i, o, opt| unsafe { plain_cast_operands(i, o, opt) }.is_some(),
         );

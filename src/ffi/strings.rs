@@ -7,7 +7,7 @@ use super::guard::{guard, guard_value};
 use super::types::{
     tcast_cast_options, tcast_dtype, tcast_error, tcast_status, tcast_string_arena, tcast_tensor,
 };
-use crate::cast::{check_format_pair, format_to_views, max_text_bytes};
+use crate::cast::{check_format_pair, format_to_views, max_text_bytes, SubByteLayout};
 use crate::dtype::DType;
 
 /// The longest text one element of `dtype` can format to, in any format; an arena of
@@ -47,7 +47,7 @@ pub extern "C" fn tcast_cast_to_strings(
                 cast_operands(
                     input,
                     output,
-                    options,
+                    (options, SubByteLayout::Packed.code()),
                     check_format_pair,
                     Some(&mut arena),
                     (&mut in_buf, &mut out_buf),

@@ -3,7 +3,8 @@
 //! byte, INT2/UINT2 four per byte, FLOAT6 four per three bytes as a bit stream; element 0
 //! in the lowest bits; unused high bits of the last byte 0. Kernels see one code per
 //! byte; these functions move codes in and out of that layout, starting at a whole
-//! group (an element index that is a multiple of 4).
+//! group (an element index that is a multiple of 4), and read codes held one per byte
+//! with other bits above them (`low_bits`).
 
 /// Reads `codes.len()` codes of `bits` bits from `src`, starting at its first byte.
 /// Inlined, so that a kernel compiled for a tier's features unpacks with them.
@@ -105,6 +106,25 @@ pub fn pack(bits: u32, codes: &[u8], dst: &mut [u8]) {
             pack_tail(6, &codes[blocks * 16..], &mut dst[blocks * 12..]);
         }
         _ => unreachable!("no packed dtype has {bits} bits"),
+    }
+}
+
+/// The codes of `bits` bits held one per byte in `src` (the high bits of each byte
+/// ignored, as ml_dtypes reads them) into `codes`, one per byte with the high bits 0.
+#[inline(always)]
+pub fn low_bits(bits: u32, src: &[u8], codes: &mut [u8]) {
+    let mask = (1u8 << bits) - 1;
+    for (code, &b) in codes.iter_mut().zip(src) {
+        *code = b & mask;
+    }
+}
+
+/// [`low_bits`] in place.
+#[inline(always)]
+pub fn low_bits_in_place(bits: u32, codes: &mut [u8]) {
+    let mask = (1u8 << bits) - 1;
+    for code in codes {
+        *code &= mask;
     }
 }
 

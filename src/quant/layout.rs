@@ -204,6 +204,8 @@ pub fn mx_repack(
     to_scales: Option<&mut TensorMut>,
 ) -> Result<(), Error> {
     data.layout().require_contiguous("from")?;
+    data.layout().require_packed("from", "mx_repack")?;
+    out.layout().require_packed("to", "mx_repack")?;
     if let Some(s) = from_scales {
         s.layout().require_contiguous("from_scales")?;
     }

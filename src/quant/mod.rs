@@ -29,7 +29,7 @@ use crate::formats::lowp::{decode_f64, format_of, option_bits, to_code};
 use crate::formats::pack;
 use crate::formats::visit::OptionsVisitor;
 use crate::simd::kernel::Tier;
-use crate::tensor::{Tensor, TensorMut};
+use crate::tensor::{Layout, Tensor, TensorMut};
 use kernels::{Divide, DqArgs, QArgs, Values};
 use shape::{check_same_shape, plan};
 
@@ -270,6 +270,21 @@ fn pow2(k: i32) -> f64 {
     f64::from_bits(((1023 + k) as u64) << 52)
 }
 
+/// UNSUPPORTED when the operand with sub-byte elements (QuantizeLinear's y,
+/// DequantizeLinear's x) or the zero point holds them one per byte: Q/DQ takes them
+/// packed.
+fn require_packed(
+    op: &str,
+    (role, operand): (&str, &Layout),
+    zero_point: Option<&Tensor>,
+) -> Result<(), Error> {
+    operand.require_packed(role, op)?;
+    match zero_point {
+        Some(z) => z.layout().require_packed("zero_point", op),
+        None => Ok(()),
+    }
+}
+
 /// QuantizeLinear: `y = saturate(round(x / scale) + zero_point)` into `y`'s dtype
 /// (docs/semantics-quantize.md). `zero_point`, when given, has `y`'s dtype and
 /// `scale`'s shape.
@@ -301,6 +316,7 @@ fn quantize_on(
     require_type("x", xt, &x_types, OP)?;
     require_type("scale", sl.dtype(), &SCALE_TYPES, OP)?;
     require_type("y", yt, &QUANT_TYPES, OP)?;
+    require_packed(OP, ("y", y.layout()), zero_point)?;
     if let Some(p) = options.precision {
         require_type("precision", p, &PRECISION_TYPES, OP)?;
     }
@@ -435,6 +451,7 @@ fn dequantize_on(
     require_type("x", xt, &x_types, OP)?;
     require_type("scale", sl.dtype(), &SCALE_TYPES[..4], OP)?;
     require_type("y", yt, &FLOAT_TYPES, OP)?;
+    require_packed(OP, ("x", xl), zero_point)?;
     if options.precision.is_some() {
         return Err(Error::InvalidArgument(
             "DequantizeLinear: precision is a QuantizeLinear option; DequantizeLinear rounds \

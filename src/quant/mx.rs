@@ -593,6 +593,7 @@ pub fn mx_quantize(
     let xl = x.layout();
     require(OP, "x", xl.dtype(), &FLOAT_TYPES)?;
     xl.require_contiguous("x")?;
+    y.layout().require_packed("y", OP)?;
     let et = y.layout().dtype();
     same_shape(OP, "y", y.layout().dims(), xl.dims())?;
     let (st, sd) = (scale.layout().dtype(), scale.layout().dims());
@@ -709,6 +710,7 @@ pub fn mx_dequantize(
     let xl = x.layout();
     let et = xl.dtype();
     xl.require_contiguous("x")?;
+    xl.require_packed("x", OP)?;
     scale.layout().require_contiguous("scale")?;
     let yt = y.layout().dtype();
     require(OP, "y", yt, &FLOAT_TYPES)?;

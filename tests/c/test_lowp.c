@@ -1544,6 +1544,152 @@ static void test_threads(void) {
   free(x);
 }
 
+/* ---------------------------------------------------------------- one element per byte */
+
+/* tcast_cast_sub_byte with TCAST_SUB_BYTE_UNPACKED: ml_dtypes' storage, one element per
+ * byte, its code in the low bits. Every byte of every sub-byte dtype reads as the value
+ * of its low bits; FLOAT -> each dtype writes the reference codes with the high bits 0
+ * (on one thread and on three); the tensor's bytes are its element count (one short is
+ * refused, naming the size, with nothing written past the buffer); inputs may be
+ * strided; a value of sub_byte_layout other than the two is refused, after the NULL
+ * pointers. */
+static void test_unpacked_layout(void) {
+  tcast_cast_options o;
+  CHECK_STATUS(tcast_cast_options_init(&o, sizeof o), TCAST_OK);
+  for (int p = 0; p < N_PACKED; p++) {
+    tcast_dtype dt = PACKED[p];
+    const lowfmt *f = format_of(dt);
+    unsigned mask = (1u << f->bits) - 1;
+    /* Every byte in, read as its low bits. */
+    {
+      uint8_t bytes[256];
+      float back[256];
+      const int64_t shape[1] = {256};
+      for (int i = 0; i < 256; i++) {
+        bytes[i] = (uint8_t)i;
+      }
+      tcast_tensor ui = tensor(bytes, sizeof bytes, shape, 1, dt);
+      tcast_tensor fo = tensor(back, sizeof back, shape, 1, TCAST_DTYPE_FLOAT);
+      CHECK_STATUS(tcast_cast_sub_byte(&ui, &fo, &o, TCAST_SUB_BYTE_UNPACKED, TC_ERR), TCAST_OK);
+      int bad = -1;
+      for (int i = 0; i < 256 && bad < 0; i++) {
+        if (!same_f32(back[i], ref_value(f, (unsigned)i & mask))) {
+          bad = i;
+        }
+      }
+      CHECK_MSG(bad < 0, "%s unpacked byte 0x%02x -> FLOAT: %g, expected %g",
+                tcast_dtype_name(dt), bad < 0 ? 0 : bad, bad < 0 ? 0.0 : (double)back[bad],
+                bad < 0 ? 0.0 : ref_value(f, (unsigned)bad & mask));
+      /* Every other byte, through strides of 2. */
+      const int64_t half[1] = {128};
+      const int64_t two[1] = {2};
+      ui = tensor(bytes + 1, 255, half, 1, dt);
+      ui.strides = two;
+      fo = tensor(back, 128 * sizeof(float), half, 1, TCAST_DTYPE_FLOAT);
+      CHECK_STATUS(tcast_cast_sub_byte(&ui, &fo, &o, TCAST_SUB_BYTE_UNPACKED, TC_ERR), TCAST_OK);
+      bad = -1;
+      for (int i = 0; i < 128 && bad < 0; i++) {
+        if (!same_f32(back[i], ref_value(f, (unsigned)(2 * i + 1) & mask))) {
+          bad = i;
+        }
+      }
+      CHECK_MSG(bad < 0, "%s unpacked, stride 2 -> FLOAT: element %d differs",
+                tcast_dtype_name(dt), bad);
+    }
+    /* FLOAT out: the reference codes, high bits 0, threads 1 and 3 alike. */
+    for (int k = 0; k < N_ODD; k++) {
+      int64_t n = ODD_COUNTS[k] * (tc_quick() ? 31 : 331);
+      const int64_t shape[1] = {n};
+      float *x = xmalloc((size_t)n * sizeof(float));
+      uint8_t *got = xmalloc((size_t)n + GUARD_BYTES);
+      uint8_t *got3 = xmalloc((size_t)n);
+      for (int64_t i = 0; i < n; i++) {
+        x[i] = (float)((2 * rng_unit() - 1) * 16.0);
+      }
+      memset(got, CANARY, (size_t)n + GUARD_BYTES);
+      tcast_tensor fi = tensor(x, (uint64_t)n * 4, shape, 1, TCAST_DTYPE_FLOAT);
+      tcast_tensor uo = tensor(got, (uint64_t)n, shape, 1, dt);
+      o.threads = 1;
+      CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, &o, TCAST_SUB_BYTE_UNPACKED, TC_ERR), TCAST_OK);
+      int64_t bad = -1;
+      for (int64_t i = 0; i < n && bad < 0; i++) {
+        if (got[i] != ref_encode(f, x[i], 1, 0)) {
+          bad = i;
+        }
+      }
+      CHECK_MSG(bad < 0, "FLOAT %.9g -> %s unpacked (element %lld of %lld): 0x%02x, expected 0x%02x",
+                bad < 0 ? 0.0 : (double)x[bad], tcast_dtype_name(dt), (long long)bad,
+                (long long)n, bad < 0 ? 0u : got[bad], bad < 0 ? 0u : ref_encode(f, x[bad], 1, 0));
+      o.threads = 3;
+      uo.data = got3;
+      CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, &o, TCAST_SUB_BYTE_UNPACKED, TC_ERR), TCAST_OK);
+      CHECK_MSG(memcmp(got, got3, (size_t)n) == 0, "FLOAT -> %s unpacked, %lld elements: "
+                "threads = 3 differs from threads = 1", tcast_dtype_name(dt), (long long)n);
+      o.threads = 0;
+      /* One byte short: refused, naming the bytes needed, nothing written past it. */
+      char needs[64];
+      snprintf(needs, sizeof needs, "needs %lld bytes", (long long)n);
+      memset(got, CANARY, (size_t)n + GUARD_BYTES);
+      uo = tensor(got, (uint64_t)n - 1, shape, 1, dt);
+      CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, &o, TCAST_SUB_BYTE_UNPACKED, TC_ERR),
+                   TCAST_ERR_BUFFER_TOO_SMALL);
+      CHECK_MSG(strstr(tc_err.message, needs) != NULL, "message \"%s\" lacks \"%s\"",
+                tc_err.message, needs);
+      int clean = 1;
+      for (int64_t i = n - 1; i < n + GUARD_BYTES; i++) {
+        clean &= got[i] == CANARY;
+      }
+      CHECK(clean);
+      /* The packed size, enough for tcast_cast, is short unpacked as an input too. */
+      tcast_tensor ui = tensor(got, packed_size(f->bits, (size_t)n), shape, 1, dt);
+      tcast_tensor fo = tensor(x, (uint64_t)n * 4, shape, 1, TCAST_DTYPE_FLOAT);
+      CHECK_STATUS(tcast_cast_sub_byte(&ui, &fo, &o, TCAST_SUB_BYTE_UNPACKED, TC_ERR),
+                   TCAST_ERR_BUFFER_TOO_SMALL);
+      free(x);
+      free(got);
+      free(got3);
+    }
+  }
+  /* ml_dtypes' bytes for -1: int4 0x0F, int2 0x03, float4_e2m1fn 0x0A, float6_e2m3fn 0x28. */
+  {
+    const float minus_one[4] = {-1.0f, -1.0f, -1.0f, -1.0f};
+    const tcast_dtype to[4] = {TCAST_DTYPE_INT4, TCAST_DTYPE_INT2, TCAST_DTYPE_FLOAT4E2M1,
+                               TCAST_DTYPE_FLOAT6E2M3};
+    const unsigned want[4] = {0x0f, 0x03, 0x0a, 0x28};
+    const int64_t one[1] = {1};
+    for (int i = 0; i < 4; i++) {
+      uint8_t byte = 0xff;
+      tcast_tensor fi = tensor(&minus_one[i], 4, one, 1, TCAST_DTYPE_FLOAT);
+      tcast_tensor uo = tensor(&byte, 1, one, 1, to[i]);
+      CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, NULL, TCAST_SUB_BYTE_UNPACKED, TC_ERR), TCAST_OK);
+      CHECK_EQ_HEX(byte, want[i]);
+      /* TCAST_SUB_BYTE_PACKED is tcast_cast: one packed byte, the high bits 0. */
+      byte = 0xff;
+      CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, NULL, TCAST_SUB_BYTE_PACKED, TC_ERR), TCAST_OK);
+      CHECK_EQ_HEX(byte, want[i]);
+    }
+  }
+  /* Bad values of sub_byte_layout, after NULL pointers and dtypes. */
+  {
+    float x[2] = {1.0f, 2.0f};
+    uint8_t out[2];
+    const int64_t shape[1] = {2};
+    tcast_tensor fi = tensor(x, sizeof x, shape, 1, TCAST_DTYPE_FLOAT);
+    tcast_tensor uo = tensor(out, sizeof out, shape, 1, TCAST_DTYPE_UINT4);
+    CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, NULL, 2, TC_ERR), TCAST_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(tc_err.message, "sub_byte_layout is 2") != NULL, "message: %s",
+              tc_err.message);
+    CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, NULL, -1, TC_ERR), TCAST_ERR_INVALID_ARGUMENT);
+    /* A cast the plain path would take checks the value too. */
+    tcast_tensor bo = tensor(out, sizeof out, shape, 1, TCAST_DTYPE_UINT8);
+    CHECK_STATUS(tcast_cast_sub_byte(&fi, &bo, NULL, 7, TC_ERR), TCAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(tcast_cast_sub_byte(&fi, &bo, NULL, TCAST_SUB_BYTE_UNPACKED, TC_ERR), TCAST_OK);
+    CHECK_STATUS(tcast_cast_sub_byte(NULL, &uo, NULL, 2, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+    uo.dtype = 999;
+    CHECK_STATUS(tcast_cast_sub_byte(&fi, &uo, NULL, 2, TC_ERR), TCAST_ERR_INVALID_DTYPE);
+  }
+}
+
 /* ---------------------------------------------------------------- options */
 
 static void test_options(void) {
@@ -1592,6 +1738,7 @@ int main(void) {
   test_wide_sources();
   test_strings();
   test_threads();
+  test_unpacked_layout();
   test_options();
   return tc_summary();
 }

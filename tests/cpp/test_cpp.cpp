@@ -180,7 +180,8 @@ void test_options() {
   CHECK(std::memcmp(&o.c_options(), &c, sizeof c) == 0);
   CHECK(o.saturate() && o.rounding() == tc::round_mode::up &&
         o.format() == tc::string_format::shortest && o.casting_level() == tc::casting::unsafe &&
-        o.threads() == c.threads && o.executor() == nullptr);
+        o.threads() == c.threads && o.executor() == nullptr &&
+        o.sub_bytes() == tc::sub_byte_layout::packed);
   o.saturate(false).rounding(tc::round_mode::nearest).casting_level(tc::casting::safe).threads(3);
   CHECK(o.c_options().saturate == 0 && o.c_options().round_mode == TCAST_ROUND_NEAREST &&
         o.c_options().casting == TCAST_CASTING_SAFE && o.c_options().threads == 3);
@@ -284,6 +285,20 @@ void test_cast_views() {
   tc::cast(tc::tensor_view(packed, sizeof packed, tc::dtype::int4, {3}), tc::view(unpacked));
   CHECK(unpacked[0] == -8 && unpacked[1] == 7 && unpacked[2] == 1);
   CHECK(tc::tensor_bytes(tc::dtype::int4, {3}) == 2);
+  // One INT4 per byte, as ml_dtypes holds them: -8 is 0x08, 7 is 0x07; high bits ignored.
+  const tc::options one_per_byte = tc::options().sub_bytes(tc::sub_byte_layout::unpacked);
+  std::uint8_t bytes[3] = {0xff, 0xff, 0xff};
+  tc::cast(tc::view(small), tc::mutable_tensor_view(bytes, sizeof bytes, tc::dtype::int4, {3}),
+           one_per_byte);
+  CHECK(bytes[0] == 0x08 && bytes[1] == 0x07 && bytes[2] == 0x01);
+  bytes[2] = 0xf1;
+  std::int8_t read[3] = {0, 0, 0};
+  tc::cast(tc::tensor_view(bytes, sizeof bytes, tc::dtype::int4, {3}), tc::view(read),
+           one_per_byte);
+  CHECK(read[0] == -8 && read[1] == 7 && read[2] == 1);
+  const auto short_buffer = tc::try_cast(
+      tc::view(small), tc::mutable_tensor_view(bytes, 2, tc::dtype::int4, {3}), one_per_byte);
+  CHECK(!short_buffer && short_buffer.error().code == tc::status::buffer_too_small);
   EXPECT_ERROR(tc::status::invalid_shape, (void)tc::tensor_bytes(tc::dtype::int4, {-1}));
 
 #if __cplusplus >= 202002L

@@ -5,7 +5,7 @@
 //! [`StringFormat`] asked for (`layout.rs`); a float format's text behaviour is one
 //! [`FloatText`] table entry.
 
-use super::super::options::StringFormat;
+use super::super::options::{StringFormat, SubByteLayout};
 use super::form::{text_repr, PACKED_BLOCK};
 use super::layout::{printf_g, shortest_bf16, shortest_f16, shortest_low};
 use super::scratch::{push, push_u64, Scratch, SCRATCH_BYTES};
@@ -393,8 +393,15 @@ impl FormatJob<'_> {
             overflow: 0,
             place,
         };
-        let dtype = self.input.layout().dtype();
-        if dtype.is_packed() {
+        let layout = self.input.layout();
+        let dtype = layout.dtype();
+        if layout.sub_byte_layout() == SubByteLayout::Unpacked {
+            // One code per byte in the low bits, the high bits ignored.
+            let mask = (1u8 << dtype.bits()) - 1;
+            for (i, offset) in layout.offsets().enumerate() {
+                sink.put(&write, format, i, &[data[offset] & mask]);
+            }
+        } else if dtype.is_packed() {
             // Unpacked a block at a time on the stack (packed tensors are contiguous).
             let (bits, count) = (dtype.bits(), self.input.layout().count());
             let mut block = [0u8; PACKED_BLOCK];

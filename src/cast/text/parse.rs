@@ -220,7 +220,7 @@ pub fn parse_each<'t>(
     output: &mut crate::tensor::TensorMut,
     options: &CastOptions,
 ) -> Result<(), Error> {
-    let to = output.layout().dtype();
+    let (to, packed) = (output.layout().dtype(), output.layout().is_packed());
     let target = text_repr(to, format_args!("cast from STRING to {to}"))?;
     let out = output.data();
     match target {
@@ -240,7 +240,9 @@ pub fn parse_each<'t>(
                 }
                 Ok(())
             };
-            if !to.is_packed() {
+            if !packed {
+                // One code per byte: the low-precision formats, and the sub-byte ones
+                // held unpacked (each code within its bits, the high bits 0).
                 return codes(out);
             }
             // Packed targets: a block of codes at a time on the stack, packed into the

@@ -5,19 +5,20 @@
 use super::options::{casting_allows, plain_options, read_options, runs_as_one_task, OptionsArg};
 use super::strings::ArenaArg;
 use super::tensors::{
-    dtype_of, input_output_views, plain_views, read_descriptor, read_layout, same_contiguous_shape,
-    LayoutBuf,
+    dtype_of, input_output_views, plain_views, read_descriptor, read_layout_held,
+    same_contiguous_shape, LayoutBuf,
 };
-use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel};
+use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel, SubByteLayout};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::ffi::types::{tcast_cast_options, tcast_tensor};
 use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
 
-/// The operands of a cast (`tcast_cast`, `tcast_cast_to_strings`), checked in the order
-/// of docs/c-api.md section 8: NULL pointers, dtype codes and the pair (`check_pair`),
-/// option values and the casting level they ask for, shapes, buffer (and `arena`)
-/// sizes, overlap.
+/// The operands of a cast (`tcast_cast`, `tcast_cast_sub_byte`, `tcast_cast_to_strings`),
+/// checked in the order of docs/c-api.md section 8: NULL pointers, dtype codes and the
+/// pair (`check_pair`), option values (`sub_byte_layout`, a TCAST_SUB_BYTE_* code, among
+/// them) and the casting level they ask for, shapes, buffer (and `arena`) sizes,
+/// overlap.
 ///
 /// # Safety
 /// `input`, `output` and `options` are NULL or valid as docs/c-api.md sections 4 and 5
@@ -26,7 +27,7 @@ use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
 pub(crate) unsafe fn cast_operands<'a>(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
-    options: *const tcast_cast_options,
+    (options, sub_byte_layout): (*const tcast_cast_options, i32),
     check_pair: fn(DType, DType) -> Result<(), Error>,
     arena: Option<&mut ArenaArg>,
     (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
@@ -41,16 +42,18 @@ pub(crate) unsafe fn cast_operands<'a>(
     let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
     check_pair(from, to)?;
     // SAFETY: as above.
-    let options = unsafe { read_options(options)? };
+    let mut options = unsafe { read_options(options)? };
+    let held = SubByteLayout::from_arg(sub_byte_layout, "sub_byte_layout")?;
+    options.options.sub_byte_layout = held;
     check_casting(from, to, &options.options)?;
     // SAFETY: as above.
-    let in_layout = unsafe { read_layout("input", &input, from, in_buf)? };
+    let in_layout = unsafe { read_layout_held("input", &input, from, held, in_buf)? };
     let out_layout = if same_contiguous_shape(&input, &output) {
         // The output's shape is the input's, already checked: only its bytes differ.
-        in_layout.retyped("output", to)?
+        in_layout.retyped("output", to, held)?
     } else {
         // SAFETY: as above.
-        let out_layout = unsafe { read_layout("output", &output, to, out_buf)? };
+        let out_layout = unsafe { read_layout_held("output", &output, to, held, out_buf)? };
         check_same_shape(&in_layout, &out_layout)?;
         out_layout
     };

@@ -2,7 +2,7 @@
 //! Cast options: `tcast_cast_options` read and checked, for the general path (with its
 //! messages) and for the plain path (one pass, no messages).
 
-use crate::cast::{CastOptions, Casting, RoundMode, StringFormat};
+use crate::cast::{CastOptions, Casting, RoundMode, StringFormat, SubByteLayout};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::ffi::executor::HostExecutor;
@@ -118,6 +118,7 @@ fn check_options(raw: FirstOptions) -> Result<CastOptions, Error> {
         string_format: StringFormat::from_arg(raw.string_format, "options.string_format")?,
         casting: Casting::from_arg(raw.casting, "options.casting")?,
         threads,
+        sub_byte_layout: SubByteLayout::Packed,
     })
 }
 
@@ -182,6 +183,7 @@ pub(crate) unsafe fn plain_options(
         string_format: StringFormat::from_code(string_format).filter(|f| f.is_argument())?,
         casting: Casting::from_code(casting).filter(|c| c.is_argument())?,
         threads: usize::try_from(threads).ok()?,
+        sub_byte_layout: SubByteLayout::Packed,
     };
     Some((options, executor))
 }

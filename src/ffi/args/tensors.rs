@@ -7,7 +7,7 @@ use super::strings::ArenaArg;
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::ffi::types::{tcast_tensor, TCAST_MAX_NDIM};
-use crate::tensor::{Layout, ShapeBuf, Tensor, TensorMut, MAX_NDIM};
+use crate::tensor::{Layout, ShapeBuf, SubByteLayout, Tensor, TensorMut, MAX_NDIM};
 use std::ops::Range;
 
 /// NULL_ARGUMENT when a shape argument is NULL with a positive length (NULL pointers are
@@ -108,7 +108,8 @@ pub(crate) fn dtype_of(role: &str, desc: &tcast_tensor) -> Result<DType, Error> 
     DType::from_code_arg(desc.dtype, format_args!("{role} dtype"))
 }
 
-/// Checks a descriptor's shape and strides for its (already checked) `dtype`.
+/// Checks a descriptor's shape and strides for its (already checked) `dtype`, a
+/// sub-byte dtype packed.
 ///
 /// # Safety
 /// `desc.shape` / `desc.strides` are NULL or point to `desc.ndim` readable int64_t.
@@ -120,6 +121,23 @@ pub(crate) unsafe fn read_layout<'s>(
     buf: &'s mut LayoutBuf,
 ) -> Result<Layout<'s>, Error> {
     // SAFETY: forwarded from this function's contract.
+    unsafe { read_layout_held(role, desc, dtype, SubByteLayout::Packed, buf) }
+}
+
+/// [`read_layout`] for a tensor whose sub-byte elements, if `dtype` has them, are held
+/// as `sub_byte_layout` says.
+///
+/// # Safety
+/// As [`read_layout`].
+#[inline(always)]
+pub(crate) unsafe fn read_layout_held<'s>(
+    role: &str,
+    desc: &tcast_tensor,
+    dtype: DType,
+    sub_byte_layout: SubByteLayout,
+    buf: &'s mut LayoutBuf,
+) -> Result<Layout<'s>, Error> {
+    // SAFETY: forwarded from this function's contract.
     let dims = unsafe { read_dims(role, "shape", desc.shape, desc.ndim, &mut buf.dims) }?;
     let strides = if desc.strides.is_null() {
         None
@@ -127,7 +145,7 @@ pub(crate) unsafe fn read_layout<'s>(
         // SAFETY: forwarded from this function's contract.
         Some(unsafe { read_dims(role, "strides", desc.strides, desc.ndim, &mut buf.strides) }?)
     };
-    Layout::new(role, dtype, dims, strides)
+    Layout::with_sub_byte_layout(role, dtype, dims, strides, sub_byte_layout)
 }
 
 /// The byte range a checked tensor occupies.

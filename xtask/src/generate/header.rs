@@ -85,6 +85,8 @@ const SECTIONS: &[Section] = &[
             Item("tcast_cast_options_init"),
             Item("tcast_cast_options_default"),
             Item("tcast_cast"),
+            Table("SubByteLayout"),
+            Item("tcast_cast_sub_byte"),
             Item("tcast_can_cast"),
         ],
     },
