@@ -130,8 +130,18 @@ fn not_the_broadcast(in_dims: &[usize], out_dims: &[usize]) -> Error {
 
 /// Expands `input` into `output` (same dtype; output shape = the broadcast of the two).
 pub fn expand(input: &Tensor, output: &mut TensorMut) -> Result<(), Error> {
+    expand_threaded(input, output, 0)
+}
+
+/// [`expand`] on up to `threads` threads of the library's own (0 or 1: the calling
+/// thread), as `tcast_expand_ex` with `options.threads`; the bytes do not depend on it.
+pub fn expand_threaded(
+    input: &Tensor,
+    output: &mut TensorMut,
+    threads: usize,
+) -> Result<(), Error> {
     check_shapes(input.layout(), output.layout())?;
-    expand_checked(input, output, Workers::own(0))
+    expand_checked(input, output, Workers::own(threads))
 }
 
 /// [`expand`] of operands [`check_shapes`] accepted (the C shell checks them in the

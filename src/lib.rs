@@ -11,16 +11,17 @@
 //!
 //! The Rust API is what this page lists, and nothing else:
 //! - [`cast`] with its [`CastOptions`] ([`RoundMode`], [`StringFormat`], [`Casting`],
-//!   [`SubByteLayout`]);
-//! - [`expand`] and [`broadcast_shape`]; [`bitcast_shape`] ([`BitcastRules`],
-//!   [`LastAxis`], [`ViewShape`]);
+//!   [`SubByteLayout`]); [`check_casting`] (a cast's refusal at a casting level alone),
+//!   [`max_text_bytes`];
+//! - [`expand`], [`expand_threaded`] and [`broadcast_shape`]; [`bitcast_shape`]
+//!   ([`BitcastRules`], [`LastAxis`], [`ViewShape`]);
 //! - dtypes: [`DType`], its registry row [`DTypeInfo`], [`Family`], [`Scalar`],
 //!   [`ONNX_CAST_VERSIONS`]; DLPack: [`to_dlpack`], [`from_dlpack`], [`DlpackDtype`],
 //!   [`DlpackCode`];
 //! - tensors: [`Tensor`], [`TensorMut`], [`Layout`], [`MAX_NDIM`]; errors: [`Error`],
 //!   [`Status`];
 //! - [`np`]: numpy's dtype grammar and casting rules (parse a spec, the casting level,
-//!   `can_cast`, `promote_types`, `min_scalar_type`).
+//!   `can_cast`, `promote_types`, `min_scalar_type`); [`cpu_info`].
 //!
 //! [`ffi`] is the C ABI, callable from Rust too.
 //!
@@ -58,7 +59,8 @@ mod testutil;
 
 pub use bitcast::{bitcast_shape, BitcastRules, LastAxis, ViewShape};
 pub use cast::{
-    cast, format_strings, CastOptions, Casting, RoundMode, StringFormat, SubByteLayout,
+    cast, check_casting, format_strings, max_text_bytes, CastOptions, Casting, RoundMode,
+    StringFormat, SubByteLayout,
 };
 pub use dlpack::{from_dlpack, to_dlpack, DlpackCode, DlpackDtype};
 pub use dtype::{
@@ -66,7 +68,7 @@ pub use dtype::{
     ONNX_CAST_VERSIONS,
 };
 pub use error::{Error, Status};
-pub use expand::{broadcast_shape, expand};
+pub use expand::{broadcast_shape, expand, expand_threaded};
 pub use quant::layout::{mx_repack, MxLayout};
 pub use quant::mx::{mx_dequantize, mx_quantize, MxOptions, ScaleRule};
 pub use quant::{dequantize_linear, quantize_linear, QdqOptions};
@@ -74,3 +76,12 @@ pub use quant::{dequantize_linear, quantize_linear, QdqOptions};
 pub use registry::c_tables;
 pub use string_view::StringView;
 pub use tensor::{Layout, Tensor, TensorMut, MAX_NDIM};
+
+/// The library's version, "MAJOR.MINOR.PATCH" (what `tcast_version` returns).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// One line on what the library runs on this CPU (architecture, SIMD kernel families),
+/// the text `tcast_cpu_info` writes.
+pub fn cpu_info() -> String {
+    simd::cpu::report()
+}

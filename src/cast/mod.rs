@@ -21,12 +21,13 @@ use crate::parallel::Workers;
 use crate::simd::fpenv::DefaultFpEnv;
 pub(crate) use crate::simd::kernel::Kernel;
 use crate::tensor::{Tensor, TensorMut};
-pub(crate) use checks::{check_casting, check_same_shape, check_sub_byte_layouts};
+pub use checks::check_casting;
+pub(crate) use checks::{check_same_shape, check_sub_byte_layouts};
 pub(crate) use exec::{plain_kernel, run_contiguous};
 pub use options::{CastOptions, Casting, RoundMode, StringFormat, SubByteLayout};
 pub use strings::format_strings;
 pub(crate) use strings::{check_format_pair, check_pair, format_to_views};
-pub(crate) use text::max_text_bytes;
+pub use text::max_text_bytes;
 
 /// Casts every element of `input` into `output` (same shape; the output dtype is the
 /// target). A STRING input is parsed (docs/semantics-cast.md section 8); a numeric ->

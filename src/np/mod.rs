@@ -19,6 +19,8 @@ mod tests;
 pub use dtype::{parse, Field, Kind, NpDtype, Order, Parsed, Shape, Unit};
 pub use level::level;
 pub use promote::promote as promote_types;
-pub use query::{can_cast_str, casting_from_name};
+pub use query::{
+    can_cast_dtypes, can_cast_str, casting_from_name, min_scalar_type_of, promote_specs, PyScalar,
+};
 pub use rules::NumpyRules;
 pub use value::{can_cast_value, min_scalar_type, Value};
