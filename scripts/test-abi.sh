@@ -255,11 +255,12 @@ variants_target=$variants/target
 
 copy_sources() {
   # What `cargo build -p tensorcast-c` needs (the workspace's members: capi/, which it
-  # builds, and integrations/, whose manifest cargo reads), and the linker wrapper; a pristine copy
-  # beside it to start each variant from.
+  # builds, integrations/ and python/, whose manifests cargo reads), and the linker
+  # wrapper; a pristine copy beside it to start each variant from.
   rm -rf "$variants/pristine" "$copy"
-  mkdir -p "$variants/pristine"
+  mkdir -p "$variants/pristine/python"
   cp -R Cargo.toml Cargo.lock build.rs src benches capi integrations cmake "$variants/pristine/"
+  cp -R python/Cargo.toml python/src "$variants/pristine/python/"
   cp -R "$variants/pristine" "$copy"
 }
 step "a copy of the sources in ${variants#"$repo"/}" copy_sources

@@ -101,7 +101,7 @@ run_venv() {
   pinned_venv build/venv-wheel-tools tests/python/requirements-tools.txt
 }
 
-step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the workspace: the library, capi/, integrations/onnxruntime/; and xtask/)"
+step_def fmt "" "cargo fmt --check, cargo clippy -D warnings, cargo doc -D warnings (the workspace: the library, capi/, integrations/onnxruntime/, python/; and xtask/)"
 run_fmt() {
   cargo fmt --all -- --check
   cargo fmt --manifest-path xtask/Cargo.toml -- --check
@@ -244,7 +244,7 @@ run_ort() {
   bash scripts/test-ort.sh
 }
 
-step_def python "" "the Python wheel pytensorcast (scripts/test-python.sh): built, auditwheel, installed offline into a fresh venv without Rust, pytest (dtype pairs vs ml_dtypes/numpy, strides, DLPack, strings, errors, onnxruntime, the convert CLI on 2 GiB)"
+step_def python "" "the Python package pytensorcast (scripts/test-python.sh): the manylinux wheel (maturin) built, auditwheel, installed offline into a fresh venv without Rust; pip install . and the sdist's build in fresh venvs; pytest against each (dtype pairs vs ml_dtypes/numpy, strides, DLPack, strings, errors, onnxruntime, the convert CLI on 2 GiB)"
 run_python() {
   bash scripts/test-python.sh
 }

@@ -3,29 +3,27 @@
 
 ONNX Cast between every ONNX dtype (float8, float4, float6, int4, int2, bfloat16, strings
 ...), ONNX Expand, bitcasts with tf/ONNX/numpy rules and numpy's ``can_cast``, on arrays
-of numpy and ml_dtypes, through the C library ``libtensorcast.so.0`` that the wheel
-carries (called with ctypes, small casts through a compiled abi3 fast path: no
-compiler at install, one wheel for every CPython >= 3.9).
+of numpy and ml_dtypes, through tensorcast's Rust core, compiled into the extension
+module ``pytensorcast._native`` (PyO3, CPython's limited API: one abi3 wheel for every
+CPython >= 3.9).
 
 >>> import numpy as np, pytensorcast as tc
 >>> tc.cast(np.array([1.0, 500.0, np.nan], np.float32), "float8_e4m3fn")
 array([1, 448, nan], dtype=float8_e4m3fn)
 
-``ort_library_path()`` gives onnxruntime the custom-op library ``libtensorcast_ort.so``.
+``ort_library_path()`` gives onnxruntime the library ``libtensorcast_ort.so``.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
-import struct
 from typing import Any, Iterable, Optional, Union
 
 import ml_dtypes
 import numpy as np
 
-from . import _lib
-from ._lib import TensorcastTypeError, TensorcastValueError
+from . import _native
+from ._native import TensorcastTypeError, TensorcastValueError
 
 __all__ = [
     "cast",
@@ -41,12 +39,19 @@ __all__ = [
     "dtype_name",
     "numpy_dtype",
     "cpu_info",
+    "promote_types",
+    "result_type",
+    "min_scalar_type",
+    "finfo",
     "TensorcastTypeError",
     "TensorcastValueError",
     "__version__",
 ]
 
-__version__: str = _lib.version().decode()
+__version__: str = _native.__version__
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_MAX_NDIM: int = _native.MAX_NDIM
 
 DTypeLike = Union[str, type, np.dtype, Any]
 
@@ -89,7 +94,7 @@ _CODE_OF_NUMPY: dict[np.dtype, int] = {d: c for c, d in _NUMPY_OF_CODE.items()}
 # Bits per element of the packed (sub-byte) types.
 _SUB_BYTE_BITS: dict[int, int] = {21: 4, 22: 4, 23: 4, 25: 2, 26: 2, 27: 6, 28: 6}
 
-_ROUND_MODES = {"up": 0, "down": 1, "nearest": 2}
+_ROUND_MODES: dict[str, int] = _native.ROUND_MODES
 _CASTINGS = {"no": 0, "equiv": 1, "safe": 2, "same_kind": 3, "unsafe": 4}
 _BITCAST_RULES = {"tf": 0, "onnx": 1, "numpy": 2}
 
@@ -103,16 +108,18 @@ def _code(dtype: DTypeLike) -> int:
     if _is_string_dtype(dtype):
         return STRING
     if isinstance(dtype, str):
-        err = _lib.Error()
-        out = ctypes.c_int32()
-        if _lib.dtype_from_name(dtype.encode(), ctypes.byref(out), ctypes.byref(err)) == _lib.OK:
-            if out.value not in _NUMPY_OF_CODE and out.value != STRING:
-                raise TypeError(f"dtype {dtype!r} ({_name(out.value)}) has no numpy dtype")
-            return out.value
+        code = _native.dtype_code(dtype)
+        if code is not None:
+            if code not in _NUMPY_OF_CODE and code != STRING:
+                raise TypeError(f"dtype {dtype!r} ({_name(code)}) has no numpy dtype")
+            return code
         try:
             d = np.dtype(dtype)
         except TypeError:
-            raise TypeError(f"unknown dtype {dtype!r}: {err.message.decode()}") from None
+            raise TypeError(
+                f"unknown dtype {dtype!r}: neither an ONNX name (\"FLOAT8E4M3FN\") nor a numpy or "
+                "ml_dtypes dtype"
+            ) from None
     else:
         try:
             d = np.dtype(dtype)
@@ -127,8 +134,8 @@ def _code(dtype: DTypeLike) -> int:
 
 
 def _name(code: int) -> str:
-    n = _lib.dtype_name(code)
-    return n.decode() if n else f"dtype {code}"
+    n = _native.dtype_name(code)
+    return n if n else f"dtype {code}"
 
 
 def dtype_name(dtype: DTypeLike) -> str:
@@ -147,17 +154,84 @@ def numpy_dtype(dtype: DTypeLike) -> np.dtype:
 def ort_library_path() -> str:
     """The path of ``libtensorcast_ort.so``, for
     ``onnxruntime.SessionOptions.register_custom_ops_library`` (its kernels run in the
-    ``ai.tensorcast`` domain) or ``onnxruntime.register_execution_provider_library``."""
-    return _lib.ORT_LIB_PATH
+    ``ai.tensorcast`` domain) or ``onnxruntime.register_execution_provider_library``.
+
+    The wheels carry it beside the package. A build from source (``pip install .``, the
+    sdist) has none: build it (``cargo build --release -p tensorcast-ort``) and name it
+    in ``PYTENSORCAST_ORT_LIB``, which is read first. Raises FileNotFoundError when
+    neither is there."""
+    path = os.environ.get("PYTENSORCAST_ORT_LIB") or os.path.join(_HERE, "libtensorcast_ort.so")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(
+            f"no tensorcast-ort library at {path}: this pytensorcast was built from source without it; "
+            "build it with `cargo build --release -p tensorcast-ort` and set PYTENSORCAST_ORT_LIB to "
+            "target/release/libtensorcast_ort.so"
+        )
+    return path
+
+
+def _is_ml(d: np.dtype) -> bool:
+    return d.num >= 256 and _CODE_OF_NUMPY.get(d) is not None
+
+
+def promote_types(type1: DTypeLike, type2: DTypeLike) -> np.dtype:
+    """``numpy.promote_types``: the smallest dtype both cast to safely, numpy 2's rules
+    (tensorcast's numpy grammar for numpy's dtypes; ml_dtypes' registered promotions,
+    through numpy, when either is an ML type)."""
+    a, b = _np_dtype(type1), _np_dtype(type2)
+    if _is_ml(a) or _is_ml(b):
+        return np.promote_types(a, b)
+    return np.dtype(_native.promote_types(a.str, b.str))
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    """``numpy.result_type`` of arrays and dtypes (numpy 2's rules: the promotion of
+    their dtypes; Python scalars are numpy 2's weak scalars, which numpy resolves)."""
+    if not arrays_and_dtypes:
+        raise ValueError("at least one array or dtype is required")
+    if any(isinstance(v, (bool, int, float, complex)) for v in arrays_and_dtypes):
+        return np.result_type(*arrays_and_dtypes)
+    dts = [v.dtype if hasattr(v, "dtype") and not isinstance(v, type) else _np_dtype(v) for v in arrays_and_dtypes]
+    out = dts[0]
+    for d in dts[1:]:
+        out = promote_types(out, d)
+    return out
+
+
+def min_scalar_type(value: Any) -> np.dtype:
+    """``numpy.min_scalar_type`` of a Python bool, int, float or complex (tensorcast's
+    answer); arrays and numpy scalars go to numpy."""
+    if isinstance(value, (bool, int, float, complex)):
+        return np.dtype(_native.min_scalar_type(value))
+    return np.min_scalar_type(value)
+
+
+def finfo(dtype: DTypeLike) -> Any:
+    """Machine limits of a float dtype, the ML types' included (ml_dtypes.finfo for
+    bfloat16, the float8/float6/float4 types and float8_e8m0fnu; numpy.finfo else)."""
+    d = _np_dtype(dtype)
+    if _is_ml(d):
+        if d.kind not in "fV" or d.name.startswith(("int", "uint")):
+            raise ValueError(f"finfo is for floating dtypes, not {d}")
+        return ml_dtypes.finfo(d)
+    return np.finfo(d)
+
+
+def _np_dtype(dtype: DTypeLike) -> np.dtype:
+    """A numpy dtype of what ``cast`` takes as a dtype (ONNX names included)."""
+    if isinstance(dtype, str):
+        code = _native.dtype_code(dtype)
+        if code is not None and code in _NUMPY_OF_CODE:
+            return _NUMPY_OF_CODE[code]
+    try:
+        return np.dtype(dtype)
+    except TypeError as e:
+        raise TypeError(f"not a dtype: {dtype!r} ({e})") from None
 
 
 def cpu_info() -> str:
     """One line on what the library runs on this CPU (architecture, SIMD families)."""
-    buf = ctypes.create_string_buffer(512)
-    needed = ctypes.c_uint64()
-    err = _lib.Error()
-    _lib.check(_lib.cpu_info_fn(buf, 512, ctypes.byref(needed), ctypes.byref(err)), err)
-    return buf.value.decode()
+    return _native.cpu_info()
 
 
 # ---- inputs ---------------------------------------------------------------------------
@@ -174,10 +248,6 @@ def _as_array(x: Any) -> np.ndarray:
     if a.dtype.byteorder == (">" if np.little_endian else "<"):
         a = a.astype(a.dtype.newbyteorder("="))
     return a
-
-
-def _address(a: np.ndarray) -> int:
-    return a.__array_interface__["data"][0]  # works for read-only and ml_dtypes arrays
 
 
 def _pack(codes: np.ndarray, bits: int) -> np.ndarray:
@@ -231,200 +301,72 @@ def _unpack(packed: np.ndarray, bits: int, n: int, out: np.ndarray) -> None:
     dst[:] = np.stack(parts, axis=1).astype(np.uint8).reshape(-1)[:n]
 
 
-class _Input:
-    """A tcast_tensor describing an array (its buffers kept alive)."""
-
-    __slots__ = ("tensor", "shape", "strides", "keep")
-
-    def __init__(self, a: np.ndarray, code: int):
-        self.keep: list[Any] = [a]
-        ndim = a.ndim
-        if ndim > _lib.MAX_NDIM:
-            raise ValueError(f"rank {ndim} is above tensorcast's maximum, {_lib.MAX_NDIM}")
-        self.shape = (ctypes.c_int64 * max(ndim, 1))(*a.shape)
-        self.strides = None
-        t = _lib.Tensor()
-        t.shape = self.shape
-        t.ndim = ndim
-        t.dtype = code
-        bits = _SUB_BYTE_BITS.get(code)
-        if bits is not None:
-            a = _pack(a, bits)
-            self.keep.append(a)
-            t.data_bytes = a.nbytes
-        elif a.flags.c_contiguous or a.size == 0:
-            t.data_bytes = a.nbytes
-        else:
-            item = a.itemsize
-            st = a.strides
-            if all(s >= 0 and s % item == 0 for s in st):
-                self.strides = (ctypes.c_int64 * ndim)(*(s // item for s in st))
-                t.strides = self.strides
-                span = sum((d - 1) * s for d, s in zip(a.shape, st)) + item
-                t.data_bytes = span
-            else:
-                # Negative or unaligned strides have no tcast_tensor form: one copy.
-                a = np.ascontiguousarray(a)
-                self.keep.append(a)
-                t.data_bytes = a.nbytes
-        t.data = _address(a) if a.size else None
-        self.tensor = t
+def _in(a: np.ndarray, code: int) -> tuple:
+    """The (array, code, dims) triple _native reads: sub-byte arrays packed into
+    tensorcast's layout first; negative or unaligned strides copied once."""
+    if a.ndim > _MAX_NDIM:
+        raise ValueError(f"rank {a.ndim} is above tensorcast's maximum, {_MAX_NDIM}")
+    bits = _SUB_BYTE_BITS.get(code)
+    if bits is not None:
+        return (_pack(a, bits), code, a.shape)
+    if not (a.flags.c_contiguous or a.size == 0):
+        item = a.itemsize
+        if not all(s >= 0 and s % item == 0 for s in a.strides):
+            a = np.ascontiguousarray(a)
+    return (a, code, None)
 
 
-def _strings_input(a: np.ndarray) -> _Input:
-    """A STRING tcast_tensor over the UTF-8 bytes of a StringDType, U or object array."""
-    flat = a.reshape(-1) if a.flags.c_contiguous else np.ascontiguousarray(a).reshape(-1)
-    encoded = [s.encode("utf-8") if isinstance(s, str) else bytes(s) for s in flat.tolist()]
-    blob = np.frombuffer(b"".join(encoded) or b"\0", np.uint8)
-    lens = np.fromiter((len(e) for e in encoded), np.uint64, len(encoded))
-    views = np.empty((len(encoded), 2), np.uint64)
-    views[:, 1] = lens
-    if len(encoded):
-        starts = np.concatenate([[0], np.cumsum(lens[:-1], dtype=np.uint64)]).astype(np.uint64)
-        views[:, 0] = starts + np.uint64(_address(blob))
-    views = views.reshape(a.shape + (2,))
-    inp = _Input.__new__(_Input)
-    inp.keep = [a, blob, views]
-    inp.shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
-    inp.strides = None
-    t = _lib.Tensor()
-    t.shape = inp.shape
-    t.ndim = a.ndim
-    t.dtype = STRING
-    t.data = _address(views) if views.size else None
-    t.data_bytes = views.nbytes
-    inp.tensor = t
-    return inp
+def _in_unpacked(a: np.ndarray) -> tuple:
+    """As _in, with sub-byte arrays read in place (one element per byte)."""
+    code = _code(a.dtype)
+    if code in _SUB_BYTE_BITS:
+        if a.ndim > _MAX_NDIM:
+            raise ValueError(f"rank {a.ndim} is above tensorcast's maximum, {_MAX_NDIM}")
+        if not (a.flags.c_contiguous or a.size == 0) and not all(s >= 0 for s in a.strides):
+            a = np.ascontiguousarray(a)
+        return (a, code, None)
+    return _in(a, code)
 
 
-def _options(saturate: bool, round_mode: str, casting: str, threads: Optional[int]) -> _lib.CastOptions:
-    key = (bool(saturate), round_mode, casting, threads)
-    opts = _OPTIONS.get(key)
-    if opts is not None:
-        return opts
+def _bytes_of(code: int, shape: tuple) -> np.ndarray:
+    """A buffer for a packed sub-byte tensor of `shape`."""
+    return np.empty(_native.tensor_bytes(code, list(shape)), np.uint8)
+
+
+def _options(saturate: bool, round_mode: str, casting: str, threads: Optional[int]) -> tuple:
     if round_mode not in _ROUND_MODES:
         raise ValueError(f"round_mode must be one of {sorted(_ROUND_MODES)}, not {round_mode!r}")
     if casting not in _CASTINGS:
         raise ValueError(f"casting must be one of {sorted(_CASTINGS)}, not {casting!r}")
     if threads is not None and (not isinstance(threads, int) or threads < 0 or threads > 2**31 - 1):
         raise ValueError(f"threads must be None or an int >= 0, not {threads!r}")
-    opts = _lib.default_options()
-    opts.saturate = 1 if saturate else 0
-    opts.round_mode = _ROUND_MODES[round_mode]
-    opts.casting = _CASTINGS[casting]
-    opts.threads = 1 if threads is None else threads
-    if len(_OPTIONS) < 256:
-        _OPTIONS[key] = opts  # read-only from now on, so shared by every thread
-    return opts
+    return (bool(saturate), _ROUND_MODES[round_mode], _CASTINGS[casting], 1 if threads is None else threads)
 
 
-_OPTIONS: dict[tuple, _lib.CastOptions] = {}
-_DEFAULT_OPTS = _options(True, "up", "unsafe", None)
-_DEFAULT_OPTS_REF = ctypes.byref(_DEFAULT_OPTS)
-
-
-# One call's descriptors in one buffer, written by one struct.pack_into: the input
-# tcast_tensor (data, data_bytes, shape, strides, ndim, dtype), the output's, and the
-# shape's one extent. (Five ctypes field stores cost more than the call itself.)
-_FAST_LAYOUT = struct.Struct("=QQQQiiQQQQiiq")
-assert ctypes.sizeof(_lib.Tensor) == 40 and _FAST_LAYOUT.size == 88
-
-
-class _FastPair:
-    """The descriptors of one 1-D contiguous call on the fast path for one (source,
-    target) pair. A call takes one from its pair's pool and puts it back after (the C
-    call runs without the GIL, so no two threads ever fill the same descriptors)."""
-
-    __slots__ = ("mem", "shape_address", "err", "args")
-
-    def __init__(self, src: int, dst: int) -> None:
-        self.mem = ctypes.create_string_buffer(_FAST_LAYOUT.size)
-        self.shape_address = ctypes.addressof(self.mem) + 80
-        self.err = _lib.Error()
-        self.args = (
-            ctypes.byref(self.mem),
-            ctypes.byref(self.mem, 40),
-            _DEFAULT_OPTS_REF,
-            ctypes.byref(self.err),
-        )
-
-
-_from_buffer = ctypes.c_char.from_buffer
-_addressof = ctypes.addressof
-_cast_raw = _lib.cast_raw
-_u8 = np.dtype(np.uint8)
-_empty = np.empty
-_fast_pack = _FAST_LAYOUT.pack_into
-
-
-class _FastPlan:
-    """A (source dtype, target) pair of the fast path: codes, item sizes, whether the
-    arrays are read through uint8 views (ml_dtypes' dtypes have no buffer format), and
-    the pool of descriptors."""
-
-    __slots__ = ("src", "src_size", "src_view", "dst", "dst_dtype", "dst_size", "dst_view", "pool")
-
-    def __init__(self, src: np.dtype, dst: np.dtype) -> None:
-        self.src = _CODE_OF_NUMPY[src]
-        self.src_size = src.itemsize
-        self.src_view = src.num >= 256
-        self.dst = _CODE_OF_NUMPY[dst]
-        self.dst_dtype = dst
-        self.dst_size = dst.itemsize
-        self.dst_view = dst.num >= 256
-        self.pool: list[_FastPair] = []
-
-
-# source dtype -> target (as the caller spells it: dtype, type or name) -> plan.
-_FAST: dict[np.dtype, dict[Any, _FastPlan]] = {}
-
-
-def _fast_plan(src: np.dtype, dtype: Any) -> Optional[_FastPlan]:
-    """The plan for a pair of byte-aligned numeric dtypes, made once; None otherwise."""
+def _register(src: np.dtype, dtype: Any) -> None:
+    """Registers a (source dtype, target) pair of byte-sized numeric dtypes with the
+    extension's fast path (a C-contiguous ndarray, default options)."""
     code = _CODE_OF_NUMPY.get(src)
     if code is None or code in _SUB_BYTE_BITS or not src.isnative:
-        return None
+        return
     try:
         to = _code(dtype)
-    except TypeError:
-        return None
-    if to == STRING or to in _SUB_BYTE_BITS:
-        return None
-    try:
         hash(dtype)
     except TypeError:
-        return None
-    plan = _FastPlan(src, _NUMPY_OF_CODE[to])
-    _FAST.setdefault(src, {})[dtype] = plan
-    if _fast is not None:
-        _fast.register(src, dtype, plan.dst_dtype, plan.src, plan.dst, plan.src_size, plan.dst_size)
-    return plan
+        return
+    if to == STRING or to in _SUB_BYTE_BITS:
+        return
+    _native._register_pair(src, dtype, code, to, _NUMPY_OF_CODE[to])
 
 
-# The compiled fast path (python/ext/_fast.c), when the wheel has it and
-# PYTENSORCAST_NO_EXT is unset or "0": same results, errors from the ctypes path.
-def _load_fast() -> Any:
-    if os.environ.get("PYTENSORCAST_NO_EXT", "0") != "0":
-        return None
-    try:
-        from . import _fast as fast  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    fast.init(
-        ctypes.cast(_cast_raw, ctypes.c_void_p).value, ctypes.addressof(_DEFAULT_OPTS), np.ndarray, np.empty
-    )
-    return fast
+# The extension's cast: a registered pair on a C-contiguous ndarray with default options
+# is cast there; every other call comes back to _cast.
+cast = _native.cast
 
 
-_fast = _load_fast()
-# cast(x, target) -> ndarray, or None: the ctypes path does the call.
-_fast_cast = _fast.cast if _fast is not None else None
-
-
-def cast(
+def _cast(
     x: Any,
     dtype: DTypeLike,
-    *,
     saturate: bool = True,
     round_mode: str = "up",
     casting: str = "unsafe",
@@ -432,97 +374,23 @@ def cast(
     threads: Optional[int] = None,
     packed: bool = False,
 ) -> np.ndarray:
-    """Casts ``x`` to ``dtype`` as ONNX Cast does (tensorcast's rules:
-    docs/semantics-cast.md), returning a new numpy array (or ``out``).
-
-    x: a numpy array, anything with the buffer protocol or ``__dlpack__`` (torch, jax CPU
-    tensors), of any rank and strides; read in place (negative strides are copied once).
-    A StringDType, ``U`` or object array is parsed as numbers.
-    dtype: a numpy or ml_dtypes dtype or type, or a name ("FLOAT8E4M3FN",
-    "float8_e4m3fn", "bfloat16", "float32"); ``str`` formats numbers as text (shortest
-    round trip) into a StringDType array (``U`` on numpy 1).
-    saturate: float8 targets only: out-of-range values clamp to the largest finite value
-    (True, ONNX's default) or become NaN/inf (False).
-    round_mode: FLOAT8E8M0 targets only: "up" (ONNX's default), "down" or "nearest".
-    casting: numpy's level ("no", "equiv", "safe", "same_kind", "unsafe"): below
-    "unsafe", casts numpy would refuse raise TypeError.
-    out: a C-contiguous array of the target's numpy dtype and x's shape to write into.
-    threads: up to this many threads for large arrays (None or 1: the calling thread).
-    packed: return ONNX's packed bytes (a 1-D uint8 array) for the sub-byte targets
-    (INT4, UINT4, FLOAT4E2M1, INT2, UINT2, FLOAT6*) instead of one element per byte.
-
-    Raises TypeError (unknown dtype, unsupported or refused cast) or ValueError (a text
-    that does not parse, bad arguments) with tensorcast's message, which names the dtypes
-    and the element's index and value; the exception's ``index`` attribute is that index.
-    """
-    # Fast path: a C-contiguous numeric ndarray, a byte-sized numeric target, default
-    # options: the compiled module if there is one, else cached descriptors, five field
-    # stores and the C call through ctypes (1-D only).
+    """The general cast (every call the extension's fast path does not take)."""
+    sat, rm, cm, nthreads = _options(saturate, round_mode, casting, threads)
+    to = _code(dtype)
+    a = _as_array(x)
+    if a.dtype.kind == "O" and a.size and not any(isinstance(v, (str, bytes)) for v in a.flat):
+        a = _numbers(a)
+    from_code = _code(a.dtype)
     if (
-        out is None
+        type(x) is np.ndarray
+        and out is None
         and threads is None
         and saturate is True
         and packed is False
         and round_mode == "up"
         and casting == "unsafe"
     ):
-        if _fast_cast is not None:
-            r = _fast_cast(x, dtype)  # checks that x is an ndarray
-            if r is not None:
-                return r
-        if type(x) is not np.ndarray:
-            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
-        xd = x.dtype
-        if _fast_cast is not None and x.ndim != 1:
-            plans = _FAST.get(xd)
-            if plans is None or dtype not in plans:
-                _fast_plan(xd, dtype)  # registers the pair with the compiled module
-            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
-        if x.ndim != 1:
-            return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
-        plans = _FAST.get(xd)
-        plan = plans.get(dtype) if plans is not None else None
-        if plan is None:
-            plan = _fast_plan(xd, dtype)
-        if plan is not None and (x.strides[0] == plan.src_size or x.shape[0] < 2):
-            n = x.shape[0]
-            res = _empty(n, plan.dst_dtype)
-            if not n:
-                return res
-            try:
-                src_address = _addressof(_from_buffer(x.view(_u8) if plan.src_view else x))
-            except TypeError:  # read-only: the general path reads it
-                return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
-            pool = plan.pool
-            f = pool.pop() if pool else _FastPair(plan.src, plan.dst)
-            shape = f.shape_address
-            _fast_pack(
-                f.mem, 0,
-                src_address, n * plan.src_size, shape, 0, 1, plan.src,
-                _addressof(_from_buffer(res.view(_u8) if plan.dst_view else res)), n * plan.dst_size,
-                shape, 0, 1, plan.dst, n,
-            )  # fmt: skip
-            status = _cast_raw(*f.args)
-            if status:
-                try:
-                    _lib.raise_error(f.err, status)
-                finally:
-                    pool.append(f)
-            pool.append(f)
-            return res
-    return _cast(x, dtype, saturate, round_mode, casting, out, threads, packed)
-
-
-def _cast(x, dtype, saturate, round_mode, casting, out, threads, packed) -> np.ndarray:
-    opts = _options(saturate, round_mode, casting, threads)
-    to = _code(dtype)
-    a = _as_array(x)
-    from_code = _code(a.dtype)
-    err = _lib.Error()
-    if from_code == STRING:
-        inp = _strings_input(a)
-    else:
-        inp = _Input(a, from_code)
+        _register(a.dtype, dtype)
     shape = a.shape
     if to == STRING:
         if packed or out is not None:
@@ -531,7 +399,8 @@ def _cast(x, dtype, saturate, round_mode, casting, out, threads, packed) -> np.n
             if casting != "unsafe":
                 _check_can_cast(STRING, STRING, casting)
             return np.array(a, dtype=_STRING_DTYPE)
-        return _format(inp, a, opts, err)
+        texts = _native.format_strings(_in(a, from_code), cm)
+        return np.array(texts, dtype=_STRING_DTYPE).reshape(shape)
     bits = _SUB_BYTE_BITS.get(to)
     out_dtype = _NUMPY_OF_CODE[to]
     if packed and bits is None:
@@ -547,46 +416,51 @@ def _cast(x, dtype, saturate, round_mode, casting, out, threads, packed) -> np.n
         result = out
     else:
         result = np.empty(shape, out_dtype)
-    dst = _lib.Tensor()
-    dst.shape = inp.shape
-    dst.ndim = a.ndim
-    dst.dtype = to
-    if bits is not None:
-        nbytes = ctypes.c_uint64()
-        _lib.check(_lib.tensor_bytes(to, inp.shape, a.ndim, ctypes.byref(nbytes), ctypes.byref(err)), err)
-        buf = np.empty(nbytes.value, np.uint8)
-        dst.data = _address(buf) if buf.size else None
-        dst.data_bytes = buf.size
+    # Sub-byte arrays are held one element per byte, as ml_dtypes stores them, and the
+    # core reads and writes that layout itself; packed=True asks for ONNX's bytes.
+    dst = _bytes_of(to, shape) if packed else result
+    target = (dst, to, shape)
+    if from_code == STRING:
+        _parse(a, target, sat, cm, nthreads, not packed)
+    elif packed and from_code in _SUB_BYTE_BITS:
+        _native.cast_into(_in(a, from_code), target, sat, rm, cm, nthreads, False)
     else:
-        dst.data = _address(result) if result.size else None
-        dst.data_bytes = result.nbytes
-    status = _lib.cast_raw(ctypes.byref(inp.tensor), ctypes.byref(dst), ctypes.byref(opts), ctypes.byref(err))
-    if status:
-        _lib.raise_error(err, status)
-    if bits is not None:
-        if packed:
-            return buf
-        _unpack(buf, bits, result.size, result)
-    return result
+        _native.cast_into(_in_unpacked(a), target, sat, rm, cm, nthreads, not packed)
+    return dst
 
 
-def _format(inp: _Input, a: np.ndarray, opts: _lib.CastOptions, err: _lib.Error) -> np.ndarray:
-    n = a.size
-    code = inp.tensor.dtype
-    per = _lib.string_max_bytes(code)
-    arena_buf = np.empty(max(n * per, 1), np.uint8)
-    arena = _lib.Arena(_address(arena_buf), arena_buf.size, 0)
-    views = np.empty((max(n, 1), 2), np.uint64)
-    dst = _lib.Tensor(_address(views) if n else None, n * 16, inp.shape, None, a.ndim, STRING)
-    status = _lib.cast_to_strings(
-        ctypes.byref(inp.tensor), ctypes.byref(dst), ctypes.byref(arena), ctypes.byref(opts), ctypes.byref(err)
+_native._set_general(_cast)
+
+
+def _numbers(a: np.ndarray) -> np.ndarray:
+    """An object array of Python numbers as the numeric array numpy makes of its values
+    (ints -> int64, floats -> float64, ...), cast from there as any numeric array."""
+    values = np.array(a.tolist())
+    if values.dtype.kind not in "biufc" or values.shape != a.shape:
+        raise TypeError(
+            f"an object array is cast from its values when they are numbers and parsed when they are "
+            f"texts; this one holds {sorted({type(v).__name__ for v in a.flat})}"
+        )
+    return values
+
+
+def _parse(a: np.ndarray, target: tuple, saturate: bool, casting: int, threads: int, unpacked: bool) -> None:
+    """Parses the texts of a StringDType, U or object array into target."""
+    flat = a.reshape(-1) if a.flags.c_contiguous else np.ascontiguousarray(a).reshape(-1)
+    encoded = []
+    for i, s in enumerate(flat.tolist()):
+        if isinstance(s, str):
+            encoded.append(s.encode("utf-8"))
+        elif isinstance(s, (bytes, bytearray)):
+            encoded.append(bytes(s))
+        else:
+            raise TypeError(
+                f"element {i} of the text array is {type(s).__name__} {s!r}, not str or bytes: "
+                "an object array is parsed as text"
+            )
+    _native.parse_strings(
+        b"".join(encoded), [len(e) for e in encoded], list(a.shape), target, saturate, casting, threads, unpacked
     )
-    if status:
-        _lib.raise_error(err, status)
-    base = _address(arena_buf)
-    raw = arena_buf.tobytes()
-    texts = [raw[p - base : p - base + ln].decode() for p, ln in views[:n].tolist()]
-    return np.array(texts, dtype=_STRING_DTYPE).reshape(a.shape)
 
 
 def _check_can_cast(from_code: int, to_code: int, casting: str) -> None:
@@ -600,40 +474,16 @@ def expand(x: Any, shape: Iterable[int], *, threads: Optional[int] = None) -> np
     a = _as_array(x)
     code = _code(a.dtype)
     want = [int(s) for s in shape]
-    err = _lib.Error()
-    in_shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
-    req = (ctypes.c_int64 * max(len(want), 1))(*want)
-    out_shape = (ctypes.c_int64 * _lib.MAX_NDIM)()
-    out_ndim = ctypes.c_int32()
-    _lib.check(
-        _lib.expand_shape(
-            in_shape, a.ndim, req, len(want), out_shape, _lib.MAX_NDIM, ctypes.byref(out_ndim), ctypes.byref(err)
-        ),
-        err,
-    )
-    result_shape = tuple(out_shape[: out_ndim.value])
+    nthreads = _options(True, "up", "unsafe", threads)[3]
+    result_shape = tuple(_native.broadcast_shape(list(a.shape), want))
     if code == STRING:
         return np.array(np.broadcast_to(a, result_shape), dtype=_STRING_DTYPE)
-    inp = _Input(a, code)
     bits = _SUB_BYTE_BITS.get(code)
     result = np.empty(result_shape, a.dtype)
-    dst = _lib.Tensor()
-    dst.shape = out_shape
-    dst.ndim = out_ndim.value
-    dst.dtype = code
+    dst = _bytes_of(code, result_shape) if bits is not None else result
+    _native.expand(_in(a, code), (dst, code, result_shape), nthreads)
     if bits is not None:
-        nbytes = ctypes.c_uint64()
-        _lib.check(_lib.tensor_bytes(code, out_shape, out_ndim.value, ctypes.byref(nbytes), ctypes.byref(err)), err)
-        buf = np.empty(nbytes.value, np.uint8)
-        dst.data = _address(buf) if buf.size else None
-        dst.data_bytes = buf.size
-    else:
-        dst.data = _address(result) if result.size else None
-        dst.data_bytes = result.nbytes
-    opts = _options(True, "up", "unsafe", threads)
-    _lib.check(_lib.expand_ex(ctypes.byref(inp.tensor), ctypes.byref(dst), ctypes.byref(opts), ctypes.byref(err)), err)
-    if bits is not None:
-        _unpack(buf, bits, result.size, result)
+        _unpack(dst, bits, result.size, result)
     return result
 
 
@@ -653,20 +503,11 @@ def bitcast(x: Any, dtype: DTypeLike, rules: str = "tf") -> np.ndarray:
             f"bitcast between {_name(code)} and {_name(to)}: numpy holds sub-byte and string "
             "dtypes in another layout than tensorcast's"
         )
-    inp = _Input(a, code)
-    if inp.strides is not None or len(inp.keep) > 1:
+    if not (a.flags.c_contiguous or a.size == 0):
         raise ValueError("bitcast needs a C-contiguous array (a view cannot have strides)")
-    view = _lib.Tensor()
-    storage = (ctypes.c_int64 * _lib.MAX_NDIM)()
-    err = _lib.Error()
-    _lib.check(
-        _lib.bitcast_fn(
-            ctypes.byref(inp.tensor), to, _BITCAST_RULES[rules], ctypes.byref(view), storage, _lib.MAX_NDIM,
-            ctypes.byref(err),
-        ),
-        err,
-    )
-    shape = tuple(storage[: view.ndim])
+    if a.ndim > _MAX_NDIM:
+        raise ValueError(f"rank {a.ndim} is above tensorcast's maximum, {_MAX_NDIM}")
+    shape = tuple(_native.bitcast_shape(code, list(a.shape), to, _BITCAST_RULES[rules]))
     return a.reshape(-1).view(_NUMPY_OF_CODE[to]).reshape(shape) if a.size else np.empty(shape, _NUMPY_OF_CODE[to])
 
 
@@ -678,10 +519,7 @@ def can_cast(from_: DTypeLike, to: DTypeLike, casting: str = "safe") -> bool:
         raise ValueError(f"casting must be one of {sorted(_CASTINGS)}, not {casting!r}")
     a = from_ if isinstance(from_, int) and not isinstance(from_, bool) else _code(from_)
     b = to if isinstance(to, int) and not isinstance(to, bool) else _code(to)
-    result = ctypes.c_int32()
-    err = _lib.Error()
-    _lib.check(_lib.can_cast_fn(a, b, _CASTINGS[casting], ctypes.byref(result), ctypes.byref(err)), err)
-    return bool(result.value)
+    return _native.can_cast(a, b, _CASTINGS[casting])
 
 
 # ---- QuantizeLinear / DequantizeLinear ------------------------------------------------
@@ -689,56 +527,31 @@ def can_cast(from_: DTypeLike, to: DTypeLike, casting: str = "safe") -> bool:
 _PRECISIONS = {1, 10, 11, 16}  # FLOAT, FLOAT16, DOUBLE, BFLOAT16
 
 
-def _qdq_options(
-    axis: int, block_size: int, saturate: bool, precision: Optional[DTypeLike]
-) -> _lib.QdqOptions:
-    opts = _lib.QdqOptions()
-    _lib.check(_lib.qdq_options_init(ctypes.byref(opts), ctypes.sizeof(opts)), _lib.Error())
-    opts.saturate = 1 if saturate else 0
-    opts.axis = int(axis)
-    opts.block_size = int(block_size)
+def _qdq(quantize: bool, x: Any, scale: Any, zero_point: Any, to: int, axis: int, block_size: int,
+         saturate: bool, precision: Optional[DTypeLike]) -> np.ndarray:
+    """Runs QuantizeLinear or DequantizeLinear into a new array of x's shape."""
+    if scale is None:
+        raise TypeError("scale is required: an array (per-tensor, per-axis or blocked), not None")
+    prec = None
     if precision is not None:
-        code = _code(precision)
-        if code not in _PRECISIONS:
-            raise TypeError(f"precision must be float32, float16, bfloat16 or float64, not {_name(code)}")
-        opts.precision = code
-    return opts
-
-
-def _qdq(fn, x: Any, scale: Any, zero_point: Any, to: int, opts: _lib.QdqOptions) -> np.ndarray:
-    """Runs tcast_quantize_linear or tcast_dequantize_linear into a new array of x's shape."""
-    # The C ABI's QuantizeLinear reads contiguous tensors: strided views are copied once.
+        prec = _code(precision)
+        if prec not in _PRECISIONS:
+            raise TypeError(f"precision must be float32, float16, bfloat16 or float64, not {_name(prec)}")
+    # The core's QuantizeLinear reads contiguous tensors: strided views are copied once.
     arrays = [_as_array(t) for t in (x, scale, zero_point) if t is not None]
     arrays = [t if t.flags.c_contiguous else t.copy(order="C") for t in arrays]
     a = arrays[0]
-    inputs = [_Input(t, _code(t.dtype)) for t in arrays]
-    result = np.empty(a.shape, _NUMPY_OF_CODE[to]) if to in _NUMPY_OF_CODE else None
-    if result is None:
+    inputs = [_in(t, _code(t.dtype)) for t in arrays]
+    if to not in _NUMPY_OF_CODE:
         raise TypeError(f"tensorcast has no numpy dtype for {_name(to)}")
-    err = _lib.Error()
-    dst = _lib.Tensor()
-    shape = (ctypes.c_int64 * max(a.ndim, 1))(*a.shape)
-    dst.shape = shape
-    dst.ndim = a.ndim
-    dst.dtype = to
+    result = np.empty(a.shape, _NUMPY_OF_CODE[to])
     bits = _SUB_BYTE_BITS.get(to)
+    dst = _bytes_of(to, a.shape) if bits is not None else result
+    zp = inputs[2] if zero_point is not None else None
+    _native.qdq(quantize, inputs[0], inputs[1], zp, (dst, to, a.shape), int(axis), int(block_size),
+                bool(saturate), prec)
     if bits is not None:
-        nbytes = ctypes.c_uint64()
-        _lib.check(_lib.tensor_bytes(to, shape, a.ndim, ctypes.byref(nbytes), ctypes.byref(err)), err)
-        buf = np.empty(nbytes.value, np.uint8)
-        dst.data = _address(buf) if buf.size else None
-        dst.data_bytes = buf.size
-    else:
-        dst.data = _address(result) if result.size else None
-        dst.data_bytes = result.nbytes
-    zp = ctypes.byref(inputs[2].tensor) if zero_point is not None else None
-    status = fn(
-        ctypes.byref(inputs[0].tensor), ctypes.byref(inputs[1].tensor), zp, ctypes.byref(dst), ctypes.byref(opts),
-        ctypes.byref(err),
-    )
-    _lib.check(status, err)
-    if bits is not None:
-        _unpack(buf, bits, result.size, result)
+        _unpack(dst, bits, result.size, result)
     return result
 
 
@@ -779,8 +592,7 @@ def quantize_linear(
         to = _code(_as_array(zero_point).dtype)
     else:
         to = 2  # UINT8
-    opts = _qdq_options(axis, block_size, saturate, precision)
-    return _qdq(_lib.quantize_linear_fn, x, scale, zero_point, to, opts)
+    return _qdq(True, x, scale, zero_point, to, axis, block_size, saturate, precision)
 
 
 def dequantize_linear(
@@ -808,40 +620,29 @@ def dequantize_linear(
     message.
     """
     to = _code(output_dtype) if output_dtype is not None else _code(_as_array(scale).dtype)
-    opts = _qdq_options(axis, block_size, True, None)
-    return _qdq(_lib.dequantize_linear_fn, x, scale, zero_point, to, opts)
+    return _qdq(False, x, scale, zero_point, to, axis, block_size, True, None)
 
 
 
 # ---- MX and NVFP4 block quantization (docs/semantics-mx.md) ---------------------------
 
-_SCALE_RULES = {"floor": 0, "ceil": 1, "even": 2, "rceil": 3}
-_LAYOUTS = {"onnx": 0, "gpt-oss": 1, "ggml": 2}
+_SCALE_RULES: dict[str, int] = _native.SCALE_RULES
+_LAYOUTS: dict[str, int] = _native.MX_LAYOUTS
 _FLOAT8E8M0, _FLOAT8E4M3FN, _FLOAT4E2M1, _UINT8, _FLOAT = 24, 17, 23, 2, 1
 
 
 class _Output:
-    """A new array of `shape` and dtype code `code`, and the tcast_tensor the library
-    writes it through (packed bytes for the sub-byte types, unpacked by ``result()``)."""
+    """A new array of `shape` and dtype code `code`, and the buffer the core writes it
+    through (packed bytes for the sub-byte types, unpacked by ``result()``)."""
 
     def __init__(self, shape: tuple, code: int):
         self.array = np.empty(shape, _NUMPY_OF_CODE[code])
-        self.shape = (ctypes.c_int64 * max(len(shape), 1))(*shape)
-        t = _lib.Tensor()
-        t.shape = self.shape
-        t.ndim = len(shape)
-        t.dtype = code
         self.bits = _SUB_BYTE_BITS.get(code)
         if self.bits is not None:
-            nbytes = ctypes.c_uint64()
-            err = _lib.Error()
-            _lib.check(_lib.tensor_bytes(code, self.shape, len(shape), ctypes.byref(nbytes), ctypes.byref(err)), err)
-            self.buf = np.zeros(nbytes.value, np.uint8)
+            self.buf = np.zeros(_native.tensor_bytes(code, list(shape)), np.uint8)
         else:
             self.buf = self.array
-        t.data = _address(self.buf) if self.buf.size else None
-        t.data_bytes = self.buf.nbytes
-        self.tensor = t
+        self.arg = (self.buf, code, shape)
 
     def result(self) -> np.ndarray:
         if self.bits is not None:
@@ -849,21 +650,16 @@ class _Output:
         return self.array
 
 
-def _contiguous_input(x: Any, code: Optional[int] = None) -> _Input:
+def _contiguous_input(x: Any, code: Optional[int] = None) -> tuple:
     a = _as_array(x)
     a = a if a.flags.c_contiguous else a.copy(order="C")
-    return _Input(a, _code(a.dtype) if code is None else code)
+    return _in(a, _code(a.dtype) if code is None else code), a.shape
 
 
-def _mx_options(scale_rule: str = "floor", axis: int = -1, block_size: int = 0) -> _lib.MxOptions:
-    opts = _lib.MxOptions()
-    _lib.check(_lib.mx_options_init(ctypes.byref(opts), ctypes.sizeof(opts)), _lib.Error())
+def _scale_rule(scale_rule: str) -> int:
     if scale_rule not in _SCALE_RULES:
         raise ValueError(f"scale_rule must be one of {', '.join(_SCALE_RULES)}, not {scale_rule!r}")
-    opts.scale_rule = _SCALE_RULES[scale_rule]
-    opts.axis = int(axis)
-    opts.block_size = int(block_size)
-    return opts
+    return _SCALE_RULES[scale_rule]
 
 
 def _scale_shape(shape: tuple, axis: int, block: int) -> tuple:
@@ -899,21 +695,15 @@ def mx_quantize(
     shape with ``ceil(D / block_size)`` along ``axis``, global_scale a float32 ``()``.
     A block holding NaN or an infinity gets a NaN scale and zero elements.
     """
-    inp = _contiguous_input(x)
-    shape = tuple(inp.keep[0].shape)
+    inp, shape = _contiguous_input(x)
     to, sc = _code(dtype), _code(scale_dtype)
     nvfp4 = sc == _FLOAT8E4M3FN
     block = int(block_size) or (16 if nvfp4 else 32)
-    opts = _mx_options(scale_rule, axis, block_size)
+    rule = _scale_rule(scale_rule)
     y = _Output(shape, to)
     s = _Output(_scale_shape(shape, int(axis), block), sc)
     g = _Output((), _FLOAT) if nvfp4 else None
-    err = _lib.Error()
-    status = _lib.mx_quantize_fn(
-        ctypes.byref(inp.tensor), ctypes.byref(y.tensor), ctypes.byref(s.tensor),
-        ctypes.byref(g.tensor) if g is not None else None, ctypes.byref(opts), ctypes.byref(err),
-    )
-    _lib.check(status, err)
+    _native.mx_quantize(inp, y.arg, s.arg, g.arg if g is not None else None, rule, int(axis), int(block_size))
     if g is not None:
         return y.result(), s.result(), g.result()
     return y.result(), s.result()
@@ -931,17 +721,11 @@ def mx_dequantize(
     """The inverse of ``mx_quantize``: each element times its block's scale (times
     ``global_scale`` for NVFP4), rounded once to ``dtype`` (float32, float16 or bfloat16).
     A NaN scale gives NaN. x and scale as ``mx_quantize`` returns them."""
-    xi = _contiguous_input(x)
-    si = _contiguous_input(scale)
-    gi = _contiguous_input(np.asarray(global_scale, np.float32)) if global_scale is not None else None
-    y = _Output(tuple(xi.keep[0].shape), _code(dtype))
-    opts = _mx_options("floor", axis, block_size)
-    err = _lib.Error()
-    status = _lib.mx_dequantize_fn(
-        ctypes.byref(xi.tensor), ctypes.byref(si.tensor), ctypes.byref(gi.tensor) if gi is not None else None,
-        ctypes.byref(y.tensor), ctypes.byref(opts), ctypes.byref(err),
-    )
-    _lib.check(status, err)
+    xi, shape = _contiguous_input(x)
+    si, _ = _contiguous_input(scale)
+    gi = _contiguous_input(np.asarray(global_scale, np.float32))[0] if global_scale is not None else None
+    y = _Output(tuple(shape), _code(dtype))
+    _native.mx_dequantize(xi, si, gi, y.arg, int(axis), int(block_size))
     return y.result()
 
 
@@ -961,9 +745,18 @@ def mx_repack(data: Any, scales: Any, from_layout: str, to_layout: str) -> tuple
     codes = {"onnx": (_FLOAT4E2M1, _FLOAT8E8M0), "gpt-oss": (_UINT8, _UINT8), "ggml": (_UINT8, None)}
     fd, fs = codes[from_layout]
     td, ts = codes[to_layout]
-    src = _contiguous_input(data, fd)
-    src_s = _contiguous_input(scales, fs) if scales is not None and fs is not None else None
-    shape = tuple(src.keep[0].shape)
+    for what, value, want in (("data", data, fd), ("scales", scales, fs)):
+        if value is None or want is None:
+            continue
+        got = _code(_as_array(value).dtype)
+        if got != want and not (want == _UINT8 and got == 3):  # int8 bytes are taken as uint8
+            raise TypeError(
+                f"{from_layout} {what} must be {_NUMPY_OF_CODE[want]}, not {_as_array(value).dtype}: "
+                "mx_repack moves codes, it does not convert values"
+            )
+    src, shape = _contiguous_input(data, fd)
+    src_s = _contiguous_input(scales, fs)[0] if scales is not None and fs is not None else None
+    shape = tuple(shape)
     if from_layout == "onnx":
         if not shape:
             raise ValueError("onnx data must have at least one dimension")
@@ -976,11 +769,7 @@ def mx_repack(data: Any, scales: Any, from_layout: str, to_layout: str) -> tuple
     out_shape = {"onnx": lead + (32 * nb,), "gpt-oss": lead + (nb, 16), "ggml": lead + (nb, 17)}[to_layout]
     out = _Output(out_shape, td)
     out_s = _Output(lead + (nb,), ts) if ts is not None else None
-    err = _lib.Error()
-    status = _lib.mx_repack_fn(
-        _LAYOUTS[from_layout], ctypes.byref(src.tensor), ctypes.byref(src_s.tensor) if src_s is not None else None,
-        _LAYOUTS[to_layout], ctypes.byref(out.tensor), ctypes.byref(out_s.tensor) if out_s is not None else None,
-        None, ctypes.byref(err),
+    _native.mx_repack(
+        _LAYOUTS[from_layout], src, src_s, _LAYOUTS[to_layout], out.arg, out_s.arg if out_s is not None else None
     )
-    _lib.check(status, err)
     return out.result(), (out_s.result() if out_s is not None else None)

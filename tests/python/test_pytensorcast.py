@@ -34,8 +34,16 @@ def test_installed_from_the_wheel_not_the_source_tree():
     here = os.path.dirname(os.path.abspath(__file__))
     assert "site-packages" in tc.__file__
     assert not tc.__file__.startswith(os.path.join(os.path.dirname(os.path.dirname(here)), "python"))
-    assert os.path.isfile(tc._lib.LIB_PATH) and tc._lib.LIB_PATH.endswith("libtensorcast.so.0")
+    assert tc._native.__file__.endswith(".abi3.so") and "site-packages" in tc._native.__file__
     assert tc.__version__.count(".") == 2
+    assert tc.cast is tc._native.cast  # the extension's function, with the package's docstring
+    assert "ONNX Cast" in tc.cast.__doc__ and "packed" in tc.cast.__doc__
+
+
+def test_the_version_is_the_distributions():
+    from importlib.metadata import version
+
+    assert version("pytensorcast") == tc.__version__
 
 
 def values_for(src):
@@ -69,14 +77,14 @@ def same(a, b):
         assert (fa == fb).all()
 
 
-@pytest.fixture(params=["ext", "ctypes"])
+@pytest.fixture(params=["fast", "general"])
 def path(request, monkeypatch):
-    """Runs a test through the compiled fast path (pytensorcast._fast) and without it
-    (what PYTENSORCAST_NO_EXT=1 gives: the ctypes path only)."""
-    if request.param == "ctypes":
-        monkeypatch.setattr(tc, "_fast_cast", None)
+    """Runs a test through the extension's cast (whose fast path takes registered pairs)
+    and through the general path alone (pytensorcast._cast, every call's Python side)."""
+    if request.param == "general":
+        monkeypatch.setattr(tc, "cast", tc._cast)
     else:
-        assert tc._fast_cast is not None, "the wheel's pytensorcast._fast did not load"
+        assert tc.cast is tc._native.cast
     return request.param
 
 
@@ -514,16 +522,8 @@ def test_convert_draws_a_progress_bar_on_a_terminal_only(tmp_path):
     assert b"1 tensors converted" in out
 
 
-def test_the_extension_loads_from_the_wheel_and_the_env_var_disables_it():
-    assert tc._fast is not None and tc._fast.__file__.endswith("_fast.abi3.so")
-    code = "import pytensorcast as tc; print(tc._fast is None, tc._fast_cast is None)"
-    env = dict(os.environ, PYTENSORCAST_NO_EXT="1")
-    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
-    assert out.stdout.split() == ["True", "True"]
-
-
 @pytest.mark.parametrize("src", FLOATS + INTS + [np.bool_, np.complex64], ids=lambda d: np.dtype(d).name)
-def test_the_extension_and_the_ctypes_path_give_the_same_bytes(src, monkeypatch):
+def test_the_fast_and_the_general_path_give_the_same_bytes(src):
     # Default options (saturate=True): the calls the extension takes, every target, ranks 0-3.
     rng = np.random.default_rng(5)
     raw = rng.integers(0, 256, size=4 * 5 * 6 * np.dtype(src).itemsize, dtype=np.uint8)
@@ -535,9 +535,7 @@ def test_the_extension_and_the_ctypes_path_give_the_same_bytes(src, monkeypatch)
         for d in targets:
             fast = tc.cast(a, d)
             fast2 = tc.cast(a, d)  # the pair registered by the first call
-            with monkeypatch.context() as m:
-                m.setattr(tc, "_fast_cast", None)
-                slow = tc.cast(a, d)
+            slow = tc._cast(a, d)
             assert fast.dtype == fast2.dtype == slow.dtype and fast.shape == slow.shape
             assert fast.tobytes() == slow.tobytes() == fast2.tobytes(), (src, d, a.shape)
 
@@ -569,7 +567,7 @@ def test_the_extension_leaks_no_references():
     assert after[3] - before[3] < 100, (before, after)
 
 
-def test_the_extension_raises_as_the_ctypes_path(monkeypatch):
+def test_the_fast_path_raises_as_the_general_path(monkeypatch):
     calls = [
         lambda: tc.cast(np.zeros(2, np.float32), "float9"),
         lambda: tc.cast(np.zeros(2, np.float32), "FLOAT8E8M0", round_mode="sideways"),
@@ -586,7 +584,7 @@ def test_the_extension_raises_as_the_ctypes_path(monkeypatch):
         return None
 
     fast = [outcome(fn) for fn in calls]
-    monkeypatch.setattr(tc, "_fast_cast", None)
+    monkeypatch.setattr(tc, "cast", tc._cast)
     slow = [outcome(fn) for fn in calls]
     assert fast == slow
     assert all(o is not None for o in fast)
