@@ -39,6 +39,7 @@ __all__ = [
     "dtype_name",
     "numpy_dtype",
     "cpu_info",
+    "astype",
     "promote_types",
     "result_type",
     "min_scalar_type",
@@ -430,6 +431,8 @@ def _cast(
 
 
 _native._set_general(_cast)
+
+from ._astype import astype  # noqa: E402 - after the names it uses
 
 
 def _numbers(a: np.ndarray) -> np.ndarray:
