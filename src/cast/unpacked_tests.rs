@@ -177,10 +177,11 @@ fn floats_to_every_sub_byte_dtype_unpacked_are_packed_widened() {
         let got = cast_held(strided, to, &[m], UNPACKED, 2).unwrap();
         assert_eq!(got, widened(to, &want, m), "strided FLOAT -> {to}");
         // The transpose of a (cols, rows) matrix: strides (1, cols).
+        let transposed = [1, rows];
         let matrix = (
             DType::Float,
             &f32_src[..rows * cols * 4],
-            Some(&[1, rows][..]),
+            Some(&transposed[..]),
         );
         let want = cast_held(matrix, to, &[rows, cols], PACKED, 0).unwrap();
         let got = cast_held(matrix, to, &[rows, cols], UNPACKED, 0).unwrap();
@@ -236,7 +237,8 @@ fn unpacked_inputs_ignore_their_high_bits_contiguous_strided_and_threaded() {
             PACKED,
             0,
         );
-        let view = (from, &bytes[..rows * cols], Some(&[1, rows][..]));
+        let transposed = [1, rows];
+        let view = (from, &bytes[..rows * cols], Some(&transposed[..]));
         let got = cast_held(view, DType::Float, &[rows, cols], UNPACKED, 0).unwrap();
         assert_eq!(got, want.unwrap(), "{from} unpacked, transposed -> FLOAT");
     }
