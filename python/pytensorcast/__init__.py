@@ -329,6 +329,17 @@ def _in_unpacked(a: np.ndarray) -> tuple:
     return _in(a, code)
 
 
+def _int64(what: str, value: Any) -> int:
+    """An integer argument as the core takes it (int64), or ValueError/TypeError naming it."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be an integer, not {value!r}") from None
+    if not -(2**63) <= v < 2**63:
+        raise ValueError(f"{what} is {v}: outside int64")
+    return v
+
+
 def _bytes_of(code: int, shape: tuple) -> np.ndarray:
     """A buffer for a packed sub-byte tensor of `shape`."""
     return np.empty(_native.tensor_bytes(code, list(shape)), np.uint8)
@@ -476,7 +487,9 @@ def expand(x: Any, shape: Iterable[int], *, threads: Optional[int] = None) -> np
     a 1 in either takes the other's extent), as a new contiguous array of x's dtype."""
     a = _as_array(x)
     code = _code(a.dtype)
-    want = [int(s) for s in shape]
+    want = [_int64("shape", s) for s in shape]
+    if any(s < 0 for s in want):
+        raise ValueError(f"shape {tuple(want)}: every extent must be >= 0")
     nthreads = _options(True, "up", "unsafe", threads)[3]
     result_shape = tuple(_native.broadcast_shape(list(a.shape), want))
     if code == STRING:
@@ -551,7 +564,8 @@ def _qdq(quantize: bool, x: Any, scale: Any, zero_point: Any, to: int, axis: int
     bits = _SUB_BYTE_BITS.get(to)
     dst = _bytes_of(to, a.shape) if bits is not None else result
     zp = inputs[2] if zero_point is not None else None
-    _native.qdq(quantize, inputs[0], inputs[1], zp, (dst, to, a.shape), int(axis), int(block_size),
+    _native.qdq(quantize, inputs[0], inputs[1], zp, (dst, to, a.shape), _int64("axis", axis),
+                _int64("block_size", block_size),
                 bool(saturate), prec)
     if bits is not None:
         _unpack(dst, bits, result.size, result)
@@ -701,7 +715,8 @@ def mx_quantize(
     inp, shape = _contiguous_input(x)
     to, sc = _code(dtype), _code(scale_dtype)
     nvfp4 = sc == _FLOAT8E4M3FN
-    block = int(block_size) or (16 if nvfp4 else 32)
+    axis, block_size = _int64("axis", axis), _int64("block_size", block_size)
+    block = block_size or (16 if nvfp4 else 32)
     rule = _scale_rule(scale_rule)
     y = _Output(shape, to)
     s = _Output(_scale_shape(shape, int(axis), block), sc)
@@ -728,7 +743,7 @@ def mx_dequantize(
     si, _ = _contiguous_input(scale)
     gi = _contiguous_input(np.asarray(global_scale, np.float32))[0] if global_scale is not None else None
     y = _Output(tuple(shape), _code(dtype))
-    _native.mx_dequantize(xi, si, gi, y.arg, int(axis), int(block_size))
+    _native.mx_dequantize(xi, si, gi, y.arg, _int64("axis", axis), _int64("block_size", block_size))
     return y.result()
 
 

@@ -588,3 +588,39 @@ def test_the_fast_path_raises_as_the_general_path(monkeypatch):
     slow = [outcome(fn) for fn in calls]
     assert fast == slow
     assert all(o is not None for o in fast)
+
+
+def test_every_bad_argument_is_a_type_or_value_error():
+    x = np.zeros((2, 32), np.float32)
+    cases = [
+        (TypeError, lambda: tc.quantize_linear(x, None)),
+        (TypeError, lambda: tc.mx_repack(x, np.zeros((2, 1), np.uint8), "onnx", "gpt-oss")),
+        (TypeError, lambda: tc.mx_repack(np.zeros((2, 1, 16), np.int64), np.zeros((2, 1), np.uint8), "gpt-oss",
+                                         "onnx")),
+        (TypeError, lambda: tc.cast(np.array([1, None], object), np.float32)),
+        (ValueError, lambda: tc.expand(np.zeros(2), (2, -1))),
+        (ValueError, lambda: tc.expand(np.zeros(2), (2**70,))),
+        (ValueError, lambda: tc.quantize_linear(x, np.float32(1), axis=2**70)),
+        (TypeError, lambda: tc.mx_quantize(x, "float4_e2m1fn", axis="x")),
+        (ValueError, lambda: tc.cast(x, np.float16, threads=-1)),
+    ]
+    for want, call in cases:
+        with pytest.raises(want):
+            call()
+
+
+def test_an_object_array_of_numbers_is_cast_from_its_values():
+    assert tc.cast(np.array([1, 2**40, -3], object), np.float32).tolist() == [1.0, 2.0**40, -3.0]
+    assert tc.cast(np.array([1.5, -2.5], object), np.int8).tolist() == [1, -2]
+    assert tc.cast(np.array(["7", "-8"], object), MD.int4).tolist() == [7, -8]
+
+
+def test_numpys_questions():
+    assert tc.promote_types("int8", "uint8") == np.promote_types(np.int8, np.uint8)
+    assert tc.promote_types(np.float32, MD.bfloat16) == np.promote_types(np.float32, MD.bfloat16)
+    for a, b in [(np.int64, np.uint64), (np.float16, np.int16), ("<U3", "<U5"), (np.bool_, np.complex64)]:
+        assert tc.promote_types(a, b) == np.promote_types(a, b), (a, b)
+    assert tc.result_type(np.zeros(2, np.int16), np.float32) == np.result_type(np.zeros(2, np.int16), np.float32)
+    for v in [0, 255, 256, -129, 2**63, 2**64, 1.5, 1e40, 1j, True]:
+        assert tc.min_scalar_type(v) == np.min_scalar_type(v), v
+    assert tc.finfo("float8_e4m3fn").max == 448 and tc.finfo(np.float32).eps == np.finfo(np.float32).eps
