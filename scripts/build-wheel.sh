@@ -33,12 +33,12 @@ source scripts/lib.sh
 install_missing readelf python3-venv
 
 case "$#:${1:-}:${2:-}" in
-  0::) triple=x86_64-unknown-linux-gnu arch=x86_64 objdump=objdump ;;
+  0::) triple=x86_64-unknown-linux-gnu arch=x86_64 ;;
   2:--target:aarch64-unknown-linux-gnu)
     # shellcheck source=scripts/lib-cross.sh
     source scripts/lib-cross.sh
     cross_setup aarch64-unknown-linux-gnu
-    triple=aarch64-unknown-linux-gnu arch=aarch64 objdump=$cross_gnu-objdump
+    triple=aarch64-unknown-linux-gnu arch=aarch64
     ;;
   *)
     echo "usage: bash scripts/build-wheel.sh [--target aarch64-unknown-linux-gnu]" >&2
