@@ -96,7 +96,7 @@ _CODE_OF_NUMPY: dict[np.dtype, int] = {d: c for c, d in _NUMPY_OF_CODE.items()}
 _SUB_BYTE_BITS: dict[int, int] = {21: 4, 22: 4, 23: 4, 25: 2, 26: 2, 27: 6, 28: 6}
 
 _ROUND_MODES: dict[str, int] = _native.ROUND_MODES
-_CASTINGS = {"no": 0, "equiv": 1, "safe": 2, "same_kind": 3, "unsafe": 4}
+_CASTINGS: dict[str, int] = _native.CASTINGS
 _BITCAST_RULES = {"tf": 0, "onnx": 1, "numpy": 2}
 
 

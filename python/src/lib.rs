@@ -16,7 +16,6 @@ use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use tensorcast::np::NumpyRules;
 use tensorcast::{
     BitcastRules, CastOptions, Casting, DType, Error, LastAxis, Layout, MxLayout, MxOptions,
     QdqOptions, RoundMode, ScaleRule, Status, StringFormat, StringView, SubByteLayout, Tensor,
@@ -547,15 +546,6 @@ fn cpu_info() -> String {
     tensorcast::cpu_info()
 }
 
-/// A casting level's code from its numpy name ("no" ... "unsafe"), or numpy's message.
-#[pyfunction]
-fn casting_code(py: Python<'_>, name: &str) -> PyResult<i32> {
-    check(
-        py,
-        tensorcast::np::casting_from_name(name, NumpyRules::Numpy2).map(|c| c.code()),
-    )
-}
-
 /// `str(numpy.promote_types(a, b))` of two numpy dtype specs (numpy 2's rules).
 #[pyfunction]
 fn promote_types(py: Python<'_>, a: &str, b: &str) -> PyResult<String> {
@@ -888,6 +878,15 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "ROUND_MODES",
         labels(py, &RoundMode::ALL, RoundMode::label, RoundMode::code)?,
     )?;
+    // The casting levels a caller may name ("never" is a result only).
+    let castings: Vec<Casting> = Casting::ALL
+        .into_iter()
+        .filter(|c| c.is_argument())
+        .collect();
+    m.add(
+        "CASTINGS",
+        labels(py, &castings, Casting::label, Casting::code)?,
+    )?;
     m.add(
         "SCALE_RULES",
         labels(py, &ScaleRule::ALL, ScaleRule::label, ScaleRule::code)?,
@@ -904,7 +903,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(expand, m)?)?;
     m.add_function(wrap_pyfunction!(bitcast_shape, m)?)?;
     m.add_function(wrap_pyfunction!(can_cast, m)?)?;
-    m.add_function(wrap_pyfunction!(casting_code, m)?)?;
     m.add_function(wrap_pyfunction!(qdq, m)?)?;
     m.add_function(wrap_pyfunction!(mx_quantize, m)?)?;
     m.add_function(wrap_pyfunction!(mx_dequantize, m)?)?;
