@@ -18,7 +18,7 @@
 #
 # Both are linked by zig cc against glibc 2.17's symbols (cargo-zigbuild's `zig cc`,
 # ziglang from PyPI: tests/python/requirements-zig.txt, in build/venv-zig) through one
-# linker setting (the core is still compiled for each: see below); `maturin build --compatibility
+# linker setting and one compiled core (see below); `maturin build --compatibility
 # manylinux2014` checks the manylinux_2_17 policy (auditwheel's rules) and tags the
 # wheel. x86_64 uses the Rust
 # on PATH; aarch64 Debian's rustc 1.85 and its aarch64 standard library, set up as
@@ -60,16 +60,20 @@ printf '#!/bin/sh\nPATH="%s:$PATH" exec cargo-zigbuild zig cc -- -target %s-linu
   "$PWD/build/venv-zig/bin" "$arch" >"$zigcc"
 chmod +x "$zigcc"
 # One linker for both cargo runs, as cargo's fingerprint of every crate covers the linker
-# (`pip install .` of scripts/test-python.sh reuses maturin's build through it). The
-# plugin's build and maturin's still compile the core each, for a reason not yet found
-# (feature unification between the two package sets is the suspect): zig cc behind
-# scripts/ort-wheel-linker.sh, which makes the plugin's version scripts one and passes
-# every other link (the extension's) through.
+# (`pip install .` of scripts/test-python.sh reuses maturin's build through it): zig cc
+# behind scripts/ort-wheel-linker.sh, which makes the plugin's version scripts one and
+# passes every other link (the extension's) through.
 upper=$(echo "$triple" | tr 'a-z-' 'A-Z_')
 export "CARGO_TARGET_${upper}_LINKER=$PWD/scripts/ort-wheel-linker.sh" TCAST_ORT_REAL_LINKER=$zigcc
 export CARGO_TARGET_DIR=$PWD/target/wheel
-step "cargo build --release --target $triple -p tensorcast-ort (zig cc for glibc 2.17)" \
-  "${CARGO:-cargo}" build --release --lib --target "$triple" -p tensorcast-ort
+# The plugin is built together with the extension's package, so that cargo resolves the
+# features of the build-time crates as maturin's build of the extension alone does:
+# pyo3's macros enable more of syn than the core's thiserror does, and a plugin build on
+# its own would compile syn, thiserror-impl and so the core a second time (measured:
+# maturin's build then took 73 s instead of 10 s).
+step "cargo build --release --target $triple -p tensorcast-ort -p pytensorcast (zig cc for glibc 2.17)" \
+  "${CARGO:-cargo}" build --release --lib --target "$triple" -p tensorcast-ort -p pytensorcast \
+  --features pyo3/extension-module
 ort_lib=$CARGO_TARGET_DIR/$triple/release/libtensorcast_ort.so
 
 # What the onnxruntime library exports: the three onnxruntime entries.
