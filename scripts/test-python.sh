@@ -7,9 +7,10 @@
 #    installed with `pip install --no-index --only-binary :all:` into a fresh venv
 #    (build/venv-python: the pins of tests/python/requirements.txt, numpy, ml_dtypes,
 #    onnxruntime and pytest only) with a PATH of that venv alone, so that nothing can be
-#    compiled; tests/python run against the installed copy (never the source tree), the
-#    2 GiB checkpoint conversion included; tests/python/smoke.py against the same wheel
-#    beside numpy 1.26.4 and ml_dtypes 0.5.1 (build/venv-python-numpy1);
+#    compiled; tests/python and tests/convert (the checkpoint converter, the 2 GiB
+#    conversion included) run against the installed copy (never the source tree);
+#    tests/python/smoke.py against the same wheel beside numpy 1.26.4 and ml_dtypes 0.5.1
+#    (build/venv-python-numpy1);
 # 2. `pip install .` of this tree into a fresh venv (build/venv-python-source), maturin
 #    fetched into pip's isolated build environment under the pins of
 #    tests/python/requirements-build.txt (PIP_CONSTRAINT), and tests/python against it;
@@ -54,14 +55,15 @@ tests=$PWD/tests/python
 # repository): nothing they start may build the library.
 clean_path=$(tr ':' '\n' <<<"$PATH" | grep -v -e '\.cargo' -e 'rust' | paste -sd:)
 
-# run_suite LABEL VENV [ENV...]: tests/python against VENV's pytensorcast, from an empty
-# directory, so that nothing of the source tree can be imported.
+# run_suite LABEL VENV [ENV...]: the test directories of $suites against VENV's
+# pytensorcast, from an empty directory, so that nothing of the source tree can be
+# imported.
 run_suite() {
   local label=$1 venv=$PWD/$2
   shift 2
-  printf '\n==> tests/python against %s\n' "$label"
+  printf '\n==> %s against %s\n' "${suites[*]#"$PWD"/}" "$label"
   (cd "$work" && env PATH="$clean_path" "$@" "$venv/bin/python" -m pytest -q -p no:cacheprovider \
-    --basetemp="$OLDPWD/build/pytest-python" "$tests" "${pytest_args[@]}") | tee -a "$log" || status=$?
+    --basetemp="$OLDPWD/build/pytest-python" "${suites[@]}" "${pytest_args[@]}") | tee -a "$log" || status=$?
   rm -rf build/pytest-python
 }
 pytest_args=("$@")
@@ -75,7 +77,12 @@ pinned_venv --fresh "$venv" tests/python/requirements.txt
 step "pip install --no-index --only-binary :all: $wheel (PATH: the venv only)" \
   env PATH="$PWD/$venv/bin" "$venv/bin/pip" install --quiet --disable-pip-version-check \
   --no-index --only-binary :all: "$wheel"
+# The wheel: the package's suite (tests/python) and the converter's (tests/convert: the
+# package's Python code only, the same files in every install, and I/O-heavy, so it runs
+# here alone).
+suites=("$tests" "$PWD/tests/convert")
 run_suite "the wheel" "$venv"
+suites=("$tests")
 
 # numpy 1: the same wheel beside numpy 1.26.4 and ml_dtypes 0.5.1, smoke-tested.
 np1=build/venv-python-numpy1

@@ -8,10 +8,7 @@ with the wheel's libtensorcast_ort.so.
 """
 
 import itertools
-import json
 import os
-import struct
-import subprocess
 import sys
 
 import ml_dtypes
@@ -287,146 +284,6 @@ def test_onnxruntime_runs_the_wheels_custom_ops():
     assert got4.view(np.uint8)[:3].tolist() == tc.cast(x, MD.float4_e2m1fn, packed=True).tolist()
 
 
-# ---- the CLI ------------------------------------------------------------------------
-
-
-def write_safetensors(path, tensors, chunk=1 << 26):
-    header, offset = {}, 0
-    for name, a in tensors.items():
-        header[name] = {"dtype": {"float32": "F32", "int64": "I64", "float16": "F16"}[a.dtype.name],
-                        "shape": list(a.shape), "data_offsets": [offset, offset + a.nbytes]}
-        offset += a.nbytes
-    blob = json.dumps(header).encode()
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(blob)) + blob)
-        for a in tensors.values():
-            f.write(a.tobytes())
-
-
-def run_cli(*args):
-    return subprocess.run([sys.executable, "-m", "pytensorcast", "convert", *args], capture_output=True, text=True)
-
-
-def read_safetensors(path):
-    data = open(path, "rb").read()
-    (n,) = struct.unpack("<Q", data[:8])
-    return json.loads(data[8:8 + n]), 8 + n, data
-
-
-def test_convert_safetensors_small(tmp_path):
-    w = np.random.default_rng(3).standard_normal((100, 7)).astype(np.float32)
-    ids = np.arange(5, dtype=np.int64)
-    src = tmp_path / "m.safetensors"
-    write_safetensors(src, {"enc.w": w, "ids": ids, "dec.w": w[:3]})
-    out = tmp_path / "o.safetensors"
-    r = run_cli(str(src), str(out), "--dtype", "bfloat16", "--only", "enc.*", "--check")
-    assert r.returncode == 0, r.stderr
-    assert "1 tensors converted, 2 copied" in r.stdout and "round trip checked" in r.stdout
-    assert r.stderr == ""  # no progress bar when stderr is not a terminal
-    header, start, data = read_safetensors(out)
-    assert header["enc.w"]["dtype"] == "BF16" and header["dec.w"]["dtype"] == "F32"
-    b, e = header["enc.w"]["data_offsets"]
-    same(np.frombuffer(data[start + b:start + e], MD.bfloat16).reshape(100, 7), w.astype(MD.bfloat16))
-    b, e = header["ids"]["data_offsets"]
-    assert np.frombuffer(data[start + b:start + e], np.int64).tolist() == ids.tolist()
-
-
-def test_convert_npy_and_npz(tmp_path):
-    w = np.random.default_rng(4).standard_normal((50, 3)).astype(np.float32)
-    np.save(tmp_path / "a.npy", w)
-    np.savez(tmp_path / "a.npz", w=w, n=np.arange(3))
-    r = run_cli(str(tmp_path / "a.npy"), str(tmp_path / "o.npy"), "--dtype", "float8_e4m3fn", "--check")
-    assert r.returncode == 0, r.stderr
-    same(np.load(tmp_path / "o.npy").view(MD.float8_e4m3fn), w.astype(MD.float8_e4m3fn))
-    r = run_cli(str(tmp_path / "a.npz"), str(tmp_path / "o.npz"), "--dtype", "float16", "--check")
-    assert r.returncode == 0, r.stderr
-    z = np.load(tmp_path / "o.npz")
-    same(z["w"], w.astype(np.float16))
-    assert z["n"].tolist() == [0, 1, 2]
-
-
-@pytest.mark.parametrize("damage", ["truncated", "short", "json", "offsets", "dtype"])
-def test_convert_refuses_malformed_headers_and_writes_nothing(tmp_path, damage):
-    src = tmp_path / "m.safetensors"
-    write_safetensors(src, {"w": np.ones(16, np.float32)})
-    data = src.read_bytes()
-    (n,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + n])
-    if damage == "truncated":
-        data = data[:-5]
-    elif damage == "short":
-        data = data[:5]
-    elif damage == "json":
-        data = data[:8] + b"{" * n + data[8 + n:]
-    else:
-        if damage == "offsets":
-            header["w"]["data_offsets"] = [0, 80]
-        else:
-            header["w"]["dtype"] = "F7"
-        blob = json.dumps(header).encode()
-        data = struct.pack("<Q", len(blob)) + blob + data[8 + n:]
-    src.write_bytes(data)
-    r = run_cli(str(src), str(tmp_path / "o.safetensors"), "--dtype", "bfloat16")
-    assert r.returncode == 1 and r.stderr.startswith("error: ")
-    assert sorted(os.listdir(tmp_path)) == ["m.safetensors"]
-
-
-def test_convert_interrupted_leaves_nothing(tmp_path):
-    src = tmp_path / "m.safetensors"
-    write_safetensors(src, {f"w{i}": np.ones(1 << 22, np.float32) for i in range(8)})
-    p = subprocess.Popen([sys.executable, "-c", (
-        # Python's own SIGINT handler first: a process started with SIGINT ignored (as a
-        # shell's `cmd &` starts it, and every process under it inherits) keeps it ignored,
-        # and Ctrl-C would never reach the converter.
-        "import signal, os, pytensorcast._convert as c\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-        "orig = c._cast_stream\n"
-        "def slow(*a):\n"
-        "    orig(*a); os.kill(os.getpid(), signal.SIGINT)\n"
-        "c._cast_stream = slow\n"
-        "from pytensorcast.__main__ import main\n"
-        f"raise SystemExit(main(['convert', {str(src)!r}, {str(tmp_path / 'o.safetensors')!r}, '--dtype', 'f2']))\n")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    _, err = p.communicate()
-    assert p.returncode == 130 and "interrupted" in err
-    assert sorted(os.listdir(tmp_path)) == ["m.safetensors"]
-
-
-def test_convert_a_checkpoint_of_2_gb(tmp_path):
-    # 2 GiB of float32 in 8 tensors (made in chunks: the test never holds it all), to
-    # bfloat16 with --check: the 1 GiB output must be what the cast of each tensor gives.
-    src = tmp_path / "big.safetensors"
-    count = 1 << 26  # 256 MiB of float32 each
-    names = [f"layer{i}.weight" for i in range(8)]
-    header = {n: {"dtype": "F32", "shape": [count], "data_offsets": [i * count * 4, (i + 1) * count * 4]}
-              for i, n in enumerate(names)}
-    blob = json.dumps(header).encode()
-    rng = np.random.default_rng(5)
-    piece = rng.standard_normal(1 << 22).astype(np.float32)
-    with open(src, "wb") as f:
-        f.write(struct.pack("<Q", len(blob)) + blob)
-        for i in range(8):
-            for j in range(count // piece.size):
-                f.write((piece * (i + 1) + j).tobytes())
-    assert src.stat().st_size > 2 * 1024**3
-    out = tmp_path / "big-bf16.safetensors"
-    r = run_cli(str(src), str(out), "--dtype", "bfloat16", "--check")
-    assert r.returncode == 0, r.stderr
-    header_out, start, _ = read_safetensors_header_only(out)
-    assert start % 8 == 0 and out.stat().st_size == start + 8 * count * 2
-    assert [header_out[n]["dtype"] for n in names] == ["BF16"] * 8
-    with open(out, "rb") as f:
-        f.seek(start + header_out["layer7.weight"]["data_offsets"][0] + 2 * (count - piece.size))
-        tail = np.frombuffer(f.read(piece.size * 2), MD.bfloat16)
-    same(tail, (piece * 8 + (count // piece.size - 1)).astype(MD.bfloat16))
-
-
-def read_safetensors_header_only(path):
-    with open(path, "rb") as f:
-        (n,) = struct.unpack("<Q", f.read(8))
-        return json.loads(f.read(n)), 8 + n, None
-
-
 @pytest.mark.parametrize("dst", FLOATS, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("src", INTS + [np.bool_], ids=lambda d: np.dtype(d).name)
 def test_integers_to_floats_agree_with_ml_dtypes(src, dst, path):
@@ -494,32 +351,6 @@ def test_zero_size_rank_zero_and_read_only_inputs(path):
     same(tc.cast(ro, np.float16), ro.astype(np.float16))
     same(tc.cast(np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2], MD.float8_e5m2),
          np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2].astype(MD.float8_e5m2))
-
-
-def test_convert_draws_a_progress_bar_on_a_terminal_only(tmp_path):
-    import pty
-
-    src = tmp_path / "m.safetensors"
-    write_safetensors(src, {"w": np.ones(1 << 20, np.float32)})
-    main_fd, sub_fd = pty.openpty()
-    p = subprocess.Popen([sys.executable, "-m", "pytensorcast", "convert", str(src), str(tmp_path / "o.safetensors"),
-                          "--dtype", "bfloat16"], stdout=subprocess.PIPE, stderr=sub_fd)
-    os.close(sub_fd)
-    out, _ = p.communicate()
-    chunks = []
-    while True:
-        try:
-            data = os.read(main_fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main_fd)
-    bar = b"".join(chunks).decode()
-    assert p.returncode == 0
-    assert "\r[########################################] 100.0%" in bar
-    assert b"1 tensors converted" in out
 
 
 @pytest.mark.parametrize("src", FLOATS + INTS + [np.bool_, np.complex64], ids=lambda d: np.dtype(d).name)
