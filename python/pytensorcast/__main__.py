@@ -1,42 +1,96 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""python -m pytensorcast convert IN OUT --dtype D [--only GLOB] [--check] [--threads N]
+"""pytensorcast convert IN OUT --dtype D [--only GLOB] [--exclude GLOB] [--check] ...
+(also `python -m pytensorcast convert ...`)
 
 Converts the floating tensors of a .safetensors, .npy or .npz checkpoint to another
-dtype (docs/python.md), streaming, atomically.
+dtype (docs/python.md). Every failure is one `error:` line on stderr, exit code 1 (2 for
+arguments that cannot work); the input is never written and OUT appears only complete.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import Optional
 
-from ._convert import ConvertError, convert
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, as for every other usage error
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pytensorcast")
-    sub = ap.add_subparsers(dest="command", required=True)
+def _threads(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= n <= 1024:
+        raise argparse.ArgumentTypeError(f"must be from 1 to 1024, not {n}")
+    return n
+
+
+def _parser(prog: str) -> argparse.ArgumentParser:
+    from . import __version__
+
+    ap = _Parser(prog=prog, description="tensorcast's checkpoint converter (docs/python.md)")
+    ap.add_argument("--version", action="version", version=f"pytensorcast {__version__}")
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
     c = sub.add_parser("convert", help="convert a checkpoint's floating tensors to another dtype")
     c.add_argument("input", help=".safetensors, .npy or .npz file")
-    c.add_argument("output", help="the file to write (same format), replaced atomically")
-    c.add_argument("--dtype", required=True, help='target dtype: "bfloat16", "float8_e4m3fn", "float16", ...')
+    c.add_argument("output", help="the file to write (same format), replaced only when complete")
+    c.add_argument("--dtype", required=True,
+                   help="target: bfloat16, float16, float32, float64, float8_e4m3fn, float8_e5m2")
     c.add_argument("--only", action="append", metavar="GLOB", help="convert only tensors whose names match")
-    c.add_argument("--check", action="store_true", help="verify the round trip after writing")
-    c.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
-    args = ap.parse_args(argv)
+    c.add_argument("--exclude", action="append", metavar="GLOB", help="copy tensors whose names match as they are")
+    c.add_argument("--saturate", action=argparse.BooleanOptionalAction, default=True,
+                   help="float8: values out of range clamp to the largest finite value (default) "
+                        "or, with --no-saturate, become inf/NaN")
+    c.add_argument("--check", action="store_true",
+                   help="read the output back and verify it before it replaces OUT")
+    c.add_argument("--threads", type=_threads, default=None, help="threads (default: all cores)")
+    return ap
+
+
+def main(argv: Optional[list] = None, prog: Optional[str] = None) -> int:
+    if prog is None:
+        base = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+        prog = "python -m pytensorcast" if base in ("__main__.py", "-c", "") else base
+    args = _parser(prog).parse_args(argv)
+    from ._convert import ConvertError, UsageError, convert
+
     try:
-        stats = convert(args.input, args.output, args.dtype, only=args.only, check=args.check, threads=args.threads)
+        stats = convert(args.input, args.output, args.dtype, only=args.only, exclude=args.exclude,
+                        check=args.check, threads=args.threads, saturate=args.saturate)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except ConvertError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("interrupted: nothing written", file=sys.stderr)
+        print(f"interrupted: nothing written, {args.output} as it was", file=sys.stderr)
         return 130
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("error: out of memory", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug: still one line, and still nothing written
+        print(f"error: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     print(
         f"{args.output}: {stats['converted']} tensors converted, {stats['copied']} copied, "
         f"{stats['bytes_in']} -> {stats['bytes_out']} bytes" + (", round trip checked" if args.check else "")
     )
     return 0
+
+
+def console() -> None:
+    """The `pytensorcast` console script."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":

@@ -1,346 +1,516 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""Checkpoint conversion (python -m pytensorcast convert): .safetensors, .npy, .npz.
+"""Checkpoint conversion (`pytensorcast convert`, docs/python.md): .safetensors, .npy,
+.npz files.
 
-Headers are read and checked completely before anything is written; the output goes to a
-temporary file beside OUT (removed on any error or interrupt) and is renamed over OUT
-only when complete.
+Nothing is lost: the input is only read (IN and OUT are compared as files, after every
+link is resolved), headers are checked completely before anything is written, the output
+is written to a temporary file beside OUT, checked when --check asks, and renamed over
+OUT only then; any error or interrupt removes the temporary file and leaves a previous
+OUT as it was.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import json
+import io
 import mmap
 import os
-import struct
-import sys
-import tempfile
+import stat
+import threading
 import zipfile
+import zlib
 from typing import Any, Callable, Optional
 
 import ml_dtypes
 import numpy as np
 
 from . import cast, numpy_dtype
+from ._convert_io import (
+    ConvertError,
+    Header,
+    Progress,
+    UsageError,
+    create_temp,
+    header_blob,
+    parse_header,
+    read_npy_header,
+    remove_quietly,
+)
 
-CHUNK_ELEMENTS = 1 << 23
+__all__ = ["ConvertError", "UsageError", "convert", "Options"]
 
-# safetensors dtype names <-> numpy dtypes (one table; floating ones are converted).
-SAFETENSORS_DTYPES: dict[str, np.dtype] = {
+CHUNK_ELEMENTS = 1 << 22
+COPY_BYTES = 1 << 25
+
+# The floating dtypes a tensor is converted from and to: safetensors name <-> numpy dtype.
+FLOAT_TYPES: dict[str, np.dtype] = {
     "F64": np.dtype(np.float64),
     "F32": np.dtype(np.float32),
     "F16": np.dtype(np.float16),
     "BF16": np.dtype(ml_dtypes.bfloat16),
     "F8_E4M3": np.dtype(ml_dtypes.float8_e4m3fn),
     "F8_E5M2": np.dtype(ml_dtypes.float8_e5m2),
-    "F8_E8M0": np.dtype(ml_dtypes.float8_e8m0fnu),
-    "I64": np.dtype(np.int64),
-    "I32": np.dtype(np.int32),
-    "I16": np.dtype(np.int16),
-    "I8": np.dtype(np.int8),
-    "U64": np.dtype(np.uint64),
-    "U32": np.dtype(np.uint32),
-    "U16": np.dtype(np.uint16),
-    "U8": np.dtype(np.uint8),
-    "BOOL": np.dtype(np.bool_),
 }
-FLOATING = {"F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "F8_E8M0"}
-SAFETENSORS_NAME = {d: n for n, d in SAFETENSORS_DTYPES.items()}
-NUMPY_FLOATING = {np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)} | {
-    SAFETENSORS_DTYPES[n] for n in FLOATING
-}
+ST_NAME = {d: n for n, d in FLOAT_TYPES.items()}
+# torch's names of the targets (config.json's torch_dtype)
+TORCH_NAME = {"F64": "float64", "F32": "float32", "F16": "float16", "BF16": "bfloat16",
+              "F8_E4M3": "float8_e4m3fn", "F8_E5M2": "float8_e5m2"}
+BLOCK_SCALED = ("mxfp4", "mxfp8_e4m3", "nvfp4")
 
 
-class ConvertError(Exception):
-    """A checkpoint that cannot be converted (malformed header, unknown dtype ...)."""
+class Options:
+    """What to convert and how: target dtype, --only/--exclude globs, --saturate,
+    --check, threads; `stop` is set to make every worker give up at its next chunk."""
+
+    def __init__(self, dtype: str, only=None, exclude=None, saturate: bool = True, check: bool = False,
+                 threads: Optional[int] = None, progress: Optional[bool] = None):
+        self.target = target_dtype(dtype)
+        self.st_name = ST_NAME[self.target]
+        self.only, self.exclude = list(only or []), list(exclude or [])
+        self.saturate, self.check = bool(saturate), bool(check)
+        if threads is None:
+            threads = os.cpu_count() or 1
+        if type(threads) is not int or not 1 <= threads <= 1024:
+            raise UsageError(f"--threads must be a whole number from 1 to 1024, not {threads!r}")
+        self.threads = threads
+        self.progress = progress
+        self.stop = threading.Event()
+
+    def selected(self, name: str) -> bool:
+        if self.only and not any(fnmatch.fnmatchcase(name, g) for g in self.only):
+            return False
+        return not any(fnmatch.fnmatchcase(name, g) for g in self.exclude)
+
+    def stopped(self) -> None:
+        if self.stop.is_set():
+            raise KeyboardInterrupt
 
 
-class Progress:
-    """A progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, total: int) -> None:
-        self.total = max(total, 1)
-        self.done = 0
-        self.tty = sys.stderr.isatty()
-
-    def add(self, n: int) -> None:
-        self.done += n
-        if self.tty:
-            frac = self.done / self.total
-            bar = "#" * int(frac * 40)
-            sys.stderr.write(f"\r[{bar:<40}] {frac * 100:5.1f}% {self.done >> 20} MiB")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            sys.stderr.write("\n")
-
-
-def _selected(name: str, only: Optional[list[str]]) -> bool:
-    return not only or any(fnmatch.fnmatchcase(name, g) for g in only)
-
-
-def _target(dtype: str) -> np.dtype:
+def target_dtype(dtype: str) -> np.dtype:
+    if dtype in BLOCK_SCALED:
+        raise UsageError(f"--dtype {dtype}: block-scaled outputs are not available in this version")
     try:
         d = numpy_dtype(dtype)
-    except TypeError as e:
-        raise ConvertError(f"--dtype {dtype!r}: {e}") from None
-    if d not in NUMPY_FLOATING:
-        raise ConvertError(f"--dtype {dtype!r}: a checkpoint's tensors convert to a floating dtype, not {d}")
+    except (TypeError, ValueError) as e:
+        raise UsageError(f"--dtype {dtype!r}: {e}") from None
+    if d == np.dtype(ml_dtypes.float4_e2m1fn):
+        raise UsageError(
+            f"--dtype {dtype}: a plain float4 tensor loses too much without block scales; "
+            "use --dtype mxfp4 (float4_e2m1fn in blocks of 32 with e8m0 scales, gpt-oss' layout)"
+        )
+    if d not in ST_NAME:
+        raise UsageError(
+            f"--dtype {dtype!r}: checkpoints convert to {', '.join(TORCH_NAME.values())}, not {d}"
+        )
     return d
 
 
-def _cast_stream(src: np.ndarray, dst_dtype: np.dtype, write: Callable[[Any], None], threads: int, progress: Progress):
-    flat = src.reshape(-1)
+# ---- casting in chunks --------------------------------------------------------------------
+
+
+def _native(a: np.ndarray) -> np.ndarray:
+    return a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
+
+
+def cast_chunks(flat: np.ndarray, opts: Options, threads: int) -> Any:
+    """Yields (input chunk, its cast to the target) over the 1-D array flat."""
     for start in range(0, flat.size, CHUNK_ELEMENTS):
-        part = flat[start : start + CHUNK_ELEMENTS]
-        write(cast(part, dst_dtype, threads=threads))
-        progress.add(part.nbytes)
+        opts.stopped()
+        part = _native(flat[start : start + CHUNK_ELEMENTS])
+        yield part, cast(part, opts.target, saturate=opts.saturate, threads=threads)
 
 
-def _atomic(out_path: str, body: Callable[[Any], None]) -> None:
-    """Runs body(file) on a temporary file beside out_path, renamed over it on success and
-    removed on any exception (KeyboardInterrupt included)."""
-    directory = os.path.dirname(os.path.abspath(out_path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(out_path) + ".", suffix=".tmp")
+def check_chunk(name: str, a: np.ndarray, o: np.ndarray, opts: Options, threads: int) -> None:
+    """o (the output's bytes) must be what one cast of a gives, and casting o back to
+    a's dtype must give what the round trip cast(cast(a)) gives, compared bit for bit."""
+    a = _native(a)
+    ca = cast(a, opts.target, saturate=opts.saturate, threads=threads)
+    if ca.view(np.uint8).tobytes() != o.view(np.uint8).tobytes():
+        raise ConvertError(f"--check: tensor {name!r}: the output differs from a cast of the input")
+    back = cast(o.view(opts.target), a.dtype, threads=threads)
+    again = cast(ca, a.dtype, threads=threads)
+    if back.view(np.uint8).tobytes() != again.view(np.uint8).tobytes():
+        raise ConvertError(f"--check: tensor {name!r}: the round trip differs")
+
+
+def _write_all(f, buf) -> None:
+    f.write(memoryview(buf).cast("B") if not isinstance(buf, (bytes, memoryview)) else buf)
+
+
+# ---- safetensors --------------------------------------------------------------------------
+
+
+class Mapped:
+    """A file opened and memory-mapped for reading (the header read first, so an empty
+    or short file gets the header's error, not mmap's)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.f = open(path, "rb")
+        try:
+            st = os.fstat(self.f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                raise ConvertError(f"{path}: not a regular file")
+            self.size = st.st_size
+            self.header = parse_header(self._read, self.size, path)
+            self.mm = mmap.mmap(self.f.fileno(), 0, access=mmap.ACCESS_READ)
+        except BaseException:
+            self.f.close()
+            raise
+
+    def _read(self, off: int, n: int) -> bytes:
+        self.f.seek(off)
+        return self.f.read(n)
+
+    def array(self, t, dtype: np.dtype) -> np.ndarray:
+        return np.frombuffer(self.mm, dtype, (t.end - t.begin) // dtype.itemsize, self.header.data_start + t.begin)
+
+    def close(self) -> None:
+        try:
+            self.mm.close()
+        except BufferError:
+            pass  # an array still views it; the map goes with the last reference
+        self.f.close()
+
+
+def plan_safetensors(header: Header, opts: Options) -> list:
+    """[(tensor, converted?, output dtype name, output bytes)] in data order."""
+    plan = []
+    for t in header.tensors:
+        if t.dtype in FLOAT_TYPES and opts.selected(t.name) and t.dtype != opts.st_name:
+            plan.append((t, True, opts.st_name, t.count * opts.target.itemsize))
+        else:
+            plan.append((t, False, t.dtype, t.end - t.begin))
+    return plan
+
+
+def write_safetensors(src: Mapped, plan: list, f, opts: Options, threads: int, progress: Progress) -> None:
+    f.write(header_blob([(t.name, dt, t.shape, nb) for t, _, dt, nb in plan], src.header.metadata))
+    start = src.header.data_start
+    with memoryview(src.mm) as mv:
+        for t, conv, _, _ in plan:
+            if conv:
+                flat = src.array(t, FLOAT_TYPES[t.dtype])
+                for part, out in cast_chunks(flat, opts, threads):
+                    _write_all(f, out.view(np.uint8))
+                    progress.add(part.nbytes)
+                    del part, out
+                del flat
+            else:
+                for b in range(t.begin, t.end, COPY_BYTES):
+                    opts.stopped()
+                    e = min(b + COPY_BYTES, t.end)
+                    f.write(mv[start + b : start + e])
+                    progress.add(e - b)
+
+
+def check_safetensors(src: Mapped, plan: list, out_path: str, opts: Options, threads: int, progress: Progress):
+    """Reads the written file back: its header must pass the same strict checks and hold
+    the planned tensors; each converted tensor must be one cast of the input's."""
+    out = Mapped(out_path)
     try:
-        with os.fdopen(fd, "wb") as f:
-            body(f)
+        got = [(t.name, t.dtype, t.shape) for t in out.header.tensors]
+        want = [(t.name, dt, t.shape) for t, _, dt, _ in plan]
+        if got != want or out.header.metadata != src.header.metadata:
+            raise ConvertError(f"--check: {out_path} does not hold the tensors planned")
+        for (t, conv, _, _), to in zip(plan, out.header.tensors):
+            opts.stopped()
+            if conv:
+                a = src.array(t, FLOAT_TYPES[t.dtype])
+                o = out.array(to, opts.target)
+                for s in range(0, a.size, CHUNK_ELEMENTS):
+                    opts.stopped()
+                    check_chunk(t.name, a[s : s + CHUNK_ELEMENTS], o[s : s + CHUNK_ELEMENTS], opts, threads)
+                    progress.add(min(CHUNK_ELEMENTS, a.size - s) * a.dtype.itemsize)
+                del a, o
+            else:
+                b, e = src.header.data_start + t.begin, src.header.data_start + t.end
+                ob = out.header.data_start + to.begin
+                for s in range(b, e, COPY_BYTES):
+                    opts.stopped()
+                    n = min(COPY_BYTES, e - s)
+                    if src.mm[s : s + n] != out.mm[ob + s - b : ob + s - b + n]:
+                        raise ConvertError(f"--check: tensor {t.name!r} was to be copied but differs")
+                    progress.add(n)
+    finally:
+        out.close()
+
+
+def convert_safetensors_to(src: Mapped, tmp_fd: int, tmp_path: str, opts: Options, threads: int,
+                           progress: Progress, check_progress: Callable[[], Progress]) -> dict:
+    """Writes the conversion of src to the open temporary file (closing it), and checks it
+    when opts.check. Returns counts and the output's tensors [(name, nbytes)]."""
+    plan = plan_safetensors(src.header, opts)
+    with open(tmp_fd, "wb", closefd=True) as f:
+        write_safetensors(src, plan, f, opts, threads, progress)
+        f.flush()
+        os.fsync(f.fileno())
+    if opts.check:
+        bar = check_progress()
+        try:
+            check_safetensors(src, plan, tmp_path, opts, threads, bar)
+        finally:
+            bar.close()
+    return {
+        "converted": sum(1 for p in plan if p[1]),
+        "copied": sum(1 for p in plan if not p[1]),
+        "tensors": [(t.name, nb) for t, _, _, nb in plan],
+    }
+
+
+# ---- npy / npz ----------------------------------------------------------------------------
+
+
+def _npy_header_bytes(dtype: np.dtype, shape: tuple, fortran: bool) -> bytes:
+    # ml_dtypes' types as raw bytes of their width (numpy reads no descr of theirs back)
+    descr = np.lib.format.dtype_to_descr(dtype) if dtype.type.__module__ == "numpy" else f"|V{dtype.itemsize}"
+    d = {"descr": descr, "fortran_order": fortran, "shape": shape}
+    b = io.BytesIO()
+    try:
+        np.lib.format.write_array_header_1_0(b, d)
+    except ValueError:
+        b = io.BytesIO()
+        np.lib.format.write_array_header_2_0(b, d)
+    return b.getvalue()
+
+
+def _npy_floating(dtype: np.dtype) -> Optional[np.dtype]:
+    n = dtype.newbyteorder("=") if dtype.byteorder not in "|=" else dtype
+    return n if n in ST_NAME else None
+
+
+def _read_exactly(fp, n: int, what: str) -> bytes:
+    data = fp.read(n)
+    if len(data) != n:
+        raise ConvertError(f"{what}: the data is truncated")
+    return data
+
+
+def _stream_npy(fp, what: str, name: str, opts: Options, write, progress: Progress, threads: int,
+                mapped: Optional[tuple] = None) -> bool:
+    """Converts one .npy stream (fp at its start) into write(); returns converted?"""
+    dtype, shape, fortran, nbytes = read_npy_header(fp, what)
+    progress.add(fp.tell())
+    fl = _npy_floating(dtype)
+    conv = fl is not None and fl != opts.target and opts.selected(name)
+    write(_npy_header_bytes(opts.target if conv else dtype, shape, fortran))
+    count = nbytes // dtype.itemsize if dtype.itemsize else 0
+    if mapped is not None:  # .npy: the file is mapped
+        mm, size = mapped
+        off = fp.tell()
+        if off + nbytes > size:
+            raise ConvertError(f"{what}: the data is truncated ({size} bytes, {off + nbytes} needed)")
+        if conv:
+            for part, out in cast_chunks(np.frombuffer(mm, dtype, count, off), opts, threads):
+                write(out.view(np.uint8))
+                progress.add(part.nbytes)
+        else:
+            with memoryview(mm) as mv:
+                for b in range(off, off + nbytes, COPY_BYTES):
+                    opts.stopped()
+                    e = min(b + COPY_BYTES, off + nbytes)
+                    write(mv[b:e])
+                    progress.add(e - b)
+        return conv
+    step = CHUNK_ELEMENTS * max(dtype.itemsize, 1)
+    for b in range(0, nbytes, step):
+        opts.stopped()
+        data = _read_exactly(fp, min(step, nbytes - b), what)
+        if conv:
+            part = _native(np.frombuffer(data, dtype))
+            write(cast(part, opts.target, saturate=opts.saturate, threads=threads).view(np.uint8))
+        else:
+            write(data)
+        progress.add(len(data))
+    return conv
+
+
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, NotImplementedError, EOFError, RuntimeError, ValueError)
+
+
+def _zip_members(z: zipfile.ZipFile, path: str) -> list:
+    infos = z.infolist()
+    for i in infos:
+        if not i.filename.endswith(".npy") or i.is_dir():
+            raise ConvertError(f"{path}: member {i.filename!r} is not a .npy array")
+    return infos
+
+
+def _convert_npz(inp: str, fd: int, opts: Options, threads: int, progress: Progress) -> dict:
+    stats = {"converted": 0, "copied": 0}
+    try:
+        with zipfile.ZipFile(inp) as zin, open(fd, "wb", closefd=True) as f:
+            with zipfile.ZipFile(f, "w", allowZip64=True) as zout:
+                for info in _zip_members(zin, inp):
+                    name = info.filename[:-4]
+                    what = f"{inp}: member {name!r}"
+                    zi = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+                    zi.compress_type = info.compress_type
+                    with zin.open(info) as m, zout.open(zi, "w", force_zip64=True) as w:
+                        conv = _stream_npy(m, what, name, opts, lambda b: _write_all(w, b), progress, threads)
+                    stats["converted" if conv else "copied"] += 1
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, out_path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-# ---- safetensors ------------------------------------------------------------------------
-
-
-def read_safetensors_header(mm: Any, size: int) -> tuple[dict, dict, int]:
-    """(tensors, metadata, data start) of a safetensors file, every field checked."""
-    if size < 8:
-        raise ConvertError(f"not a safetensors file: {size} bytes, shorter than the 8-byte header length")
-    (n,) = struct.unpack("<Q", mm[:8])
-    if n < 2 or 8 + n > size:
-        raise ConvertError(f"safetensors header length {n} does not fit in the file's {size} bytes (truncated?)")
-    try:
-        header = json.loads(bytes(mm[8 : 8 + n]).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ConvertError(f"safetensors header is not JSON: {e}") from None
-    if not isinstance(header, dict):
-        raise ConvertError("safetensors header is not a JSON object")
-    metadata = header.pop("__metadata__", None) or {}
-    data_size = size - 8 - n
-    tensors = {}
-    for name, info in header.items():
-        if not isinstance(info, dict) or set(info) != {"dtype", "shape", "data_offsets"}:
-            raise ConvertError(f"tensor {name!r}: needs exactly dtype, shape, data_offsets")
-        dt = SAFETENSORS_DTYPES.get(info["dtype"])
-        if dt is None:
-            raise ConvertError(f"tensor {name!r}: unsupported dtype {info['dtype']!r}")
-        shape = info["shape"]
-        offs = info["data_offsets"]
-        if not (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)):
-            raise ConvertError(f"tensor {name!r}: bad shape {shape!r}")
-        if not (isinstance(offs, list) and len(offs) == 2 and all(isinstance(o, int) for o in offs)):
-            raise ConvertError(f"tensor {name!r}: bad data_offsets {offs!r}")
-        begin, end = offs
-        count = int(np.prod(shape, dtype=np.int64)) if shape else 1
-        if not 0 <= begin <= end <= data_size or end - begin != count * dt.itemsize:
-            raise ConvertError(
-                f"tensor {name!r}: data_offsets {offs} do not hold {count} {info['dtype']} elements "
-                f"in the {data_size} data bytes (truncated?)"
-            )
-        tensors[name] = (info["dtype"], shape, begin, end)
-    return tensors, metadata, 8 + n
-
-
-def _convert_safetensors(inp: str, out: str, target: np.dtype, only, threads) -> dict:
-    with open(inp, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
-    tensors, metadata, start = read_safetensors_header(mm, size)
-    plan = []
-    header: dict[str, Any] = {}
-    if metadata:
-        header["__metadata__"] = metadata
-    offset = 0
-    stats = {"converted": 0, "copied": 0, "bytes_in": size, "bytes_out": 0}
-    for name, (dtn, shape, begin, end) in sorted(tensors.items(), key=lambda kv: kv[1][2]):
-        conv = dtn in FLOATING and _selected(name, only)
-        dt = target if conv else SAFETENSORS_DTYPES[dtn]
-        count = (end - begin) // SAFETENSORS_DTYPES[dtn].itemsize
-        nbytes = count * dt.itemsize
-        header[name] = {"dtype": SAFETENSORS_NAME[dt], "shape": shape, "data_offsets": [offset, offset + nbytes]}
-        plan.append((name, dtn, begin, end, conv, count))
-        offset += nbytes
-        stats["converted" if conv else "copied"] += 1
-    blob = json.dumps(header, separators=(",", ":")).encode()
-    blob += b" " * ((-len(blob)) % 8)
-    progress = Progress(size - start)
-
-    def body(f):
-        f.write(struct.pack("<Q", len(blob)))
-        f.write(blob)
-        for name, dtn, begin, end, conv, count in plan:
-            src = np.frombuffer(mm, SAFETENSORS_DTYPES[dtn], count, start + begin) if count else None
-            if src is None:
-                continue
-            if conv:
-                _cast_stream(src, target, f.write, threads, progress)
-            else:
-                f.write(mm[start + begin : start + end])
-                progress.add(end - begin)
-
-    _atomic(out, body)
-    progress.close()
-    stats["bytes_out"] = os.path.getsize(out)
+    except ZIP_ERRORS as e:
+        raise ConvertError(f"{inp}: not a readable .npz file: {str(e)[:200]}") from None
     return stats
 
 
-def _check_safetensors(inp: str, out: str, target: np.dtype, only, threads) -> None:
-    with open(inp, "rb") as fi, open(out, "rb") as fo:
-        mi = mmap.mmap(fi.fileno(), 0, access=mmap.ACCESS_READ)
-        mo = mmap.mmap(fo.fileno(), 0, access=mmap.ACCESS_READ)
-        ti, _, si = read_safetensors_header(mi, len(mi))
-        to, _, so = read_safetensors_header(mo, len(mo))
-        if set(ti) != set(to):
-            raise ConvertError(f"--check: {out} holds other tensors than {inp}")
-        for name, (dtn, shape, b, e) in ti.items():
-            dto, shapeo, bo, eo = to[name]
-            src_dt = SAFETENSORS_DTYPES[dtn]
-            a = np.frombuffer(mi, src_dt, (e - b) // src_dt.itemsize, si + b)
-            o = np.frombuffer(mo, SAFETENSORS_DTYPES[dto], (eo - bo) // SAFETENSORS_DTYPES[dto].itemsize, so + bo)
-            _check_pair(name, a, o, threads)
+def _chunks_of(fp, what: str) -> tuple:
+    dtype, shape, fortran, nbytes = read_npy_header(fp, what)
+    step = CHUNK_ELEMENTS * max(dtype.itemsize, 1)
+
+    def gen():
+        for b in range(0, nbytes, step):
+            yield np.frombuffer(_read_exactly(fp, min(step, nbytes - b), what), dtype)
+
+    return dtype, shape, fortran, gen()
 
 
-def _check_pair(name: str, a: np.ndarray, o: np.ndarray, threads) -> None:
-    """o must be what one cast of a gives, and casting o back to a's dtype must give
-    what the round trip cast(cast(a)) gives, compared bit for bit."""
-    if a.shape != o.shape and a.size != o.size:
-        raise ConvertError(f"--check: tensor {name!r}: {a.size} elements in, {o.size} out")
-    af = a.reshape(-1)
-    of = o.reshape(-1)
-    for s in range(0, af.size, CHUNK_ELEMENTS):
-        ca = cast(af[s : s + CHUNK_ELEMENTS], o.dtype, threads=threads)
-        co = of[s : s + CHUNK_ELEMENTS]
-        if ca.tobytes() != co.tobytes():
-            raise ConvertError(f"--check: tensor {name!r}: the output differs from a cast of the input")
-        back = cast(co, a.dtype, threads=threads)
-        again = cast(ca, a.dtype, threads=threads)
-        if back.tobytes() != again.tobytes():
-            raise ConvertError(f"--check: tensor {name!r}: the round trip differs")
-
-
-# ---- npy / npz --------------------------------------------------------------------------
-
-
-def _load_npy(path: str) -> np.ndarray:
-    try:
-        return np.load(path, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError, EOFError) as e:
-        raise ConvertError(f"{path}: not a readable .npy file: {e}") from None
-
-
-def _write_npy(f, a_dtype: np.dtype, shape, fill: Callable[[Callable[[Any], None]], None]) -> None:
-    header = {"descr": np.lib.format.dtype_to_descr(a_dtype), "fortran_order": False, "shape": tuple(shape)}
-    np.lib.format.write_array_header_2_0(f, header)
-    fill(f.write)
-
-
-def _convert_array(a: np.ndarray, name: str, target, only, threads, progress):
-    conv = a.dtype in NUMPY_FLOATING and _selected(name, only)
-    dt = target if conv else a.dtype
-    if a.dtype.hasobject:
-        raise ConvertError(f"{name}: object arrays cannot be converted")
-
-    def fill(write):
-        src = np.ascontiguousarray(a) if not (a.flags.c_contiguous or a.flags.f_contiguous) else a
-        if src.flags.f_contiguous and not src.flags.c_contiguous:
-            src = np.ascontiguousarray(src)
+def _check_npy_streams(name: str, fi, fo, what_in: str, what_out: str, opts: Options, threads: int,
+                       progress: Progress) -> None:
+    di, si, fi_order, ci = _chunks_of(fi, what_in)
+    do, so, fo_order, co = _chunks_of(fo, what_out)
+    progress.add(fi.tell())
+    if si != so or fi_order != fo_order:
+        raise ConvertError(f"--check: {name!r}: the output's shape differs")
+    fl = _npy_floating(di)
+    conv = fl is not None and fl != opts.target and opts.selected(name)
+    if not conv and do != di:
+        raise ConvertError(f"--check: {name!r}: was to be copied but its dtype differs")
+    # the output's chunks are shorter in bytes when converted: re-chunk by elements
+    pending = np.empty(0, np.uint8)
+    osize = opts.target.itemsize if conv else di.itemsize
+    for a in ci:
+        opts.stopped()
+        need = a.size * osize
+        while pending.size < need:
+            try:
+                pending = np.concatenate([pending, next(co).view(np.uint8)])
+            except StopIteration:
+                raise ConvertError(f"--check: {name!r}: the output is truncated") from None
+        o, pending = pending[:need], pending[need:]
         if conv:
-            _cast_stream(src, target, write, threads, progress)
-        else:
-            write(src.tobytes())
-            progress.add(src.nbytes)
-
-    return conv, dt, fill
-
-
-def _convert_npy(inp: str, out: str, target, only, threads) -> dict:
-    a = _load_npy(inp)
-    progress = Progress(a.nbytes)
-    conv, dt, fill = _convert_array(a, "", target, only, threads, progress)
-    _atomic(out, lambda f: _write_npy(f, dt, a.shape, fill))
-    progress.close()
-    return {"converted": int(conv), "copied": int(not conv), "bytes_in": os.path.getsize(inp),
-            "bytes_out": os.path.getsize(out)}
-
-
-def _convert_npz(inp: str, out: str, target, only, threads) -> dict:
-    try:
-        zin = np.load(inp, allow_pickle=False)
-        names = list(zin.files)
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
-        raise ConvertError(f"{inp}: not a readable .npz file: {e}") from None
-    stats = {"converted": 0, "copied": 0, "bytes_in": os.path.getsize(inp), "bytes_out": 0}
-    progress = Progress(stats["bytes_in"])
-
-    def body(f):
-        with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED, allowZip64=True) as z:
-            for name in names:
-                try:
-                    a = zin[name]
-                except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
-                    raise ConvertError(f"{inp}: member {name!r}: {e}") from None
-                conv, dt, fill = _convert_array(a, name, target, only, threads, progress)
-                stats["converted" if conv else "copied"] += 1
-                with z.open(name + ".npy", "w", force_zip64=True) as m:
-                    _write_npy(m, dt, a.shape, fill)
-
-    _atomic(out, body)
-    progress.close()
-    stats["bytes_out"] = os.path.getsize(out)
-    return stats
-
-
-def _check_npy(inp: str, out: str, target, only, threads) -> None:
-    if inp.endswith(".npz"):
-        zi, zo = np.load(inp), np.load(out)
-        pairs = [(n, zi[n], zo[n]) for n in zi.files]
-    else:
-        pairs = [("", np.load(inp, mmap_mode="r"), np.load(out, mmap_mode="r"))]
-    for name, a, o in pairs:
-        if a.dtype in NUMPY_FLOATING and _selected(name, only):
-            _check_pair(name, np.ascontiguousarray(a), o.view(target), threads)
-        elif a.tobytes() != o.tobytes():
+            check_chunk(name, a, o, opts, threads)
+        elif a.view(np.uint8).tobytes() != o.tobytes():
             raise ConvertError(f"--check: {name!r} was to be copied but differs")
+        progress.add(a.nbytes)
 
 
-def convert(inp: str, out: str, dtype: str, *, only=None, check=False, threads=None) -> dict:
-    """Converts the floating tensors of the checkpoint `inp` (.safetensors, .npy, .npz) to
-    `dtype` into `out` (same format); returns counts. Raises ConvertError."""
-    target = _target(dtype)
-    threads = threads or os.cpu_count() or 1
-    if not os.path.isfile(inp):
-        raise ConvertError(f"{inp}: no such file")
-    if os.path.abspath(inp) == os.path.abspath(out):
-        raise ConvertError("IN and OUT are the same file")
+def _check_npz(inp: str, out: str, opts: Options, threads: int, progress: Progress) -> None:
+    try:
+        with zipfile.ZipFile(inp) as zi, zipfile.ZipFile(out) as zo:
+            mi, mo = _zip_members(zi, inp), _zip_members(zo, out)
+            if [m.filename for m in mi] != [m.filename for m in mo]:
+                raise ConvertError(f"--check: {out} holds other members than {inp}")
+            for a, b in zip(mi, mo):
+                with zi.open(a) as fa, zo.open(b) as fb:
+                    _check_npy_streams(a.filename[:-4], fa, fb, f"{inp}: {a.filename}", f"{out}: {b.filename}",
+                                       opts, threads, progress)
+    except ZIP_ERRORS as e:
+        raise ConvertError(f"--check: {out}: {str(e)[:200]}") from None
+
+
+def _convert_npy(inp: str, fd: int, opts: Options, threads: int, progress: Progress) -> dict:
+    with open(inp, "rb") as fi:
+        size = os.fstat(fi.fileno()).st_size
+        mm = mmap.mmap(fi.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        try:
+            with open(fd, "wb", closefd=True) as f:
+                conv = _stream_npy(fi, inp, "", opts, lambda b: _write_all(f, b), progress, threads, (mm, size))
+                f.flush()
+                os.fsync(f.fileno())
+        finally:
+            if size:
+                try:
+                    mm.close()
+                except BufferError:
+                    pass
+    return {"converted": int(conv), "copied": int(not conv)}
+
+
+def _check_npy(inp: str, out: str, opts: Options, threads: int, progress: Progress) -> None:
+    with open(inp, "rb") as fi, open(out, "rb") as fo:
+        _check_npy_streams("", fi, fo, inp, out, opts, threads, progress)
+
+
+# ---- one file -----------------------------------------------------------------------------
+
+
+def _is_same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_file_paths(inp: str, out: str, ext_required: bool = True) -> str:
+    """IN must be a regular file, OUT not IN (after every link) nor a directory; returns
+    IN's extension."""
+    st = os.stat(inp)
+    if stat.S_ISDIR(st.st_mode):
+        raise ConvertError(f"{inp}: a directory without a model.safetensors.index.json")
+    if not stat.S_ISREG(st.st_mode):
+        raise ConvertError(f"{inp}: not a regular file")
+    if os.path.isdir(out):
+        raise ConvertError(f"{out}: is a directory; OUT is the file to write")
+    if _is_same_file(inp, out):
+        raise ConvertError(f"{out} is {inp} (the same file, through a link): the input is never written")
     ext = os.path.splitext(inp)[1].lower()
-    if os.path.splitext(out)[1].lower() != ext:
-        raise ConvertError(f"OUT must have IN's extension, {ext}")
-    if ext == ".safetensors":
-        stats = _convert_safetensors(inp, out, target, only, threads)
-        if check:
-            _check_safetensors(inp, out, target, only, threads)
-    elif ext in (".npy", ".npz"):
-        stats = (_convert_npy if ext == ".npy" else _convert_npz)(inp, out, target, only, threads)
-        if check:
-            _check_npy(inp, out, target, only, threads)
-    else:
+    if ext not in (".safetensors", ".npy", ".npz"):
         raise ConvertError(f"{inp}: unknown format {ext!r} (.safetensors, .npy, .npz)")
+    if ext_required and os.path.splitext(out)[1].lower() != ext:
+        raise UsageError(f"OUT must have IN's extension, {ext}")
+    return ext
+
+
+def convert_file(inp: str, out: str, opts: Options) -> dict:
+    ext = check_file_paths(inp, out)
+    size = total = os.path.getsize(inp)
+    src = Mapped(inp) if ext == ".safetensors" else None  # header checked before any write
+    if src is not None:
+        total = size - src.header.data_start
+    elif ext == ".npz":
+        try:
+            with zipfile.ZipFile(inp) as z:
+                total = sum(i.file_size for i in z.infolist())
+        except ZIP_ERRORS:
+            pass  # said when it is read
+    tmp = None
+    progress = Progress(total, "convert", opts.progress)
+    try:
+        directory = os.path.dirname(os.path.abspath(out))
+        fd, tmp = create_temp(directory, os.path.basename(out))
+        if src is not None:
+            stats = convert_safetensors_to(src, fd, tmp, opts, opts.threads, progress,
+                                           lambda: (progress.close(), Progress(total, "check", opts.progress))[1])
+        else:
+            run = _convert_npy if ext == ".npy" else _convert_npz
+            stats = run(inp, fd, opts, opts.threads, progress)
+            progress.close()
+            if opts.check:
+                bar = Progress(total, "check", opts.progress)
+                try:
+                    (_check_npy if ext == ".npy" else _check_npz)(inp, tmp, opts, opts.threads, bar)
+                finally:
+                    bar.close()
+        progress.close()
+        os.replace(tmp, out)
+        tmp = None
+    finally:
+        progress.close()
+        remove_quietly(tmp)
+        if src is not None:
+            src.close()
+    stats.pop("tensors", None)
+    stats.update(bytes_in=size, bytes_out=os.path.getsize(out))
     return stats
+
+
+def convert(inp: str, out: str, dtype: str, *, only=None, exclude=None, check: bool = False,
+            threads: Optional[int] = None, saturate: bool = True, progress: Optional[bool] = None) -> dict:
+    """Converts the floating tensors of the checkpoint `inp` (.safetensors, .npy, .npz) to
+    `dtype` into `out` (same format); returns counts. Raises ConvertError (UsageError for
+    arguments that cannot work) or OSError."""
+    opts = Options(dtype, only, exclude, saturate, check, threads, progress)
+    return convert_file(os.fspath(inp), os.fspath(out), opts)
