@@ -37,8 +37,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"pytensorcast {__version__}")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
     c = sub.add_parser("convert", help="convert a checkpoint's floating tensors to another dtype")
-    c.add_argument("input", help=".safetensors, .npy or .npz file")
-    c.add_argument("output", help="the file to write (same format), replaced only when complete")
+    c.add_argument("input", help=".safetensors, .npy or .npz file, or a directory of safetensors shards "
+                                 "(or its model.safetensors.index.json)")
+    c.add_argument("output", help="the file to write (same format), replaced only when complete; "
+                                  "a directory for shards")
     c.add_argument("--dtype", required=True,
                    help="target: bfloat16, float16, float32, float64, float8_e4m3fn, float8_e5m2")
     c.add_argument("--only", action="append", metavar="GLOB", help="convert only tensors whose names match")
@@ -48,6 +50,10 @@ def _parser(prog: str) -> argparse.ArgumentParser:
                         "or, with --no-saturate, become inf/NaN")
     c.add_argument("--check", action="store_true",
                    help="read the output back and verify it before it replaces OUT")
+    c.add_argument("--part", metavar="K/N", help="shards: convert every N-th shard from the K-th (1 <= K <= N), "
+                                                 "one part per machine or task; then run once with --finish")
+    c.add_argument("--finish", action="store_true",
+                   help="shards: after the parts, verify them and write the index and the other files")
     c.add_argument("--threads", type=_threads, default=None, help="threads (default: all cores)")
     return ap
 
@@ -61,7 +67,8 @@ def main(argv: Optional[list] = None, prog: Optional[str] = None) -> int:
 
     try:
         stats = convert(args.input, args.output, args.dtype, only=args.only, exclude=args.exclude,
-                        check=args.check, threads=args.threads, saturate=args.saturate)
+                        check=args.check, threads=args.threads, saturate=args.saturate, part=args.part,
+                        finish=args.finish)
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -81,10 +88,24 @@ def main(argv: Optional[list] = None, prog: Optional[str] = None) -> int:
     except Exception as e:  # a bug: still one line, and still nothing written
         print(f"error: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    print(
-        f"{args.output}: {stats['converted']} tensors converted, {stats['copied']} copied, "
-        f"{stats['bytes_in']} -> {stats['bytes_out']} bytes" + (", round trip checked" if args.check else "")
-    )
+    checked = ", round trip checked" if args.check else ""
+    if "shards" not in stats:
+        print(f"{args.output}: {stats['converted']} tensors converted, {stats['copied']} copied, "
+              f"{stats['bytes_in']} -> {stats['bytes_out']} bytes{checked}")
+        return 0
+    if stats["finish"]:
+        what = f"parts verified{' (data checked)' if args.check else ''}"
+    else:
+        what = (f"{stats['shards']} shards, {stats['converted']} tensors converted, {stats['copied']} copied, "
+                f"{stats['bytes_in']} -> {stats['bytes_out']} bytes{checked}")
+    if stats["part"]:
+        k, n = stats["part"]
+        print(f"{args.output}: part {k}/{n}: {what}; the index is written by a run with --finish after every part")
+        return 0
+    extra = f", {stats['files']} other files copied"
+    if stats["skipped"]:
+        extra += f" (directories not copied: {', '.join(stats['skipped'])})"
+    print(f"{args.output}: {what}{extra}" + (f", {stats['index']} written" if stats["index"] else ""))
     return 0
 
 

@@ -204,15 +204,19 @@ def write_safetensors(src: Mapped, plan: list, f, opts: Options, threads: int, p
                     progress.add(e - b)
 
 
-def check_safetensors(src: Mapped, plan: list, out_path: str, opts: Options, threads: int, progress: Progress):
+def check_safetensors(src: Mapped, plan: list, out_path: str, opts: Options, threads: int, progress: Progress,
+                      data: bool = True, label: str = "--check"):
     """Reads the written file back: its header must pass the same strict checks and hold
-    the planned tensors; each converted tensor must be one cast of the input's."""
+    the planned tensors; each converted tensor must be one cast of the input's (when
+    data)."""
     out = Mapped(out_path)
     try:
         got = [(t.name, t.dtype, t.shape) for t in out.header.tensors]
         want = [(t.name, dt, t.shape) for t, _, dt, _ in plan]
         if got != want or out.header.metadata != src.header.metadata:
-            raise ConvertError(f"--check: {out_path} does not hold the tensors planned")
+            raise ConvertError(f"{label}: {out_path} does not hold the tensors planned from {src.path}")
+        if not data:
+            return
         for (t, conv, _, _), to in zip(plan, out.header.tensors):
             opts.stopped()
             if conv:
@@ -507,10 +511,24 @@ def convert_file(inp: str, out: str, opts: Options) -> dict:
     return stats
 
 
+def is_sharded(inp: str) -> bool:
+    return os.path.isdir(inp) or inp.endswith(".index.json")
+
+
 def convert(inp: str, out: str, dtype: str, *, only=None, exclude=None, check: bool = False,
-            threads: Optional[int] = None, saturate: bool = True, progress: Optional[bool] = None) -> dict:
-    """Converts the floating tensors of the checkpoint `inp` (.safetensors, .npy, .npz) to
-    `dtype` into `out` (same format); returns counts. Raises ConvertError (UsageError for
-    arguments that cannot work) or OSError."""
+            threads: Optional[int] = None, saturate: bool = True, progress: Optional[bool] = None,
+            part: Optional[str] = None, finish: bool = False) -> dict:
+    """Converts the floating tensors of the checkpoint `inp` (.safetensors, .npy, .npz, or
+    a directory of safetensors shards or its index json) to `dtype` into `out` (same
+    format; a directory for shards); returns counts. `part` ("K/N") converts every N-th
+    shard from the K-th, `finish` writes the index after the parts. Raises ConvertError
+    (UsageError for arguments that cannot work) or OSError."""
     opts = Options(dtype, only, exclude, saturate, check, threads, progress)
-    return convert_file(os.fspath(inp), os.fspath(out), opts)
+    inp, out = os.fspath(inp), os.fspath(out)
+    if is_sharded(inp):
+        from ._convert_shards import convert_shards
+
+        return convert_shards(inp, out, opts, part=part, finish=finish)
+    if part is not None or finish:
+        raise UsageError("--part and --finish are for sharded checkpoints (a directory or its index json)")
+    return convert_file(inp, out, opts)

@@ -244,7 +244,7 @@ class Progress:
     """tqdm's bar on stderr (rate, ETA, redrawn at most twice a second), none when stderr
     is not a terminal. Thread-safe."""
 
-    def __init__(self, total: int, desc: str, enabled: Optional[bool] = None):
+    def __init__(self, total: int, desc: str, enabled: Optional[bool] = None, position: Optional[int] = None):
         self.bar = None
         if enabled is None:
             enabled = sys.stderr.isatty()
@@ -258,7 +258,8 @@ class Progress:
             # a terminal that reports no size (a bare pty) gets 100 columns, 24 lines
             self.bar = tqdm(total=total, desc=desc, unit="B", unit_scale=True, unit_divisor=1024,
                             mininterval=0.5, file=sys.stderr, dynamic_ncols=width > 0,
-                            ncols=None if width > 0 else 100, nrows=height or 24, leave=True)
+                            ncols=None if width > 0 else 100, nrows=height or 24, leave=True,
+                            position=position)
 
     def add(self, n: int) -> None:
         if self.bar is not None:

@@ -2,8 +2,9 @@
 """The checkpoint converter, `python -m pytensorcast convert` (docs/python.md), as
 installed from the wheel. scripts/test-python.sh runs these against the wheel only: the
 converter is the package's Python code, the same files in every install, and its tests
-are the I/O-heavy ones (a 2 GiB checkpoint); tests/python, which exercises the compiled
-extension, runs against the wheel, `pip install .` and the sdist's build alike.
+are the I/O-heavy ones (a 2 GiB sharded checkpoint in test_convert_shards.py);
+tests/python, which exercises the compiled extension, runs against the wheel,
+`pip install .` and the sdist's build alike.
 """
 
 import json
@@ -135,41 +136,6 @@ def test_convert_interrupted_leaves_nothing(tmp_path):
     _, err = p.communicate()
     assert p.returncode == 130 and "interrupted" in err
     assert sorted(os.listdir(tmp_path)) == ["m.safetensors"]
-
-
-def test_convert_a_checkpoint_of_2_gb(tmp_path):
-    # 2 GiB of float32 in 8 tensors (made in chunks: the test never holds it all), to
-    # bfloat16 with --check: the 1 GiB output must be what the cast of each tensor gives.
-    src = tmp_path / "big.safetensors"
-    count = 1 << 26  # 256 MiB of float32 each
-    names = [f"layer{i}.weight" for i in range(8)]
-    header = {n: {"dtype": "F32", "shape": [count], "data_offsets": [i * count * 4, (i + 1) * count * 4]}
-              for i, n in enumerate(names)}
-    blob = json.dumps(header).encode()
-    rng = np.random.default_rng(5)
-    piece = rng.standard_normal(1 << 22).astype(np.float32)
-    with open(src, "wb") as f:
-        f.write(struct.pack("<Q", len(blob)) + blob)
-        for i in range(8):
-            for j in range(count // piece.size):
-                f.write((piece * (i + 1) + j).tobytes())
-    assert src.stat().st_size > 2 * 1024**3
-    out = tmp_path / "big-bf16.safetensors"
-    r = run_cli(str(src), str(out), "--dtype", "bfloat16", "--check")
-    assert r.returncode == 0, r.stderr
-    header_out, start, _ = read_safetensors_header_only(out)
-    assert start % 8 == 0 and out.stat().st_size == start + 8 * count * 2
-    assert [header_out[n]["dtype"] for n in names] == ["BF16"] * 8
-    with open(out, "rb") as f:
-        f.seek(start + header_out["layer7.weight"]["data_offsets"][0] + 2 * (count - piece.size))
-        tail = np.frombuffer(f.read(piece.size * 2), MD.bfloat16)
-    same(tail, (piece * 8 + (count // piece.size - 1)).astype(MD.bfloat16))
-
-
-def read_safetensors_header_only(path):
-    with open(path, "rb") as f:
-        (n,) = struct.unpack("<Q", f.read(8))
-        return json.loads(f.read(n)), 8 + n, None
 
 
 def test_convert_draws_a_progress_bar_on_a_terminal_only(tmp_path):
