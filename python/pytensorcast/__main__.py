@@ -42,7 +42,14 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     c.add_argument("output", help="the file to write (same format), replaced only when complete; "
                                   "a directory for shards")
     c.add_argument("--dtype", required=True,
-                   help="target: bfloat16, float16, float32, float64, float8_e4m3fn, float8_e5m2")
+                   help="target: bfloat16, float16, float32, float64, float8_e4m3fn, float8_e5m2, or the "
+                        "block-scaled mxfp4, mxfp8_e4m3, nvfp4 (safetensors)")
+    c.add_argument("--rest", metavar="DTYPE",
+                   help="block-scaled --dtype: cast the floating tensors not quantized to DTYPE "
+                        "(default: leave them as they are)")
+    c.add_argument("--mx-names", choices=("hf", "openai"), default="hf",
+                   help="block-scaled --dtype: W_blocks/W_scales (hf, gpt-oss on the Hugging Face hub, "
+                        "the default) or W.blocks/W.scales (openai, gpt-oss' original checkpoints)")
     c.add_argument("--only", action="append", metavar="GLOB", help="convert only tensors whose names match")
     c.add_argument("--exclude", action="append", metavar="GLOB", help="copy tensors whose names match as they are")
     c.add_argument("--saturate", action=argparse.BooleanOptionalAction, default=True,
@@ -68,7 +75,7 @@ def main(argv: Optional[list] = None, prog: Optional[str] = None) -> int:
     try:
         stats = convert(args.input, args.output, args.dtype, only=args.only, exclude=args.exclude,
                         check=args.check, threads=args.threads, saturate=args.saturate, part=args.part,
-                        finish=args.finish)
+                        finish=args.finish, rest=args.rest, mx_names=args.mx_names)
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -89,14 +96,15 @@ def main(argv: Optional[list] = None, prog: Optional[str] = None) -> int:
         print(f"error: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     checked = ", round trip checked" if args.check else ""
+    q = f" ({stats['quantized']} to {args.dtype})" if stats.get("quantized") else ""
     if "shards" not in stats:
-        print(f"{args.output}: {stats['converted']} tensors converted, {stats['copied']} copied, "
+        print(f"{args.output}: {stats['converted']} tensors converted{q}, {stats['copied']} copied, "
               f"{stats['bytes_in']} -> {stats['bytes_out']} bytes{checked}")
         return 0
     if stats["finish"]:
         what = f"parts verified{' (data checked)' if args.check else ''}"
     else:
-        what = (f"{stats['shards']} shards, {stats['converted']} tensors converted, {stats['copied']} copied, "
+        what = (f"{stats['shards']} shards, {stats['converted']} tensors converted{q}, {stats['copied']} copied, "
                 f"{stats['bytes_in']} -> {stats['bytes_out']} bytes{checked}")
     if stats["part"]:
         k, n = stats["part"]

@@ -59,13 +59,28 @@ BLOCK_SCALED = ("mxfp4", "mxfp8_e4m3", "nvfp4")
 
 
 class Options:
-    """What to convert and how: target dtype, --only/--exclude globs, --saturate,
-    --check, threads; `stop` is set to make every worker give up at its next chunk."""
+    """What to convert and how: target dtype (None: leave floating tensors as they are,
+    for a block-scaled output without --rest), the block-scaled format (mx), --only /
+    --exclude globs, --saturate, --check, threads; `stop` is set to make every worker
+    give up at its next chunk."""
 
     def __init__(self, dtype: str, only=None, exclude=None, saturate: bool = True, check: bool = False,
-                 threads: Optional[int] = None, progress: Optional[bool] = None):
-        self.target = target_dtype(dtype)
-        self.st_name = ST_NAME[self.target]
+                 threads: Optional[int] = None, progress: Optional[bool] = None, rest: Optional[str] = None,
+                 mx_names: str = "hf"):
+        self.mx = None
+        if dtype in BLOCK_SCALED:
+            from ._convert_mx import SPECS
+
+            self.mx = SPECS[dtype]
+            self.target = target_dtype(rest, "--rest") if rest is not None else None
+        else:
+            if rest is not None:
+                raise UsageError("--rest goes with a block-scaled --dtype (mxfp4, mxfp8_e4m3, nvfp4)")
+            self.target = target_dtype(dtype)
+        if mx_names not in ("hf", "openai"):
+            raise UsageError(f"--mx-names is hf or openai, not {mx_names!r}")
+        self.mx_names = mx_names
+        self.st_name = ST_NAME[self.target] if self.target is not None else None
         self.only, self.exclude = list(only or []), list(exclude or [])
         self.saturate, self.check = bool(saturate), bool(check)
         if threads is None:
@@ -86,21 +101,22 @@ class Options:
             raise KeyboardInterrupt
 
 
-def target_dtype(dtype: str) -> np.dtype:
+def target_dtype(dtype: str, option: str = "--dtype") -> np.dtype:
     if dtype in BLOCK_SCALED:
-        raise UsageError(f"--dtype {dtype}: block-scaled outputs are not available in this version")
+        raise UsageError(f"{option} {dtype}: a block-scaled format is a --dtype, not a {option}")
     try:
         d = numpy_dtype(dtype)
     except (TypeError, ValueError) as e:
-        raise UsageError(f"--dtype {dtype!r}: {e}") from None
+        raise UsageError(f"{option} {dtype!r}: {e}") from None
     if d == np.dtype(ml_dtypes.float4_e2m1fn):
         raise UsageError(
-            f"--dtype {dtype}: a plain float4 tensor loses too much without block scales; "
+            f"{option} {dtype}: a plain float4 tensor loses too much without block scales; "
             "use --dtype mxfp4 (float4_e2m1fn in blocks of 32 with e8m0 scales, gpt-oss' layout)"
         )
     if d not in ST_NAME:
         raise UsageError(
-            f"--dtype {dtype!r}: checkpoints convert to {', '.join(TORCH_NAME.values())}, not {d}"
+            f"{option} {dtype!r}: checkpoints convert to {', '.join(TORCH_NAME.values())} "
+            f"or {', '.join(BLOCK_SCALED)}, not {d}"
         )
     return d
 
@@ -173,29 +189,86 @@ class Mapped:
         self.f.close()
 
 
+class Item:
+    """One input tensor in the plan: kind "copy", "cast" or "mx", and the output tensors
+    it gives [(name, safetensors dtype, shape, nbytes)]."""
+
+    __slots__ = ("t", "kind", "outs")
+
+    def __init__(self, t, kind: str, outs: list):
+        self.t, self.kind, self.outs = t, kind, outs
+
+
 def plan_safetensors(header: Header, opts: Options) -> list:
-    """[(tensor, converted?, output dtype name, output bytes)] in data order."""
+    """[Item] in data order; output names must not collide."""
     plan = []
     for t in header.tensors:
-        if t.dtype in FLOAT_TYPES and opts.selected(t.name) and t.dtype != opts.st_name:
-            plan.append((t, True, opts.st_name, t.count * opts.target.itemsize))
+        floating = t.dtype in FLOAT_TYPES and opts.selected(t.name)
+        if floating and opts.mx is not None:
+            from ._convert_mx import eligible, out_name
+
+            if eligible(opts.mx, t.shape):
+                outs = [(out_name(t.name, sfx, opts.mx_names), dt, shape, nb) for sfx, dt, shape, nb in opts.mx.shapes(t.shape)]
+                plan.append(Item(t, "mx", outs))
+                continue
+        if floating and opts.target is not None and t.dtype != opts.st_name:
+            plan.append(Item(t, "cast", [(t.name, opts.st_name, t.shape, t.count * opts.target.itemsize)]))
         else:
-            plan.append((t, False, t.dtype, t.end - t.begin))
+            plan.append(Item(t, "copy", [(t.name, t.dtype, t.shape, t.end - t.begin)]))
+    seen: set = set()
+    for it in plan:
+        for o in it.outs:
+            if o[0] in seen:
+                raise ConvertError(f"the output would hold two tensors named {o[0]!r} (see --mx-names)")
+            seen.add(o[0])
     return plan
 
 
+def _offsets(plan: list, start: int) -> list:
+    """Each output tensor's absolute file offset, in plan order (nested like outs)."""
+    res, off = [], start
+    for it in plan:
+        row = []
+        for o in it.outs:
+            row.append(off)
+            off += o[3]
+        res.append(row)
+    return res
+
+
 def write_safetensors(src: Mapped, plan: list, f, opts: Options, threads: int, progress: Progress) -> None:
-    f.write(header_blob([(t.name, dt, t.shape, nb) for t, _, dt, nb in plan], src.header.metadata))
+    blob = header_blob([o for it in plan for o in it.outs], src.header.metadata)
+    f.write(blob)
     start = src.header.data_start
+    offsets = _offsets(plan, len(blob))
     with memoryview(src.mm) as mv:
-        for t, conv, _, _ in plan:
-            if conv:
+        for it, offs in zip(plan, offsets):
+            t = it.t
+            f.seek(offs[0])
+            if it.kind == "cast":
                 flat = src.array(t, FLOAT_TYPES[t.dtype])
                 for part, out in cast_chunks(flat, opts, threads):
                     _write_all(f, out.view(np.uint8))
                     progress.add(part.nbytes)
                     del part, out
                 del flat
+            elif it.kind == "mx":
+                from ._convert_mx import quantize_rows
+
+                x = src.array(t, FLOAT_TYPES[t.dtype]).reshape(-1, t.shape[-1])
+                pos = [0, 0]
+                for nin, blocks, scales, g in quantize_rows(opts.mx, x, threads, opts.stopped):
+                    f.seek(offs[0] + pos[0])
+                    _write_all(f, blocks.view(np.uint8))
+                    f.seek(offs[1] + pos[1])
+                    _write_all(f, scales.view(np.uint8))
+                    pos[0] += blocks.nbytes
+                    pos[1] += scales.nbytes
+                    progress.add(nin)
+                    if g is not None:
+                        f.seek(offs[2])
+                        _write_all(f, np.asarray(g, np.float32).reshape(1).view(np.uint8))
+                del x
             else:
                 for b in range(t.begin, t.end, COPY_BYTES):
                     opts.stopped()
@@ -207,27 +280,49 @@ def write_safetensors(src: Mapped, plan: list, f, opts: Options, threads: int, p
 def check_safetensors(src: Mapped, plan: list, out_path: str, opts: Options, threads: int, progress: Progress,
                       data: bool = True, label: str = "--check"):
     """Reads the written file back: its header must pass the same strict checks and hold
-    the planned tensors; each converted tensor must be one cast of the input's (when
-    data)."""
+    the planned tensors; each converted tensor must be one cast (or quantization) of the
+    input's (when data)."""
     out = Mapped(out_path)
     try:
         got = [(t.name, t.dtype, t.shape) for t in out.header.tensors]
-        want = [(t.name, dt, t.shape) for t, _, dt, _ in plan]
+        want = [(o[0], o[1], list(o[2])) for it in plan for o in it.outs]
         if got != want or out.header.metadata != src.header.metadata:
             raise ConvertError(f"{label}: {out_path} does not hold the tensors planned from {src.path}")
         if not data:
             return
-        for (t, conv, _, _), to in zip(plan, out.header.tensors):
+        outs = iter(out.header.tensors)
+        for it in plan:
             opts.stopped()
-            if conv:
+            t = it.t
+            tos = [next(outs) for _ in it.outs]
+            if it.kind == "cast":
                 a = src.array(t, FLOAT_TYPES[t.dtype])
-                o = out.array(to, opts.target)
+                o = out.array(tos[0], opts.target)
                 for s in range(0, a.size, CHUNK_ELEMENTS):
                     opts.stopped()
                     check_chunk(t.name, a[s : s + CHUNK_ELEMENTS], o[s : s + CHUNK_ELEMENTS], opts, threads)
                     progress.add(min(CHUNK_ELEMENTS, a.size - s) * a.dtype.itemsize)
                 del a, o
+            elif it.kind == "mx":
+                from ._convert_mx import quantize_rows
+
+                x = src.array(t, FLOAT_TYPES[t.dtype]).reshape(-1, t.shape[-1])
+                ob = out.array(tos[0], np.dtype(np.uint8))
+                os_ = out.array(tos[1], np.dtype(np.uint8))
+                pos = [0, 0]
+                for nin, blocks, scales, g in quantize_rows(opts.mx, x, threads, opts.stopped):
+                    b, sc = blocks.view(np.uint8).reshape(-1), scales.view(np.uint8).reshape(-1)
+                    if (ob[pos[0] : pos[0] + b.size].tobytes() != b.tobytes()
+                            or os_[pos[1] : pos[1] + sc.size].tobytes() != sc.tobytes()):
+                        raise ConvertError(f"--check: tensor {t.name!r}: the output differs from its quantization")
+                    if g is not None and out.array(tos[2], np.dtype(np.float32)).tobytes() != np.float32(g).tobytes():
+                        raise ConvertError(f"--check: tensor {t.name!r}: the global scale differs")
+                    pos[0] += b.size
+                    pos[1] += sc.size
+                    progress.add(nin)
+                del x, ob, os_
             else:
+                to = tos[0]
                 b, e = src.header.data_start + t.begin, src.header.data_start + t.end
                 ob = out.header.data_start + to.begin
                 for s in range(b, e, COPY_BYTES):
@@ -238,6 +333,16 @@ def check_safetensors(src: Mapped, plan: list, out_path: str, opts: Options, thr
                     progress.add(n)
     finally:
         out.close()
+
+
+def plan_stats(plan: list) -> dict:
+    return {
+        "converted": sum(1 for it in plan if it.kind != "copy"),
+        "copied": sum(1 for it in plan if it.kind == "copy"),
+        "quantized": [it.t.name for it in plan if it.kind == "mx"],
+        "kept": [it.t.name for it in plan if it.kind != "mx" and it.t.dtype in FLOAT_TYPES],
+        "tensors": [(o[0], o[3]) for it in plan for o in it.outs],
+    }
 
 
 def convert_safetensors_to(src: Mapped, tmp_fd: int, tmp_path: str, opts: Options, threads: int,
@@ -255,11 +360,7 @@ def convert_safetensors_to(src: Mapped, tmp_fd: int, tmp_path: str, opts: Option
             check_safetensors(src, plan, tmp_path, opts, threads, bar)
         finally:
             bar.close()
-    return {
-        "converted": sum(1 for p in plan if p[1]),
-        "copied": sum(1 for p in plan if not p[1]),
-        "tensors": [(t.name, nb) for t, _, _, nb in plan],
-    }
+    return plan_stats(plan)
 
 
 # ---- npy / npz ----------------------------------------------------------------------------
@@ -470,6 +571,8 @@ def check_file_paths(inp: str, out: str, ext_required: bool = True) -> str:
 
 def convert_file(inp: str, out: str, opts: Options) -> dict:
     ext = check_file_paths(inp, out)
+    if opts.mx is not None and ext != ".safetensors":
+        raise UsageError(f"--dtype {opts.mx.name}: block-scaled outputs are safetensors checkpoints only")
     size = total = os.path.getsize(inp)
     src = Mapped(inp) if ext == ".safetensors" else None  # header checked before any write
     if src is not None:
@@ -506,7 +609,9 @@ def convert_file(inp: str, out: str, opts: Options) -> dict:
         remove_quietly(tmp)
         if src is not None:
             src.close()
-    stats.pop("tensors", None)
+    stats["quantized"] = len(stats.get("quantized", ()))
+    for k in ("tensors", "kept"):
+        stats.pop(k, None)
     stats.update(bytes_in=size, bytes_out=os.path.getsize(out))
     return stats
 
@@ -517,13 +622,14 @@ def is_sharded(inp: str) -> bool:
 
 def convert(inp: str, out: str, dtype: str, *, only=None, exclude=None, check: bool = False,
             threads: Optional[int] = None, saturate: bool = True, progress: Optional[bool] = None,
-            part: Optional[str] = None, finish: bool = False) -> dict:
+            part: Optional[str] = None, finish: bool = False, rest: Optional[str] = None,
+            mx_names: str = "hf") -> dict:
     """Converts the floating tensors of the checkpoint `inp` (.safetensors, .npy, .npz, or
     a directory of safetensors shards or its index json) to `dtype` into `out` (same
     format; a directory for shards); returns counts. `part` ("K/N") converts every N-th
     shard from the K-th, `finish` writes the index after the parts. Raises ConvertError
     (UsageError for arguments that cannot work) or OSError."""
-    opts = Options(dtype, only, exclude, saturate, check, threads, progress)
+    opts = Options(dtype, only, exclude, saturate, check, threads, progress, rest, mx_names)
     inp, out = os.fspath(inp), os.fspath(out)
     if is_sharded(inp):
         from ._convert_shards import convert_shards

@@ -27,6 +27,7 @@ from ._convert import (
     check_safetensors,
     convert_safetensors_to,
     plan_safetensors,
+    plan_stats,
 )
 from ._convert_io import ConvertError, Progress, UsageError, create_temp, read_file_header, remove_quietly
 
@@ -164,14 +165,19 @@ def convert_shards(inp: str, out: str, opts: Options, part: Optional[str] = None
         moves = [(os.path.join(staging, n), os.path.join(out, n)) for n in (mine if not finish else [])]
         others, skipped = [], []
         if share is None:
-            others, skipped = _stage_others(directory, staging, index_name, shards, opts)
+            others, skipped = _stage_others(directory, staging, index_name, shards, opts, results)
             moves += [(os.path.join(staging, n), os.path.join(out, n)) for n in others]
             if index is not None:
                 new = dict(index)
                 meta = dict(index.get("metadata") or {})
                 meta["total_size"] = sum(nb for n in shards for _, nb in results[n])
                 new["metadata"] = meta
-                new["weight_map"] = {t: n for n in shards for t, _ in results[n]}
+                new["weight_map"] = {}
+                for n in shards:
+                    for t, _ in results[n]:
+                        if t in new["weight_map"]:
+                            raise ConvertError(f"{t!r} would be in both {new['weight_map'][t]} and {n}")
+                        new["weight_map"][t] = n
                 new["weight_map"] = dict(sorted(new["weight_map"].items()))
                 _write_json(os.path.join(staging, index_name), new)
                 moves.append((os.path.join(staging, index_name), os.path.join(out, index_name)))
@@ -192,6 +198,7 @@ def convert_shards(inp: str, out: str, opts: Options, part: Optional[str] = None
         "skipped": skipped,
         "converted": sum(getattr(r, "converted", 0) for r in results.values()),
         "copied": sum(getattr(r, "copied", 0) for r in results.values()),
+        "quantized": sum(len(r.quantized) for r in results.values()),
         "bytes_in": sum(os.path.getsize(os.path.join(directory, n)) for n in (mine if not finish else shards)),
         "bytes_out": sum(os.path.getsize(os.path.join(out, n)) for n in (mine if not finish else shards)),
         "part": share,
@@ -206,6 +213,15 @@ class _Result(list):
 
     converted = 0
     copied = 0
+    quantized: list = []
+    kept: list = []
+
+
+def _result(stats: dict) -> _Result:
+    r = _Result(stats["tensors"])
+    r.converted, r.copied = stats["converted"], stats["copied"]
+    r.quantized, r.kept = stats["quantized"], stats["kept"]
+    return r
 
 
 def _make_staging(out: str) -> str:
@@ -242,9 +258,7 @@ def _convert_all(directory: str, staging: str, names: list, opts: Options, total
                 remove_quietly(tmp)
         finally:
             src.close()
-        r = _Result(stats["tensors"])
-        r.converted, r.copied = stats["converted"], stats["copied"]
-        return r
+        return _result(stats)
 
     results: dict = {}
     futures: dict = {}
@@ -287,19 +301,33 @@ def _verify_parts(directory: str, out: str, shards: list, opts: Options, total: 
                                   data=opts.check, label="--finish")
             finally:
                 src.close()
-            r = _Result((t.name, nb) for t, _, _, nb in plan)
-            r.converted = sum(1 for p in plan if p[1])
-            r.copied = len(plan) - r.converted
-            results[name] = r
+            results[name] = _result(plan_stats(plan))
     finally:
         if bar:
             bar.close()
     return results
 
 
-def _stage_others(directory: str, staging: str, index_name: Optional[str], shards: list, opts: Options) -> tuple:
+def _quantization_config(opts: Options, results: dict) -> dict:
+    """config.json's quantization_config for a block-scaled output, as gpt-oss' (quant_method
+    and the modules left in floating point), with how the blocks were made."""
+    kept = sorted({n.rsplit(".", 1)[0] if n.endswith((".weight", ".bias")) else n
+                   for r in results.values() for n in r.kept})
+    return {
+        "quant_method": opts.mx.name,
+        "modules_to_not_convert": kept,
+        "block_size": opts.mx.block,
+        "scale_rule": "floor" if opts.mx.name != "nvfp4" else "nvfp4",
+        "layout": "openai" if opts.mx_names == "openai" else "gpt-oss",
+        "quantized_by": "pytensorcast",
+    }
+
+
+def _stage_others(directory: str, staging: str, index_name: Optional[str], shards: list, opts: Options,
+                  results: dict) -> tuple:
     """Copies the checkpoint's other top-level files (config.json with torch_dtype set to
-    the new dtype, tokenizer files ...) into staging; returns (copied, skipped dirs)."""
+    the new dtype and, for block-scaled outputs, a quantization_config; tokenizer files
+    ...) into staging; returns (copied, skipped dirs)."""
     copied, skipped = [], []
     skip = set(shards) | {index_name}
     for name in sorted(os.listdir(directory)):
@@ -319,7 +347,10 @@ def _stage_others(directory: str, staging: str, index_name: Optional[str], shard
             except (UnicodeDecodeError, ValueError, RecursionError):
                 config = None
             if isinstance(config, dict):
-                _set_dtype(config, TORCH_NAME[opts.st_name])
+                if opts.st_name is not None:
+                    _set_dtype(config, TORCH_NAME[opts.st_name])
+                if opts.mx is not None:
+                    config["quantization_config"] = _quantization_config(opts, results)
                 _write_json(dst, config)
                 copied.append(name)
                 continue
