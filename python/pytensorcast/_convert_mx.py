@@ -91,6 +91,28 @@ def pack_nibbles(codes: np.ndarray) -> np.ndarray:
     return (c[..., 0::2] | (c[..., 1::2] << 4)).astype(np.uint8)
 
 
+def _quantize_packed(chunk: np.ndarray, spec: Spec) -> Optional[tuple]:
+    """(stored blocks bytes [rows, nb, width], scales bytes [rows, nb], global scale) of
+    a [rows, K] chunk straight from the core's packed output: the ONNX packing of a
+    FLOAT4E2M1 row (element 2j in the low nibble of byte j) is gpt-oss' blocks byte for
+    byte, so nothing is unpacked and packed again. None if the package's internals are
+    not those this was written against (the public path is taken then)."""
+    import pytensorcast as pkg
+
+    try:
+        inp, shape = pkg._contiguous_input(chunk)
+        y = pkg._Output(tuple(shape), pkg._code(spec.elem))
+        s = pkg._Output(pkg._scale_shape(tuple(shape), -1, spec.block), pkg._code(spec.scale))
+        g = pkg._Output((), pkg._FLOAT) if spec.nvfp4 else None
+        pkg._native.mx_quantize(inp, y.arg, s.arg, g.arg if g is not None else None, pkg._scale_rule("floor"), -1,
+                                spec.block)
+    except (AttributeError, TypeError):
+        return None
+    rows, nb = shape[0], shape[1] // spec.block
+    blocks = y.buf.view(np.uint8).reshape(rows, nb, spec.block // spec.per_byte)
+    return blocks, s.buf.view(np.uint8), (g.result() if g is not None else None)
+
+
 def quantize_rows(spec: Spec, x2d: np.ndarray, threads: int, stopped, amax: Optional[float] = None) -> Iterator[tuple]:
     """Yields (input bytes, blocks bytes, scales bytes, global scale or None) for the rows
     of x2d ([rows, K]) in chunks of about 4M elements."""
@@ -107,10 +129,19 @@ def quantize_rows(spec: Spec, x2d: np.ndarray, threads: int, stopped, amax: Opti
             extra = np.zeros((1, k), np.float32)
             extra[0, 0] = amax
             chunk = np.concatenate([chunk.astype(np.float32), extra])
+            fast = _quantize_packed(chunk, spec)
+            if fast is not None:
+                blocks, scales, g = fast
+                yield chunk[:-1].nbytes, blocks[:-1], scales[:-1], np.asarray(g, np.float32)
+                continue
             y, s, g = mx_quantize(chunk, spec.elem, scale_dtype=spec.scale)
             y, s = y[:-1], s[:-1]
             blocks = pack_nibbles(y).reshape(y.shape[0], -1, spec.block // 2)
             yield chunk[:-1].nbytes, blocks, s.view(np.uint8), np.asarray(g, np.float32)
+            continue
+        fast = _quantize_packed(chunk, spec)
+        if fast is not None:
+            yield chunk.nbytes, fast[0], fast[1], None
             continue
         y, s = mx_quantize(chunk, spec.elem, scale_dtype=spec.scale)
         if spec.elem == F4:

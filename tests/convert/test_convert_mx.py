@@ -194,3 +194,13 @@ def test_block_scaled_refusals(tmp_path):
                                                    "w_blocks": np.ones((2, 1, 16), np.uint8)})
     assert_one_error_line(run_main(tmp_path / "c.safetensors", tmp_path / "o.safetensors", "--dtype", "mxfp4"))
     assert sorted(os.listdir(tmp_path)) == ["c.safetensors", "m.npz", "m.safetensors"]
+
+
+def test_the_packed_fast_path_is_taken():
+    # the converter reads the core's packed FLOAT4 bytes as gpt-oss' blocks directly; if
+    # the package's internals change it falls back to the public (slower) path: say so
+    from pytensorcast._convert_mx import SPECS, _quantize_packed
+
+    x = weights(8, 64, 5)
+    for name in SPECS:
+        assert _quantize_packed(x, SPECS[name]) is not None, name
