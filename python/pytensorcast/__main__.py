@@ -117,10 +117,19 @@ def main(argv: Optional[list] = None, prog: Optional[str] = None) -> int:
     return 0
 
 
+def _run() -> int:
+    try:
+        return main()
+    except BrokenPipeError:  # the summary's reader went away (| head): not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)  # no second error when Python flushes stdout
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
 def console() -> None:
     """The `pytensorcast` console script."""
-    sys.exit(main())
+    sys.exit(_run())
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_run())

@@ -560,7 +560,8 @@ def check_file_paths(inp: str, out: str, ext_required: bool = True) -> str:
     if os.path.isdir(out):
         raise ConvertError(f"{out}: is a directory; OUT is the file to write")
     if _is_same_file(inp, out):
-        raise ConvertError(f"{out} is {inp} (the same file, through a link): the input is never written")
+        raise ConvertError(f"OUT {out} is the input file {inp} (the same file, maybe through a link): "
+                           "the input is never written")
     ext = os.path.splitext(inp)[1].lower()
     if ext not in (".safetensors", ".npy", ".npz"):
         raise ConvertError(f"{inp}: unknown format {ext!r} (.safetensors, .npy, .npz)")
@@ -604,6 +605,10 @@ def convert_file(inp: str, out: str, opts: Options) -> dict:
         progress.close()
         os.replace(tmp, out)
         tmp = None
+    except OSError as e:
+        if e.filename is None:  # a write: say where
+            raise OSError(e.errno, e.strerror, out) from None
+        raise
     finally:
         progress.close()
         remove_quietly(tmp)

@@ -199,6 +199,8 @@ def create_temp(directory: str, base: str) -> tuple:
             return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), path
         except FileExistsError:
             continue
+        except OSError as e:
+            raise ConvertError(f"cannot write a file in {directory}: {e.strerror or e}") from None
     raise ConvertError(f"{directory}: cannot create a temporary file")
 
 

@@ -134,14 +134,16 @@ def convert_shards(inp: str, out: str, opts: Options, part: Optional[str] = None
     if os.path.exists(out) and not os.path.isdir(out):
         raise ConvertError(f"{out}: exists and is not a directory; OUT is the directory to write")
     if _same(directory, out):
-        raise ConvertError(f"{out} is {directory} (the same directory, through a link): the input is never written")
+        raise ConvertError(f"OUT {out} is the input's directory {directory} (maybe through a link): "
+                           "the input is never written")
     for name in shards:
         p = os.path.join(directory, name)
         st = os.stat(p)
         if not stat.S_ISREG(st.st_mode):
             raise ConvertError(f"{p}: not a regular file")
         if _same(p, os.path.join(out, name)):
-            raise ConvertError(f"{os.path.join(out, name)} is {p} (the same file): the input is never written")
+            raise ConvertError(f"{os.path.join(out, name)} is the input shard {p} (the same file): "
+                           "the input is never written")
     mine = shards if share is None else shards[share[0] - 1 :: share[1]]
 
     # every header (this run's shards) checked, and the weight_map against them, first
@@ -182,14 +184,13 @@ def convert_shards(inp: str, out: str, opts: Options, part: Optional[str] = None
                 _write_json(os.path.join(staging, index_name), new)
                 moves.append((os.path.join(staging, index_name), os.path.join(out, index_name)))
         _move_all(moves)
+    except OSError as e:
+        _cleanup(staging, out, created)
+        if e.filename is None:  # a write: say where
+            raise OSError(e.errno, e.strerror, out) from None
+        raise
     except BaseException:
-        if staging is not None:
-            shutil.rmtree(staging, ignore_errors=True)
-        if created:
-            try:
-                os.rmdir(out)
-            except OSError:
-                pass
+        _cleanup(staging, out, created)
         raise
     os.rmdir(staging)
     stats = {
@@ -206,6 +207,16 @@ def convert_shards(inp: str, out: str, opts: Options, part: Optional[str] = None
         "index": index_name if share is None else None,
     }
     return stats
+
+
+def _cleanup(staging: Optional[str], out: str, created: bool) -> None:
+    if staging is not None:
+        shutil.rmtree(staging, ignore_errors=True)
+    if created:
+        try:
+            os.rmdir(out)
+        except OSError:
+            pass
 
 
 class _Result(list):

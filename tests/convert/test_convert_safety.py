@@ -276,6 +276,7 @@ def test_a_full_filesystem(tmp_path):
     for out in ("o.safetensors",):
         r = run_cli(src, tmp_path / out, "--dtype", "float32", "--exclude", "*", preexec_fn=limit)
         assert_one_error_line(r)
+        assert r.stderr == f"error: {tmp_path / out}: File too large\n"
         assert sorted(os.listdir(tmp_path)) == ["m.safetensors"]
     np.save(tmp_path / "a.npy", np.ones(1 << 20, np.float32))
     np.savez(tmp_path / "a.npz", w=np.ones(1 << 20, np.float32))
@@ -289,6 +290,7 @@ def test_a_read_only_place(tmp_path):
     src = small(tmp_path)
     r = run_cli(src, "/sys/o.safetensors", "--dtype", "bfloat16")  # sysfs: no new files, even for root
     assert_one_error_line(r)
+    assert r.stderr.startswith("error: cannot write a file in /sys: ")
 
 
 def test_npz_member_that_is_not_an_array(tmp_path):

@@ -100,7 +100,7 @@ def test_sharded_refusals(tmp_path):
     before = {n: (tmp_path / "in" / n).read_bytes() for n in SHARDS}
     r = run_main(tmp_path / "in", tmp_path / "link", "--dtype", "bfloat16")
     assert_one_error_line(r)
-    assert "same directory" in r.stderr
+    assert "the input's directory" in r.stderr
     r = run_main(tmp_path / "in", tmp_path / "in", "--dtype", "bfloat16")
     assert_one_error_line(r)
     assert {n: (tmp_path / "in" / n).read_bytes() for n in SHARDS} == before
