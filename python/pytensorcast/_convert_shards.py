@@ -32,6 +32,10 @@ from ._convert import (
 from ._convert_io import ConvertError, Progress, UsageError, create_temp, read_file_header, remove_quietly
 
 STAGING_PREFIX = ".pytensorcast-staging-"
+# Shards in flight at once: each holds a few chunks of 4M elements (under 100 MiB with
+# --check on float64), so the process's anonymous memory stays under 512 MiB however
+# many cores there are; the cores beyond are given to each shard's casts.
+MAX_SHARD_WORKERS = 4
 
 
 class _Shared:
@@ -249,7 +253,7 @@ def _make_staging(out: str) -> str:
 
 
 def _convert_all(directory: str, staging: str, names: list, opts: Options, total: int) -> dict:
-    workers = max(1, min(len(names), opts.threads))
+    workers = max(1, min(len(names), opts.threads, MAX_SHARD_WORKERS))
     per = max(1, opts.threads // workers)
     bar = Progress(total, "convert", opts.progress, position=0)
     check_bar = Progress(total, "check", opts.progress, position=1) if opts.check else None
