@@ -35,7 +35,14 @@
 # time, and the vendor tarball is written with sorted names, owner 0, normalized modes and
 # that same time; gzip -n stores no name or time.
 #
-#   bash scripts/dist.sh
+#   bash scripts/dist.sh           writes them
+#   bash scripts/dist.sh --reuse   keeps build/dist/ when it holds the tarballs this run
+#                                  would write (build/dist/.made-from: the commit, this
+#                                  script and scripts/lib.sh, cargo's version) and
+#                                  SHA256SUMS still verifies; writes them otherwise. The
+#                                  packaging steps (deb, rpm, newcomer) take them so after
+#                                  the dist step, which runs it twice without --reuse to
+#                                  prove the bytes reproducible.
 #
 # Archives HEAD, not the working tree (and says so when the tree has uncommitted
 # changes). Needs git, tar, gzip, sha256sum and cargo; `cargo vendor` downloads the crates
@@ -58,6 +65,21 @@ version=$(git show HEAD:Cargo.toml | sed -n 's/^version[[:space:]]*=[[:space:]]*
 dist_name=tensorcast-$version
 out=$repo/build/dist
 stage=$out/stage
+case "${1:-}" in
+  '' | --reuse) ;;
+  *)
+    echo "usage: bash scripts/dist.sh [--reuse]" >&2
+    exit 2
+    ;;
+esac
+# What the tarballs are made from: HEAD, the scripts that make them, cargo (its vendor).
+made_from="$(git rev-parse HEAD) $(cat scripts/dist.sh scripts/lib.sh | sha256sum | cut -c1-16) $(cargo --version)"
+if [ "${1:-}" = --reuse ] && [ "$(cat "$out/.made-from" 2>/dev/null)" = "$made_from" ] &&
+  (cd "$out" && sha256sum --quiet -c SHA256SUMS); then
+  echo "build/dist/ holds the tarballs of $made_from: reused"
+  cat "$out/SHA256SUMS"
+  exit 0
+fi
 source_tarball=$dist_name.tar.gz
 vendor_tarball=$dist_name-vendor.tar.gz
 commit=$(git rev-parse HEAD)
@@ -166,6 +188,7 @@ step "tar of vendor/ and .cargo/config.toml -> build/dist/$vendor_tarball" vendo
 
 rm -rf "$stage"
 (cd "$out" && sha256sum "$source_tarball" "$vendor_tarball" >SHA256SUMS)
+echo "$made_from" >"$out/.made-from"
 step "build/dist/SHA256SUMS"
 cat "$out/SHA256SUMS"
 (cd "$out" && du -h "$source_tarball" "$vendor_tarball")

@@ -634,14 +634,15 @@ versioned_exports() {
 # The repository root, for the helpers above that name its files.
 _tcast_lib_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # release_tarballs VERSION: sets tarball and vendor_tarball to the release tarballs of
-# VERSION. In a git checkout, scripts/dist.sh writes them (build/dist/). In a tree unpacked
+# VERSION. In a git checkout, scripts/dist.sh --reuse writes them (build/dist/), or keeps
+# the ones an earlier run wrote of the same commit. In a tree unpacked
 # from the source tarball (no git), they are taken from TCAST_DIST_DIR, else from the
 # directory that holds the tree (where `tar -xzf tensorcast-V.tar.gz` left both); a
 # missing one stops here, before anything slow (a toolchain download) has run.
 release_tarballs() {
   local version=$1 dir
   if git -C "$PWD" rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -e "$PWD/.git" ]; then
-    step "release tarballs (scripts/dist.sh)" bash scripts/dist.sh
+    step "release tarballs (scripts/dist.sh --reuse)" bash scripts/dist.sh --reuse
     dir=$PWD/build/dist
   else
     dir=${TCAST_DIST_DIR:-$(dirname "$PWD")}

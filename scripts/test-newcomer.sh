@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # The path of a newcomer who downloads the release, checked from end to end:
 #
-#   1. scripts/dist.sh writes the release tarballs (build/dist/); both are unpacked in a
+#   1. scripts/dist.sh --reuse writes the release tarballs (build/dist/); both are unpacked in a
 #      scratch directory, as docs/packaging.md says, and nothing of this checkout is used
 #      after that: the scripts and sources are the unpacked tree's.
 #   2. The library is built offline (an empty CARGO_HOME, CARGO_NET_OFFLINE=true, cargo
@@ -43,7 +43,7 @@ src=$work/tensorcast-$version
 prefix=$work/prefix
 libdir=$prefix/lib
 
-step "bash scripts/dist.sh" bash scripts/dist.sh
+step "bash scripts/dist.sh --reuse" bash scripts/dist.sh --reuse
 
 unpack() {
   tar -xzf "build/dist/tensorcast-$version.tar.gz" -C "$work"
