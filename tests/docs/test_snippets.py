@@ -35,7 +35,8 @@ ORT_LIB = "/path/to/libtensorcast_ort.so"
 
 # The snippets that are not run here, by key (document, language, first line), with what
 # runs them or why they cannot run in this test (the step `python`: no Rust toolchain on
-# PATH, and target/release belongs to the other lane of CI).
+# PATH, and target/release belongs to the other lane of CI). native_snippets.py runs
+# README.md's C, pkg-config, CMake and Go blocks against an installed prefix.
 NOT_RUN_HERE = {
     ("README.md", "sh", "bash scripts/quickstart.sh"):
         "builds the library with cargo; scripts/test-readme.sh (step readme) runs it",
@@ -43,7 +44,8 @@ NOT_RUN_HERE = {
         "the whole of CI (.ci/run execs it); scripts/test-readme.sh checks that",
     ("README.md", "c", "#include <stdint.h>"):
         "scripts/test-readme.sh (step readme) extracts it, compiles it with the README's cc "
-        "line against target/release and compares its output with the README's comment",
+        "line against target/release and compares its output with the README's comment; "
+        "tests/docs/native_snippets.py builds it as the pkg-config and CMake blocks' app.c",
     ("README.md", "sh",
      'cc -Iinclude first.c -Ltarget/release -ltensorcast -Wl,-rpath,"$PWD/target/release" -o first'):
         "scripts/test-readme.sh (step readme) runs this line and ./first, and compares the output",
@@ -53,15 +55,15 @@ NOT_RUN_HERE = {
         "builds and installs with this cmake -S line",
     ("README.md", "cmake",
      "find_package(tensorcast 0.1 CONFIG REQUIRED)   # -DCMAKE_PREFIX_PATH=$HOME/opt/tensorcast"):
-        "two lines of a consumer's CMakeLists.txt, which needs an installed prefix; "
-        "tests/consumer does the same in scripts/test-install.sh (step install)",
+        "two lines of a consumer's CMakeLists.txt, which need an installed prefix: "
+        "tests/docs/native_snippets.py PREFIX builds a project with them (step install)",
     ("README.md", "sh", 'export PKG_CONFIG_PATH="$HOME/opt/tensorcast/lib/pkgconfig"'):
-        "needs an installed prefix (the cmake --install above); scripts/test-install.sh "
-        "(step install) links a consumer through pkg-config",
+        "needs an installed prefix (the cmake --install above): "
+        "tests/docs/native_snippets.py PREFIX runs it (step install)",
     ("README.md", "go",
      "half := make([]tensorcast.Float16Bits, 3)                  // FLOAT16's bits; []uint16 is UINT16"):
-        "two statements of a cgo program, which links target/release/libtensorcast.so (the "
-        "other lane's); bindings/go/cast_test.go tests these values (step go)",
+        "two statements of a cgo program, which needs the library: "
+        "tests/docs/native_snippets.py PREFIX builds them into one against an install (step install)",
     ("docs/python.md", "sh",
      "pip install .                                  # builds the extension (release) and installs it"):
         "builds with cargo: scripts/test-python.sh (step python) runs each of these builds, and "
