@@ -372,6 +372,8 @@ go_pkgconfig() {
   head -n 2 output.txt
 }
 check "Go: the README example, vendored, -tags tensorcast_pkgconfig, rpath from pkg-config" go_pkgconfig
+check "README.md's pkg-config, CMake and Go blocks against $prefix (tests/docs/native_snippets.py)" \
+  python3 tests/docs/native_snippets.py "$prefix"
 
 # install_variant KIND: configures build/cmake-install-KIND with the other library's
 # TCAST_INSTALL_* option OFF, builds it (the same cargo flags and environment as above:

@@ -7,8 +7,10 @@
 #    installed with `pip install --no-index --only-binary :all:` into a fresh venv
 #    (build/venv-python: the pins of tests/python/requirements.txt, numpy, ml_dtypes,
 #    onnxruntime and pytest only) with a PATH of that venv alone, so that nothing can be
-#    compiled; tests/python and tests/convert (the checkpoint converter, the 2 GiB
-#    conversion included) run against the installed copy (never the source tree);
+#    compiled; tests/python, tests/convert (the checkpoint converter, a 2 GiB sharded
+#    conversion included) and tests/docs (the Python and shell snippets of README.md,
+#    docs/python.md and the onnxruntime README, run from their text) run against the
+#    installed copy (never the source tree);
 #    tests/python/smoke.py against the same wheel beside numpy 1.26.4 and ml_dtypes 0.5.1
 #    (build/venv-python-numpy1);
 # 2. `pip install .` of this tree into a fresh venv (build/venv-python-source), maturin
@@ -77,10 +79,10 @@ pinned_venv --fresh "$venv" tests/python/requirements.txt
 step "pip install --no-index --only-binary :all: $wheel (PATH: the venv only)" \
   env PATH="$PWD/$venv/bin" "$venv/bin/pip" install --quiet --disable-pip-version-check \
   --no-index --only-binary :all: "$wheel"
-# The wheel: the package's suite (tests/python) and the converter's (tests/convert: the
+# The wheel: the package's suite (tests/python), the converter's (tests/convert: the
 # package's Python code only, the same files in every install, and I/O-heavy, so it runs
-# here alone).
-suites=("$tests" "$PWD/tests/convert")
+# here alone) and the docs' snippets (tests/docs).
+suites=("$tests" "$PWD/tests/convert" "$PWD/tests/docs")
 run_suite "the wheel" "$venv"
 suites=("$tests")
 
