@@ -12,7 +12,7 @@
 #       The cargo flags and environment of the options below (described there).
 #
 #   tensorcast_add_cargo_libraries(MANIFEST_DIR <dir> PROFILE <release|debug>
-#                                  [LOCKED] [OFFLINE] [CARGO_FLAGS <flag>...]
+#                                  [ORT] [LOCKED] [OFFLINE] [CARGO_FLAGS <flag>...]
 #                                  [REMAP_PATHS [REMAP_SOURCE_TO <path>]]
 #                                  [DEBUGINFO <OFF|line-tables-only|limited|full>])
 #       Adds the always-run target `tensorcast_cargo` (cargo is incremental, so a run with
@@ -39,6 +39,14 @@
 #                                        <manifest-dir>/cmake/native-static-libs.txt
 #         TENSORCAST_CARGO_FLAGS         what was added to `cargo build` (--locked, ...)
 #         TENSORCAST_CARGO_ENV           the VAR=VALUE words the cargo run gets
+#         TENSORCAST_ORT_LIBRARY         with ORT: the onnxruntime plugin's path
+#                                        (libtensorcast_ort.so, SONAME the same), else empty
+#       ORT builds the onnxruntime plugin (integrations/onnxruntime, package tensorcast-ort)
+#       in the same cargo run, `-p tensorcast-c -p tensorcast-ort`: one resolution, one
+#       set of flags and one target directory, so the core is compiled once and both
+#       libraries link that rlib (the plugin holds the core; it does not load
+#       libtensorcast.so). The linker wrapper leaves the plugin's link unchanged (its
+#       SONAME is not libtensorcast.so.<major>).
 #       On Linux, a link named after the SONAME is made beside the cdylib after each cargo
 #       run, so that programs linked against it there find it at run time.
 #       On Linux, too (docs/c-api.md, section 11): cargo links through
@@ -242,7 +250,7 @@ function(tensorcast_versioned_link_env out_var manifest_dir)
 endfunction()
 
 function(tensorcast_add_cargo_libraries)
-  cmake_parse_arguments(ARG "LOCKED;OFFLINE;REMAP_PATHS"
+  cmake_parse_arguments(ARG "LOCKED;OFFLINE;REMAP_PATHS;ORT"
                         "MANIFEST_DIR;PROFILE;REMAP_SOURCE_TO;DEBUGINFO" "CARGO_FLAGS" ${ARGN})
   if(NOT ARG_MANIFEST_DIR)
     message(FATAL_ERROR "tensorcast_add_cargo_libraries: MANIFEST_DIR is required")
@@ -293,6 +301,14 @@ function(tensorcast_add_cargo_libraries)
   if(WIN32)
     set(import_lib "${lib_dir}/tensorcast.dll.lib")
     list(APPEND byproducts "${import_lib}")
+  endif()
+  set(packages -p tensorcast-c)
+  set(ort_lib "")
+  if(ARG_ORT)
+    list(APPEND packages -p tensorcast-ort)
+    set(ort_lib
+        "${lib_dir}/${CMAKE_SHARED_LIBRARY_PREFIX}tensorcast_ort${CMAKE_SHARED_LIBRARY_SUFFIX}")
+    list(APPEND byproducts "${ort_lib}")
   endif()
   set(soname "")
   set(soname_link_command)
@@ -361,14 +377,14 @@ function(tensorcast_add_cargo_libraries)
   add_custom_target(tensorcast_cargo ALL
     COMMAND ${versioned_link_env} "${CMAKE_COMMAND}" -E env ${cargo_env} ${jobserver_env}
             "${CARGO_EXECUTABLE}" build --lib ${profile_flags} ${cargo_flags}
-            -p tensorcast-c --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
+            ${packages} --manifest-path "${ARG_MANIFEST_DIR}/Cargo.toml"
             --target-dir "${target_dir}"
     ${soname_link_command}
     ${localize_static_command}
     WORKING_DIRECTORY "${ARG_MANIFEST_DIR}"
     BYPRODUCTS ${byproducts}
     USES_TERMINAL
-    COMMENT "cargo build of the tensorcast library (${profile_dir} profile)"
+    COMMENT "cargo build of the tensorcast library ${packages} (${profile_dir} profile)"
     VERBATIM)
 
   set(include_dir "${ARG_MANIFEST_DIR}/include")
@@ -416,5 +432,6 @@ function(tensorcast_add_cargo_libraries)
   set(TENSORCAST_SHARED_LIBRARY "${shared_lib}" PARENT_SCOPE)
   set(TENSORCAST_STATIC_LIBRARY "${static_lib}" PARENT_SCOPE)
   set(TENSORCAST_SONAME "${soname}" PARENT_SCOPE)
+  set(TENSORCAST_ORT_LIBRARY "${ort_lib}" PARENT_SCOPE)
   set(TENSORCAST_NATIVE_STATIC_LIBS "${native_static_libs}" PARENT_SCOPE)
 endfunction()

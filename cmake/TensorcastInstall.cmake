@@ -26,6 +26,15 @@
 #                                        with the static one only, those in Libs (then
 #                                        -ltensorcast can only mean libtensorcast.a); with
 #                                        the shared one only, no Libs.private
+#   TCAST_BUILD_ORT (OFF by default):
+#   <ortdir>/libtensorcast_ort.so        the onnxruntime plugin (SONAME libtensorcast_ort.so,
+#                                        exporting CreateEpFactories, ReleaseEpFactory and
+#                                        RegisterCustomOps only), where <ortdir> is the
+#                                        cache variable TCAST_INSTALL_ORTDIR, by default
+#                                        <libdir>/tensorcast: a module a host dlopen()s by
+#                                        path, not a library programs link, so it stays out
+#                                        of the linker's search path (Debian Policy 10.2,
+#                                        the FHS's /usr/lib/<package>), unversioned
 #   TCAST_INSTALL_CSHARP (OFF by default; needs TCAST_INSTALL_SHARED and Mono's mcs):
 #   <libdir>/TensorcastSharp.dll         the C# bindings (bindings/csharp/src/*.cs, the
 #                                        .csproj's <Compile> items), beside
@@ -140,6 +149,15 @@ install(CODE "
                  \"${TCAST_INSTALL_STAGE}/tensorcast.pc\" @ONLY)")
 install(FILES "${TCAST_INSTALL_STAGE}/tensorcast.pc"
         DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+
+# The onnxruntime plugin: a module that onnxruntime loads by its full path
+# (register_execution_provider_library / RegisterExecutionProviderLibrary), so it goes in
+# a directory of its own, not beside libtensorcast.so, and has no versioned name or links.
+set(TCAST_INSTALL_ORTDIR "${CMAKE_INSTALL_LIBDIR}/tensorcast" CACHE STRING
+    "Where TCAST_BUILD_ORT installs libtensorcast_ort.so (relative: under the prefix)")
+if(TCAST_BUILD_ORT)
+  install(FILES "${TENSORCAST_ORT_LIBRARY}" DESTINATION "${TCAST_INSTALL_ORTDIR}")
+endif()
 
 # The C# assembly, compiled as scripts/test-csharp.sh compiles it, installed beside the
 # shared library: its resolver tries the assembly's own directory before the system's.

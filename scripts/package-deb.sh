@@ -103,6 +103,7 @@ ls -l "$out"
 
 lib_deb=$out/libtensorcast${major}_${deb_version}_$arch.deb
 dev_deb=$out/libtensorcast-dev_${deb_version}_$arch.deb
+ort_deb=$out/libtensorcast-ort_${deb_version}_$arch.deb
 dbgsym_deb=$out/libtensorcast${major}-dbgsym_${deb_version}_$arch.deb
 changes=$out/tensorcast_${deb_version}_$arch.changes
 
@@ -158,6 +159,26 @@ lib_contents() {
 }
 check "libtensorcast$major: the shared library and its SONAME link" lib_contents
 
+# The onnxruntime plugin (-DTCAST_BUILD_ORT=ON) in a package of its own, in the directory
+# of docs/packaging.md, "The onnxruntime plugin": `dpkg -c` lists it; its SONAME and its
+# three exports as integrations/onnxruntime/build.rs links it; no libtensorcast needed.
+ort_contents() {
+  local so=usr/lib/$multiarch/tensorcast/libtensorcast_ort.so dir symbols
+  contents "$ort_deb" "$so"
+  dpkg-deb -c "$ort_deb" | grep -F "./$so" || fail "dpkg -c does not list $so"
+  dir=$(mktemp -d)
+  dpkg-deb -x "$ort_deb" "$dir"
+  readelf -d "$dir/$so" | grep -F "Library soname: [libtensorcast_ort.so]" ||
+    fail "the plugin's SONAME is not libtensorcast_ort.so"
+  symbols=$(nm -D --defined-only "$dir/$so" | awk '{print $NF}' | sort | xargs)
+  [ "$symbols" = "CreateEpFactories RegisterCustomOps ReleaseEpFactory" ] ||
+    fail "the plugin exports: $symbols"
+  rm -rf "$dir"
+  ! dpkg-deb -f "$ort_deb" Depends | grep -q libtensorcast || fail "libtensorcast-ort depends on libtensorcast"
+  echo "Depends: $(dpkg-deb -f "$ort_deb" Depends); exports $symbols"
+}
+check "libtensorcast-ort: the onnxruntime plugin in /usr/lib/$multiarch/tensorcast/" ort_contents
+
 dev_contents() {
   contents "$dev_deb" usr/include/tensorcast.h usr/include/tensorcast.hpp \
     "usr/lib/$multiarch/libtensorcast.so" "usr/lib/$multiarch/libtensorcast.a" \
@@ -211,7 +232,7 @@ check "dependencies: libc6 (from the symbols), -dev on the same version, a -dbgs
 no_build_paths() {
   local dir file copy hits found=0
   dir=$(mktemp -d)
-  for file in "$lib_deb" "$dev_deb" "$dbgsym_deb"; do
+  for file in "$lib_deb" "$dev_deb" "$ort_deb" "$dbgsym_deb"; do
     dpkg-deb -x "$file" "$dir"
   done
   while IFS= read -r file; do
@@ -224,7 +245,7 @@ no_build_paths() {
     else
       echo "${file#"$dir"}: no path of this machine"
     fi
-  done < <(find "$dir" -type f \( -name '*.so.*' -o -name '*.a' -o -name '*.debug' \) | sort)
+  done < <(find "$dir" -type f \( -name '*.so.*' -o -name '*.so' -o -name '*.a' -o -name '*.debug' \) | sort)
   rm -rf "$dir"
   [ "$found" -eq 0 ] || fail "the packaged binaries hold paths of the build machine"
 }

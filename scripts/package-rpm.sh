@@ -80,6 +80,7 @@ release=$(rpmspec -q --srpm --qf '%{release}' "$spec")
 arch=$(rpm --eval '%{_arch}')
 lib_rpm=$top/RPMS/$arch/tensorcast-$version-$release.$arch.rpm
 devel_rpm=$top/RPMS/$arch/tensorcast-devel-$version-$release.$arch.rpm
+ort_rpm=$top/RPMS/$arch/tensorcast-ort-$version-$release.$arch.rpm
 srpm=$top/SRPMS/tensorcast-$version-$release.src.rpm
 libdir=$(rpm --eval '%{_libdir}')
 
@@ -162,6 +163,31 @@ devel_contents() {
 }
 check "tensorcast-devel: headers, .so link, pkg-config and CMake files, the documents, no static library" devel_contents
 
+# The onnxruntime plugin (-DTCAST_BUILD_ORT=ON) in a package of its own, in
+# %{_libdir}/tensorcast/ (docs/packaging.md): rpm -qlp lists it, mode 0755 (so that rpm
+# strips it and extracts its debug information), its SONAME and three exports as
+# integrations/onnxruntime/build.rs links it, and it requires no libtensorcast.
+ort_contents() {
+  local so=$libdir/tensorcast/libtensorcast_ort.so dir symbols
+  contents "$ort_rpm" "$so"
+  rpm -qlp "$ort_rpm" | grep -x "$so" || fail "rpm -qlp does not list $so"
+  rpm -qp --qf '[%{filenames} %{filemodes:perms}\n]' "$ort_rpm" | grep -x "$so -rwxr-xr-x" ||
+    fail "the plugin is not mode 0755"
+  rpm -qp --qf '[%{filenames} %{fileflags:fflags}\n]' "$ort_rpm" | grep -E '/LICENSE-(MIT|APACHE) l$' ||
+    fail "the licence files are not marked %license"
+  dir=$(mktemp -d)
+  (cd "$dir" && rpm2cpio "$ort_rpm" | cpio -idm --quiet)
+  readelf -d "$dir$so" | grep -F "Library soname: [libtensorcast_ort.so]" ||
+    fail "the plugin's SONAME is not libtensorcast_ort.so"
+  symbols=$(nm -D --defined-only "$dir$so" | awk '{print $NF}' | sort | xargs)
+  [ "$symbols" = "CreateEpFactories RegisterCustomOps ReleaseEpFactory" ] ||
+    fail "the plugin exports: $symbols"
+  rm -rf "$dir"
+  ! rpm -qp --requires "$ort_rpm" | grep -q libtensorcast || fail "tensorcast-ort requires libtensorcast"
+  echo "exports $symbols"
+}
+check "tensorcast-ort: the onnxruntime plugin in $libdir/tensorcast/" ort_contents
+
 # Both packages unpacked together (tensorcast-devel requires tensorcast): every relative
 # link of their Markdown leads to a file of one of them.
 doc_links() {
@@ -204,6 +230,9 @@ bundled() {
   printf '%s\n' "$from_rpm"
   [ "$from_cargo" = "$from_rpm" ] ||
     { diff <(echo "$from_cargo") <(echo "$from_rpm") >&2 || true; fail "bundled() provides differ from cargo tree (< cargo, > rpm)"; }
+  # The plugin compiles the same crates in (the core and nothing else of its own).
+  [ "$(rpm -qp --provides "$ort_rpm" | grep '^bundled(' | sort)" = "$from_rpm" ] ||
+    fail "tensorcast-ort's bundled() provides differ from tensorcast's"
 }
 check "bundled(crate()) provides: the crates compiled in, at Cargo.lock's versions" bundled
 
@@ -240,7 +269,7 @@ run_rpmlint() {
 # All at once, as Fedora's CI does: each filter of the rpmlintrc must match some tag of
 # some package (rpmlint reports an unused one as an error).
 check "rpmlint: the spec, the source RPM and the binary RPMs" \
-  run_rpmlint all "$spec" "$srpm" "$lib_rpm" "$devel_rpm"
+  run_rpmlint all "$spec" "$srpm" "$lib_rpm" "$devel_rpm" "$ort_rpm"
 
 step "installed into a scratch root (rpm --root), consumers built against it"
 

@@ -3,7 +3,9 @@
 # Tests tensorcast as an installed system library: builds it with CMake (release profile,
 # build dir build/cmake-install), installs it into a fresh prefix, checks what was
 # installed (files, links, SONAME, exported symbols, package metadata, the licences and
-# docs under share/doc/tensorcast, no build machine path in the libraries) and builds and
+# docs under share/doc/tensorcast, no build machine path in the libraries; with
+# -DTCAST_BUILD_ORT=ON, the onnxruntime plugin in <libdir>/tensorcast/ with its SONAME
+# and its three exports, built in the same cargo run) and builds and
 # runs a separate C project against it (tests/consumer/) four ways: CMake find_package
 # with the shared and the static library, and plain cc with pkg-config, shared and
 # --static; and the Go binding's README example, vendored, with -tags tensorcast_pkgconfig.
@@ -52,7 +54,7 @@ soname=libtensorcast.so.$major
 
 build_and_install() {
   cmake -S . -B build/cmake-install -DTCAST_CARGO_PROFILE=release \
-    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF
+    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_EXAMPLES=OFF -DTCAST_BUILD_ORT=ON
   cmake --build build/cmake-install
   cmake --install build/cmake-install --prefix "$prefix"
 }
@@ -64,6 +66,8 @@ includedir_rel=$(sed -n 's/^CMAKE_INSTALL_INCLUDEDIR:[A-Z]*=//p' build/cmake-ins
 docdir_rel=$(sed -n 's/^CMAKE_INSTALL_DATAROOTDIR:[A-Z]*=//p' build/cmake-install/CMakeCache.txt)/doc/tensorcast
 libdir=$prefix/$libdir_rel
 includedir=$prefix/$includedir_rel
+# The onnxruntime plugin (TCAST_BUILD_ORT): TCAST_INSTALL_ORTDIR, <libdir>/tensorcast.
+ort_rel=$libdir_rel/tensorcast/libtensorcast_ort.so
 echo "library directory: $libdir"
 # What the static link needs besides libtensorcast.a, as -l flags.
 native_libs=$(grep -v '^#' cmake/native-static-libs.txt | xargs -n 1 | sed 's/^/-l/' | xargs)
@@ -92,6 +96,10 @@ expected_files() {
       printf '%s\n' \
         "$libdir_rel/libtensorcast.a" \
         "$libdir_rel/cmake/tensorcast/tensorcastTargets-static.cmake"
+    fi
+    # The full install is the one built with -DTCAST_BUILD_ORT=ON.
+    if [ "$kind" = full ]; then
+      echo "$ort_rel"
     fi
     # The licences and the README always, the changelog and the security policy when the
     # tree has them; the pages of docs/ in docs/.
@@ -156,6 +164,23 @@ exports() {
 }
 check "nm -D: the shared library exports only tcast_* symbols" exports
 
+# The plugin as integrations/onnxruntime/build.rs links it: SONAME libtensorcast_ort.so,
+# onnxruntime's three entry points and nothing else (no tcast_*), the core linked in
+# (no libtensorcast.so.N needed), and it loads.
+ort_plugin() {
+  local so=$prefix/$ort_rel dynamic symbols
+  dynamic=$(readelf -d "$so")
+  grep -q "Library soname: \[libtensorcast_ort.so\]" <<<"$dynamic" ||
+    fail "the plugin's SONAME is not libtensorcast_ort.so: $(grep SONAME <<<"$dynamic")"
+  ! grep -q "Shared library: \[libtensorcast" <<<"$dynamic" || fail "the plugin needs libtensorcast"
+  symbols=$(nm -D --defined-only "$so" | awk '{print $NF}' | sort | xargs)
+  [ "$symbols" = "CreateEpFactories RegisterCustomOps ReleaseEpFactory" ] ||
+    fail "the plugin exports: $symbols"
+  python3 -c 'import ctypes, sys; lib = ctypes.CDLL(sys.argv[1]); lib.CreateEpFactories' "$so"
+  echo "$so: SONAME libtensorcast_ort.so, exports $symbols"
+}
+check "-DTCAST_BUILD_ORT=ON: $ort_rel, its SONAME and three exports" ort_plugin
+
 docs() {
   local name
   for name in LICENSE-MIT LICENSE-APACHE README.md CHANGELOG.md SECURITY.md CONTRIBUTING.md \
@@ -176,7 +201,7 @@ build_paths() {
   build_paths_absent "$repo" "${CARGO_HOME:-$HOME/.cargo}" -- "$@"
 }
 installed_paths() {
-  build_paths "$libdir/$real_name" "$libdir/libtensorcast.a"
+  build_paths "$libdir/$real_name" "$libdir/libtensorcast.a" "$prefix/$ort_rel"
 }
 check "the installed libraries hold neither the source tree's nor CARGO_HOME's path" installed_paths
 
