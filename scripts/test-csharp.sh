@@ -136,6 +136,16 @@ package_program() {
   cp "$unpacked/lib/netstandard2.0/TensorcastSharp.dll" "$lib" "$check/"
   env -u LD_LIBRARY_PATH -u TENSORCAST_LIBRARY -u MONO_PATH \
     mono "$check/PackageCheck.exe" "$check/libtensorcast.so" "$check/libtensorcast.so"
+
+  # What a runtime package installs: the SONAME alone, no libtensorcast.so link.
+  echo "-- only libtensorcast.so.0 on LD_LIBRARY_PATH (a runtime package's file): loaded by its SONAME:"
+  local soname_dir=$out/soname-only program=$out/soname-program
+  rm -rf "$soname_dir" "$program"
+  mkdir -p "$soname_dir" "$program"
+  cp "$lib" "$soname_dir/libtensorcast.so.0"
+  cp "$check/PackageCheck.exe" "$unpacked/lib/netstandard2.0/TensorcastSharp.dll" "$program/"
+  env -u TENSORCAST_LIBRARY -u MONO_PATH LD_LIBRARY_PATH="$soname_dir" \
+    mono "$program/PackageCheck.exe" "$soname_dir/libtensorcast.so.0" none null
 }
 step "a program on the packed DLL finds the packed native library (mono)" package_program
 

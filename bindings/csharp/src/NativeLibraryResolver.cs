@@ -11,8 +11,12 @@
 //   1. TENSORCAST_LIBRARY, when set: that file and nothing else;
 //   2. otherwise the assembly's directory, its runtimes/<rid>/native/ and the
 //      runtimes/<rid>/native/ of a NuGet package whose lib/<framework>/ holds the assembly;
-//   3. then the runtime's own lookup of "tensorcast" (Mono: a <dllmap>, the assembly's
-//      directory, LD_LIBRARY_PATH, the system's directories; .NET: its probing, deps.json).
+//   3. on Linux, the SONAME libtensorcast.so.0 by name (dlopen's search: LD_LIBRARY_PATH,
+//      the ld.so cache, the system's directories), the one file a runtime package
+//      (libtensorcast0, tensorcast) installs: libtensorcast.so is the -dev package's link;
+//   4. then the runtime's own lookup of "tensorcast" (Mono: a <dllmap>, the assembly's
+//      directory, LD_LIBRARY_PATH, the system's directories; .NET: its probing, deps.json),
+//      which finds libtensorcast.so.
 //
 // A file found in 1 or 2 is loaded by path and the DllImports are bound to it: on .NET
 // Core 3+ by the DllImport resolver registered with NativeLibrary.SetDllImportResolver
@@ -99,6 +103,14 @@ namespace TensorcastSharp.Interop
                 if (RuntimeInformation.IsOSPlatform(OSPlatform.OSX)) return "libtensorcast.dylib";
                 return "libtensorcast.so";
             }
+        }
+
+        /// <summary>The library's SONAME on Linux, libtensorcast.so.0 (every 0.x release is
+        /// ABI-compatible with the others), loaded by name after the files beside the assembly
+        /// and before the runtime's lookup of libtensorcast.so; null on other OSes.</summary>
+        public static string Soname
+        {
+            get { return RuntimeInformation.IsOSPlatform(OSPlatform.Linux) ? "libtensorcast.so.0" : null; }
         }
 
         /// <summary>The NuGet runtime identifier of this process: "linux-x64", "linux-arm64",
@@ -224,6 +236,18 @@ namespace TensorcastSharp.Interop
                 }
                 tried.Add(label + error);
             }
+            if (!byVariable && Soname != null)
+            {
+                // By name, not a path: LoadedFrom stays null, as for the runtime's lookup.
+                string error = LoadFile(Soname);
+                if (error == null)
+                {
+                    loadedFrom = null;
+                    loaded = true;
+                    return null;
+                }
+                tried.Add(Soname + " by name (LD_LIBRARY_PATH, the system's directories): " + error);
+            }
             if (!byVariable)
             {
                 string error = LoadByName();
@@ -285,7 +309,8 @@ namespace TensorcastSharp.Interop
             }
         }
 
-        // Loads a file by its full path so that the externs bind to it; null, or why not.
+        // Loads a file by its full path (or the SONAME by name, which dlopen searches for) so
+        // that the externs bind to it; null, or why not.
         static string LoadFile(string path)
         {
             if (registered)

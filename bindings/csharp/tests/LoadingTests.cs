@@ -204,6 +204,7 @@ namespace TensorcastSharp.Tests
                         Assert.True(m.Contains(Path.Combine(dir, "libtensorcast.so") + ": no such file"), what + ": beside the assembly: " + m);
                         Assert.True(m.Contains(Path.Combine(dir, "runtimes", NativeLibraryResolver.RuntimeIdentifier, "native", "libtensorcast.so")),
                                     what + ": runtimes/RID/native: " + m);
+                        Assert.True(m.Contains("libtensorcast.so.0 by name"), what + ": the SONAME: " + m);
                         Assert.True(m.Contains("the runtime's own lookup of \"tensorcast\""), what + ": the runtime's lookup: " + m);
                         Assert.True(m.Contains("LD_LIBRARY_PATH"), what + ": the hint: " + m);
                     }

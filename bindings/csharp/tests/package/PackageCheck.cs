@@ -3,9 +3,10 @@
 // scripts/pack-csharp.sh): it makes native calls, then reports which libtensorcast the
 // process mapped (from /proc/self/maps), the file NativeLibraryResolver says it loaded and
 // what NativeLibraryResolver.Locate() finds, and fails unless they are what the script
-// expects (the file loaded is both the one mapped and LoadedFrom):
+// expects (the file loaded is the one mapped, and LoadedFrom unless a third argument says
+// otherwise: `null` when the library was loaded by name, the SONAME):
 //
-//   mono PackageCheck.exe LOADED_LIBRARY LOCATED_LIBRARY|none
+//   mono PackageCheck.exe LOADED_LIBRARY LOCATED_LIBRARY|none [LOADED_FROM|null]
 
 using System;
 using System.IO;
@@ -17,13 +18,15 @@ static class PackageCheck
 {
     static int Main(string[] args)
     {
-        if (args.Length != 2)
+        if (args.Length != 2 && args.Length != 3)
         {
-            Console.Error.WriteLine("usage: PackageCheck.exe LOADED_LIBRARY LOCATED_LIBRARY|none");
+            Console.Error.WriteLine("usage: PackageCheck.exe LOADED_LIBRARY LOCATED_LIBRARY|none [LOADED_FROM|null]");
             return 2;
         }
         string expectLoaded = Path.GetFullPath(args[0]);
         string expectLocated = args[1] == "none" ? null : Path.GetFullPath(args[1]);
+        string expectLoadedFrom = args.Length == 2 ? expectLoaded
+            : args[2] == "null" ? null : Path.GetFullPath(args[2]);
 
         Float16[] half = Tensorcast.Cast<float, Float16>(new[] { 1f, -2.5f });
         string loaded = File.ReadAllLines("/proc/self/maps")
@@ -51,9 +54,9 @@ static class PackageCheck
             Console.Error.WriteLine("FAIL: expected " + expectLoaded + " to be loaded");
             failures++;
         }
-        if (loadedFrom != expectLoaded)
+        if (loadedFrom != expectLoadedFrom)
         {
-            Console.Error.WriteLine("FAIL: expected LoadedFrom to be " + expectLoaded);
+            Console.Error.WriteLine("FAIL: expected LoadedFrom to be " + (expectLoadedFrom ?? "null"));
             failures++;
         }
         if (located != expectLocated)
