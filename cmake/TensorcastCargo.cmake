@@ -310,6 +310,7 @@ function(tensorcast_add_cargo_libraries)
         "${lib_dir}/${CMAKE_SHARED_LIBRARY_PREFIX}tensorcast_ort${CMAKE_SHARED_LIBRARY_SUFFIX}")
     list(APPEND byproducts "${ort_lib}")
   endif()
+  string(JOIN " " packages_words ${packages})
   set(soname "")
   set(soname_link_command)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
@@ -384,7 +385,7 @@ function(tensorcast_add_cargo_libraries)
     WORKING_DIRECTORY "${ARG_MANIFEST_DIR}"
     BYPRODUCTS ${byproducts}
     USES_TERMINAL
-    COMMENT "cargo build of the tensorcast library ${packages} (${profile_dir} profile)"
+    COMMENT "cargo build of the tensorcast library ${packages_words} (${profile_dir} profile)"
     VERBATIM)
 
   set(include_dir "${ARG_MANIFEST_DIR}/include")
