@@ -12,9 +12,14 @@
 # rustc wrote the name instead, in a copy of rustc's file, and runs the real linker on
 # the copy. The list of exported symbols stays rustc's.
 #
-# It acts only on the link of libtensorcast.so itself, recognised by the SONAME capi/build.rs
-# gives it (-Wl,-soname,libtensorcast.so.<major>); build scripts, proc macros and
-# everything else are linked unchanged. The major version, and so the node's name, comes
+# It acts on the link of libtensorcast.so itself, recognised by the SONAME capi/build.rs
+# gives it (-Wl,-soname,libtensorcast.so.<major>), and on the onnxruntime plugin's
+# (-DTCAST_BUILD_ORT=ON), recognised by the second version script its build.rs passes,
+# core-local.map: a node `{ local: tcast_...; };` that hides the core's functions rustc
+# lists as global. GNU ld refuses two anonymous nodes, so the plugin gets one script
+# instead: a copy of rustc's without the lines naming a function of core-local.map (its
+# `local: *;` then hides them). Build scripts, proc macros and everything else are linked
+# unchanged. The major version, and so the node's name, comes
 # from that SONAME. (rustc passes its arguments in an @file only when a command line is
 # too long for the system; this wrapper would then see no SONAME and link unchanged, and
 # the readelf checks of scripts/test-abi.sh would fail.)
@@ -32,21 +37,43 @@ real=${TCAST_REAL_LINKER:-cc}
 
 soname=
 script=
+local_map=
 for arg in "$@"; do
   case $arg in
     -Wl,-soname,libtensorcast.so.*) soname=${arg#-Wl,-soname,} ;;
+    -Wl,--version-script=*/core-local.map) local_map=${arg#-Wl,--version-script=} ;;
     -Wl,--version-script=*) script=${arg#-Wl,--version-script=} ;;
   esac
 done
-
-if [ -z "$soname" ]; then
-  exec "$real" "$@"
-fi
 
 fail() {
   echo "tensorcast-linker.sh: $*" >&2
   exit 1
 }
+
+# The plugin: rustc's script less the core's functions, and no core-local.map.
+if [ -n "$local_map" ]; then
+  if [ -z "$script" ] || [ ! -f "$script" ]; then
+    fail "the plugin's link has core-local.map but no version script of rustc's"
+  fi
+  grep -o 'tcast_[A-Za-z0-9_]*' "$local_map" | sort -u >"$script.core-local"
+  [ -s "$script.core-local" ] || fail "$local_map names no tcast_ function"
+  grep -v -w -F -f "$script.core-local" "$script" >"$script.plugin" || true
+  grep -q 'local:' "$script.plugin" || fail "rustc's version script $script has no local: part"
+  for arg in "$@"; do
+    shift
+    case $arg in
+      -Wl,--version-script=*/core-local.map) continue ;;
+      -Wl,--version-script=*) arg=-Wl,--version-script=$script.plugin ;;
+    esac
+    set -- "$@" "$arg"
+  done
+  exec "$real" "$@"
+fi
+
+if [ -z "$soname" ]; then
+  exec "$real" "$@"
+fi
 
 major=${soname#libtensorcast.so.}
 case $major in
