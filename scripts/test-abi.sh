@@ -31,11 +31,13 @@
 #                                       abi/libtensorcast<major>.symbols from this build
 #                                       (at a release only: see docs/c-api.md, section 11)
 #
-# Everything is built under build/abi/ (kept, so a second run is incremental): the CMake
+# Everything is built under build/abi/ (kept, so a second run is incremental): one CMake
 # build (release profile with debug info, which abidw reads, at opt-level 0 unless
-# TCAST_ABI_OPT_LEVEL says otherwise or --bless) in build/abi/cmake with its
-# own cargo target directory build/abi/target, the changed copies in build/abi/variants
-# (dev profile, which has debug info, one incremental build after another), the other
+# TCAST_ABI_OPT_LEVEL says otherwise or --bless; incremental) in build/abi/cmake, with
+# its own cargo target directory build/abi/target, of a copy of the sources in
+# build/abi/variants/src: checks 1, 2, 3 and 4 read its libraries as built from the
+# unchanged copy, then the changed copies of check 3 are built by the same CMake build,
+# one incremental build after another (last, as they change its libraries); the other
 # Rust library in build/abi/coexist-*. Installs what is missing (Debian/Ubuntu): cmake,
 # make, a C compiler, binutils, abigail-tools, dpkg-dev. Ends with "abi: N passed, M
 # failed" and exits nonzero on any failure.
@@ -129,18 +131,50 @@ describe_status() {
 opt_level=${TCAST_ABI_OPT_LEVEL:-0}
 [ "$bless" -eq 0 ] || opt_level=3
 
-cmake_build() {
-  # The release profile with debug info (for abidw), in a cargo target directory of its
-  # own: the test command's other release builds in target/ keep theirs.
-  CARGO_TARGET_DIR=$cargo_target cmake -S . -B "$build" -DTCAST_CARGO_PROFILE=release \
-    -DTCAST_BUILD_TESTS=ON -DTCAST_BUILD_EXAMPLES=OFF -DTCAST_BUILD_CXX=OFF >"$out/configure.log" ||
-    { cat "$out/configure.log" >&2; return 1; }
+variants=$out/variants
+copy=$variants/src
+
+copy_sources() {
+  # What the CMake build and `cargo build -p tensorcast-c` need (the workspace's members:
+  # capi/, which it builds, integrations/ and python/, whose manifests cargo reads; the
+  # header, the C tests), and a pristine copy beside it to start each variant from.
+  rm -rf "$variants/pristine" "$copy"
+  mkdir -p "$variants/pristine/python" "$variants/pristine/tests"
+  cp -R Cargo.toml Cargo.lock build.rs CMakeLists.txt src benches capi integrations cmake include \
+    "$variants/pristine/"
+  cp -R python/Cargo.toml python/src "$variants/pristine/python/"
+  cp -R tests/c "$variants/pristine/tests/"
+  cp -R "$variants/pristine" "$copy"
+}
+step "a copy of the sources in ${variants#"$repo"/}" copy_sources
+
+# cmake_env COMMAND...: COMMAND in the environment of this script's CMake build: the
+# release profile with debug info (for abidw) at $opt_level, incremental, in 16 codegen
+# units (the variants rebuild the core one after another; the ABI depends on neither),
+# in a cargo target directory of its own (the test command's other release builds in
+# target/ keep theirs).
+cmake_env() {
   CARGO_TARGET_DIR=$cargo_target CARGO_PROFILE_RELEASE_DEBUG=true \
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level \
-    cmake --build "$build" --target test_status test_status_static
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=$opt_level CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_INCREMENTAL=1 "$@"
+}
+
+cmake_build() {
+  cmake_env cmake -S "$copy" -B "$build" -DTCAST_CARGO_PROFILE=release -DTCAST_BUILD_TESTS=ON \
+    -DTCAST_BUILD_EXAMPLES=OFF -DTCAST_BUILD_CXX=OFF -DTCAST_INSTALL_DOCS=OFF >"$out/configure.log" ||
+    { cat "$out/configure.log" >&2; return 1; }
+  cmake_env cmake --build "$build" --target test_status test_status_static
   [ -f "$so" ] && [ -f "$static" ]
 }
 step "CMake build of tensorcast $version (release profile at opt-level $opt_level, debug info) in ${build#"$repo"/}" cmake_build
+
+# build_variant: the library of the changed copy, rebuilt by the CMake build above (an
+# incremental cargo build, linked by cmake/tensorcast-linker.sh as every CMake build of
+# it is, so that its symbols carry the version); prints its path.
+build_variant() {
+  cmake_env cmake --build "$build" --target tensorcast_cargo >&2
+  echo "$so"
+}
 
 if [ "$bless" -eq 1 ]; then
   bless_files() {
@@ -246,39 +280,6 @@ baseline_gate() {
   [ "$status" -eq 0 ] || fail "the ABI changed incompatibly since $baseline"
 }
 check "abidiff $baseline and this build: nothing changed but additions" baseline_gate
-
-# --- the gate against deliberately changed sources ----------------------------------
-
-variants=$out/variants
-copy=$variants/src
-variants_target=$variants/target
-
-copy_sources() {
-  # What `cargo build -p tensorcast-c` needs (the workspace's members: capi/, which it
-  # builds, integrations/ and python/, whose manifests cargo reads), and the linker
-  # wrapper; a pristine copy beside it to start each variant from.
-  rm -rf "$variants/pristine" "$copy"
-  mkdir -p "$variants/pristine/python"
-  cp -R Cargo.toml Cargo.lock build.rs src benches capi integrations cmake "$variants/pristine/"
-  cp -R python/Cargo.toml python/src "$variants/pristine/python/"
-  cp -R "$variants/pristine" "$copy"
-}
-step "a copy of the sources in ${variants#"$repo"/}" copy_sources
-
-# build_variant: the dev profile with full debug info (abidw reads the types from it;
-# Cargo.toml keeps only line tables) at opt-level 0, incremental, linked as the
-# CMake build links it (cmake/tensorcast-linker.sh), so that the symbols carry the
-# version; prints the library's path. The ABI that abidiff reads (the exported
-# functions' types, the structs' layouts) is the same at any optimisation level; opt-level
-# 0 compiles in a fraction of the time.
-build_variant() {
-  local host
-  host=$(rustc -vV | sed -n 's/^host: //p')
-  (cd "$copy" && CARGO_TARGET_DIR=$variants_target CARGO_PROFILE_DEV_OPT_LEVEL=0 \
-    CARGO_PROFILE_DEV_DEBUG=true CARGO_INCREMENTAL=1 cargo build -p tensorcast-c --lib --quiet \
-    --config "target.$host.linker=\"$copy/cmake/tensorcast-linker.sh\"") >&2
-  echo "$variants_target/debug/libtensorcast.so"
-}
 
 # edit FILE FROM TO: replaces the line FROM (whole, exact) by the lines TO in the copy's
 # FILE; fails unless FROM occurs exactly once, so that a variant never builds unchanged.
@@ -418,22 +419,10 @@ check_opaque() {
   grep -q "tcast_np_dtype" "$variants/opaque.report" && fail "the opaque type's change was reported"
   # Without the suppression, the same build is refused: the suppression is what lets it pass.
   local status=0
-  abidiff --no-added-syms "$baseline" "$variants_target/debug/libtensorcast.so" >/dev/null || status=$?
+  abidiff --no-added-syms "$baseline" "$so" >/dev/null || status=$?
   echo "without $suppressions: $(describe_status "$status")"
   [ "$status" -ne 0 ] || fail "the change did not reach the ABI at all: this variant proves nothing"
 }
-
-check "the unchanged sources, built as the variants are (dev profile): the gate passes" \
-  variant unchanged pass unchanged
-check "an added export (tcast_abi_gate_added): the gate passes" check_added
-check "tcast_version gains a parameter: the gate fails" check_signature
-check "a field inserted in the middle of tcast_cast_options: the gate fails" check_options_field
-check "a field inserted in the middle of tcast_error: the gate fails" check_error_field
-check "a field added at the end of tcast_cast_options (returned by value): the gate fails" \
-  check_options_field_at_end
-check "an export removed (tcast_version renamed): the gate fails" check_removed
-check "a field added inside the opaque tcast_np_dtype: the gate passes ($suppressions)" \
-  check_opaque
 
 # --- the static library ---------------------------------------------------------------
 
@@ -550,6 +539,22 @@ for other in "${others[@]}"; do
   check "libtensorcast.a and tests/coexist built by another rustc ($other) link in both orders and run" \
     coexist "$other"
 done
+
+# --- the gate on deliberately changed sources (last: they rebuild the libraries) ------
+
+step "the ABI gate on deliberately changed copies of the sources"
+
+check "the unchanged sources, rebuilt as the variants are: the gate passes" \
+  variant unchanged pass unchanged
+check "an added export (tcast_abi_gate_added): the gate passes" check_added
+check "tcast_version gains a parameter: the gate fails" check_signature
+check "a field inserted in the middle of tcast_cast_options: the gate fails" check_options_field
+check "a field inserted in the middle of tcast_error: the gate fails" check_error_field
+check "a field added at the end of tcast_cast_options (returned by value): the gate fails" \
+  check_options_field_at_end
+check "an export removed (tcast_version renamed): the gate fails" check_removed
+check "a field added inside the opaque tcast_np_dtype: the gate passes ($suppressions)" \
+  check_opaque
 
 printf '\nwall time: %d s\n' $((SECONDS - start))
 printf '\nabi: %d passed, %d failed\n' "$passed" "$failed"
