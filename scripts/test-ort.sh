@@ -14,7 +14,10 @@
 # 1 vs 2 intra-op threads, error propagation, memory over register cycles, the library's
 # SONAME and exports, and the C test (ort_c_test.c, compiled with cc, on the wheel's
 # libonnxruntime.so). Then counts the node tests that pass with and without the library
-# (information; the pytest run is what passes or fails).
+# (information; the pytest run is what passes or fails). Last, the C test and the node
+# and graph tests run again on the oldest onnxruntime the library supports (the pin of
+# requirements-oldest.txt, 1.24.4: installed alone into build/onnxruntime-oldest and put
+# ahead of the venv's 1.32.0 on PYTHONPATH).
 #
 #   scripts/test-ort.sh            everything; extra arguments go to pytest
 #
@@ -58,13 +61,34 @@ export ONNX118_NODE_DATA=$PWD/build/onnx-1.18.0/data/onnx/backend/test/data/node
   echo "build_models.py could not build every model: test_real_models.py fails for those"
 # --- end of the real-model set ----------------------------------------------------------
 
+# --- the oldest supported onnxruntime (requirements-oldest.txt) -------------------------
+# Its one wheel, without dependencies (the venv's pins serve it), kept while the pin is.
+oldest=build/onnxruntime-oldest
+oldest_requirements=tests/oracles/onnxruntime/requirements-oldest.txt
+if ! cmp -s "$oldest_requirements" "$oldest/.requirements"; then
+  rm -rf "$oldest"
+  step "installing $(grep -v '^#' "$oldest_requirements") into $oldest" \
+    "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps --target "$oldest" \
+    -r "$oldest_requirements"
+  cp "$oldest_requirements" "$oldest/.requirements"
+fi
+# --- end of the oldest onnxruntime ---------------------------------------------------------
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 (cd tests/oracles/onnxruntime && "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@") \
   | tee "$log" || status=$?
-# pytest's last line, e.g. "=== 190 passed in 30.1s ===" or "=== 2 failed, 188 passed ... ===".
-summary=$(grep -E '[0-9]+ (passed|failed|errors?)' "$log" | tail -1 || true)
+# The same C, node and graph tests on the oldest onnxruntime (its version is checked first).
+oldest_version=$(grep -oE '^onnxruntime==[0-9.]+' "$oldest_requirements" | cut -d= -f3)
+(cd tests/oracles/onnxruntime &&
+  PYTHONPATH="$PWD/../../../$oldest" "../../../$venv/bin/python" -c \
+    "import onnxruntime, sys; sys.exit(onnxruntime.__version__ != '$oldest_version')" &&
+  PYTHONPATH="$PWD/../../../$oldest" "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider \
+    test_ort_c.py test_ort.py test_ort_graphs.py "$@") | tee -a "$log" || status=$?
+# pytest's last line of each run, e.g. "=== 190 passed in 30.1s ===" or
+# "=== 2 failed, 188 passed ... ===".
+summary=$(grep -E '[0-9]+ (passed|failed|errors?)' "$log" || true)
 count() {
   local n
   n=$(grep -oE "[0-9]+ $1" <<<"$summary" | grep -oE '^[0-9]+' | awk '{s += $1} END {print s + 0}') || n=0

@@ -21,8 +21,8 @@ use std::ptr::{null, null_mut};
 
 use crate::kernel::{check, Fail, Kernel};
 use crate::ort::{
-    self, ep_api_slot, ep_sig, ep_slot, Api, EpApi, OrtApiBase, OrtEp, OrtEpFactory,
-    OrtKernelContext, OrtKernelImpl, OrtKernelInfo, OrtKernelRegistry, OrtStatus,
+    self, ort_fn, Api, EpApi, OrtApiBase, OrtEp, OrtEpFactory, OrtKernelContext, OrtKernelImpl,
+    OrtKernelInfo, OrtKernelRegistry, OrtStatus,
 };
 use crate::{guarded, Op, TYPES};
 
@@ -244,23 +244,17 @@ unsafe extern "C" fn supported_devices(
         }
         // SAFETY: onnxruntime passes `count` device pointers.
         let devices = unsafe { std::slice::from_raw_parts(devices, count) };
-        // SAFETY: the slot's type is as declared.
-        let device_type = unsafe {
-            made.api
-                .get::<ep_sig::HardwareDeviceType>(ep_slot::HARDWARE_DEVICE_TYPE)
-        };
+        let device_type = ort_fn!(made.api, HardwareDevice_Type);
         let cpu = devices.iter().find(|&&d| {
             // SAFETY: each device is valid for this call.
             let kind = unsafe { device_type(d) };
             kind == ort::HARDWARE_DEVICE_CPU
         });
         if let Some(&cpu) = cpu {
-            // SAFETY: the slot's type is as declared; onnxruntime owns the device made
+            // SAFETY: the member's type is the header's; onnxruntime owns the device made
             // into `ep_devices[0]`, an array of at least one.
             unsafe {
-                check(made
-                    .ep_api
-                    .get::<ep_sig::CreateEpDevice>(ep_api_slot::CREATE_EP_DEVICE)(
+                check(ort_fn!(made.ep_api, CreateEpDevice)(
                     this,
                     cpu,
                     null(),
@@ -288,20 +282,20 @@ unsafe extern "C" fn create_ep(
         let ep = Box::new(Ep {
             base: OrtEp {
                 ort_version_supported: ort::EP_API_VERSION,
-                get_name: ep_name,
-                get_capability,
-                compile: None,
-                release_node_compute_infos: None,
-                get_preferred_data_layout: None,
-                should_convert_data_layout_for_op: None,
-                set_dynamic_options: None,
-                on_run_start: None,
-                on_run_end: None,
-                create_allocator: None,
-                create_sync_stream_for_device: None,
-                get_compiled_model_compatibility_info: compatibility_info,
-                get_kernel_registry,
-                is_concurrent_run_supported: None,
+                GetName: Some(ep_name),
+                GetCapability: Some(get_capability),
+                Compile: None,
+                ReleaseNodeComputeInfos: None,
+                GetPreferredDataLayout: None,
+                ShouldConvertDataLayoutForOp: None,
+                SetDynamicOptions: None,
+                OnRunStart: None,
+                OnRunEnd: None,
+                CreateAllocator: None,
+                CreateSyncStreamForDevice: None,
+                GetCompiledModelCompatibilityInfo: Some(compatibility_info),
+                GetKernelRegistry: Some(get_kernel_registry),
+                IsConcurrentRunSupported: None,
             },
             api: made.api,
             ep_api: made.ep_api,
@@ -425,31 +419,21 @@ unsafe extern "C" fn get_capability(
 ) -> *mut OrtStatus {
     let ep = ep(this);
     guarded(ep.api, || {
-        // SAFETY: the slots' types are as declared; `graph` and `support` are valid for
+        // SAFETY: the members' types are the header's; `graph` and `support` are valid for
         // this call, and `nodes` holds the `count` node pointers asked for.
         unsafe {
             let mut count = 0;
-            check(ep
-                .api
-                .get::<ep_sig::GraphGetNumNodes>(ep_slot::GRAPH_GET_NUM_NODES)(
-                graph, &mut count,
-            ))?;
+            check(ort_fn!(ep.api, Graph_GetNumNodes)(graph, &mut count))?;
             let mut nodes = vec![null(); count];
             if count > 0 {
-                check(ep
-                    .api
-                    .get::<ep_sig::GraphGetNodes>(ep_slot::GRAPH_GET_NODES)(
+                check(ort_fn!(ep.api, Graph_GetNodes)(
                     graph,
                     nodes.as_mut_ptr(),
                     count,
                 ))?;
             }
-            let look_up = ep
-                .ep_api
-                .get::<ep_sig::LookUpKernel>(ep_api_slot::EP_GRAPH_SUPPORT_INFO_LOOK_UP_KERNEL);
-            let add = ep
-                .ep_api
-                .get::<ep_sig::AddSingleNode>(ep_api_slot::EP_GRAPH_SUPPORT_INFO_ADD_SINGLE_NODE);
+            let look_up = ort_fn!(ep.ep_api, EpGraphSupportInfo_LookUpKernel);
+            let add = ort_fn!(ep.ep_api, EpGraphSupportInfo_AddSingleNode);
             for node in nodes {
                 // The operator first: the registry's look-up is the costlier question.
                 if !is_ours(ep.api, node)? {
@@ -485,45 +469,43 @@ unsafe extern "C" fn get_capability(
 /// passed to GetCapability, valid for that call.
 unsafe fn leave_to_onnxruntime(api: Api, node: *const ort::OrtNode) -> Result<bool, Fail> {
     const OURS: [&CStr; 3] = [c"Cast", c"CastLike", c"Expand"];
-    // SAFETY: the slots' types are as declared; every object read belongs to the graph,
+    // SAFETY: the members' types are the header's; every object read belongs to the graph,
     // valid for this call, and every out-pointer is a local or holds what was asked for.
     unsafe {
         if !is_onnx_op(api, node, &OURS[..2])? {
             return Ok(false);
         }
         let input = first_value(
-            api,
             node,
-            ep_slot::NODE_GET_NUM_INPUTS,
-            ep_slot::NODE_GET_INPUTS,
+            ort_fn!(api, Node_GetNumInputs),
+            ort_fn!(api, Node_GetInputs),
         )?;
         if !input.is_null() && is_float16(api, input)? {
             let mut producer = null();
             let mut output = 0;
-            check(api.get::<ep_sig::ValueInfoGetValueProducer>(
-                ep_slot::VALUE_INFO_GET_VALUE_PRODUCER,
-            )(input, &mut producer, &mut output))?;
+            check(ort_fn!(api, ValueInfo_GetValueProducer)(
+                input,
+                &mut producer,
+                &mut output,
+            ))?;
             if !producer.is_null() && !is_onnx_op(api, producer, &OURS)? {
                 return Ok(true);
             }
         }
         let output = first_value(
-            api,
             node,
-            ep_slot::NODE_GET_NUM_OUTPUTS,
-            ep_slot::NODE_GET_OUTPUTS,
+            ort_fn!(api, Node_GetNumOutputs),
+            ort_fn!(api, Node_GetOutputs),
         )?;
         if !output.is_null() && is_float16(api, output)? {
             let mut count = 0;
-            check(api.get::<ep_sig::ValueInfoGetValueNumConsumers>(
-                ep_slot::VALUE_INFO_GET_VALUE_NUM_CONSUMERS,
-            )(output, &mut count))?;
+            check(ort_fn!(api, ValueInfo_GetValueNumConsumers)(
+                output, &mut count,
+            ))?;
             let mut consumers = vec![null(); count];
             let mut indices = vec![0i64; count];
             if count > 0 {
-                check(api.get::<ep_sig::ValueInfoGetValueConsumers>(
-                    ep_slot::VALUE_INFO_GET_VALUE_CONSUMERS,
-                )(
+                check(ort_fn!(api, ValueInfo_GetValueConsumers)(
                     output,
                     consumers.as_mut_ptr(),
                     indices.as_mut_ptr(),
@@ -540,33 +522,36 @@ unsafe fn leave_to_onnxruntime(api: Api, node: *const ort::OrtNode) -> Result<bo
     }
 }
 
-/// The node's first input or output (by the count and list slots given), NULL if none.
+/// `OrtApi::Node_GetNumInputs` or `Node_GetNumOutputs`.
+type NodeCount = unsafe extern "C" fn(*const ort::OrtNode, *mut usize) -> *mut OrtStatus;
+/// `OrtApi::Node_GetInputs` or `Node_GetOutputs`.
+type NodeValues = unsafe extern "C" fn(
+    *const ort::OrtNode,
+    *mut *const ort::OrtValueInfo,
+    usize,
+) -> *mut OrtStatus;
+
+/// The node's first input or output (by the count and list functions given), NULL if
+/// none.
 ///
 /// # Safety
-/// As for `leave_to_onnxruntime`; the slots are Node_GetNumInputs/Node_GetInputs or
+/// As for `leave_to_onnxruntime`; the functions are Node_GetNumInputs/Node_GetInputs or
 /// Node_GetNumOutputs/Node_GetOutputs.
 unsafe fn first_value(
-    api: Api,
     node: *const ort::OrtNode,
-    count_slot: usize,
-    list_slot: usize,
+    count_of: NodeCount,
+    values_of: NodeValues,
 ) -> Result<*const ort::OrtValueInfo, Fail> {
     let mut count = 0;
-    // SAFETY: both slots have these types (NodeGetNumInputs's and NodeGetInputs's are the
-    // outputs' too); `values` holds the `count` entries asked for.
+    // SAFETY: the functions are onnxruntime's for this node; `values` holds the `count`
+    // entries asked for.
     unsafe {
-        check(api.get::<ep_sig::NodeGetNumInputs>(count_slot)(
-            node, &mut count,
-        ))?;
+        check(count_of(node, &mut count))?;
         if count == 0 {
             return Ok(null());
         }
         let mut values = vec![null(); count];
-        check(api.get::<ep_sig::NodeGetInputs>(list_slot)(
-            node,
-            values.as_mut_ptr(),
-            count,
-        ))?;
+        check(values_of(node, values.as_mut_ptr(), count))?;
         Ok(values[0])
     }
 }
@@ -579,23 +564,20 @@ unsafe fn is_float16(api: Api, value: *const ort::OrtValueInfo) -> Result<bool, 
     let mut type_info = null();
     let mut tensor = null();
     let mut element = 0;
-    // SAFETY: the slots' types are as declared; the type information belongs to the value.
+    // SAFETY: the members' types are the header's; the type information belongs to the value.
     unsafe {
-        check(api.get::<ep_sig::GetValueInfoTypeInfo>(
-            ep_slot::GET_VALUE_INFO_TYPE_INFO,
-        )(value, &mut type_info))?;
+        check(ort_fn!(api, GetValueInfoTypeInfo)(value, &mut type_info))?;
         if type_info.is_null() {
             return Ok(false);
         }
-        check(api.get::<ep_sig::CastTypeInfoToTensorInfo>(
-            ep_slot::CAST_TYPE_INFO_TO_TENSOR_INFO,
-        )(type_info, &mut tensor))?;
+        check(ort_fn!(api, CastTypeInfoToTensorInfo)(
+            type_info,
+            &mut tensor,
+        ))?;
         if tensor.is_null() {
             return Ok(false);
         }
-        check(api.get::<crate::ort::sig::GetTensorElementType>(
-            crate::ort::slot::GET_TENSOR_ELEMENT_TYPE,
-        )(tensor, &mut element))?;
+        check(ort_fn!(api, GetTensorElementType)(tensor, &mut element))?;
     }
     Ok(element == ort::TYPE_FLOAT16)
 }
@@ -607,17 +589,10 @@ unsafe fn is_float16(api: Api, value: *const ort::OrtValueInfo) -> Result<bool, 
 unsafe fn is_onnx_op(api: Api, node: *const ort::OrtNode, names: &[&CStr]) -> Result<bool, Fail> {
     let mut domain = null();
     let mut op_type = null();
-    // SAFETY: the slots' types are as declared; the strings belong to the node.
+    // SAFETY: the members' types are the header's; the strings belong to the node.
     unsafe {
-        check(api.get::<ep_sig::NodeGetText>(ep_slot::NODE_GET_DOMAIN)(
-            node,
-            &mut domain,
-        ))?;
-        check(api
-            .get::<ep_sig::NodeGetText>(ep_slot::NODE_GET_OPERATOR_TYPE)(
-            node,
-            &mut op_type,
-        ))?;
+        check(ort_fn!(api, Node_GetDomain)(node, &mut domain))?;
+        check(ort_fn!(api, Node_GetOperatorType)(node, &mut op_type))?;
         if domain.is_null() || op_type.is_null() {
             return Ok(false);
         }
@@ -664,10 +639,10 @@ unsafe extern "C" fn create_kernel(
             base: OrtKernelImpl {
                 ort_version_supported: ort::EP_API_VERSION,
                 flags: 0,
-                compute: kernel_compute,
-                release: kernel_release,
-                pre_pack_weight: None,
-                set_shared_pre_packed_weight: None,
+                Compute: Some(kernel_compute),
+                Release: Some(kernel_release),
+                PrePackWeight: None,
+                SetSharedPrePackedWeight: None,
             },
             kernel,
         });
@@ -693,12 +668,10 @@ static EP_API_TABLE: std::sync::atomic::AtomicPtr<ort::OrtApi> =
 /// # Safety
 /// `ep_api` is a table of version `EP_API_VERSION` or later.
 unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail> {
-    // SAFETY: the slots' types are as declared; every out-pointer is a local.
+    // SAFETY: the members' types are the header's; every out-pointer is a local.
     unsafe {
         let mut registry = null_mut();
-        check(ep_api.get::<ep_sig::CreateKernelRegistry>(
-            ep_api_slot::CREATE_KERNEL_REGISTRY,
-        )(&mut registry))?;
+        check(ort_fn!(ep_api, CreateKernelRegistry)(&mut registry))?;
         for definition in &DEFINITIONS {
             if let Err(fail) = add_kernel(ep_api, registry, definition) {
                 release_registry(ep_api, registry);
@@ -709,7 +682,10 @@ unsafe fn register_kernels(ep_api: EpApi) -> Result<*mut OrtKernelRegistry, Fail
     }
 }
 
-/// onnxruntime's data types of the element types `elements`.
+/// onnxruntime's data types of the element types `elements`, without those the running
+/// onnxruntime does not know (1.24 refuses UINT2 and INT2, which its header already
+/// names): their kernels are left out, and onnxruntime, which has no tensors of them
+/// either, never asks for them.
 ///
 /// # Safety
 /// `ep_api` is a table of version `EP_API_VERSION` or later.
@@ -717,19 +693,20 @@ unsafe fn data_types(
     ep_api: EpApi,
     elements: &[c_int],
 ) -> Result<Vec<*const ort::OrtDataType>, Fail> {
-    // SAFETY: the slot's type is as declared; every out-pointer is a local. The data types
-    // are onnxruntime's statics.
-    unsafe {
-        let data_type = ep_api.get::<ep_sig::GetTensorDataType>(ep_api_slot::GET_TENSOR_DATA_TYPE);
-        elements
-            .iter()
-            .map(|&element| {
-                let mut made = null();
-                check(data_type(element, &mut made))?;
-                Ok(made)
-            })
-            .collect()
+    let data_type = ort_fn!(ep_api, GetTensorDataType);
+    let mut known = Vec::with_capacity(elements.len());
+    for &element in elements {
+        let mut made = null();
+        // SAFETY: the member's type is the header's; the out-pointer is a local. The data
+        // types are onnxruntime's statics.
+        let status = unsafe { data_type(element, &mut made) };
+        if status.is_null() {
+            known.push(made);
+        } else {
+            ep_ort_api().release_status(status);
+        }
     }
+    Ok(known)
 }
 
 /// Adds one definition to `registry`.
@@ -741,59 +718,51 @@ unsafe fn add_kernel(
     registry: *mut OrtKernelRegistry,
     definition: &'static Definition,
 ) -> Result<(), Fail> {
-    // SAFETY: the slots' types are as declared; the builder and the definition are
+    // SAFETY: the members' types are the header's; the builder and the definition are
     // released on every path.
     unsafe {
         let mut builder = null_mut();
-        check(ep_api.get::<ep_sig::CreateKernelDefBuilder>(
-            ep_api_slot::CREATE_KERNEL_DEF_BUILDER,
-        )(&mut builder))?;
+        check(ort_fn!(ep_api, CreateKernelDefBuilder)(&mut builder))?;
         let built = (|| {
-            let set_text = |slot, text: &CStr| {
-                check(ep_api.get::<ep_sig::KernelDefBuilderSetText>(slot)(
-                    builder,
-                    text.as_ptr(),
-                ))
-            };
-            set_text(
-                ep_api_slot::KERNEL_DEF_BUILDER_SET_OPERATOR_TYPE,
-                definition.op.name(),
-            )?;
-            set_text(ep_api_slot::KERNEL_DEF_BUILDER_SET_DOMAIN, c"")?;
-            set_text(
-                ep_api_slot::KERNEL_DEF_BUILDER_SET_EXECUTION_PROVIDER,
-                EP_NAME,
-            )?;
-            check(ep_api.get::<ep_sig::KernelDefBuilderSetSinceVersion>(
-                ep_api_slot::KERNEL_DEF_BUILDER_SET_SINCE_VERSION,
-            )(builder, definition.since, definition.until))?;
+            check(ort_fn!(ep_api, KernelDefBuilder_SetOperatorType)(
+                builder,
+                definition.op.name().as_ptr(),
+            ))?;
+            check(ort_fn!(ep_api, KernelDefBuilder_SetDomain)(
+                builder,
+                c"".as_ptr(),
+            ))?;
+            check(ort_fn!(ep_api, KernelDefBuilder_SetExecutionProvider)(
+                builder,
+                EP_NAME.as_ptr(),
+            ))?;
+            check(ort_fn!(ep_api, KernelDefBuilder_SetSinceVersion)(
+                builder,
+                definition.since,
+                definition.until,
+            ))?;
             for (name, elements) in definition.type_params {
                 let types = data_types(ep_api, elements)?;
-                check(ep_api.get::<ep_sig::KernelDefBuilderAddTypeConstraint>(
-                    ep_api_slot::KERNEL_DEF_BUILDER_ADD_TYPE_CONSTRAINT,
-                )(
-                    builder, name.as_ptr(), types.as_ptr(), types.len()
+                check(ort_fn!(ep_api, KernelDefBuilder_AddTypeConstraint)(
+                    builder,
+                    name.as_ptr(),
+                    types.as_ptr(),
+                    types.len(),
                 ))?;
             }
             let mut def = null_mut();
-            check(ep_api.get::<ep_sig::KernelDefBuilderBuild>(
-                ep_api_slot::KERNEL_DEF_BUILDER_BUILD,
-            )(builder, &mut def))?;
+            check(ort_fn!(ep_api, KernelDefBuilder_Build)(builder, &mut def))?;
             Ok(def)
         })();
-        ep_api.get::<ep_sig::ReleaseKernelDefBuilder>(ep_api_slot::RELEASE_KERNEL_DEF_BUILDER)(
-            builder,
-        );
+        ort_fn!(ep_api, ReleaseKernelDefBuilder)(builder);
         let def = built?;
-        let added = check(ep_api.get::<ep_sig::KernelRegistryAddKernel>(
-            ep_api_slot::KERNEL_REGISTRY_ADD_KERNEL,
-        )(
+        let added = check(ort_fn!(ep_api, KernelRegistry_AddKernel)(
             registry,
             def,
-            create_kernel,
+            Some(create_kernel),
             (&definition.op as *const Op).cast_mut().cast(),
         ));
-        ep_api.get::<ep_sig::ReleaseKernelDef>(ep_api_slot::RELEASE_KERNEL_DEF)(def);
+        ort_fn!(ep_api, ReleaseKernelDef)(def);
         added
     }
 }
@@ -801,10 +770,8 @@ unsafe fn add_kernel(
 /// # Safety
 /// `registry` came from CreateKernelRegistry and is released once.
 unsafe fn release_registry(ep_api: EpApi, registry: *mut OrtKernelRegistry) {
-    // SAFETY: the slot's type is as declared.
-    unsafe {
-        ep_api.get::<ep_sig::ReleaseKernelRegistry>(ep_api_slot::RELEASE_KERNEL_REGISTRY)(registry)
-    }
+    // SAFETY: the member's type is the header's.
+    unsafe { ort_fn!(ep_api, ReleaseKernelRegistry)(registry) }
 }
 
 /// onnxruntime's entry point for an execution-provider library
@@ -846,30 +813,30 @@ pub unsafe extern "C" fn CreateEpFactories(
             ));
         }
         EP_API_TABLE.store(api.table().cast_mut(), std::sync::atomic::Ordering::Release);
-        // SAFETY: the slot's type is as declared; it returns the table of this onnxruntime.
-        let ep_api = unsafe { EpApi::new(api.get::<ep_sig::GetEpApi>(ep_slot::GET_EP_API)()) };
+        // SAFETY: the member's type is the header's; it returns the table of this onnxruntime.
+        let ep_api = unsafe { EpApi::new(ort_fn!(api, GetEpApi)()) };
         // SAFETY: the table is of EP_API_VERSION or later.
         let registry = unsafe { register_kernels(ep_api) }?;
         let made = Box::new(Factory {
             base: OrtEpFactory {
                 ort_version_supported: ort::EP_API_VERSION,
-                get_name: factory_name,
-                get_vendor: factory_vendor,
-                get_supported_devices: supported_devices,
-                create_ep,
-                release_ep,
-                get_vendor_id: factory_vendor_id,
-                get_version: factory_version,
-                validate_compiled_model_compatibility_info: validate_compatibility,
-                create_allocator,
-                release_allocator,
-                create_data_transfer,
-                is_stream_aware,
-                create_sync_stream_for_device: create_sync_stream,
-                get_hardware_device_incompatibility_details: None,
-                create_external_resource_importer_for_device: None,
-                get_num_custom_op_domains: no_custom_op_domains,
-                get_custom_op_domains: custom_op_domains,
+                GetName: Some(factory_name),
+                GetVendor: Some(factory_vendor),
+                GetSupportedDevices: Some(supported_devices),
+                CreateEp: Some(create_ep),
+                ReleaseEp: Some(release_ep),
+                GetVendorId: Some(factory_vendor_id),
+                GetVersion: Some(factory_version),
+                ValidateCompiledModelCompatibilityInfo: Some(validate_compatibility),
+                CreateAllocator: Some(create_allocator),
+                ReleaseAllocator: Some(release_allocator),
+                CreateDataTransfer: Some(create_data_transfer),
+                IsStreamAware: Some(is_stream_aware),
+                CreateSyncStreamForDevice: Some(create_sync_stream),
+                GetHardwareDeviceIncompatibilityDetails: None,
+                CreateExternalResourceImporterForDevice: None,
+                GetNumCustomOpDomains: Some(no_custom_op_domains),
+                GetCustomOpDomains: Some(custom_op_domains),
             },
             api,
             ep_api,

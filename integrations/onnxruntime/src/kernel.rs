@@ -16,7 +16,7 @@ use tensorcast::ffi::{
     tcast_tensor_bytes, TCAST_MAX_NDIM,
 };
 
-use crate::ort::{self, sig, slot, Api, OrtKernelContext, OrtKernelInfo, OrtStatus, OrtValue};
+use crate::ort::{self, ort_fn, Api, OrtKernelContext, OrtKernelInfo, OrtStatus, OrtValue};
 use crate::Op;
 
 /// tensorcast's STRING dtype (the same number in ONNX and in onnxruntime).
@@ -263,13 +263,8 @@ impl Io {
         index: usize,
     ) -> Result<*const OrtValue, Fail> {
         let mut value = null();
-        // SAFETY: the slot's type is as declared; `context` is valid.
-        check(unsafe {
-            self.api
-                .get::<sig::KernelContextGetInput>(slot::KERNEL_CONTEXT_GET_INPUT)(
-                context, index, &mut value,
-            )
-        })?;
+        // SAFETY: the member's type is the header's; `context` is valid.
+        check(unsafe { ort_fn!(self.api, KernelContext_GetInput)(context, index, &mut value) })?;
         Ok(value)
     }
 
@@ -279,10 +274,9 @@ impl Io {
         shape: &[i64],
     ) -> Result<*mut OrtValue, Fail> {
         let mut value = null_mut();
-        // SAFETY: the slot's type is as declared; `shape` holds `shape.len()` extents.
+        // SAFETY: the member's type is the header's; `shape` holds `shape.len()` extents.
         check(unsafe {
-            self.api
-                .get::<sig::KernelContextGetOutput>(slot::KERNEL_CONTEXT_GET_OUTPUT)(
+            ort_fn!(self.api, KernelContext_GetOutput)(
                 context,
                 0,
                 shape.as_ptr(),
@@ -296,24 +290,17 @@ impl Io {
     unsafe fn info(&self, value: *const OrtValue) -> Result<Info, Fail> {
         let api = self.api;
         let mut handle = null_mut();
-        // SAFETY: the slots' types are as declared; `value` is a tensor; the info handle is
+        // SAFETY: the members' types are the header's; `value` is a tensor; the info handle is
         // released below whatever happens.
         unsafe {
-            check(api.get::<sig::GetTensorTypeAndShape>(
-                slot::GET_TENSOR_TYPE_AND_SHAPE,
-            )(value, &mut handle))?;
+            check(ort_fn!(api, GetTensorTypeAndShape)(value, &mut handle))?;
             let read = || -> Result<Info, Fail> {
                 let mut ort_type = 0;
-                check(api.get::<sig::GetTensorElementType>(
-                    slot::GET_TENSOR_ELEMENT_TYPE,
-                )(handle, &mut ort_type))?;
+                check(ort_fn!(api, GetTensorElementType)(handle, &mut ort_type))?;
                 let mut ndim = 0;
-                check(api
-                    .get::<sig::GetDimensionsCount>(slot::GET_DIMENSIONS_COUNT)(
-                    handle, &mut ndim,
-                ))?;
+                check(ort_fn!(api, GetDimensionsCount)(handle, &mut ndim))?;
                 let mut shape = vec![0i64; ndim];
-                check(api.get::<sig::GetDimensions>(slot::GET_DIMENSIONS)(
+                check(ort_fn!(api, GetDimensions)(
                     handle,
                     shape.as_mut_ptr(),
                     ndim,
@@ -324,23 +311,15 @@ impl Io {
                 })
             };
             let result = read();
-            api.get::<sig::ReleaseTensorTypeAndShapeInfo>(slot::RELEASE_TENSOR_TYPE_AND_SHAPE_INFO)(
-                handle,
-            );
+            ort_fn!(api, ReleaseTensorTypeAndShapeInfo)(handle);
             result
         }
     }
 
     unsafe fn data(&self, value: *const OrtValue) -> Result<*mut c_void, Fail> {
         let mut data = null_mut();
-        // SAFETY: the slot's type is as declared; `value` is a non-string tensor.
-        check(unsafe {
-            self.api
-                .get::<sig::GetTensorMutableData>(slot::GET_TENSOR_MUTABLE_DATA)(
-                value.cast_mut(),
-                &mut data,
-            )
-        })?;
+        // SAFETY: the member's type is the header's; `value` is a non-string tensor.
+        check(unsafe { ort_fn!(self.api, GetTensorMutableData)(value.cast_mut(), &mut data) })?;
         Ok(data)
     }
 
@@ -374,16 +353,14 @@ impl Io {
         }
         let mut total = 0;
         let mut offsets = vec![0usize; count];
-        // SAFETY: the slots' types are as declared; `value` is a STRING tensor of `count`
+        // SAFETY: the members' types are the header's; `value` is a STRING tensor of `count`
         // elements; the buffers have the sizes passed.
         let text = unsafe {
-            check(self.api.get::<sig::GetStringTensorDataLength>(
-                slot::GET_STRING_TENSOR_DATA_LENGTH,
-            )(value, &mut total))?;
+            check(ort_fn!(self.api, GetStringTensorDataLength)(
+                value, &mut total,
+            ))?;
             let mut text = vec![0u8; total.max(1)];
-            check(self.api.get::<sig::GetStringTensorContent>(
-                slot::GET_STRING_TENSOR_CONTENT,
-            )(
+            check(ort_fn!(self.api, GetStringTensorContent)(
                 value,
                 text.as_mut_ptr().cast(),
                 total,
@@ -411,12 +388,7 @@ impl Io {
         value: *mut OrtValue,
         views: &[tcast_string],
     ) -> Result<(), Fail> {
-        // SAFETY: the slot's type is as declared.
-        let resize = unsafe {
-            self.api.get::<sig::GetResizedStringTensorElementBuffer>(
-                slot::GET_RESIZED_STRING_TENSOR_ELEMENT_BUFFER,
-            )
-        };
+        let resize = ort_fn!(self.api, GetResizedStringTensorElementBuffer);
         for (i, view) in views.iter().enumerate() {
             let len = view.len as usize;
             let mut buffer: *mut c_char = null_mut();
@@ -603,13 +575,8 @@ impl Io {
 
     unsafe fn input_count(&self, context: *mut OrtKernelContext) -> Result<usize, Fail> {
         let mut count = 0;
-        // SAFETY: the slot's type is as declared; `context` is valid.
-        check(unsafe {
-            self.api
-                .get::<sig::KernelContextGetCount>(slot::KERNEL_CONTEXT_GET_INPUT_COUNT)(
-                context, &mut count,
-            )
-        })?;
+        // SAFETY: the member's type is the header's; `context` is valid.
+        check(unsafe { ort_fn!(self.api, KernelContext_GetInputCount)(context, &mut count) })?;
         Ok(count)
     }
 }
@@ -648,13 +615,12 @@ unsafe extern "C" fn run_tasks(
             task_ctx,
             ran: (0..count).map(|_| AtomicBool::new(false)).collect(),
         };
-        // SAFETY: the slot's type is as declared; `tasks` outlives the call, which returns
+        // SAFETY: the member's type is the header's; `tasks` outlives the call, which returns
         // only when every task it started has finished.
         let status = unsafe {
-            pool.api
-                .get::<sig::KernelContextParallelFor>(slot::KERNEL_CONTEXT_PARALLEL_FOR)(
+            ort_fn!(pool.api, KernelContext_ParallelFor)(
                 pool.context,
-                run_one,
+                Some(run_one),
                 count,
                 0,
                 (&tasks as *const Tasks).cast_mut().cast(),
@@ -695,23 +661,27 @@ pub unsafe fn infer_cast(api: Api, context: *mut ort::OrtShapeInferContext) -> R
     let mut attr = null();
     let mut to = 0i64;
     let mut written = 0;
-    // SAFETY: the slots' types are as declared. The type-and-shape handle belongs to the
+    // SAFETY: the members' types are the header's. The type-and-shape handle belongs to the
     // context (a copy of the input's, made for this call): it is given the output's element
     // type and handed back as the output's. The attribute belongs to the node.
     unsafe {
-        check(api.get::<sig::ShapeInferContextGetInputTypeShape>(
-            slot::SHAPE_INFER_CONTEXT_GET_INPUT_TYPE_SHAPE,
-        )(context, 0, &mut handle))?;
-        check(api.get::<sig::ShapeInferContextGetAttribute>(
-            slot::SHAPE_INFER_CONTEXT_GET_ATTRIBUTE,
-        )(context, c"to".as_ptr(), &mut attr))?;
+        check(ort_fn!(api, ShapeInferContext_GetInputTypeShape)(
+            context,
+            0,
+            &mut handle,
+        ))?;
+        check(ort_fn!(api, ShapeInferContext_GetAttribute)(
+            context,
+            c"to".as_ptr(),
+            &mut attr,
+        ))?;
         if attr.is_null() {
             return Err(Fail::New(
                 ort::ORT_INVALID_ARGUMENT,
                 "Cast needs the attribute 'to'".into(),
             ));
         }
-        check(api.get::<sig::ReadOpAttr>(slot::READ_OP_ATTR)(
+        check(ort_fn!(api, ReadOpAttr)(
             attr,
             ort::ATTR_INT,
             (&mut to as *mut i64).cast(),
@@ -719,12 +689,10 @@ pub unsafe fn infer_cast(api: Api, context: *mut ort::OrtShapeInferContext) -> R
             &mut written,
         ))?;
         let to = c_int::try_from(to).unwrap_or(0);
-        check(api.get::<sig::SetTensorElementType>(
-            slot::SET_TENSOR_ELEMENT_TYPE,
-        )(handle, dtype_to_ort(to)))?;
-        check(api.get::<sig::ShapeInferContextSetOutputTypeShape>(
-            slot::SHAPE_INFER_CONTEXT_SET_OUTPUT_TYPE_SHAPE,
-        )(context, 0, handle))
+        check(ort_fn!(api, SetTensorElementType)(handle, dtype_to_ort(to)))?;
+        check(ort_fn!(api, ShapeInferContext_SetOutputTypeShape)(
+            context, 0, handle,
+        ))
     }
 }
 
@@ -746,14 +714,9 @@ fn qdq_defaults() -> tcast_qdq_options {
 /// An int attribute of the node, if it has one.
 unsafe fn attribute_int(api: Api, info: *const OrtKernelInfo, name: &CStr) -> Option<i64> {
     let mut value = 0;
-    // SAFETY: the slot's type is as declared; `info` is valid; `name` NUL-terminated.
-    let status = unsafe {
-        api.get::<sig::KernelInfoGetAttributeInt64>(slot::KERNEL_INFO_GET_ATTRIBUTE_INT64)(
-            info,
-            name.as_ptr(),
-            &mut value,
-        )
-    };
+    // SAFETY: the member's type is the header's; `info` is valid; `name` NUL-terminated.
+    let status =
+        unsafe { ort_fn!(api, KernelInfoGetAttribute_int64)(info, name.as_ptr(), &mut value) };
     if status.is_null() {
         Some(value)
     } else {
@@ -764,10 +727,7 @@ unsafe fn attribute_int(api: Api, info: *const OrtKernelInfo, name: &CStr) -> Op
 
 /// A string attribute of the node, if it has one.
 unsafe fn attribute_string(api: Api, info: *const OrtKernelInfo, name: &CStr) -> Option<String> {
-    // SAFETY: the slot's type is as declared.
-    let get = unsafe {
-        api.get::<sig::KernelInfoGetAttributeString>(slot::KERNEL_INFO_GET_ATTRIBUTE_STRING)
-    };
+    let get = ort_fn!(api, KernelInfoGetAttribute_string);
     let mut size = 0;
     // SAFETY: a NULL buffer asks for the size (NUL included).
     let status = unsafe { get(info, name.as_ptr(), null_mut(), &mut size) };

@@ -24,13 +24,16 @@
 mod ep;
 mod kernel;
 mod ort;
+// Generated from the vendored headers (xtask/src/generate/ort.rs); kept as generated.
+#[rustfmt::skip]
+mod ort_sys;
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
-use ort::{Api, OrtApiBase, OrtCustomOp, OrtSessionOptions, OrtStatus};
+use ort::{ort_fn, Api, OrtApiBase, OrtCustomOp, OrtSessionOptions, OrtStatus};
 
 /// Which operator a registered op or kernel is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -224,34 +227,34 @@ const fn custom_op(op: Op, input: c_int, output: c_int) -> Registered {
     Registered {
         base: OrtCustomOp {
             version: ort::API_VERSION,
-            create_kernel: None,
-            get_name,
-            get_execution_provider_type,
-            get_input_type,
-            get_input_type_count,
-            get_output_type,
-            get_output_type_count,
-            kernel_compute: None,
-            kernel_destroy,
-            get_input_characteristic,
-            get_output_characteristic,
-            get_input_memory_type,
-            get_variadic_input_min_arity: variadic_min_arity,
-            get_variadic_input_homogeneity: variadic_homogeneity,
-            get_variadic_output_min_arity: variadic_min_arity,
-            get_variadic_output_homogeneity: variadic_homogeneity,
-            create_kernel_v2,
-            kernel_compute_v2,
-            infer_output_shape: match op {
+            CreateKernel: None,
+            GetName: Some(get_name),
+            GetExecutionProviderType: Some(get_execution_provider_type),
+            GetInputType: Some(get_input_type),
+            GetInputTypeCount: Some(get_input_type_count),
+            GetOutputType: Some(get_output_type),
+            GetOutputTypeCount: Some(get_output_type_count),
+            KernelCompute: None,
+            KernelDestroy: Some(kernel_destroy),
+            GetInputCharacteristic: Some(get_input_characteristic),
+            GetOutputCharacteristic: Some(get_output_characteristic),
+            GetInputMemoryType: Some(get_input_memory_type),
+            GetVariadicInputMinArity: Some(variadic_min_arity),
+            GetVariadicInputHomogeneity: Some(variadic_homogeneity),
+            GetVariadicOutputMinArity: Some(variadic_min_arity),
+            GetVariadicOutputHomogeneity: Some(variadic_homogeneity),
+            CreateKernelV2: Some(create_kernel_v2),
+            KernelComputeV2: Some(kernel_compute_v2),
+            InferOutputShapeFn: match op {
                 Op::Cast => Some(infer_cast_type as InferFn),
                 _ => None,
             },
-            get_start_version,
-            get_end_version,
-            get_may_inplace: None,
-            release_may_inplace: None,
-            get_alias_map: None,
-            release_alias_map: None,
+            GetStartVersion: Some(get_start_version),
+            GetEndVersion: Some(get_end_version),
+            GetMayInplace: None,
+            ReleaseMayInplace: None,
+            GetAliasMap: None,
+            ReleaseAliasMap: None,
         },
         op,
         input,
@@ -316,28 +319,32 @@ static DOMAINS: Mutex<Domains> = Mutex::new(Domains {
 });
 
 /// The domain `name` (ONNX_DOMAIN or OWN_DOMAIN) holding every op of OPS, made on first use.
-fn shared_domain(api: Api, name: &CStr) -> Result<*mut ort::OrtCustomOpDomain, kernel::Fail> {
+fn shared_domain(
+    api: Api,
+    base: *const OrtApiBase,
+    name: &CStr,
+) -> Result<*mut ort::OrtCustomOpDomain, kernel::Fail> {
     let index = usize::from(name == OWN_DOMAIN);
     let mut domains = DOMAINS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     if domains.made[index].is_null() {
         let mut domain = std::ptr::null_mut();
-        // SAFETY: the slots' types are as declared; `name` is NUL-terminated; the ops are
+        // SAFETY: the members' types are the header's; `name` is NUL-terminated; the ops are
         // statics, alive as long as the library.
         unsafe {
-            kernel::check(api.get::<ort::sig::CreateCustomOpDomain>(
-                ort::slot::CREATE_CUSTOM_OP_DOMAIN,
-            )(name.as_ptr(), &mut domain))?;
-            for op in &OPS {
-                let added = kernel::check(api
-                    .get::<ort::sig::CustomOpDomainAdd>(ort::slot::CUSTOM_OP_DOMAIN_ADD)(
-                    domain, &op.base,
-                ));
+            kernel::check(ort_fn!(api, CreateCustomOpDomain)(
+                name.as_ptr(),
+                &mut domain,
+            ))?;
+            let known = known_types(api, base);
+            for op in OPS
+                .iter()
+                .filter(|op| known.contains(&op.input) && known.contains(&op.output))
+            {
+                let added = kernel::check(ort_fn!(api, CustomOpDomain_Add)(domain, &op.base));
                 if let Err(fail) = added {
-                    api.get::<ort::sig::ReleaseCustomOpDomain>(ort::slot::RELEASE_CUSTOM_OP_DOMAIN)(
-                        domain,
-                    );
+                    ort_fn!(api, ReleaseCustomOpDomain)(domain);
                     return Err(fail);
                 }
             }
@@ -346,6 +353,41 @@ fn shared_domain(api: Api, name: &CStr) -> Result<*mut ort::OrtCustomOpDomain, k
         domains.api = api.table();
     }
     Ok(domains.made[index])
+}
+
+/// The element types of TYPES the running onnxruntime knows: those before UINT2 (24) in
+/// every version; UINT2, INT2 and FLOAT8E8M0 where the plugin EP API's
+/// `GetTensorDataType` accepts them (onnxruntime 1.24 names UINT2 and INT2 in its header
+/// but refuses sessions with custom ops of them; before 1.24 there is no such API and no
+/// such type). Ops of other types are not registered.
+fn known_types(api: Api, base: *const OrtApiBase) -> Vec<c_int> {
+    let mut known: Vec<c_int> = TYPES
+        .iter()
+        .copied()
+        .filter(|&t| t < ort::TYPE_UINT2)
+        .collect();
+    // SAFETY: `base` is onnxruntime's, valid for the process (checked by api_of).
+    let api = match unsafe { ort::api_of(base, ort::EP_API_VERSION, "", "") } {
+        Ok(newer) => newer,
+        Err(status) => {
+            api.release_status(status);
+            return known;
+        }
+    };
+    // SAFETY: a table of EP_API_VERSION has GetEpApi, which returns this onnxruntime's.
+    let ep_api = unsafe { ort::EpApi::new(ort_fn!(api, GetEpApi)()) };
+    let data_type = ort_fn!(ep_api, GetTensorDataType);
+    for &element in TYPES.iter().filter(|&&t| t >= ort::TYPE_UINT2) {
+        let mut made = std::ptr::null();
+        // SAFETY: the member's type is the header's; the out-pointer is a local.
+        let status = unsafe { data_type(element, &mut made) };
+        if status.is_null() {
+            known.push(element);
+        } else {
+            api.release_status(status);
+        }
+    }
+    known
 }
 
 /// Frees the domains when the library is unloaded (dlclose after the last session options
@@ -363,13 +405,9 @@ extern "C" fn release_domains() {
         let api = unsafe { Api::new(domains.api) };
         for domain in &mut domains.made {
             if !domain.is_null() {
-                // SAFETY: the slot's type is as declared; each domain is released once,
+                // SAFETY: the member's type is the header's; each domain is released once,
                 // when no session options holds it any more.
-                unsafe {
-                    api.get::<ort::sig::ReleaseCustomOpDomain>(ort::slot::RELEASE_CUSTOM_OP_DOMAIN)(
-                        *domain,
-                    )
-                };
+                unsafe { ort_fn!(api, ReleaseCustomOpDomain)(*domain) };
                 *domain = std::ptr::null_mut();
             }
         }
@@ -389,17 +427,17 @@ unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, k
     let mut has = 0;
     let mut value = [0u8; 16];
     let mut size = value.len();
-    // SAFETY: the slots' types are as declared; `value` holds `size` bytes.
+    // SAFETY: the members' types are the header's; `value` holds `size` bytes.
     unsafe {
-        kernel::check(api.get::<ort::sig::HasSessionConfigEntry>(
-            ort::slot::HAS_SESSION_CONFIG_ENTRY,
-        )(options, OVERRIDE_KEY.as_ptr(), &mut has))?;
+        kernel::check(ort_fn!(api, HasSessionConfigEntry)(
+            options,
+            OVERRIDE_KEY.as_ptr(),
+            &mut has,
+        ))?;
         if has == 0 {
             return Ok(false);
         }
-        kernel::check(api.get::<ort::sig::GetSessionConfigEntry>(
-            ort::slot::GET_SESSION_CONFIG_ENTRY,
-        )(
+        kernel::check(ort_fn!(api, GetSessionConfigEntry)(
             options,
             OVERRIDE_KEY.as_ptr(),
             value.as_mut_ptr().cast(),
@@ -447,14 +485,11 @@ pub unsafe extern "C" fn RegisterCustomOps(
             &[OWN_DOMAIN]
         };
         for &name in domains {
-            let domain = shared_domain(api, name)?;
-            // SAFETY: the slot's type is as declared; the domain lives until the library
+            let domain = shared_domain(api, api_base, name)?;
+            // SAFETY: the member's type is the header's; the domain lives until the library
             // is unloaded, after the last session options that hold it.
             unsafe {
-                kernel::check(api
-                    .get::<ort::sig::AddCustomOpDomain>(ort::slot::ADD_CUSTOM_OP_DOMAIN)(
-                    options, domain,
-                ))?;
+                kernel::check(ort_fn!(api, AddCustomOpDomain)(options, domain))?;
             }
         }
         Ok(())

@@ -14,11 +14,11 @@
  * ai.tensorcast ("z", the custom op). Both must give tensorcast's [0, INT32_MAX, INT32_MIN, -2, 3]; onnxruntime's own kernel gives
  * INT32_MIN for NaN and 1e10.
  *
- * The wheel has no headers: the few declarations used are written here. OrtApi is a table
- * of function pointers that only grows at its end; each function is read from its slot
- * (index), counted in onnxruntime_c_api.h of 1.31 and checked against ort-sys 2.0.0-rc.15's
- * generated OrtApi. The same numbers are in integrations/onnxruntime/src/ort.rs, and
- * test_ort_c.py checks that the two tables agree.
+ * The wheel has no headers: this program includes onnxruntime's own, those of the oldest
+ * onnxruntime tensorcast-ort supports (1.24), vendored in
+ * integrations/onnxruntime/include/onnxruntime-1.24 and given their upstream names by
+ * test_ort_c.py. Every function is a named member of OrtApi, which only grows at its end,
+ * so the same program runs on every later onnxruntime.
  */
 #include <dlfcn.h>
 #include <math.h>
@@ -27,79 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct OrtStatus OrtStatus;
-typedef struct OrtEnv OrtEnv;
-typedef struct OrtSession OrtSession;
-typedef struct OrtSessionOptions OrtSessionOptions;
-typedef struct OrtMemoryInfo OrtMemoryInfo;
-typedef struct OrtValue OrtValue;
-typedef struct OrtApi OrtApi;
-typedef struct OrtEpDevice OrtEpDevice;
-
-typedef struct OrtApiBase {
-  const OrtApi *(*GetApi)(uint32_t version);
-  const char *(*GetVersionString)(void);
-} OrtApiBase;
-
-enum { API_VERSION = 24 };
-enum { TYPE_FLOAT = 1, TYPE_INT32 = 6 };
-
-/* Slots (0-based) in OrtApi. */
-enum {
-  SLOT_GET_ERROR_MESSAGE = 2,
-  SLOT_CREATE_ENV = 3,
-  SLOT_CREATE_SESSION = 7,
-  SLOT_RUN = 9,
-  SLOT_CREATE_SESSION_OPTIONS = 10,
-  SLOT_SET_SESSION_GRAPH_OPTIMIZATION_LEVEL = 23,
-  SLOT_CREATE_TENSOR_WITH_DATA_AS_ORT_VALUE = 49,
-  SLOT_GET_TENSOR_MUTABLE_DATA = 51,
-  SLOT_CREATE_CPU_MEMORY_INFO = 69,
-  SLOT_RELEASE_ENV = 92,
-  SLOT_RELEASE_STATUS = 93,
-  SLOT_RELEASE_MEMORY_INFO = 94,
-  SLOT_RELEASE_SESSION = 95,
-  SLOT_RELEASE_VALUE = 96,
-  SLOT_RELEASE_SESSION_OPTIONS = 100,
-  SLOT_REGISTER_CUSTOM_OPS_LIBRARY_V2 = 228,
-  SLOT_REGISTER_EXECUTION_PROVIDER_LIBRARY = 301,
-  SLOT_GET_EP_DEVICES = 303,
-  SLOT_SESSION_OPTIONS_APPEND_EXECUTION_PROVIDER_V2 = 304,
-  SLOT_EP_DEVICE_EP_NAME = 312,
-};
-
-typedef const char *(*GetErrorMessageFn)(const OrtStatus *);
-typedef OrtStatus *(*CreateEnvFn)(int level, const char *logid, OrtEnv **out);
-typedef OrtStatus *(*CreateSessionFn)(const OrtEnv *, const char *path, const OrtSessionOptions *,
-                                      OrtSession **out);
-typedef OrtStatus *(*RunFn)(OrtSession *, const void *run_options, const char *const *input_names,
-                            const OrtValue *const *inputs, size_t input_len,
-                            const char *const *output_names, size_t output_len, OrtValue **outputs);
-typedef OrtStatus *(*CreateSessionOptionsFn)(OrtSessionOptions **out);
-typedef OrtStatus *(*SetGraphOptimizationLevelFn)(OrtSessionOptions *, int level);
-typedef OrtStatus *(*CreateTensorWithDataFn)(const OrtMemoryInfo *, void *data, size_t data_len,
-                                             const int64_t *shape, size_t shape_len, int type,
-                                             OrtValue **out);
-typedef OrtStatus *(*GetTensorMutableDataFn)(OrtValue *, void **out);
-typedef OrtStatus *(*CreateCpuMemoryInfoFn)(int allocator_type, int mem_type, OrtMemoryInfo **out);
-typedef void (*ReleaseFn)(void *);
-typedef OrtStatus *(*RegisterCustomOpsLibraryV2Fn)(OrtSessionOptions *, const char *path);
-typedef OrtStatus *(*RegisterEpLibraryFn)(OrtEnv *, const char *name, const char *path);
-typedef OrtStatus *(*GetEpDevicesFn)(const OrtEnv *, const OrtEpDevice *const **devices, size_t *count);
-typedef OrtStatus *(*AppendEpV2Fn)(OrtSessionOptions *, OrtEnv *, const OrtEpDevice *const *devices,
-                                   size_t count, const char *const *keys, const char *const *values,
-                                   size_t options);
-typedef const char *(*EpDeviceNameFn)(const OrtEpDevice *);
+#include "onnxruntime_c_api.h"
 
 static const OrtApi *api;
-
-static void *slot(int index) { return ((void *const *)api)[index]; }
 
 /* Exits with the message of a failed onnxruntime call. */
 static void check(OrtStatus *status, const char *what) {
   if (status) {
-    fprintf(stderr, "FAIL: %s: %s\n", what, ((GetErrorMessageFn)slot(SLOT_GET_ERROR_MESSAGE))(status));
-    ((ReleaseFn)slot(SLOT_RELEASE_STATUS))(status);
+    fprintf(stderr, "FAIL: %s: %s\n", what, api->GetErrorMessage(status));
+    api->ReleaseStatus(status);
     exit(1);
   }
 }
@@ -120,27 +56,24 @@ int main(int argc, char **argv) {
     return 1;
   }
   const OrtApiBase *base = get_api_base();
-  api = base->GetApi(API_VERSION);
+  api = base->GetApi(ORT_API_VERSION);
   if (!api) {
-    fprintf(stderr, "FAIL: onnxruntime %s has no C API version %d\n", base->GetVersionString(), API_VERSION);
+    fprintf(stderr, "FAIL: onnxruntime %s has no C API version %d\n", base->GetVersionString(), ORT_API_VERSION);
     return 1;
   }
 
   OrtEnv *env = NULL;
-  check(((CreateEnvFn)slot(SLOT_CREATE_ENV))(3 /* ORT_LOGGING_LEVEL_ERROR */, "ort_c_test", &env), "CreateEnv");
+  check(api->CreateEnv(ORT_LOGGING_LEVEL_ERROR, "ort_c_test", &env), "CreateEnv");
   OrtSessionOptions *options = NULL;
-  check(((CreateSessionOptionsFn)slot(SLOT_CREATE_SESSION_OPTIONS))(&options), "CreateSessionOptions");
-  check(((SetGraphOptimizationLevelFn)slot(SLOT_SET_SESSION_GRAPH_OPTIMIZATION_LEVEL))(options, 0),
-        "SetSessionGraphOptimizationLevel");
-  check(((RegisterEpLibraryFn)slot(SLOT_REGISTER_EXECUTION_PROVIDER_LIBRARY))(env, "tensorcast",
-                                                                                          argv[2]),
-        "RegisterExecutionProviderLibrary");
+  check(api->CreateSessionOptions(&options), "CreateSessionOptions");
+  check(api->SetSessionGraphOptimizationLevel(options, ORT_DISABLE_ALL), "SetSessionGraphOptimizationLevel");
+  check(api->RegisterExecutionProviderLibrary(env, "tensorcast", argv[2]), "RegisterExecutionProviderLibrary");
   const OrtEpDevice *const *devices = NULL;
   size_t device_count = 0;
-  check(((GetEpDevicesFn)slot(SLOT_GET_EP_DEVICES))(env, &devices, &device_count), "GetEpDevices");
+  check(api->GetEpDevices(env, &devices, &device_count), "GetEpDevices");
   const OrtEpDevice *ours = NULL;
   for (size_t i = 0; i < device_count; i++) {
-    if (strcmp(((EpDeviceNameFn)slot(SLOT_EP_DEVICE_EP_NAME))(devices[i]), "TensorcastExecutionProvider") == 0) {
+    if (strcmp(api->EpDevice_EpName(devices[i]), "TensorcastExecutionProvider") == 0) {
       ours = devices[i];
     }
   }
@@ -148,50 +81,45 @@ int main(int argc, char **argv) {
     fprintf(stderr, "FAIL: no TensorcastExecutionProvider among %zu devices\n", device_count);
     return 1;
   }
-  check(((AppendEpV2Fn)slot(SLOT_SESSION_OPTIONS_APPEND_EXECUTION_PROVIDER_V2))(options, env, &ours, 1, NULL, NULL,
-                                                                               0),
+  check(api->SessionOptionsAppendExecutionProvider_V2(options, env, &ours, 1, NULL, NULL, 0),
         "SessionOptionsAppendExecutionProvider_V2");
-  check(((RegisterCustomOpsLibraryV2Fn)slot(SLOT_REGISTER_CUSTOM_OPS_LIBRARY_V2))(options, argv[2]),
-        "RegisterCustomOpsLibrary_V2");
+  check(api->RegisterCustomOpsLibrary_V2(options, argv[2]), "RegisterCustomOpsLibrary_V2");
   OrtSession *session = NULL;
-  check(((CreateSessionFn)slot(SLOT_CREATE_SESSION))(env, argv[3], options, &session), "CreateSession");
+  check(api->CreateSession(env, argv[3], options, &session), "CreateSession");
 
   OrtMemoryInfo *memory = NULL;
-  check(((CreateCpuMemoryInfoFn)slot(SLOT_CREATE_CPU_MEMORY_INFO))(0 /* OrtDeviceAllocator */,
-                                                                   0 /* OrtMemTypeDefault */, &memory),
-        "CreateCpuMemoryInfo");
+  check(api->CreateCpuMemoryInfo(OrtDeviceAllocator, OrtMemTypeDefault, &memory), "CreateCpuMemoryInfo");
   float x[5] = {NAN, 1e10f, -1e10f, -2.5f, 3.7f};
   int64_t shape[1] = {5};
   OrtValue *input = NULL;
-  check(((CreateTensorWithDataFn)slot(SLOT_CREATE_TENSOR_WITH_DATA_AS_ORT_VALUE))(
-            memory, x, sizeof x, shape, 1, TYPE_FLOAT, &input),
+  check(api->CreateTensorWithDataAsOrtValue(memory, x, sizeof x, shape, 1, ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT,
+                                            &input),
         "CreateTensorWithDataAsOrtValue");
 
   const char *input_names[1] = {"x"};
   const char *output_names[2] = {"y", "z"};
   OrtValue *outputs[2] = {NULL, NULL};
   const OrtValue *inputs[1] = {input};
-  check(((RunFn)slot(SLOT_RUN))(session, NULL, input_names, inputs, 1, output_names, 2, outputs), "Run");
+  check(api->Run(session, NULL, input_names, inputs, 1, output_names, 2, outputs), "Run");
 
   const int32_t want[5] = {0, INT32_MAX, INT32_MIN, -2, 3};
   int failures = 0;
   for (int o = 0; o < 2; o++) {
     int32_t *got = NULL;
-    check(((GetTensorMutableDataFn)slot(SLOT_GET_TENSOR_MUTABLE_DATA))(outputs[o], (void **)&got),
-          "GetTensorMutableData");
+    check(api->GetTensorMutableData(outputs[o], (void **)&got), "GetTensorMutableData");
     for (int i = 0; i < 5; i++) {
       if (got[i] != want[i]) {
         fprintf(stderr, "FAIL: %s[%d] = %d, expected %d\n", output_names[o], i, got[i], want[i]);
         failures++;
       }
     }
-    ((ReleaseFn)slot(SLOT_RELEASE_VALUE))(outputs[o]);
+    api->ReleaseValue(outputs[o]);
   }
-  ((ReleaseFn)slot(SLOT_RELEASE_VALUE))(input);
-  ((ReleaseFn)slot(SLOT_RELEASE_MEMORY_INFO))(memory);
-  ((ReleaseFn)slot(SLOT_RELEASE_SESSION))(session);
-  ((ReleaseFn)slot(SLOT_RELEASE_SESSION_OPTIONS))(options);
-  ((ReleaseFn)slot(SLOT_RELEASE_ENV))(env);
+  api->ReleaseValue(input);
+  api->ReleaseMemoryInfo(memory);
+  api->ReleaseSession(session);
+  api->ReleaseSessionOptions(options);
+  api->ReleaseEnv(env);
   if (failures) return 1;
   printf("ok: onnxruntime %s ran Cast on tensorcast through the execution provider and the custom op\n", base->GetVersionString());
   return 0;

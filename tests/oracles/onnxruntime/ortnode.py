@@ -9,6 +9,7 @@ they are. The comparison is the conformance runner's (tests/conformance/onnx_nod
 byte for byte, any NaN matching any NaN of the same dtype.
 """
 
+import functools
 import glob
 import os
 import sys
@@ -16,6 +17,7 @@ import sys
 import numpy as np
 import onnx
 import onnxruntime as ort
+from onnx import TensorProto, helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(ROOT, "tests", "conformance"))
@@ -132,6 +134,30 @@ def run_dir(test_dir, with_library):
         if reason is not None:
             return f"{os.path.basename(set_dir)}: {reason}"
     return None
+
+
+@functools.lru_cache(maxsize=None)
+def runtime_loads(elem_type):
+    """Whether onnxruntime alone can make a session of a model holding a tensor of ONNX type
+    `elem_type`. onnxruntime 1.24, the oldest the library supports, cannot for FLOAT8E8M0
+    ("MLDataType for: tensor(float8e8m0) is not currently registered or supported"); a
+    model it cannot load fails with and without the library alike."""
+    node = helper.make_node("Cast", ["x"], ["y"], to=elem_type)
+    graph = helper.make_graph([node], "probe", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                              [helper.make_tensor_value_info("y", elem_type, [1])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 24)])
+    try:
+        session(model.SerializeToString(), with_library=False)
+    except Exception as e:
+        return "is not currently registered or supported" not in str(e)
+    return True
+
+
+def model_types(test_dir):
+    """The ONNX element types of a node test's model's inputs and outputs."""
+    model = onnx.load(os.path.join(test_dir, "model.onnx"))
+    values = list(model.graph.input) + list(model.graph.output)
+    return {v.type.tensor_type.elem_type for v in values if v.type.HasField("tensor_type")}
 
 
 def rss_growth_kib(cycle, warm_up, count):

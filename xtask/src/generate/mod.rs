@@ -17,6 +17,7 @@ mod dispatch;
 mod header;
 mod levels;
 mod oracle_dtypes;
+mod ort;
 mod test_dtypes;
 
 use std::path::Path;
@@ -79,6 +80,11 @@ pub fn outputs(root: &Path) -> Vec<Output> {
         Output {
             path: oracle_dtypes::PY_MODULE,
             text: oracle_dtypes::py_module(),
+        },
+        // tensorcast-ort's declarations of onnxruntime's C API, from its vendored headers.
+        Output {
+            path: ort::RS_MODULE,
+            text: ort::rs_module(root),
         },
     ];
     out.extend(library_outputs());
