@@ -10,8 +10,8 @@
 #      (-DTCAST_BUILD_TESTS=OFF: no C or C++ test is built) and -DTCAST_INSTALL_CSHARP=ON,
 #      and installed with `cmake --install build --prefix PREFIX`. Unoptimised
 #      (CARGO_PROFILE_RELEASE_OPT_LEVEL=0, a fifth of the CPU time): what is proved is the
-#      path, not the code, whose optimised build from the same tarballs is step dist's
-#      (and the packages', deb and rpm); TCAST_NEWCOMER_OPT_LEVEL=3 builds it as is.
+#      path, not the code, whose optimised build from the same tarballs is the
+#      packages', steps deb and rpm; TCAST_NEWCOMER_OPT_LEVEL=3 builds it as is.
 #   3. Against that prefix only, four programs are built and run:
 #      C    tests/consumer through CMake's find_package (CMAKE_PREFIX_PATH=PREFIX);
 #      C++  examples/quickstart.cpp through pkg-config (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig);
