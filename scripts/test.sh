@@ -239,7 +239,7 @@ run_onnx118() {
     --data build/onnx-1.18.0/data/onnx/backend/test/data/node --filter STRING --min-passed 6
 }
 
-step_def ort "" "onnxruntime 1.32.0 running tensorcast-ort (scripts/test-ort.sh): onnx node tests, graphs, real models, threads, errors, C API"
+step_def ort "" "onnxruntime 1.32.0 running tensorcast-ort (scripts/test-ort.sh): onnx node tests, graphs, real models, threads, errors, C API; the C API, node and graph tests again on onnxruntime 1.24.4, the oldest it supports"
 run_ort() {
   bash scripts/test-ort.sh
 }
