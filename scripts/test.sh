@@ -244,7 +244,7 @@ run_ort() {
   bash scripts/test-ort.sh
 }
 
-step_def python "" "the Python package pytensorcast (scripts/test-python.sh): the manylinux wheel (maturin) built, auditwheel, installed offline into a fresh venv without Rust; pip install . and the sdist's build in fresh venvs; pytest against each (dtype pairs vs ml_dtypes/numpy, astype exhaustively, strides, DLPack, strings, errors, onnxruntime, the convert CLI on 2 GiB)"
+step_def python "" "the Python package pytensorcast (scripts/test-python.sh): the manylinux wheel (maturin) built, auditwheel, installed offline into a fresh venv without Rust; pip install . and the sdist's build in fresh venvs; tests/python against each (dtype pairs vs ml_dtypes/numpy, astype exhaustively, strides, DLPack, strings, errors, onnxruntime); against the wheel also tests/convert (the checkpoint converter, a 2 GiB sharded checkpoint) and tests/docs (the docs' snippets)"
 run_python() {
   bash scripts/test-python.sh
 }
