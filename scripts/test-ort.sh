@@ -85,7 +85,7 @@ oldest_version=$(grep -oE '^onnxruntime==[0-9.]+' "$oldest_requirements" | cut -
   PYTHONPATH="$PWD/../../../$oldest" "../../../$venv/bin/python" -c \
     "import onnxruntime, sys; sys.exit(onnxruntime.__version__ != '$oldest_version')" &&
   PYTHONPATH="$PWD/../../../$oldest" "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider \
-    test_ort_c.py test_ort.py test_ort_graphs.py "$@") | tee -a "$log" || status=$?
+    test_ort_c.py test_ort.py test_ort_graphs.py test_ort_folding.py "$@") | tee -a "$log" || status=$?
 # pytest's last line of each run, e.g. "=== 190 passed in 30.1s ===" or
 # "=== 2 failed, 188 passed ... ===".
 summary=$(grep -E '[0-9]+ (passed|failed|errors?)' "$log" || true)

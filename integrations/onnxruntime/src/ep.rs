@@ -10,7 +10,8 @@
 //! asks that EP which nodes it takes (`GetCapability`) after its own checks, type and shape
 //! inference and basic optimizations (constant folding among them) ran with ONNX's schemas,
 //! and the EP takes each node of those operators that its kernel registry has a
-//! kernel for: ONNX's schemas stay, so shapes, ranks and checks are onnxruntime's own.
+//! kernel for, but those onnxruntime's constant folding computes: ONNX's schemas stay, so
+//! shapes, ranks and checks are onnxruntime's own, and so is the optimized graph.
 //!
 //! Made once per factory, that is once per registration of the library, and released with
 //! it: the kernel registry (seven kernel definitions). A session adds one `OrtEp` (a small
@@ -410,7 +411,9 @@ unsafe extern "C" fn get_kernel_registry(
 }
 
 /// Takes every node of `graph` that the registry has a kernel for: a Cast, CastLike or
-/// Expand of an opset and element types in `DEFINITIONS`. onnxruntime calls this once for
+/// Expand of an opset and element types in `DEFINITIONS`, but those onnxruntime's
+/// constant folding would compute (`folded_by_onnxruntime`) and those
+/// `leave_to_onnxruntime` names. onnxruntime calls this once for
 /// the main graph and once for each subgraph (`If`, `Loop`, `Scan` bodies).
 unsafe extern "C" fn get_capability(
     this: *mut OrtEp,
@@ -432,11 +435,12 @@ unsafe extern "C" fn get_capability(
                     count,
                 ))?;
             }
+            let folded = folded_by_onnxruntime(ep.api, &nodes)?;
             let look_up = ort_fn!(ep.ep_api, EpGraphSupportInfo_LookUpKernel);
             let add = ort_fn!(ep.ep_api, EpGraphSupportInfo_AddSingleNode);
-            for node in nodes {
+            for (node, folded) in nodes.into_iter().zip(folded) {
                 // The operator first: the registry's look-up is the costlier question.
-                if !is_ours(ep.api, node)? {
+                if folded || !is_ours(ep.api, node)? {
                     continue;
                 }
                 let mut definition = null();
@@ -448,6 +452,125 @@ unsafe extern "C" fn get_capability(
         }
         Ok(())
     })
+}
+
+/// Element types onnxruntime's CPU provider casts and expands (its Cast and Expand
+/// kernels of 1.24 and later): FLOAT, UINT8, INT8, UINT16, INT16, INT32, INT64, STRING,
+/// BOOL, FLOAT16, DOUBLE, UINT32, UINT64, BFLOAT16 and the four FLOAT8 types. A node of
+/// another type (FLOAT4E2M1, INT4, FLOAT8E8M0 ...) onnxruntime cannot fold: the EP keeps it.
+const CPU_FOLDABLE: &[c_int] = &[
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20,
+];
+
+/// Operators onnxruntime's constant folding never folds, whatever their inputs: the
+/// random ones, those with subgraphs, and QuantizeLinear/DequantizeLinear (kept for the
+/// QDQ fusions).
+const NEVER_FOLDED: [&CStr; 12] = [
+    c"RandomNormal",
+    c"RandomUniform",
+    c"RandomNormalLike",
+    c"RandomUniformLike",
+    c"Multinomial",
+    c"Bernoulli",
+    c"If",
+    c"Loop",
+    c"Scan",
+    c"QuantizeLinear",
+    c"DequantizeLinear",
+    c"DynamicQuantizeLinear",
+];
+
+/// For each of `nodes`, whether onnxruntime's constant folding computes it when the model
+/// is optimized, so that the EP must leave it: a node whose inputs are all constant
+/// initializers, or outputs of such nodes, transitively (a CastLike counts its first input
+/// only: the second gives just the type).
+///
+/// onnxruntime folds nodes its CPU provider has kernels for whose inputs are all constant
+/// initializers (`ConstantFolding`); a node an execution provider took is never folded.
+/// Before it optimizes, it inlines the model's local functions, and the function-defined
+/// operators in them that no provider takes, CastLike among them (the CPU provider has no
+/// CastLike kernel): it asks the providers first, so this runs then too. torch's dynamo
+/// exporter writes its CastLikes of initializers (rotary Range/Sin/Cos, shape arithmetic)
+/// inside such functions: taken by the EP, a CastLike and everything computed from it stay
+/// unfolded. So the EP leaves every Cast, CastLike and Expand of constants whose element
+/// types the CPU provider handles (`CPU_FOLDABLE`), and everything computed from constants
+/// that they feed. A node of another element type (a Cast to FLOAT4E2M1) stays the EP's:
+/// onnxruntime could neither fold nor run it. Without optimizations (ORT_DISABLE_ALL)
+/// nothing is folded and the CPU provider runs what the EP left, as it does without the
+/// library.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`, for every node of `nodes`.
+unsafe fn folded_by_onnxruntime(
+    api: Api,
+    nodes: &[*const ort::OrtNode],
+) -> Result<Vec<bool>, Fail> {
+    const OURS: [&CStr; 3] = [c"Cast", c"CastLike", c"Expand"];
+    let mut inputs = Vec::with_capacity(nodes.len());
+    let mut outputs = Vec::with_capacity(nodes.len());
+    let mut candidate = Vec::with_capacity(nodes.len());
+    let mut constant = std::collections::HashSet::new();
+    let is_initializer = ort_fn!(api, ValueInfo_IsConstantInitializer);
+    for &node in nodes {
+        // SAFETY: forwarded; the values belong to the graph, valid for this call.
+        unsafe {
+            let mut ins = values(
+                node,
+                ort_fn!(api, Node_GetNumInputs),
+                ort_fn!(api, Node_GetInputs),
+            )?;
+            let outs = values(
+                node,
+                ort_fn!(api, Node_GetNumOutputs),
+                ort_fn!(api, Node_GetOutputs),
+            )?;
+            let mut foldable = !ins.is_empty() && !is_onnx_op(api, node, &NEVER_FOLDED)?;
+            if foldable && is_onnx_op(api, node, &OURS)? {
+                for &value in ins.iter().take(1).chain(outs.iter()) {
+                    if !value.is_null() {
+                        let element = element_type(api, value)?;
+                        foldable &= element.is_some_and(|e| CPU_FOLDABLE.contains(&e));
+                    }
+                }
+            }
+            for &value in &ins {
+                let mut yes = false;
+                if !value.is_null() {
+                    check(is_initializer(value, &mut yes))?;
+                }
+                if yes {
+                    constant.insert(value);
+                }
+            }
+            // A CastLike becomes a Cast of its first input when onnxruntime inlines it: the
+            // second gives only the type.
+            if is_onnx_op(api, node, &OURS[1..2])? {
+                ins.truncate(1);
+            }
+            inputs.push(ins);
+            outputs.push(outs);
+            candidate.push(foldable);
+        }
+    }
+    // onnxruntime lists the nodes in topological order: one pass finds them all, a second
+    // finds nothing new. The loop does not rely on it.
+    let mut folded = vec![false; nodes.len()];
+    loop {
+        let mut changed = false;
+        for (i, ins) in inputs.iter().enumerate() {
+            if folded[i] || !candidate[i] {
+                continue;
+            }
+            if ins.iter().all(|v| v.is_null() || constant.contains(v)) {
+                folded[i] = true;
+                changed = true;
+                constant.extend(outputs[i].iter().copied().filter(|v| !v.is_null()));
+            }
+        }
+        if !changed {
+            return Ok(folded);
+        }
+    }
 }
 
 /// Whether the EP leaves a node it has a kernel for to onnxruntime, so that the model runs
@@ -556,11 +679,43 @@ unsafe fn first_value(
     }
 }
 
+/// All of a node's inputs or outputs (by the count and list functions given); a missing
+/// optional one is NULL.
+///
+/// # Safety
+/// As for `first_value`.
+unsafe fn values(
+    node: *const ort::OrtNode,
+    count_of: NodeCount,
+    values_of: NodeValues,
+) -> Result<Vec<*const ort::OrtValueInfo>, Fail> {
+    let mut count = 0;
+    // SAFETY: the functions are onnxruntime's for this node; `values` holds the `count`
+    // entries asked for.
+    unsafe {
+        check(count_of(node, &mut count))?;
+        let mut values = vec![null(); count];
+        if count > 0 {
+            check(values_of(node, values.as_mut_ptr(), count))?;
+        }
+        Ok(values)
+    }
+}
+
 /// Whether a value is a FLOAT16 tensor.
 ///
 /// # Safety
 /// As for `leave_to_onnxruntime`; `value` belongs to the graph.
 unsafe fn is_float16(api: Api, value: *const ort::OrtValueInfo) -> Result<bool, Fail> {
+    // SAFETY: forwarded.
+    Ok(unsafe { element_type(api, value) }? == Some(ort::TYPE_FLOAT16))
+}
+
+/// A tensor value's element type (onnxruntime's number), None if it is not a tensor.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`; `value` belongs to the graph.
+unsafe fn element_type(api: Api, value: *const ort::OrtValueInfo) -> Result<Option<c_int>, Fail> {
     let mut type_info = null();
     let mut tensor = null();
     let mut element = 0;
@@ -568,18 +723,18 @@ unsafe fn is_float16(api: Api, value: *const ort::OrtValueInfo) -> Result<bool, 
     unsafe {
         check(ort_fn!(api, GetValueInfoTypeInfo)(value, &mut type_info))?;
         if type_info.is_null() {
-            return Ok(false);
+            return Ok(None);
         }
         check(ort_fn!(api, CastTypeInfoToTensorInfo)(
             type_info,
             &mut tensor,
         ))?;
         if tensor.is_null() {
-            return Ok(false);
+            return Ok(None);
         }
         check(ort_fn!(api, GetTensorElementType)(tensor, &mut element))?;
     }
-    Ok(element == ort::TYPE_FLOAT16)
+    Ok(Some(element))
 }
 
 /// Whether `node` is one of the ONNX-domain operators `names`.
