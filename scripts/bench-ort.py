@@ -21,6 +21,15 @@ inputs, alternating between the two sessions, after one warm-up run each), at
 ORT_ENABLE_ALL with 1 intra-op thread, through ortnode.session_options, the tests' way
 of attaching tensorcast-ort. The ratios are the time with the library over the time
 without.
+
+    build/venv-ort/bin/python scripts/bench-ort.py --chain [--nodes 200] [--runs 2000]
+
+--chain times the fixed cost of a node: chains of --nodes Cast nodes (FLOAT -> INT32 ->
+FLOAT ...) of 1 and of 64 elements, and the same chains of one node, with graph
+optimizations off (nothing folded) and 1 intra-op thread. Each session.run is timed on its
+own, alternating the session without and with the library, over --runs repetitions; a
+node's time is the median run of the long chain less the median run of the one-node chain,
+over the nodes between. The ratio is the time with the library over the time without.
 """
 
 import argparse
@@ -38,7 +47,7 @@ from onnx import TensorProto, helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIB = os.environ.get("TCAST_ORT_LIB") or os.path.join(
-    ROOT, "integrations", "onnxruntime", "target", "release", "libtensorcast_ort.so")
+    ROOT, "target", "release", "libtensorcast_ort.so")
 
 # (node name, what it does), in the order printed.
 NODES = [
@@ -135,6 +144,59 @@ def node_times(model_bytes, inputs, with_library, runs, threads):
     return {name: statistics.median(d[1:]) for name, d in times.items()}
 
 
+def cast_chain(nodes, count):
+    """A chain of `nodes` Cast nodes, FLOAT -> INT32 -> FLOAT ..., over `count` elements
+    (onnxruntime removes FLOAT -> FLOAT16 -> FLOAT pairs even with optimizations off)."""
+    types = [TensorProto.FLOAT, TensorProto.INT32]
+    chain = [helper.make_node("Cast", [f"t{i}"], [f"t{i + 1}"], name=f"cast{i}", to=types[(i + 1) % 2])
+             for i in range(nodes)]
+    graph = helper.make_graph(
+        chain, "chain", [helper.make_tensor_value_info("t0", types[0], [count])],
+        [helper.make_tensor_value_info(f"t{nodes}", types[nodes % 2], [count])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
+
+
+def chain_session(model_bytes, with_library):
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    so.intra_op_num_threads = 1
+    so.inter_op_num_threads = 1
+    so.log_severity_level = 3
+    if with_library:
+        so.add_provider_for_devices(tensorcast_devices(), {})
+    return ort.InferenceSession(model_bytes, so)
+
+
+def chains(nodes, runs):
+    """--chain: the per-node time of Cast chains of 1 and 64 elements, without and with."""
+    if nodes < 2:
+        sys.exit("--nodes must be at least 2")
+    print(f"onnxruntime {ort.__version__}, ORT_DISABLE_ALL, 1 intra-op thread, median of {runs} runs; "
+          f"per node: (chain of {nodes} - chain of 1) / {nodes - 1}")
+    print(f"| {'elements':>8} | {'alone':>10} | {'with':>10} | {'with - alone':>12} | {'ratio':>5} |")
+    print(f"|{'-' * 9}:|{'-' * 11}:|{'-' * 11}:|{'-' * 13}:|{'-' * 6}:|")
+    for count in (1, 64):
+        x = {"t0": np.linspace(-3, 3, count, dtype=np.float32)}
+        sessions = {(n, lib): chain_session(cast_chain(n, count), lib)
+                    for n in (1, nodes) for lib in (False, True)}
+        times = {key: [] for key in sessions}
+        for session in sessions.values():
+            for _ in range(20):
+                session.run(None, x)
+        clock = time.perf_counter
+        for i in range(runs):
+            order = list(sessions) if i % 2 == 0 else list(reversed(sessions))
+            for key in order:
+                session = sessions[key]
+                start = clock()
+                session.run(None, x)
+                times[key].append(clock() - start)
+        med = {key: statistics.median(v) for key, v in times.items()}
+        per = {lib: (med[(nodes, lib)] - med[(1, lib)]) / (nodes - 1) for lib in (False, True)}
+        print(f"| {count:>8} | {per[False] * 1e6:>7.3f} us | {per[True] * 1e6:>7.3f} us "
+              f"| {(per[True] - per[False]) * 1e6:>+9.3f} us | {per[True] / per[False]:>5.2f} |")
+
+
 def real_model_times(path, feeds, runs, ort_level, session_options):
     """Median creation and run times (s) of the model, {False: alone, True: with}."""
     for with_library in (False, True):  # warm-up: the library's registration, file caches
@@ -201,7 +263,12 @@ def main():
     parser.add_argument("--threads", type=int, default=1, help="intra-op threads of both sessions")
     parser.add_argument("--real", action="store_true", help="time the real-model set instead")
     parser.add_argument("--models", default="", help="with --real: only the models whose name matches")
+    parser.add_argument("--chain", action="store_true", help="time chains of small Casts instead")
+    parser.add_argument("--nodes", type=int, default=200, help="with --chain: Cast nodes per chain")
     args = parser.parse_args()
+    if args.chain:
+        chains(args.nodes, args.runs)
+        return
     if args.real:
         real_models(args.runs, args.models)
         return

@@ -789,7 +789,7 @@ unsafe extern "C" fn create_kernel(
     let api = ep_ort_api();
     guarded(api, || {
         // SAFETY: `info` is the kernel info onnxruntime passes for this node.
-        let kernel = unsafe { Kernel::new(api, op, info) }?;
+        let kernel = unsafe { Kernel::new(api, ort::EP_API_VERSION, op, info) }?;
         let made = Box::new(EpKernel {
             base: OrtKernelImpl {
                 ort_version_supported: ort::EP_API_VERSION,

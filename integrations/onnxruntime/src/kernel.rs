@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use tensorcast::ffi::{
     tcast_cast, tcast_cast_options, tcast_cast_options_default, tcast_cast_to_strings,
-    tcast_dequantize_linear, tcast_error, tcast_executor, tcast_expand_ex, tcast_expand_shape,
-    tcast_qdq_options, tcast_qdq_options_init, tcast_quantize_linear, tcast_status_name,
-    tcast_string, tcast_string_arena, tcast_string_max_bytes, tcast_task_fn, tcast_tensor,
-    tcast_tensor_bytes, TCAST_MAX_NDIM,
+    tcast_dequantize_linear, tcast_dtype_bits, tcast_error, tcast_executor, tcast_expand_ex,
+    tcast_expand_shape, tcast_qdq_options, tcast_qdq_options_init, tcast_quantize_linear,
+    tcast_status_name, tcast_string, tcast_string_arena, tcast_string_max_bytes, tcast_task_fn,
+    tcast_tensor, tcast_tensor_bytes, TCAST_MAX_NDIM,
 };
 
 use crate::ort::{self, ort_fn, Api, OrtKernelContext, OrtKernelInfo, OrtStatus, OrtValue};
@@ -116,7 +116,13 @@ fn dtype_to_ort(dtype: c_int) -> c_int {
     }
 }
 
-/// One node's kernel: the attributes read when the session was made.
+/// The `OrtApi` version from which a table has `GetTensorElementTypeAndShapeDataReference`
+/// (onnxruntime 1.24): a tensor's element type and shape in one call, without a copy.
+const SHAPE_REFERENCE_VERSION: u32 = 24;
+
+/// One node's kernel: what can be decided when the session is made (the attributes, the
+/// options handed to tensorcast, the output's element type), so that a call asks
+/// onnxruntime only for the tensors and the input's shape.
 pub struct Kernel {
     pub api: Api,
     op: Op,
@@ -125,19 +131,40 @@ pub struct Kernel {
     /// QuantizeLinear and DequantizeLinear: `axis`, `block_size` and `precision`
     /// (QuantizeLinear only; 0 when absent), with `saturate` above.
     qdq: tcast_qdq_options,
+    /// Cast and CastLike: the input's and the output's element types (tensorcast's
+    /// numbers) with their sizes in bits, when the kernel info told them; otherwise they
+    /// are read from the tensors at each call (and the sizes asked of tensorcast).
+    in_dtype: Option<Element>,
+    out_dtype: Option<Element>,
+    /// tensorcast's options for Cast, CastLike and Expand, all but the executor (which
+    /// lives on the stack of each call).
+    options: tcast_cast_options,
+    /// Whether `api`'s table has `GetTensorElementTypeAndShapeDataReference`.
+    shape_by_reference: bool,
 }
 
 impl Kernel {
     /// # Safety
-    /// `info` is the kernel info onnxruntime passes to CreateKernelV2.
-    pub unsafe fn new(api: Api, op: Op, info: *const OrtKernelInfo) -> Result<Kernel, Fail> {
+    /// `info` is the kernel info onnxruntime passes to CreateKernelV2; `api` is a table of
+    /// version `api_version` or later.
+    pub unsafe fn new(
+        api: Api,
+        api_version: u32,
+        op: Op,
+        info: *const OrtKernelInfo,
+    ) -> Result<Kernel, Fail> {
         let mut kernel = Kernel {
             api,
             op,
             saturate: 1,
             round_mode: TCAST_ROUND_UP,
             qdq: qdq_defaults(),
+            in_dtype: None,
+            out_dtype: None,
+            options: tcast_cast_options_default(),
+            shape_by_reference: api_version >= SHAPE_REFERENCE_VERSION,
         };
+        kernel.options.threads = TASKS;
         if op == Op::Expand {
             return Ok(kernel);
         }
@@ -147,6 +174,10 @@ impl Kernel {
             return Ok(kernel);
         }
         // SAFETY: `info` is valid for this call.
+        kernel.in_dtype = unsafe { element(api, info, Side::Input) };
+        // SAFETY: as above.
+        kernel.out_dtype = unsafe { element(api, info, Side::Output) };
+        // SAFETY: as above.
         if let Some(saturate) = unsafe { attribute_int(api, info, c"saturate") } {
             kernel.saturate = i32::from(saturate != 0);
         }
@@ -166,6 +197,8 @@ impl Kernel {
                 }
             };
         }
+        kernel.options.saturate = kernel.saturate;
+        kernel.options.round_mode = kernel.round_mode;
         Ok(kernel)
     }
 
@@ -219,16 +252,16 @@ impl Kernel {
             ctx: (&pool as *const Pool).cast_mut().cast(),
             parallel_for: Some(run_tasks),
         };
-        let mut options: tcast_cast_options = tcast_cast_options_default();
-        options.saturate = self.saturate;
-        options.round_mode = self.round_mode;
-        options.threads = TASKS;
+        let mut options = self.options;
         options.executor = &executor;
         let io = Io { api: self.api };
         // SAFETY: `context` is valid for this call; `options` and what it points to outlive
         // the tensorcast calls made below.
         unsafe {
             match self.op {
+                Op::Cast | Op::CastLike if self.shape_by_reference => {
+                    io.cast_by_reference(context, self.in_dtype, self.out_dtype, &options)
+                }
                 Op::Cast | Op::CastLike => io.cast(context, &options),
                 Op::Expand => io.expand(context, &options),
                 Op::QuantizeLinear | Op::DequantizeLinear => {
@@ -323,22 +356,87 @@ impl Io {
         Ok(data)
     }
 
+    /// A tensor's element type (onnxruntime's number) and shape, the shape being
+    /// onnxruntime's own array: one call, nothing allocated or copied.
+    ///
+    /// # Safety
+    /// `value` is a tensor; the API table has `GetTensorElementTypeAndShapeDataReference`.
+    /// The shape is valid while `value` is and its shape is not changed, which holds for
+    /// the inputs and outputs of a kernel call during it.
+    unsafe fn type_and_shape<'a>(
+        &self,
+        value: *const OrtValue,
+    ) -> Result<(c_int, &'a [i64]), Fail> {
+        let mut ort_type = 0;
+        let mut shape = null();
+        let mut ndim = 0;
+        // SAFETY: the member's type is the header's; `value` is a tensor (the contract).
+        check(unsafe {
+            ort_fn!(self.api, GetTensorElementTypeAndShapeDataReference)(
+                value,
+                &mut ort_type,
+                &mut shape,
+                &mut ndim,
+            )
+        })?;
+        let shape = if shape.is_null() || ndim == 0 {
+            &[][..]
+        } else {
+            // SAFETY: onnxruntime's array of `ndim` extents, alive as the contract says.
+            unsafe { std::slice::from_raw_parts(shape, ndim) }
+        };
+        Ok((ort_type, shape))
+    }
+
     /// A tensorcast tensor over `data` (views for STRING).
     fn tensor(data: *mut c_void, info: &Info) -> Result<tcast_tensor, Fail> {
-        let ndim = i32::try_from(info.shape.len()).unwrap_or(i32::MAX);
+        Self::tensor_of(data, info.dtype, &info.shape)
+    }
+
+    /// A tensorcast tensor of `dtype` and `shape` over `data`, its byte count worked out
+    /// here when `bits` (the element's size; 0 when not known) is a whole number of bytes
+    /// and the shape's extents are valid, and asked of tensorcast otherwise (which then
+    /// reports what is wrong).
+    fn tensor_sized(
+        data: *mut c_void,
+        dtype: c_int,
+        bits: u32,
+        shape: &[i64],
+    ) -> Result<tcast_tensor, Fail> {
+        if bits != 0 && bits % 8 == 0 {
+            let bytes = shape.iter().try_fold(u64::from(bits / 8), |n, &d| {
+                u64::try_from(d).ok().and_then(|d| n.checked_mul(d))
+            });
+            if let (Some(bytes), Ok(ndim)) = (bytes, i32::try_from(shape.len())) {
+                return Ok(tcast_tensor {
+                    data,
+                    data_bytes: bytes,
+                    shape: shape.as_ptr(),
+                    strides: null(),
+                    ndim,
+                    dtype,
+                });
+            }
+        }
+        Self::tensor_of(data, dtype, shape)
+    }
+
+    /// A tensorcast tensor of `dtype` and `shape` over `data`.
+    fn tensor_of(data: *mut c_void, dtype: c_int, shape: &[i64]) -> Result<tcast_tensor, Fail> {
+        let ndim = i32::try_from(shape.len()).unwrap_or(i32::MAX);
         let mut bytes = 0;
         let mut err = new_error();
         tcast_check(
-            tcast_tensor_bytes(info.dtype, info.shape.as_ptr(), ndim, &mut bytes, &mut err),
+            tcast_tensor_bytes(dtype, shape.as_ptr(), ndim, &mut bytes, &mut err),
             &err,
         )?;
         Ok(tcast_tensor {
             data,
             data_bytes: bytes,
-            shape: info.shape.as_ptr(),
+            shape: shape.as_ptr(),
             strides: null(),
             ndim,
-            dtype: info.dtype,
+            dtype,
         })
     }
 
@@ -402,6 +500,49 @@ impl Io {
             }
         }
         Ok(())
+    }
+
+    /// Cast and CastLike on a table of `SHAPE_REFERENCE_VERSION` or later: the input's type
+    /// and shape read in one call without a copy, the output's type known from the kernel
+    /// info (`out_dtype`) or read the same way. STRING on either side goes to `cast`.
+    unsafe fn cast_by_reference(
+        &self,
+        context: *mut OrtKernelContext,
+        in_known: Option<Element>,
+        out_dtype: Option<Element>,
+        options: &tcast_cast_options,
+    ) -> Result<(), Fail> {
+        // SAFETY: `context` is valid; the table has the call `type_and_shape` makes (the
+        // caller checked its version); the input and output and their shapes stay alive
+        // and unchanged during this call; every buffer handed to tensorcast is described
+        // by its tensor and outlives the call.
+        unsafe {
+            let input = self.input(context, 0)?;
+            let (in_type, shape) = self.type_and_shape(input)?;
+            let in_dtype = dtype_from_ort(in_type);
+            if in_dtype == STRING || out_dtype.is_some_and(|e| e.dtype == STRING) {
+                return self.cast(context, options);
+            }
+            // The sizes known when the session was made, for the types the tensors have.
+            let in_bits = in_known
+                .filter(|e| e.dtype == in_dtype)
+                .map_or(0, |e| e.bits);
+            let output = self.output(context, shape)?;
+            let out = match out_dtype {
+                Some(element) => element,
+                None => {
+                    let dtype = dtype_from_ort(self.type_and_shape(output)?.0);
+                    if dtype == STRING {
+                        return self.cast(context, options);
+                    }
+                    Element { dtype, bits: 0 }
+                }
+            };
+            let src = Self::tensor_sized(self.data(input)?, in_dtype, in_bits, shape)?;
+            let dst = Self::tensor_sized(self.data(output)?, out.dtype, out.bits, shape)?;
+            let mut err = new_error();
+            tcast_check(tcast_cast(&src, &dst, options, &mut err), &err)
+        }
     }
 
     /// Cast and CastLike: the input to the output's element type.
@@ -709,6 +850,71 @@ fn qdq_defaults() -> tcast_qdq_options {
     // Cannot fail: the pointer is a local and the size the library's own.
     tcast_qdq_options_init(&mut options, size_of::<tcast_qdq_options>());
     options
+}
+
+/// A tensor element type known when the session is made: tensorcast's number and its
+/// size in bits (`tcast_dtype_bits`: 0 for STRING and types tensorcast does not know).
+#[derive(Clone, Copy)]
+struct Element {
+    dtype: c_int,
+    bits: u32,
+}
+
+/// A node's input or output.
+#[derive(Clone, Copy, PartialEq)]
+enum Side {
+    Input,
+    Output,
+}
+
+/// The element type of the node's input or output 0, if the kernel info tells it.
+///
+/// # Safety
+/// `info` is valid for this call.
+unsafe fn element(api: Api, info: *const OrtKernelInfo, side: Side) -> Option<Element> {
+    let mut type_info = null_mut();
+    // SAFETY: the members' types are the header's (KernelInfo_GetInputTypeInfo and
+    // KernelInfo_GetOutputTypeInfo are in every table of API_VERSION); the tensor info
+    // belongs to the type info, released last.
+    unsafe {
+        let status = if side == Side::Input {
+            ort_fn!(api, KernelInfo_GetInputTypeInfo)(info, 0, &mut type_info)
+        } else {
+            ort_fn!(api, KernelInfo_GetOutputTypeInfo)(info, 0, &mut type_info)
+        };
+        if !status.is_null() {
+            api.release_status(status);
+            return None;
+        }
+        let read = || -> Option<Element> {
+            let mut tensor_info = null();
+            let status = ort_fn!(api, CastTypeInfoToTensorInfo)(type_info, &mut tensor_info);
+            if !status.is_null() {
+                api.release_status(status);
+                return None;
+            }
+            if tensor_info.is_null() {
+                return None;
+            }
+            let mut ort_type = 0;
+            let status = ort_fn!(api, GetTensorElementType)(tensor_info, &mut ort_type);
+            if !status.is_null() {
+                api.release_status(status);
+                return None;
+            }
+            // UNDEFINED (0): not known when the session is made.
+            (ort_type != 0).then(|| {
+                let dtype = dtype_from_ort(ort_type);
+                Element {
+                    dtype,
+                    bits: tcast_dtype_bits(dtype),
+                }
+            })
+        };
+        let dtype = read();
+        ort_fn!(api, ReleaseTypeInfo)(type_info);
+        dtype
+    }
 }
 
 /// An int attribute of the node, if it has one.

@@ -170,7 +170,7 @@ unsafe extern "C" fn create_kernel_v2(
     let op = registered(op).op;
     guarded(api, || {
         // SAFETY: `info` is the kernel info onnxruntime passes for this node.
-        let made = unsafe { kernel::Kernel::new(api, op, info) }?;
+        let made = unsafe { kernel::Kernel::new(api, ort::API_VERSION, op, info) }?;
         // SAFETY: `kernel` is onnxruntime's out-pointer.
         unsafe { *kernel = Box::into_raw(Box::new(made)).cast() };
         Ok(())
