@@ -20,7 +20,8 @@
 #    the wheel's build compiled is linked, not compiled again;
 # 3. `python -m build --sdist` (build/venv-python-build), then `pip install` of that
 #    sdist into a fresh venv (build/venv-python-sdist) as a user or a distribution would
-#    (its own isolated build, nothing but the Rust toolchain on PATH: the core compiled
+#    (its own isolated build, nothing but the Rust toolchain on PATH: the core compiled,
+#    unoptimised,
 #    from the sdist's sources), and tests/python against it.
 #
 # The source builds carry no onnxruntime library (ort_library_path()); their runs find
@@ -115,8 +116,13 @@ sdist=$(ls build/sdist/pytensorcast-*.tar.gz)
 tar -tzf "$sdist" | sed 's/^/  /'
 sdist_venv=build/venv-python-sdist
 pinned_venv --fresh "$sdist_venv" tests/python/requirements.txt
-step "pip install $sdist (its own build: the core compiled from the sdist)" \
-  env -u CARGO_TARGET_DIR "$sdist_venv/bin/pip" install --quiet --disable-pip-version-check "$sdist"
+# Unoptimised (CARGO_PROFILE_RELEASE_OPT_LEVEL=0, a third of the build's CPU time): what
+# is proved here is that the sdist builds and installs with a Rust toolchain alone, and
+# that its extension passes the suite; the optimised build of the same sources is the
+# wheel's and `pip install .`'s, tested above.
+step "pip install $sdist (its own build: the core compiled from the sdist, unoptimised)" \
+  env -u CARGO_TARGET_DIR CARGO_PROFILE_RELEASE_OPT_LEVEL=0 \
+  "$sdist_venv/bin/pip" install --quiet --disable-pip-version-check "$sdist"
 run_suite "pip install of the sdist" "$sdist_venv" PYTENSORCAST_ORT_LIB="$ort_lib"
 
 "$venv/bin/python" scripts/bench-python.py --quick || echo "bench-python.py failed (information only)"
