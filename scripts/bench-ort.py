@@ -14,7 +14,8 @@ folded away) and the same intra-op thread count. Only ratios within one run mean
     build/venv-ort/bin/python scripts/bench-ort.py --real [--runs 7] [--models REGEX]
 
 --real times the real-model set instead (tests/oracles/onnxruntime/realmodels, built into
-build/real-models by scripts/test-ort.sh): for each model, the session-creation time
+build/real-models by scripts/test-ort.sh; --transformers: the transformer exports of
+tests/oracles/onnxruntime/transformers, the same way): for each model, the session-creation time
 (median of --runs creations, each from fresh session options, alternating without and
 with the library) and the run latency (median of --runs runs on its deterministic
 inputs, alternating between the two sessions, after one warm-up run each), at
@@ -221,13 +222,29 @@ def real_model_times(path, feeds, runs, ort_level, session_options):
             {k: statistics.median(v) for k, v in run.items()})
 
 
-def real_models(runs, pattern):
-    """--real: the table of creation and run times of the real-model set."""
+def real_models(runs, pattern, transformers=False):
+    """--real (--transformers): the table of creation and run times of the real-model set
+    (of the transformer exports)."""
     tests = os.path.join(ROOT, "tests", "oracles", "onnxruntime")
     sys.path[:0] = [tests, os.path.join(tests, "realmodels")]
-    import build_models
-    import inputs
     import ortnode
+
+    if transformers:
+        import transformer_set
+
+        models = [(name, lambda name=name: (transformer_set.path(name), transformer_set.feeds(name)))
+                  for name in transformer_set.NAMES]
+    else:
+        import build_models
+        import inputs
+
+        def real(name):
+            path, spec = build_models.paths(name)
+            if not os.path.exists(path):
+                return None, None
+            return path, inputs.feeds(path, spec)
+
+        models = [(name, lambda name=name: real(name)) for name in build_models.NAMES]
 
     level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     print(f"onnxruntime {ort.__version__}, ORT_ENABLE_ALL, 1 intra-op thread, median of {runs}; "
@@ -236,16 +253,16 @@ def real_models(runs, pattern):
           f"| {'run alone':>10} | {'run with':>10} | {'ratio':>5} |")
     print(f"|{'-' * 26}|{'-' * 13}:|{'-' * 12}:|{'-' * 6}:|{'-' * 11}:|{'-' * 11}:|{'-' * 6}:|")
     missing = 0
-    for name in build_models.NAMES:
+    for name, load in models:
         if not re.search(pattern, name):
             continue
-        path, spec = build_models.paths(name)
-        if not os.path.exists(path):
+        path, model_feeds = load()
+        if path is None:
             print(f"| {name:<24} | not built: tests/oracles/onnxruntime/realmodels/build_models.py |")
             missing += 1
             continue
         try:
-            create, run = real_model_times(path, inputs.feeds(path, spec), runs, level, ortnode.session_options)
+            create, run = real_model_times(path, model_feeds, runs, level, ortnode.session_options)
         except Exception as e:  # a model onnxruntime refuses, with or without the library
             print(f"| {name:<24} | {type(e).__name__}: {str(e).strip().splitlines()[0][:120]} |")
             continue
@@ -262,15 +279,18 @@ def main():
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--threads", type=int, default=1, help="intra-op threads of both sessions")
     parser.add_argument("--real", action="store_true", help="time the real-model set instead")
-    parser.add_argument("--models", default="", help="with --real: only the models whose name matches")
+    parser.add_argument("--transformers", action="store_true",
+                        help="time the transformer exports (tests/oracles/onnxruntime/transformers) instead")
+    parser.add_argument("--models", default="",
+                        help="with --real or --transformers: only the models whose name matches")
     parser.add_argument("--chain", action="store_true", help="time chains of small Casts instead")
     parser.add_argument("--nodes", type=int, default=200, help="with --chain: Cast nodes per chain")
     args = parser.parse_args()
     if args.chain:
         chains(args.nodes, args.runs)
         return
-    if args.real:
-        real_models(args.runs, args.models)
+    if args.real or args.transformers:
+        real_models(args.runs, args.models, args.transformers)
         return
     if args.n % 1024:
         sys.exit("--n must be a multiple of 1024")

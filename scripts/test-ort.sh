@@ -79,13 +79,14 @@ trap 'rm -f "$log"' EXIT
 status=0
 (cd tests/oracles/onnxruntime && "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@") \
   | tee "$log" || status=$?
-# The same C, node and graph tests on the oldest onnxruntime (its version is checked first).
+# The same C, node, graph, folding and transformer tests on the oldest onnxruntime (its
+# version is checked first).
 oldest_version=$(grep -oE '^onnxruntime==[0-9.]+' "$oldest_requirements" | cut -d= -f3)
 (cd tests/oracles/onnxruntime &&
   PYTHONPATH="$PWD/../../../$oldest" "../../../$venv/bin/python" -c \
     "import onnxruntime, sys; sys.exit(onnxruntime.__version__ != '$oldest_version')" &&
   PYTHONPATH="$PWD/../../../$oldest" "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider \
-    test_ort_c.py test_ort.py test_ort_graphs.py test_ort_folding.py "$@") | tee -a "$log" || status=$?
+    test_ort_c.py test_ort.py test_ort_graphs.py test_ort_folding.py test_ort_transformers.py "$@") | tee -a "$log" || status=$?
 # pytest's last line of each run, e.g. "=== 190 passed in 30.1s ===" or
 # "=== 2 failed, 188 passed ... ===".
 summary=$(grep -E '[0-9]+ (passed|failed|errors?)' "$log" || true)
