@@ -52,6 +52,14 @@ impl Workers<'_> {
         Workers::Own { threads }
     }
 
+    /// Whether [`Workers::tasks`] keeps `count` elements in one task whatever the workers
+    /// and the cost: it counts work in whole thousands of elements. A call can know this
+    /// before it looks at its executor.
+    #[inline(always)]
+    pub const fn too_few_to_split(count: usize) -> bool {
+        count < 1000
+    }
+
     /// How many tasks `count` elements costing about `ns_per_1k` nanoseconds per
     /// thousand elements are split into: at most `threads` (and MAX_TASKS), and only as
     /// many as have enough work each to repay their start-up.
@@ -61,7 +69,7 @@ impl Workers<'_> {
             Workers::Own { threads } => (threads, OWN_MIN_WORK_NS),
             Workers::Host { threads, .. } => (threads, HOST_MIN_WORK_NS),
         };
-        if threads <= 1 {
+        if threads <= 1 || Self::too_few_to_split(count) {
             return 1;
         }
         let work_ns = (count / 1000).saturating_mul(ns_per_1k.max(1));

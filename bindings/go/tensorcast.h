@@ -461,6 +461,50 @@ tcast_status tcast_cast(const struct tcast_tensor *input,
                         const struct tcast_cast_options *options,
                         struct tcast_error *err);
 
+/**
+ * An opaque prepared cast (from `tcast_cast_plan_create`, freed with
+ * `tcast_cast_plan_free`): a dtype pair and options checked, and the kernel chosen,
+ * once. Immutable: one plan may be used from many threads at once.
+ */
+typedef struct tcast_cast_plan tcast_cast_plan;
+
+/**
+ * Prepares the cast of tensors of dtype `from` into tensors of dtype `to` with
+ * `options` (NULL: the defaults), as tcast_cast would make it, and writes the plan to
+ * `*plan` (NULL on failure). Everything tcast_cast checks of the pair and the options is
+ * checked here, with tcast_cast's errors; the options are copied (an executor they name
+ * must stay valid until the plan is freed). Free the plan with tcast_cast_plan_free.
+ * Errors: NULL_ARGUMENT (`plan`), INVALID_DTYPE, UNSUPPORTED, INVALID_ARGUMENT (a bad
+ * option), CASTING.
+ */
+tcast_status tcast_cast_plan_create(tcast_dtype from,
+                                    tcast_dtype to,
+                                    const struct tcast_cast_options *options,
+                                    struct tcast_cast_plan **plan,
+                                    struct tcast_error *err);
+
+/**
+ * Casts `input` into `output` as tcast_cast does with the plan's options: the same
+ * results, errors and rules (shapes equal, no overlap, packed sub-byte dtypes), for
+ * tensors of the plan's dtypes; a tensor of another dtype is INVALID_DTYPE. `executor`,
+ * when not NULL, runs this call's tasks in place of the options' executor (a host whose
+ * thread pool is known per call: docs/c-api.md section 9); the options' `threads` still
+ * bounds them. A call on contiguous tensors of numeric dtypes that are not packed,
+ * which runs on the calling thread, costs only the checks of the two tensors and the
+ * kernel.
+ * Errors: those of tcast_cast; NULL_ARGUMENT also for `plan`.
+ */
+tcast_status tcast_cast_plan_run(const struct tcast_cast_plan *plan,
+                                 const struct tcast_tensor *input,
+                                 const struct tcast_tensor *output,
+                                 const struct tcast_executor *executor,
+                                 struct tcast_error *err);
+
+/**
+ * Frees a plan from tcast_cast_plan_create. NULL is a no-op.
+ */
+void tcast_cast_plan_free(struct tcast_cast_plan *plan);
+
 /*
  * The sub_byte_layout argument of tcast_cast_sub_byte: how the sub-byte tensors of the
  * call hold their elements.

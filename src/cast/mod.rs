@@ -23,7 +23,7 @@ pub(crate) use crate::simd::kernel::Kernel;
 use crate::tensor::{Tensor, TensorMut};
 pub use checks::check_casting;
 pub(crate) use checks::{check_same_shape, check_sub_byte_layouts};
-pub(crate) use exec::{plain_kernel, run_contiguous};
+pub(crate) use exec::{plain_kernel, run_contiguous, Plan};
 pub use options::{CastOptions, Casting, RoundMode, StringFormat, SubByteLayout};
 pub use strings::format_strings;
 pub(crate) use strings::{check_format_pair, check_pair, format_to_views};

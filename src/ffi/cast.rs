@@ -180,7 +180,7 @@ pub extern "C" fn tcast_cast_sub_byte(
 ///
 /// # Safety
 /// Each pointer is NULL or valid per the C API contract (docs/c-api.md sections 1, 4 and 5).
-unsafe fn cast_in_general(
+pub(super) unsafe fn cast_in_general(
     input: *const tcast_tensor,
     output: *const tcast_tensor,
     options: *const tcast_cast_options,

@@ -41,6 +41,8 @@ mod mx;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod np;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
+mod plan;
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 mod quant;
 mod status;
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
@@ -54,6 +56,7 @@ pub use dtype::*;
 pub use expand::*;
 pub use mx::*;
 pub use np::*;
+pub use plan::*;
 pub use quant::*;
 pub use status::*;
 pub use strings::*;

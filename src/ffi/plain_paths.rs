@@ -273,3 +273,95 @@ pub(crate) fn check_paths_agree(
     );
     plain_with_options
 }
+
+/// Random calls of tcast_cast and of a plan made for the call's dtypes and options
+/// (tcast_cast_plan_create, tcast_cast_plan_run) agree: where the plan is made, in
+/// status, index, message and output bytes, whatever is wrong with the tensors; where it
+/// is not, tcast_cast on the same (non-NULL) descriptors fails with the same status. A
+/// plan's run with a tensor of another dtype is INVALID_DTYPE, naming both. Returns how
+/// many runs succeeded on the plan's plain path.
+pub(crate) fn check_plans_agree() -> usize {
+    use super::plan::{tcast_cast_plan_create, tcast_cast_plan_free, tcast_cast_plan_run};
+    let mut rng = Rng(0x91a2_b3c4_d5e6_f708);
+    let (mut made, mut plain_runs) = (0, 0);
+    for _ in 0..samples(50_000) {
+        let case = random_case(&mut rng, Kind::Cast);
+        let input: Vec<u8> = (0..512).map(|_| rng.below(256) as u8).collect();
+        let options = case.options.as_ref().map_or(std::ptr::null(), |o| o);
+        let mut plan = std::ptr::NonNull::<super::plan::tcast_cast_plan>::dangling().as_ptr();
+        let mut err = blank_error();
+        let status =
+            tcast_cast_plan_create(case.dtypes[0], case.dtypes[1], options, &mut plan, &mut err);
+        let (mut a, mut b) = (vec![0x5Au8; 512], vec![0x5Au8; 512]);
+        let direct = run(&case, &input, &mut a, &|i, o, opt, e| {
+            super::tcast_cast(i, o, opt, e)
+        });
+        if status != 0 {
+            assert!(plan.is_null(), "a failed create left a plan");
+            if case.null == 0 {
+                assert_eq!(
+                    direct.0,
+                    status,
+                    "dtypes {:?}: tcast_cast says {}, the plan {}",
+                    case.dtypes,
+                    direct.2,
+                    message(&err)
+                );
+            }
+            continue;
+        }
+        made += 1;
+        let planned = run(&case, &input, &mut b, &|i, o, _, e| {
+            tcast_cast_plan_run(plan, i, o, std::ptr::null(), e)
+        });
+        assert_eq!(
+            planned, direct,
+            "shapes {:?} ranks {:?} dtypes {:?} bytes {:?} null {} strided {} overlap {}",
+            case.shapes, case.ranks, case.dtypes, case.bytes, case.null, case.strided, case.overlap
+        );
+        if direct.0 == 0 && case.null == 0 && !case.overlap && !case.strided {
+            // SAFETY: the plan is live; reading its plain half is what a run does.
+            plain_runs += usize::from(unsafe { (*plan).has_plain_path() });
+        }
+        if case.null == 0 {
+            // Another dtype than the plan's, on either side.
+            let [mut i, mut o] = descriptors(&case, &input, &mut b);
+            let other = |code: i32| if code == 1 { 11 } else { 1 };
+            if rng.below(2) == 0 {
+                i.dtype = other(case.dtypes[0]);
+            } else {
+                o.dtype = other(case.dtypes[1]);
+            }
+            let mut err = blank_error();
+            let invalid = Error::InvalidDtype(String::new()).status() as i32;
+            assert_eq!(
+                tcast_cast_plan_run(plan, &i, &o, std::ptr::null(), &mut err),
+                invalid
+            );
+            assert!(
+                message(&err).contains("is not the plan's"),
+                "{}",
+                message(&err)
+            );
+            // A per-call executor without parallel_for is refused, however small the call.
+            let [i, o] = descriptors(&case, &input, &mut b);
+            let status = tcast_cast_plan_run(plan, &i, &o, &EXECUTORS[1].0, &mut err);
+            assert_eq!(
+                status,
+                Error::InvalidArgument(String::new()).status() as i32
+            );
+            assert!(
+                message(&err).contains("parallel_for is NULL"),
+                "{}",
+                message(&err)
+            );
+        }
+        tcast_cast_plan_free(plan);
+    }
+    assert!(made > 1000, "only {made} plans were made");
+    assert!(
+        plain_runs > 100,
+        "only {plain_runs} runs took the plain path"
+    );
+    plain_runs
+}

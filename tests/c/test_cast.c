@@ -1229,8 +1229,73 @@ static void test_options_init(void) {
   CHECK_STATUS(tcast_cast_options_init(NULL, sizeof options), TCAST_ERR_NULL_ARGUMENT);
 }
 
+/* A prepared cast (tcast_cast_plan_*) gives tcast_cast's bytes for every pair of a few
+ * dtypes over the same random inputs, contiguous and strided, with options; refuses a
+ * tensor of another dtype and what tcast_cast refuses; create leaves NULL on failure. */
+static void test_cast_plans(void) {
+  static const tcast_dtype dtypes[] = {TCAST_DTYPE_FLOAT, TCAST_DTYPE_FLOAT16,
+                                       TCAST_DTYPE_BFLOAT16, TCAST_DTYPE_INT8,
+                                       TCAST_DTYPE_UINT4, TCAST_DTYPE_FLOAT8E4M3FN,
+                                       TCAST_DTYPE_DOUBLE, TCAST_DTYPE_BOOL};
+  enum { N = 37 };
+  uint8_t src[N * 8], a[N * 8], b[N * 8];
+  int64_t shape[1] = {N}, half[1] = {(N + 1) / 2}, stride[1] = {2};
+  size_t i, j, k;
+  for (k = 0; k < sizeof src; k++) src[k] = (uint8_t)rng_next();
+  for (i = 0; i < sizeof dtypes / sizeof *dtypes; i++) {
+    for (j = 0; j < sizeof dtypes / sizeof *dtypes; j++) {
+      tcast_cast_options opts;
+      tcast_cast_plan *plan = NULL;
+      tcast_tensor in = {src, sizeof src, shape, NULL, 1, dtypes[i]};
+      tcast_tensor out = {a, sizeof a, shape, NULL, 1, dtypes[j]};
+      tcast_tensor out_b = {b, sizeof b, shape, NULL, 1, dtypes[j]};
+      tcast_cast_options_init(&opts, sizeof opts);
+      opts.saturate = (int32_t)((i + j) & 1);
+      CHECK_STATUS(tcast_cast_plan_create(dtypes[i], dtypes[j], &opts, &plan, TC_ERR), TCAST_OK);
+      memset(a, 0x5A, sizeof a);
+      memset(b, 0x5A, sizeof b);
+      CHECK_STATUS(tcast_cast(&in, &out, &opts, TC_ERR), TCAST_OK);
+      CHECK_STATUS(tcast_cast_plan_run(plan, &in, &out_b, NULL, TC_ERR), TCAST_OK);
+      CHECK(memcmp(a, b, sizeof a) == 0);
+      if (dtypes[i] != TCAST_DTYPE_UINT4) { /* a packed dtype takes no strides */
+        in.shape = half;
+        in.strides = stride;
+        out.shape = out_b.shape = half;
+        memset(a, 0x5A, sizeof a);
+        memset(b, 0x5A, sizeof b);
+        CHECK_STATUS(tcast_cast(&in, &out, &opts, TC_ERR), TCAST_OK);
+        CHECK_STATUS(tcast_cast_plan_run(plan, &in, &out_b, NULL, TC_ERR), TCAST_OK);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+      }
+      in.dtype = dtypes[(i + 1) % (sizeof dtypes / sizeof *dtypes)];
+      CHECK_STATUS(tcast_cast_plan_run(plan, &in, &out_b, NULL, TC_ERR), TCAST_ERR_INVALID_DTYPE);
+      in.dtype = dtypes[i];
+      out_b.data_bytes = 1;
+      CHECK_STATUS(tcast_cast_plan_run(plan, &in, &out_b, NULL, TC_ERR),
+                   tcast_cast(&in, &out_b, &opts, NULL));
+      tcast_cast_plan_free(plan);
+    }
+  }
+  {
+    tcast_cast_plan *plan = (tcast_cast_plan *)&shape; /* overwritten with NULL */
+    tcast_cast_options opts;
+    tcast_cast_options_init(&opts, sizeof opts);
+    opts.casting = TCAST_CASTING_SAFE;
+    CHECK_STATUS(tcast_cast_plan_create(TCAST_DTYPE_FLOAT, TCAST_DTYPE_INT8, &opts, &plan, TC_ERR),
+                 TCAST_ERR_CASTING);
+    CHECK(plan == NULL);
+    CHECK_STATUS(tcast_cast_plan_create(TCAST_DTYPE_FLOAT, 99, NULL, &plan, TC_ERR),
+                 TCAST_ERR_INVALID_DTYPE);
+    CHECK_STATUS(tcast_cast_plan_create(TCAST_DTYPE_FLOAT, TCAST_DTYPE_INT8, NULL, NULL, TC_ERR),
+                 TCAST_ERR_NULL_ARGUMENT);
+    CHECK_STATUS(tcast_cast_plan_run(NULL, NULL, NULL, NULL, TC_ERR), TCAST_ERR_NULL_ARGUMENT);
+    tcast_cast_plan_free(NULL);
+  }
+}
+
 int main(void) {
   test_options_init();
+  test_cast_plans();
   test_float_narrowing_examples();
   test_integer_to_float_examples();
   test_integer_wrap_examples();

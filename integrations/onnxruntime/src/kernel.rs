@@ -9,7 +9,8 @@ use std::ptr::{null, null_mut};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use tensorcast::ffi::{
-    tcast_cast, tcast_cast_options, tcast_cast_options_default, tcast_cast_to_strings,
+    tcast_cast, tcast_cast_options, tcast_cast_options_default, tcast_cast_plan,
+    tcast_cast_plan_create, tcast_cast_plan_free, tcast_cast_plan_run, tcast_cast_to_strings,
     tcast_dequantize_linear, tcast_dtype_bits, tcast_error, tcast_executor, tcast_expand_ex,
     tcast_expand_shape, tcast_qdq_options, tcast_qdq_options_init, tcast_quantize_linear,
     tcast_status_name, tcast_string, tcast_string_arena, tcast_string_max_bytes, tcast_task_fn,
@@ -141,6 +142,25 @@ pub struct Kernel {
     options: tcast_cast_options,
     /// Whether `api`'s table has `GetTensorElementTypeAndShapeDataReference`.
     shape_by_reference: bool,
+    /// Cast and CastLike of numeric types both known when the session is made: the
+    /// cast prepared once (tcast_cast_plan_create), so that a call pays only for its
+    /// tensors.
+    plan: Option<CastPlan>,
+}
+
+/// A tensorcast cast plan, freed with the kernel.
+struct CastPlan(*mut tcast_cast_plan);
+
+// SAFETY: a plan is immutable once made and may be used from many threads at once
+// (include/tensorcast.h, tcast_cast_plan).
+unsafe impl Send for CastPlan {}
+// SAFETY: as above.
+unsafe impl Sync for CastPlan {}
+
+impl Drop for CastPlan {
+    fn drop(&mut self) {
+        tcast_cast_plan_free(self.0);
+    }
 }
 
 impl Kernel {
@@ -163,6 +183,7 @@ impl Kernel {
             out_dtype: None,
             options: tcast_cast_options_default(),
             shape_by_reference: api_version >= SHAPE_REFERENCE_VERSION,
+            plan: None,
         };
         kernel.options.threads = TASKS;
         if op == Op::Expand {
@@ -199,6 +220,23 @@ impl Kernel {
         }
         kernel.options.saturate = kernel.saturate;
         kernel.options.round_mode = kernel.round_mode;
+        if let (Some(from), Some(to)) = (kernel.in_dtype, kernel.out_dtype) {
+            if from.dtype != STRING && to.dtype != STRING {
+                // A pair tensorcast refuses makes no plan: the call reports the error.
+                let mut plan = null_mut();
+                let mut err = new_error();
+                if tcast_cast_plan_create(
+                    from.dtype,
+                    to.dtype,
+                    &kernel.options,
+                    &mut plan,
+                    &mut err,
+                ) == TCAST_OK
+                {
+                    kernel.plan = Some(CastPlan(plan));
+                }
+            }
+        }
         Ok(kernel)
     }
 
@@ -259,9 +297,13 @@ impl Kernel {
         // the tensorcast calls made below.
         unsafe {
             match self.op {
-                Op::Cast | Op::CastLike if self.shape_by_reference => {
-                    io.cast_by_reference(context, self.in_dtype, self.out_dtype, &options)
-                }
+                Op::Cast | Op::CastLike if self.shape_by_reference => io.cast_by_reference(
+                    context,
+                    self.in_dtype,
+                    self.out_dtype,
+                    &options,
+                    self.plan.as_ref().map(|p| (p.0.cast_const(), &executor)),
+                ),
                 Op::Cast | Op::CastLike => io.cast(context, &options),
                 Op::Expand => io.expand(context, &options),
                 Op::QuantizeLinear | Op::DequantizeLinear => {
@@ -511,6 +553,7 @@ impl Io {
         in_known: Option<Element>,
         out_dtype: Option<Element>,
         options: &tcast_cast_options,
+        plan: Option<(*const tcast_cast_plan, &tcast_executor)>,
     ) -> Result<(), Fail> {
         // SAFETY: `context` is valid; the table has the call `type_and_shape` makes (the
         // caller checked its version); the input and output and their shapes stay alive
@@ -541,7 +584,14 @@ impl Io {
             let src = Self::tensor_sized(self.data(input)?, in_dtype, in_bits, shape)?;
             let dst = Self::tensor_sized(self.data(output)?, out.dtype, out.bits, shape)?;
             let mut err = new_error();
-            tcast_check(tcast_cast(&src, &dst, options, &mut err), &err)
+            match plan {
+                // The plan is of the types the session was made with: the tensors'.
+                Some((plan, executor)) if in_bits != 0 && out.bits != 0 => tcast_check(
+                    tcast_cast_plan_run(plan, &src, &dst, executor, &mut err),
+                    &err,
+                ),
+                _ => tcast_check(tcast_cast(&src, &dst, options, &mut err), &err),
+            }
         }
     }
 

@@ -8,10 +8,11 @@ use super::tensors::{
     dtype_of, input_output_views, plain_views, read_descriptor, read_layout_held,
     same_contiguous_shape, LayoutBuf,
 };
-use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel, SubByteLayout};
+use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel, Plan, SubByteLayout};
 use crate::dtype::DType;
 use crate::error::Error;
-use crate::ffi::types::{tcast_cast_options, tcast_tensor};
+use crate::ffi::types::{tcast_cast_options, tcast_executor, tcast_tensor};
+use crate::parallel::Workers;
 use crate::tensor::{Tensor, TensorMut, MAX_NDIM};
 
 /// The operands of a cast (`tcast_cast`, `tcast_cast_sub_byte`, `tcast_cast_to_strings`),
@@ -87,44 +88,119 @@ pub(crate) unsafe fn plain_cast_operands<'a>(
     }
     // SAFETY: non-NULL descriptors are readable (this function's contract).
     let (i, o) = unsafe { (input.read(), output.read()) };
-    if !i.strides.is_null() || !o.strides.is_null() || i.ndim != o.ndim {
-        return None;
-    }
-    let rank = usize::try_from(i.ndim).ok().filter(|&r| r <= MAX_NDIM)?;
     let (from, to) = (DType::from_code(i.dtype)?, DType::from_code(o.dtype)?);
     // SAFETY: forwarded from this function's contract.
-    let (options, executor) = unsafe { plain_options(options) }?;
-    if !casting_allows(from, to, options.casting) {
-        return None;
-    }
-    let plan = plain_kernel(from, to, &options)?;
-    let mut count: u64 = 1;
-    if rank > 0 {
-        if i.shape.is_null() || o.shape.is_null() {
+    let cast = unsafe { PlainCast::resolve(from, to, options) }?;
+    // SAFETY: as above.
+    unsafe { cast.operands(&i, &o) }
+}
+
+/// A pair of dtypes and options that the plain path takes (see [`plain_cast_operands`]):
+/// the options read and valid, the casting level allowing the pair, the kernel chosen.
+/// Resolved once per `tcast_cast` call, or once for a `tcast_cast_plan`.
+pub(crate) struct PlainCast {
+    from: DType,
+    to: DType,
+    plan: Plan,
+    threads: usize,
+    executor: *const tcast_executor,
+}
+
+impl PlainCast {
+    /// The plain path's half of the checks that depend on the pair and the options only;
+    /// None when the plain path does not take them.
+    ///
+    /// # Safety
+    /// `options` is NULL or valid as docs/c-api.md section 5 describes (its executor, if
+    /// any, for as long as the result is used).
+    #[inline(always)]
+    pub(crate) unsafe fn resolve(
+        from: DType,
+        to: DType,
+        options: *const tcast_cast_options,
+    ) -> Option<PlainCast> {
+        // SAFETY: forwarded from this function's contract.
+        let (options, executor) = unsafe { plain_options(options) }?;
+        if !casting_allows(from, to, options.casting) {
             return None;
         }
-        // SAFETY: non-NULL shapes hold `ndim` readable int64_t (docs/c-api.md section 4).
-        let (a, b) = unsafe {
-            (
-                std::slice::from_raw_parts(i.shape, rank),
-                std::slice::from_raw_parts(o.shape, rank),
-            )
-        };
-        for (&x, &y) in a.iter().zip(b) {
-            if x != y || x < 0 {
+        Some(PlainCast {
+            from,
+            to,
+            plan: plain_kernel(from, to, &options)?,
+            threads: options.threads,
+            executor,
+        })
+    }
+
+    /// The other half, on the two descriptors (already read): dtypes, rank and extents,
+    /// the thread decision, sizes, NULL data and overlap. None when the plain path does
+    /// not take them.
+    ///
+    /// # Safety
+    /// The descriptors' pointers are valid as docs/c-api.md section 4 describes, for
+    /// `'a`, and the executor `resolve` read is still valid.
+    #[inline(always)]
+    pub(crate) unsafe fn operands<'a>(
+        &self,
+        i: &tcast_tensor,
+        o: &tcast_tensor,
+    ) -> Option<(Kernel, &'a [u8], &'a mut [u8])> {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { self.operands_on(i, o, self.executor) }
+    }
+
+    /// [`PlainCast::operands`] with the call's tasks on `executor` (NULL: the library's
+    /// threads) instead of the options' executor.
+    ///
+    /// # Safety
+    /// As [`PlainCast::operands`]; `executor` is NULL or readable.
+    #[inline(always)]
+    pub(crate) unsafe fn operands_on<'a>(
+        &self,
+        i: &tcast_tensor,
+        o: &tcast_tensor,
+        executor: *const tcast_executor,
+    ) -> Option<(Kernel, &'a [u8], &'a mut [u8])> {
+        if i.dtype != self.from.code()
+            || o.dtype != self.to.code()
+            || !i.strides.is_null()
+            || !o.strides.is_null()
+            || i.ndim != o.ndim
+        {
+            return None;
+        }
+        let rank = usize::try_from(i.ndim).ok().filter(|&r| r <= MAX_NDIM)?;
+        let mut count: u64 = 1;
+        if rank > 0 {
+            if i.shape.is_null() || o.shape.is_null() {
                 return None;
             }
-            count = count.checked_mul(x as u64)?;
+            // SAFETY: non-NULL shapes hold `ndim` readable int64_t (docs/c-api.md section 4).
+            let (a, b) = unsafe {
+                (
+                    std::slice::from_raw_parts(i.shape, rank),
+                    std::slice::from_raw_parts(o.shape, rank),
+                )
+            };
+            for (&x, &y) in a.iter().zip(b) {
+                if x != y || x < 0 {
+                    return None;
+                }
+                count = count.checked_mul(x as u64)?;
+            }
         }
+        let plan = self.plan;
+        let few = Workers::too_few_to_split(usize::try_from(count).unwrap_or(usize::MAX));
+        // SAFETY: `executor` is NULL or readable (the contract).
+        if !few && !unsafe { runs_as_one_task(self.threads, executor, |w| plan.tasks(count, w)) } {
+            return None;
+        }
+        let kernel = plan.kernel;
+        let in_bytes = count.checked_mul(kernel.src_size as u64)?;
+        let out_bytes = count.checked_mul(kernel.dst_size as u64)?;
+        // SAFETY: forwarded from this function's contract.
+        let (src, dst) = unsafe { plain_views(i, in_bytes, o, out_bytes) }?;
+        Some((kernel, src, dst))
     }
-    // SAFETY: as plain_options returned it.
-    if !unsafe { runs_as_one_task(options.threads, executor, |w| plan.tasks(count, w)) } {
-        return None;
-    }
-    let kernel = plan.kernel;
-    let in_bytes = count.checked_mul(kernel.src_size as u64)?;
-    let out_bytes = count.checked_mul(kernel.dst_size as u64)?;
-    // SAFETY: forwarded from this function's contract.
-    let (src, dst) = unsafe { plain_views(&i, in_bytes, &o, out_bytes) }?;
-    Some((kernel, src, dst))
 }

@@ -14,7 +14,7 @@ mod outputs;
 mod strings;
 mod tensors;
 
-pub(crate) use cast::{cast_operands, plain_cast_operands};
+pub(crate) use cast::{cast_operands, plain_cast_operands, PlainCast};
 pub(crate) use common::{c_static, require_disjoint};
 pub(crate) use np::{read_bytes, read_handle};
 pub(crate) use options::{plain_options, read_options, runs_as_one_task, OptionsArg};
