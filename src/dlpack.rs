@@ -159,14 +159,30 @@ mod tests {
             assert_eq!(e.status(), Status::Unsupported, "{e}");
             e.to_string()
         };
-        assert_eq!(
-            unsupported(2, 8, 1),
-            "DLPack type code 2 (kDLFloat) with bits 8 has no tensorcast dtype"
-        );
-        assert_eq!(
-            unsupported(3, 64, 1),
-            "DLPack type code 3 (kDLOpaqueHandle) with bits 64 has no tensorcast dtype"
-        );
+        for ((code, bits, lanes), text) in [
+            (
+                (2, 8, 1),
+                "DLPack type code 2 (kDLFloat) with bits 8 has no tensorcast dtype",
+            ),
+            (
+                (3, 64, 1),
+                "DLPack type code 3 (kDLOpaqueHandle) with bits 64 has no tensorcast dtype",
+            ),
+            (
+                (6, 1, 1),
+                "DLPack type code 6 (kDLBool) with bits 1 has no tensorcast dtype",
+            ),
+            (
+                (200, 32, 1),
+                "DLPack type code 200 (not a DLPack 1.1 code) with bits 32 has no tensorcast dtype",
+            ),
+            (
+                (2, 32, 4),
+                "DLPack lanes is 4: only lanes 1 (no vector types) has a tensorcast dtype",
+            ),
+        ] {
+            assert_eq!(unsupported(code, bits, lanes), text);
+        }
         // Every code no dtype has (from the registry, so a new row cannot leave this
         // stale) is refused at every width, naming itself.
         let taken: Vec<u8> = DType::ALL
@@ -186,18 +202,6 @@ mod tests {
                 assert!(text.contains(&name), "{text}");
             }
         }
-        assert_eq!(
-            unsupported(6, 1, 1),
-            "DLPack type code 6 (kDLBool) with bits 1 has no tensorcast dtype"
-        );
-        assert_eq!(
-            unsupported(200, 32, 1),
-            "DLPack type code 200 (not a DLPack 1.1 code) with bits 32 has no tensorcast dtype"
-        );
-        assert_eq!(
-            unsupported(2, 32, 4),
-            "DLPack lanes is 4: only lanes 1 (no vector types) has a tensorcast dtype"
-        );
         assert!(unsupported(2, 32, 0).contains("lanes is 0"));
     }
 }

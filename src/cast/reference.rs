@@ -13,22 +13,10 @@ pub struct Ieee {
     pub man_bits: u32,
 }
 
-pub const BINARY16: Ieee = Ieee {
-    exp_bits: 5,
-    man_bits: 10,
-};
-pub const BFLOAT16: Ieee = Ieee {
-    exp_bits: 8,
-    man_bits: 7,
-};
-pub const BINARY32: Ieee = Ieee {
-    exp_bits: 8,
-    man_bits: 23,
-};
-pub const BINARY64: Ieee = Ieee {
-    exp_bits: 11,
-    man_bits: 52,
-};
+pub const BINARY16: Ieee = Ieee::with(5, 10);
+pub const BFLOAT16: Ieee = Ieee::with(8, 7);
+pub const BINARY32: Ieee = Ieee::with(8, 23);
+pub const BINARY64: Ieee = Ieee::with(11, 52);
 
 /// A real value exactly as the source held it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -53,6 +41,11 @@ pub enum Exact {
 }
 
 impl Ieee {
+    /// The format of `exp_bits` exponent and `man_bits` mantissa bits.
+    const fn with(exp_bits: u32, man_bits: u32) -> Ieee {
+        Ieee { exp_bits, man_bits }
+    }
+
     fn bias(self) -> i32 {
         (1 << (self.exp_bits - 1)) - 1
     }

@@ -132,7 +132,7 @@ pub(crate) fn format_to_views(
         1
     };
     if tasks > 1 {
-        if let Some(end) = format_in_tasks(input, output, format, arena, used, workers, tasks)? {
+        if let Some(end) = format_in_tasks(input, output, format, arena, used, (workers, tasks))? {
             return Ok(end);
         }
     }
@@ -146,15 +146,14 @@ pub(crate) fn format_to_views(
     })
 }
 
-/// [`format_to_views`] in `tasks` tasks; None when a task's region ran out.
+/// [`format_to_views`] in `tasks` tasks on `workers`; None when a task's region ran out.
 fn format_in_tasks(
     input: &Tensor,
     output: &mut TensorMut,
     format: StringFormat,
     arena: &mut [u8],
     used: usize,
-    workers: Workers,
-    tasks: usize,
+    (workers, tasks): (Workers, usize),
 ) -> Result<Option<usize>, Error> {
     let (count, from) = (input.layout().count(), input.layout().dtype());
     let held = input.layout().sub_byte_layout();

@@ -5,28 +5,33 @@ use super::args::{
     byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, require_disjoint,
     LayoutBuf,
 };
-use super::cast::init_options;
-use super::guard::{guard, guard_integer};
-use super::quant::read_input;
+use super::guard::guard;
+use super::quant::{options_init, read_growing, read_input, unless_null, GrowingOptions};
 use super::types::{
     tcast_error, tcast_mx_options, tcast_status, tcast_tensor, FIRST_MX_OPTIONS_SIZE,
 };
 use crate::error::Error;
 use crate::quant::layout::{mx_repack, MxLayout};
 use crate::quant::mx::{mx_dequantize, mx_quantize, MxOptions, ScaleRule};
-use crate::tensor::{Tensor, TensorMut};
+use crate::tensor::TensorMut;
 use std::ops::Range;
 
-/// The defaults, with `struct_size` this library's size.
-fn mx_defaults() -> tcast_mx_options {
-    let d = MxOptions::default();
-    tcast_mx_options {
-        struct_size: std::mem::size_of::<tcast_mx_options>() as u32,
-        scale_rule: 0,
-        axis: d.axis,
-        block_size: d.block_size,
-        reserved0: 0,
-        reserved1: 0,
+// SAFETY: `tcast_mx_options` has no padding (u32, i32, i64, i64, i32, i32) and only
+// integer fields.
+unsafe impl GrowingOptions for tcast_mx_options {
+    const NAME: &'static str = "tcast_mx_options";
+    const FIRST_SIZE: u32 = FIRST_MX_OPTIONS_SIZE;
+
+    fn defaults(struct_size: u32) -> tcast_mx_options {
+        let d = MxOptions::default();
+        tcast_mx_options {
+            struct_size,
+            scale_rule: 0,
+            axis: d.axis,
+            block_size: d.block_size,
+            reserved0: 0,
+            reserved1: 0,
+        }
     }
 }
 
@@ -38,20 +43,7 @@ fn mx_defaults() -> tcast_mx_options {
 /// 32 bytes, or above UINT32_MAX); nothing is written then.
 #[no_mangle]
 pub extern "C" fn tcast_mx_options_init(opts: *mut tcast_mx_options, size: usize) -> tcast_status {
-    // SAFETY: `tcast_mx_options` has no padding (u32, i32, i64, i64, i32, i32);
-    // `opts` points to `size` writable bytes (docs/c-api.md section 5).
-    guard_integer(std::ptr::null_mut(), || unsafe {
-        init_options(
-            opts,
-            size,
-            FIRST_MX_OPTIONS_SIZE,
-            "tcast_mx_options",
-            |struct_size| tcast_mx_options {
-                struct_size,
-                ..mx_defaults()
-            },
-        )
-    })
+    options_init(opts, size)
 }
 
 /// Reads the caller's options (NULL: the defaults).
@@ -59,27 +51,8 @@ pub extern "C" fn tcast_mx_options_init(opts: *mut tcast_mx_options, size: usize
 /// # Safety
 /// `ptr` is NULL or points to a tcast_mx_options of at least its `struct_size` bytes.
 unsafe fn read_mx_options(ptr: *const tcast_mx_options) -> Result<MxOptions, Error> {
-    let mut o = mx_defaults();
-    if !ptr.is_null() {
-        // SAFETY: a non-NULL options pointer starts with its u32 size (contract above).
-        let size = unsafe { ptr.cast::<u32>().read_unaligned() };
-        if size < FIRST_MX_OPTIONS_SIZE {
-            return Err(Error::InvalidArgument(format!(
-                "options->struct_size is {size}; a tcast_mx_options has at least \
-                 {FIRST_MX_OPTIONS_SIZE} bytes (use tcast_mx_options_init)"
-            )));
-        }
-        let known = (size as usize).min(std::mem::size_of::<tcast_mx_options>());
-        // SAFETY: the caller's struct has `size` >= `known` readable bytes; `o` is a
-        // struct of at least `known` bytes, every bit pattern of its fields valid.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                ptr.cast::<u8>(),
-                std::ptr::addr_of_mut!(o).cast::<u8>(),
-                known,
-            );
-        }
-    }
+    // SAFETY: forwarded from this function's contract.
+    let o = unsafe { read_growing(ptr) }?;
     let rule = ScaleRule::from_arg(o.scale_rule, "options->scale_rule")?;
     if o.reserved0 != 0 || o.reserved1 != 0 {
         return Err(Error::InvalidArgument(format!(
@@ -172,11 +145,7 @@ pub extern "C" fn tcast_mx_quantize(
         unsafe {
             let mut yo = Output::read(y, "y")?;
             let mut so = Output::read(scale, "scale")?;
-            let mut go = if global_scale.is_null() {
-                None
-            } else {
-                Some(Output::read(global_scale, "global_scale")?)
-            };
+            let mut go = unless_null(global_scale, |g| Output::read(g, "global_scale"))?;
             let mut xb = LayoutBuf::new();
             let (xt, xr) = read_input(x, "x", &mut xb)?;
             let opts = read_mx_options(options)?;
@@ -218,11 +187,7 @@ pub extern "C" fn tcast_mx_dequantize(
             let (mut xb, mut sb, mut gb) = (LayoutBuf::new(), LayoutBuf::new(), LayoutBuf::new());
             let (xt, xr) = read_input(x, "x", &mut xb)?;
             let (st, sr) = read_input(scale, "scale", &mut sb)?;
-            let g: Option<(Tensor, Range<usize>)> = if global_scale.is_null() {
-                None
-            } else {
-                Some(read_input(global_scale, "global_scale", &mut gb)?)
-            };
+            let g = unless_null(global_scale, |g| read_input(g, "global_scale", &mut gb))?;
             let opts = read_mx_options(options)?;
             let (mut yt, yr) = yo.view()?;
             all_disjoint(&[("x", &xr), ("y", &yr)])?;

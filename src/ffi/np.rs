@@ -142,10 +142,7 @@ pub extern "C" fn tcast_np_can_cast(
     err: *mut tcast_error,
 ) -> tcast_status {
     shell!(guard(err) [handle from, handle to, out result] {
-        let (casting, rules) = (
-            Casting::from_arg(casting, "casting")?,
-            NumpyRules::from_arg(rules, "rules")?,
-        );
+        let (casting, rules) = casting_and_rules(casting, rules)?;
         result.write(i32::from(query::can_cast_parsed(from, to, casting, rules)?));
         Ok(())
     })
@@ -173,6 +170,14 @@ pub extern "C" fn tcast_np_can_cast_str(
     })
 }
 
+/// The casting level and the rules of a query, checked in that order.
+fn casting_and_rules(casting: i32, rules: i32) -> Result<(Casting, NumpyRules), Error> {
+    Ok((
+        Casting::from_arg(casting, "casting")?,
+        NumpyRules::from_arg(rules, "rules")?,
+    ))
+}
+
 /// Answers a Python-scalar query into `result`, after checking the casting level and
 /// the rules (in that order).
 fn answer_py_scalar(
@@ -181,8 +186,7 @@ fn answer_py_scalar(
     (casting, rules): (i32, i32),
     mut result: Out<'_, i32>,
 ) -> Result<(), Error> {
-    let casting = Casting::from_arg(casting, "casting")?;
-    let rules = NumpyRules::from_arg(rules, "rules")?;
+    let (casting, rules) = casting_and_rules(casting, rules)?;
     result.write(i32::from(query::can_cast_py_scalar(
         scalar, to, casting, rules,
     )?));
@@ -282,10 +286,7 @@ pub extern "C" fn tcast_np_can_cast_scalar(
                 )))
             }
         };
-        let (casting, rules) = (
-            Casting::from_arg(casting, "casting")?,
-            NumpyRules::from_arg(rules, "rules")?,
-        );
+        let (casting, rules) = casting_and_rules(casting, rules)?;
         let ok = query::can_cast_scalar(dtype, value, is_array, to, casting, rules)?;
         result.write(i32::from(ok));
         Ok(())

@@ -15,16 +15,82 @@ use crate::error::Error;
 use crate::quant::{dequantize_linear, quantize_linear, QdqOptions};
 use crate::tensor::{Tensor, TensorMut};
 
-/// The defaults, with `struct_size` this library's size.
-fn qdq_defaults() -> tcast_qdq_options {
-    let d = QdqOptions::default();
-    tcast_qdq_options {
-        struct_size: std::mem::size_of::<tcast_qdq_options>() as u32,
-        saturate: i32::from(d.saturate),
-        axis: d.axis,
-        block_size: d.block_size,
-        precision: 0,
-        reserved: 0,
+/// An options struct that grows by appending fields (`tcast_qdq_options`,
+/// `tcast_mx_options`): its first field is its size as the caller compiled it, and
+/// every later layout starts with the first one.
+///
+/// # Safety
+/// The implementing type has no padding bytes and every bit pattern of its fields is
+/// valid, so that its bytes can be copied in and out as bytes.
+pub(super) unsafe trait GrowingOptions: Sized {
+    /// The C name of the struct, for messages.
+    const NAME: &'static str;
+    /// The size of its first layout.
+    const FIRST_SIZE: u32;
+    /// The defaults, with `struct_size` set to `struct_size`.
+    fn defaults(struct_size: u32) -> Self;
+}
+
+/// The body of an `_init` export: the defaults for the caller's `size` at `*opts`
+/// (see `init_options`).
+pub(super) fn options_init<T: GrowingOptions>(opts: *mut T, size: usize) -> tcast_status {
+    // SAFETY: `T` has no padding (the trait's promise); `opts` points to `size` writable
+    // bytes (docs/c-api.md section 5).
+    guard_integer(std::ptr::null_mut(), || unsafe {
+        init_options(opts, size, T::FIRST_SIZE, T::NAME, T::defaults)
+    })
+}
+
+/// The caller's options: the defaults overwritten by the bytes of the caller's struct
+/// that this library knows (NULL: the defaults). INVALID_ARGUMENT for a size below the
+/// first layout.
+///
+/// # Safety
+/// `ptr` is NULL or points to a `T` of at least its `struct_size` bytes.
+pub(super) unsafe fn read_growing<T: GrowingOptions>(ptr: *const T) -> Result<T, Error> {
+    let mut o = T::defaults(std::mem::size_of::<T>() as u32);
+    if !ptr.is_null() {
+        // SAFETY: a non-NULL options pointer starts with its u32 size (contract above).
+        let size = unsafe { ptr.cast::<u32>().read_unaligned() };
+        if size < T::FIRST_SIZE {
+            return Err(Error::InvalidArgument(format!(
+                "options->struct_size is {size}; a {name} has at least {first} bytes (use \
+                 {name}_init)",
+                name = T::NAME,
+                first = T::FIRST_SIZE
+            )));
+        }
+        let known = (size as usize).min(std::mem::size_of::<T>());
+        // SAFETY: the caller's struct has `size` >= `known` readable bytes; `o` is a
+        // struct of at least `known` bytes, every bit pattern of its fields valid (the
+        // trait's promise).
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                ptr.cast::<u8>(),
+                std::ptr::addr_of_mut!(o).cast::<u8>(),
+                known,
+            );
+        }
+    }
+    Ok(o)
+}
+
+// SAFETY: `tcast_qdq_options` has no padding (u32, i32, i64, i64, i32, i32) and only
+// integer fields.
+unsafe impl GrowingOptions for tcast_qdq_options {
+    const NAME: &'static str = "tcast_qdq_options";
+    const FIRST_SIZE: u32 = FIRST_QDQ_OPTIONS_SIZE;
+
+    fn defaults(struct_size: u32) -> tcast_qdq_options {
+        let d = QdqOptions::default();
+        tcast_qdq_options {
+            struct_size,
+            saturate: i32::from(d.saturate),
+            axis: d.axis,
+            block_size: d.block_size,
+            precision: 0,
+            reserved: 0,
+        }
     }
 }
 
@@ -39,20 +105,7 @@ pub extern "C" fn tcast_qdq_options_init(
     opts: *mut tcast_qdq_options,
     size: usize,
 ) -> tcast_status {
-    // SAFETY: `tcast_qdq_options` has no padding (u32, i32, i64, i64, i32, i32);
-    // `opts` points to `size` writable bytes (docs/c-api.md section 5).
-    guard_integer(std::ptr::null_mut(), || unsafe {
-        init_options(
-            opts,
-            size,
-            FIRST_QDQ_OPTIONS_SIZE,
-            "tcast_qdq_options",
-            |struct_size| tcast_qdq_options {
-                struct_size,
-                ..qdq_defaults()
-            },
-        )
-    })
+    options_init(opts, size)
 }
 
 /// Reads the caller's options (NULL: the defaults).
@@ -60,27 +113,8 @@ pub extern "C" fn tcast_qdq_options_init(
 /// # Safety
 /// `ptr` is NULL or points to a tcast_qdq_options of at least its `struct_size` bytes.
 unsafe fn read_qdq_options(ptr: *const tcast_qdq_options) -> Result<QdqOptions, Error> {
-    let mut o = qdq_defaults();
-    if !ptr.is_null() {
-        // SAFETY: a non-NULL options pointer starts with its u32 size (contract above).
-        let size = unsafe { ptr.cast::<u32>().read_unaligned() };
-        if size < FIRST_QDQ_OPTIONS_SIZE {
-            return Err(Error::InvalidArgument(format!(
-                "options->struct_size is {size}; a tcast_qdq_options has at least \
-                 {FIRST_QDQ_OPTIONS_SIZE} bytes (use tcast_qdq_options_init)"
-            )));
-        }
-        let known = (size as usize).min(std::mem::size_of::<tcast_qdq_options>());
-        // SAFETY: the caller's struct has `size` >= `known` readable bytes; `o` is a
-        // struct of at least `known` bytes, every bit pattern of its fields valid.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                ptr.cast::<u8>(),
-                std::ptr::addr_of_mut!(o).cast::<u8>(),
-                known,
-            );
-        }
-    }
+    // SAFETY: forwarded from this function's contract.
+    let o = unsafe { read_growing(ptr) }?;
     if o.saturate != 0 && o.saturate != 1 {
         return Err(Error::InvalidArgument(format!(
             "options->saturate is {}; it must be 0 or 1",
@@ -130,6 +164,18 @@ pub(super) unsafe fn read_input<'a>(
     Ok((Tensor::from_layout(layout, data)?, range))
 }
 
+/// `read(ptr)` for an optional argument, None for NULL.
+pub(super) fn unless_null<T>(
+    ptr: *const tcast_tensor,
+    read: impl FnOnce(*const tcast_tensor) -> Result<T, Error>,
+) -> Result<Option<T>, Error> {
+    if ptr.is_null() {
+        Ok(None)
+    } else {
+        read(ptr).map(Some)
+    }
+}
+
 /// The operation a call runs.
 type Op = fn(&Tensor, &Tensor, Option<&Tensor>, &mut TensorMut, &QdqOptions) -> Result<(), Error>;
 
@@ -158,12 +204,10 @@ unsafe fn run_qdq(
     let (xt, xr) = unsafe { read_input(x, "x", &mut xb) }?;
     // SAFETY: as above.
     let (st, sr) = unsafe { read_input(scale, "scale", &mut sb) }?;
-    let zero = if zero_point.is_null() {
-        None
-    } else {
-        // SAFETY: as above.
-        Some(unsafe { read_input(zero_point, "zero_point", &mut zb) }?)
-    };
+    // SAFETY: as above.
+    let zero = unless_null(zero_point, |z| unsafe {
+        read_input(z, "zero_point", &mut zb)
+    })?;
     // SAFETY: as above.
     let opts = unsafe { read_qdq_options(options) }?;
     let ydt = dtype_of("y", &ydesc)?;

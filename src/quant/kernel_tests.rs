@@ -60,11 +60,12 @@ impl Call<'_> {
         let zt = if quantize { self.yt } else { self.xt };
         let z = self.zp.map(|z| Tensor::new(z, zt, self.sdims).unwrap());
         let mut y = TensorMut::new(&mut out, self.yt, self.dims).unwrap();
-        if quantize {
-            quantize_on(&x, &s, z.as_ref(), &mut y, &self.options, tier).unwrap();
+        let op = if quantize {
+            Op::Quantize
         } else {
-            dequantize_on(&x, &s, z.as_ref(), &mut y, &self.options, tier).unwrap();
-        }
+            Op::Dequantize
+        };
+        qdq_on(op, (&x, &s, z.as_ref()), &mut y, &self.options, tier).unwrap();
         out
     }
 

@@ -416,16 +416,8 @@ avx2_family! { enable_features! {
 
     /// # Safety
     /// The CPU runs the AVX2 family.
-    unsafe fn quantize_avx2(
-        plan: &Plan,
-        count: usize,
-        a: &QArgs,
-        yd: &mut [u8],
-        exact: &dyn Fn(usize, usize) -> u8,
-        mx: Option<MxScales>,
-        tier: Tier,
-    ) {
-        quantize_body(plan, count, a, yd, exact, mx, tier)
+    unsafe fn quantize_avx2(plan: &Plan, a: &QArgs, yd: &mut [u8], mx: Option<MxScales>, tier: Tier) {
+        quantize_body(plan, a, yd, mx, tier)
     }
 } }
 
@@ -584,6 +576,11 @@ pub enum Divide {
 pub struct QArgs<'a> {
     pub xt: DType,
     pub xd: &'a [u8],
+    /// x's element count.
+    pub count: usize,
+    /// The scalar path's code for element i with scale element si, for the elements
+    /// flagged.
+    pub exact: &'a dyn Fn(usize, usize) -> u8,
     /// The scales, or their inverses for [`Divide::ByPowerOfTwo`].
     pub scales: Values<'a>,
     pub zeros: Option<Values<'a>>,
@@ -646,25 +643,16 @@ impl MxScales<'_> {
     }
 }
 
-/// QuantizeLinear's fast path (`quantize_fast` holds): `exact(i, si)` is the scalar
-/// path's code for element `i` with scale element `si`, for the elements flagged.
-/// With `mx`, the scales are computed (see [`MxScales`]) rather than read.
-pub fn quantize(
-    plan: &Plan,
-    count: usize,
-    a: &QArgs,
-    yd: &mut [u8],
-    exact: &dyn Fn(usize, usize) -> u8,
-    mx: Option<MxScales>,
-    tier: Tier,
-) {
+/// QuantizeLinear's fast path (`quantize_fast` holds). With `mx`, the scales are
+/// computed (see [`MxScales`]) rather than read.
+pub fn quantize(plan: &Plan, a: &QArgs, yd: &mut [u8], mx: Option<MxScales>, tier: Tier) {
     #[cfg(target_arch = "x86_64")]
     if let Tier::Avx2(_) = tier {
         // SAFETY: an AVX2 tier is made only on a CPU that runs the AVX2 family.
-        unsafe { quantize_avx2(plan, count, a, yd, exact, mx, tier) };
+        unsafe { quantize_avx2(plan, a, yd, mx, tier) };
         return;
     }
-    quantize_body(plan, count, a, yd, exact, mx, tier)
+    quantize_body(plan, a, yd, mx, tier)
 }
 
 /// The largest magnitude's bits of f32 values (as bytes): the order of non-negative
@@ -741,15 +729,8 @@ fn divide_piece(
 
 /// [`quantize`], compiled for each tier's features.
 #[inline(always)]
-fn quantize_body(
-    plan: &Plan,
-    count: usize,
-    a: &QArgs,
-    yd: &mut [u8],
-    exact: &dyn Fn(usize, usize) -> u8,
-    mut mx: Option<MxScales>,
-    tier: Tier,
-) {
+fn quantize_body(plan: &Plan, a: &QArgs, yd: &mut [u8], mut mx: Option<MxScales>, tier: Tier) {
+    let (count, exact) = (a.count, a.exact);
     let widen = decoder(a.xt, tier).expect("quantize_fast chose the types");
     let ybits = a.yt.bits();
     let bounds = int_bounds(a.yt);

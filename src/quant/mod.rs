@@ -81,7 +81,8 @@ pub const QUANT_TYPES: [DType; 15] = [
     DType::Float6E3M2,
 ];
 
-/// The types of x in QuantizeLinear and of y in DequantizeLinear (besides INT32 x).
+/// The types of x in QuantizeLinear and of y in DequantizeLinear (besides INT32 x), and
+/// of the MX operations' unquantized side.
 const FLOAT_TYPES: [DType; 3] = [DType::Float, DType::Float16, DType::Bfloat16];
 
 /// The scale types.
@@ -157,13 +158,7 @@ fn read_quant(dtype: DType, data: &[u8], i: usize) -> Quant {
         DType::Int32 => int(i64::from(i32::from_ne_bytes(chunk(data, i)))),
         _ => {
             let format = format_of(dtype).expect("a quantized type is a low-precision format");
-            let bits = dtype.bits();
-            let code = if bits < 8 {
-                pack::get(bits, data, i)
-            } else {
-                data[i]
-            };
-            let value = decode_f64(format, code);
+            let value = decode_f64(format, get_code(dtype.bits(), data, i));
             match dtype {
                 DType::Int2 | DType::Uint2 | DType::Int4 | DType::Uint4 => int(value as i64),
                 _ => Quant { value, int: None },
@@ -210,11 +205,21 @@ fn write_int(dtype: DType, data: &mut [u8], i: usize, v: i64) {
     }
 }
 
-/// Writes code `code` as element `i` of a float quantized tensor.
+/// Code `i` of a tensor of `bits`-bit codes (packed below 8 bits).
 #[inline(always)]
-fn write_code(dtype: DType, data: &mut [u8], i: usize, code: u8) {
-    if dtype.bits() < 8 {
-        pack::set(dtype.bits(), data, i, code);
+fn get_code(bits: u32, data: &[u8], i: usize) -> u8 {
+    if bits < 8 {
+        pack::get(bits, data, i)
+    } else {
+        data[i]
+    }
+}
+
+/// Writes `code` as code `i` of a tensor of `bits`-bit codes (packed below 8 bits).
+#[inline(always)]
+fn set_code(bits: u32, data: &mut [u8], i: usize, code: u8) {
+    if bits < 8 {
+        pack::set(bits, data, i, code);
     } else {
         data[i] = code;
     }
@@ -270,19 +275,102 @@ fn pow2(k: i32) -> f64 {
     f64::from_bits(((1023 + k) as u64) << 52)
 }
 
-/// UNSUPPORTED when the operand with sub-byte elements (QuantizeLinear's y,
-/// DequantizeLinear's x) or the zero point holds them one per byte: Q/DQ takes them
-/// packed.
-fn require_packed(
-    op: &str,
-    (role, operand): (&str, &Layout),
-    zero_point: Option<&Tensor>,
+/// Which of the two operations a call is.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Op {
+    Quantize,
+    Dequantize,
+}
+
+/// A Q/DQ call's inputs and options, checked by [`check_operands`], with the plan of
+/// its scales.
+struct Checked<'t, 'a> {
+    x: &'t Tensor<'a>,
+    scale: &'t Tensor<'a>,
+    zp: Option<&'t Tensor<'a>>,
+    plan: shape::Plan,
+    options: &'t QdqOptions,
+}
+
+/// QuantizeLinear or DequantizeLinear with the fast paths of `tier`, or only the scalar
+/// path (None).
+fn qdq_on(
+    op: Op,
+    (x, scale, zero_point): (&Tensor, &Tensor, Option<&Tensor>),
+    y: &mut TensorMut,
+    options: &QdqOptions,
+    tier: Option<Tier>,
 ) -> Result<(), Error> {
-    operand.require_packed(role, op)?;
-    match zero_point {
-        Some(z) => z.layout().require_packed("zero_point", op),
-        None => Ok(()),
+    let checked = check_operands(op, (x, scale, zero_point), y.layout(), options)?;
+    match op {
+        Op::Quantize => quantize_checked(&checked, y, tier),
+        Op::Dequantize => dequantize_checked(&checked, y, tier),
     }
+}
+
+/// The checks QuantizeLinear and DequantizeLinear share, in the order of docs/c-api.md
+/// section 8: the dtypes (x's besides INT32), the packing of the quantized operand
+/// (QuantizeLinear's y, DequantizeLinear's x) and of the zero point (UNSUPPORTED when
+/// held one per byte), `precision`, y's shape, the zero point's, the scale's plan,
+/// contiguity, and the zero points of a float quantized type (all zero).
+fn check_operands<'t, 'a>(
+    op: Op,
+    (x, scale, zero_point): (&'t Tensor<'a>, &'t Tensor<'a>, Option<&'t Tensor<'a>>),
+    y: &Layout,
+    options: &'t QdqOptions,
+) -> Result<Checked<'t, 'a>, Error> {
+    let (xl, sl) = (x.layout(), scale.layout());
+    let (name, x_types, scale_types, y_types, (role, quantized)) = match op {
+        Op::Quantize => (
+            "QuantizeLinear",
+            &FLOAT_TYPES[..],
+            &SCALE_TYPES[..],
+            &QUANT_TYPES[..],
+            ("y", y),
+        ),
+        Op::Dequantize => (
+            "DequantizeLinear",
+            &QUANT_TYPES[..],
+            &SCALE_TYPES[..4],
+            &FLOAT_TYPES[..],
+            ("x", xl),
+        ),
+    };
+    let mut x_types = x_types.to_vec();
+    x_types.push(DType::Int32);
+    require_type("x", xl.dtype(), &x_types, name)?;
+    require_type("scale", sl.dtype(), scale_types, name)?;
+    require_type("y", y.dtype(), y_types, name)?;
+    quantized.require_packed(role, name)?;
+    if let Some(z) = zero_point {
+        z.layout().require_packed("zero_point", name)?;
+    }
+    match (op, options.precision) {
+        (_, None) => {}
+        (Op::Quantize, Some(p)) => require_type("precision", p, &PRECISION_TYPES, name)?,
+        (Op::Dequantize, Some(_)) => {
+            return Err(Error::InvalidArgument(
+                "DequantizeLinear: precision is a QuantizeLinear option; DequantizeLinear \
+                 rounds once, to y's dtype"
+                    .into(),
+            ))
+        }
+    }
+    check_same_shape("y", y.dims(), "x", xl.dims())?;
+    let zp = zero_point_of(name, zero_point, quantized.dtype(), sl.dims())?;
+    let g = plan(xl.dims(), sl.dims(), options.axis, options.block_size)?;
+    xl.require_contiguous("x")?;
+    sl.require_contiguous("scale")?;
+    if let (None, Some(z)) = (int_range(quantized.dtype()), zp) {
+        require_zero_zero_points(name, z)?;
+    }
+    Ok(Checked {
+        x,
+        scale,
+        zp,
+        plan: g,
+        options,
+    })
 }
 
 /// QuantizeLinear: `y = saturate(round(x / scale) + zero_point)` into `y`'s dtype
@@ -295,44 +383,23 @@ pub fn quantize_linear(
     y: &mut TensorMut,
     options: &QdqOptions,
 ) -> Result<(), Error> {
-    quantize_on(x, scale, zero_point, y, options, Some(Tier::detect()))
+    qdq_on(
+        Op::Quantize,
+        (x, scale, zero_point),
+        y,
+        options,
+        Some(Tier::detect()),
+    )
 }
 
-/// [`quantize_linear`] with the fast paths of `tier`, or only the scalar path (None).
-fn quantize_on(
-    x: &Tensor,
-    scale: &Tensor,
-    zero_point: Option<&Tensor>,
-    y: &mut TensorMut,
-    options: &QdqOptions,
-    tier: Option<Tier>,
-) -> Result<(), Error> {
-    const OP: &str = "QuantizeLinear";
+/// [`quantize_linear`] of checked operands.
+fn quantize_checked(c: &Checked, y: &mut TensorMut, tier: Option<Tier>) -> Result<(), Error> {
+    let (x, scale, zp, g, options) = (c.x, c.scale, c.zp, &c.plan, c.options);
     let (xl, sl) = (x.layout(), scale.layout());
     let xt = xl.dtype();
     let yt = y.layout().dtype();
-    let mut x_types = FLOAT_TYPES.to_vec();
-    x_types.push(DType::Int32);
-    require_type("x", xt, &x_types, OP)?;
-    require_type("scale", sl.dtype(), &SCALE_TYPES, OP)?;
-    require_type("y", yt, &QUANT_TYPES, OP)?;
-    require_packed(OP, ("y", y.layout()), zero_point)?;
-    if let Some(p) = options.precision {
-        require_type("precision", p, &PRECISION_TYPES, OP)?;
-    }
-    check_same_shape("y", y.layout().dims(), "x", xl.dims())?;
-    let zp = zero_point_of(OP, zero_point, yt, sl.dims())?;
-    let g = plan(xl.dims(), sl.dims(), options.axis, options.block_size)?;
-    for t in [x.layout(), scale.layout()] {
-        t.require_contiguous(if t.dtype() == xt { "x" } else { "scale" })?;
-    }
     let (xd, sd) = (x.data(), scale.data());
     let float_target = int_range(yt).is_none();
-    if float_target {
-        if let Some(z) = zp {
-            require_zero_zero_points(OP, z)?;
-        }
-    }
     let (lo, hi) = int_range(yt).unwrap_or((0, 0));
     let encode = format_of(yt)
         .map(|f| by_format_and_options(f, option_bits(f, options.saturate, 0), Encoder));
@@ -380,13 +447,16 @@ fn quantize_on(
             && matches!(precision, None | Some(DType::Float))
     });
     if let Some(tier) = fast {
-        let count = xl.count();
         let power_of_two = st == DType::Float8E8M0;
         // 1 / 2^k is a power of two in f32's range (2^-127 a subnormal).
         let scale_of = |c: u8| scale_value(st, &[c], 0) as f32;
+        let mask = (1i64 << yt.bits()) - 1;
+        let exact = |i, si| (element(i, si, scale_value(st, sd, si)) & mask) as u8;
         let args = QArgs {
             xt,
             xd,
+            count: xl.count(),
+            exact: &exact,
             scales: Values::new(st, sd, |c| 1.0 / scale_of(c)),
             zeros: zp
                 .filter(|_| !float_target)
@@ -401,9 +471,7 @@ fn quantize_on(
             yt,
             saturate: options.saturate,
         };
-        let mask = (1i64 << yt.bits()) - 1;
-        let exact = |i, si| (element(i, si, scale_value(st, sd, si)) & mask) as u8;
-        kernels::quantize(&g, count, &args, yd, &exact, None, tier);
+        kernels::quantize(g, &args, yd, None, tier);
         return Ok(());
     }
     let mut cached = (usize::MAX, 0.0);
@@ -413,7 +481,7 @@ fn quantize_on(
         }
         let v = element(i, si, cached.1);
         if float_target {
-            write_code(yt, yd, i, v as u8);
+            set_code(yt.bits(), yd, i, v as u8);
         } else {
             write_int(yt, yd, i, v);
         }
@@ -430,46 +498,22 @@ pub fn dequantize_linear(
     y: &mut TensorMut,
     options: &QdqOptions,
 ) -> Result<(), Error> {
-    dequantize_on(x, scale, zero_point, y, options, Some(Tier::detect()))
+    qdq_on(
+        Op::Dequantize,
+        (x, scale, zero_point),
+        y,
+        options,
+        Some(Tier::detect()),
+    )
 }
 
-/// [`dequantize_linear`] with the fast paths of `tier`, or only the scalar path (None).
-fn dequantize_on(
-    x: &Tensor,
-    scale: &Tensor,
-    zero_point: Option<&Tensor>,
-    y: &mut TensorMut,
-    options: &QdqOptions,
-    tier: Option<Tier>,
-) -> Result<(), Error> {
-    const OP: &str = "DequantizeLinear";
+/// [`dequantize_linear`] of checked operands.
+fn dequantize_checked(c: &Checked, y: &mut TensorMut, tier: Option<Tier>) -> Result<(), Error> {
+    let (x, scale, zp, g) = (c.x, c.scale, c.zp, &c.plan);
     let (xl, sl) = (x.layout(), scale.layout());
     let xt = xl.dtype();
     let yt = y.layout().dtype();
-    let mut x_types = QUANT_TYPES.to_vec();
-    x_types.push(DType::Int32);
-    require_type("x", xt, &x_types, OP)?;
-    require_type("scale", sl.dtype(), &SCALE_TYPES[..4], OP)?;
-    require_type("y", yt, &FLOAT_TYPES, OP)?;
-    require_packed(OP, ("x", xl), zero_point)?;
-    if options.precision.is_some() {
-        return Err(Error::InvalidArgument(
-            "DequantizeLinear: precision is a QuantizeLinear option; DequantizeLinear rounds \
-             once, to y's dtype"
-                .into(),
-        ));
-    }
-    check_same_shape("y", y.layout().dims(), "x", xl.dims())?;
-    let zp = zero_point_of(OP, zero_point, xt, sl.dims())?;
-    let g = plan(xl.dims(), sl.dims(), options.axis, options.block_size)?;
-    x.layout().require_contiguous("x")?;
-    scale.layout().require_contiguous("scale")?;
     let int_source = int_range(xt).is_some();
-    if !int_source {
-        if let Some(z) = zp {
-            require_zero_zero_points(OP, z)?;
-        }
-    }
     let (xd, sd) = (x.data(), scale.data());
     let st = sl.dtype();
     if let Some(tier) = tier.filter(|&t| kernels::dequantize_fast(xt, st, yt, t)) {
@@ -482,7 +526,7 @@ fn dequantize_on(
                 .map(|z| Values::new(xt, z.data(), |c| code_value(xt, c))),
             yt,
         };
-        kernels::dequantize(&g, xl.count(), &args, y.parts().1, tier);
+        kernels::dequantize(g, xl.count(), &args, y.parts().1, tier);
         return Ok(());
     }
     // The values of every code of an element type of at most 8 bits, once per call.

@@ -10,6 +10,7 @@
 //! nearest even, saturating) by the formats' own encoders (`formats::lowp`).
 
 use super::kernels::{self, Divide, MxScales, QArgs, Values};
+use super::{get_code, require_type, set_code, FLOAT_TYPES};
 use crate::dtype::DType;
 use crate::error::{shape_text, Error};
 use crate::formats::convert::{
@@ -17,7 +18,6 @@ use crate::formats::convert::{
 };
 use crate::formats::dispatch::by_format_and_options;
 use crate::formats::lowp::{decode_f64, format_of, option_bits, to_code, FORMATS};
-use crate::formats::pack;
 use crate::formats::visit::OptionsVisitor;
 use crate::simd::kernel::Tier;
 use crate::tensor::{Tensor, TensorMut};
@@ -82,8 +82,6 @@ pub const MX_ELEMENT_TYPES: [DType; 6] = [
     DType::Float4E2M1,
     DType::Int8,
 ];
-
-const FLOAT_TYPES: [DType; 3] = [DType::Float, DType::Float16, DType::Bfloat16];
 
 /// An element type's facts the scale rules use, read from the format's row (MXINT8:
 /// OCP's 1.6 fixed point, largest value 127/64).
@@ -221,42 +219,6 @@ fn decode_table(dtype: DType) -> Vec<f64> {
             _ => f64::from(c as u8 as i8) / 64.0,
         })
         .collect()
-}
-
-#[inline(always)]
-fn get_code(bits: u32, data: &[u8], i: usize) -> u8 {
-    if bits < 8 {
-        pack::get(bits, data, i)
-    } else {
-        data[i]
-    }
-}
-
-#[inline(always)]
-fn set_code(bits: u32, data: &mut [u8], i: usize, code: u8) {
-    if bits < 8 {
-        pack::set(bits, data, i, code);
-    } else {
-        data[i] = code;
-    }
-}
-
-fn names(types: &[DType]) -> String {
-    types
-        .iter()
-        .map(|t| t.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn require(op: &str, role: &str, dtype: DType, allowed: &[DType]) -> Result<(), Error> {
-    if allowed.contains(&dtype) {
-        return Ok(());
-    }
-    Err(Error::Unsupported(format!(
-        "{op}: {role} dtype {dtype} is not one of {}",
-        names(allowed)
-    )))
 }
 
 /// Which of the two families a call is, from the scale's dtype.
@@ -414,6 +376,8 @@ fn mx_quantize_fused(
     let args = QArgs {
         xt,
         xd,
+        count,
+        exact: &exact,
         // Each code's inverse value, 2^-e (2^-127 a subnormal; NaN for 0xFF).
         scales: Values::new(DType::Float8E8M0, &[], |c| {
             if c == 0xff {
@@ -444,7 +408,7 @@ fn mx_quantize_fused(
         by_exponent,
         out: sdata,
     };
-    kernels::quantize(&plan, count, &args, yd, &exact, Some(mx), tier);
+    kernels::quantize(&plan, &args, yd, Some(mx), tier);
     Ok(())
 }
 
@@ -470,7 +434,7 @@ fn check(
     global: Option<(DType, &[usize])>,
     options: &MxOptions,
 ) -> Result<(Family, Blocks), Error> {
-    require(op, elem_role, elem, &MX_ELEMENT_TYPES)?;
+    require_type(elem_role, elem, &MX_ELEMENT_TYPES, op)?;
     let family = match scale.0 {
         DType::Float8E8M0 => Family::Mx,
         DType::Float8E4M3Fn => Family::Nvfp4,
@@ -591,7 +555,7 @@ pub fn mx_quantize(
 ) -> Result<(), Error> {
     const OP: &str = "mx_quantize";
     let xl = x.layout();
-    require(OP, "x", xl.dtype(), &FLOAT_TYPES)?;
+    require_type("x", xl.dtype(), &FLOAT_TYPES, OP)?;
     xl.require_contiguous("x")?;
     y.layout().require_packed("y", OP)?;
     let et = y.layout().dtype();
@@ -713,7 +677,7 @@ pub fn mx_dequantize(
     xl.require_packed("x", OP)?;
     scale.layout().require_contiguous("scale")?;
     let yt = y.layout().dtype();
-    require(OP, "y", yt, &FLOAT_TYPES)?;
+    require_type("y", yt, &FLOAT_TYPES, OP)?;
     same_shape(OP, "y", y.layout().dims(), xl.dims())?;
     let sl = scale.layout();
     let global_info = global_scale.map(|g| (g.layout().dtype(), g.layout().dims()));

@@ -170,16 +170,8 @@ fn qint_range(t: DType) -> (i64, i64) {
     }
 }
 
-const INTS: [DType; 8] = [
-    DType::Int2,
-    DType::Uint2,
-    DType::Int4,
-    DType::Uint4,
-    DType::Int8,
-    DType::Uint8,
-    DType::Int16,
-    DType::Uint16,
-];
+/// The integer quantized types: the first eight of QUANT_TYPES.
+const INTS: &[DType] = QUANT_TYPES.split_at(8).0;
 
 /// Packs codes of `t` (packed types LSB first, 16-bit native-endian).
 fn pack_codes(t: DType, codes: &[u32]) -> Vec<u8> {
@@ -515,7 +507,7 @@ fn quantize_every_value_and_e8m0_scale() {
         if sc % 4 != 0 {
             continue;
         }
-        for yt in INTS {
+        for &yt in INTS {
             let (lo, hi) = qint_range(yt);
             for zp in [None, Some(lo), Some(hi)] {
                 let zb = zp.map(|z| pack_codes(yt, &[(z & ((1 << yt.bits()) - 1)) as u32]));
@@ -861,6 +853,20 @@ fn errors_name_the_argument() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("axis 3 is outside [-3, 2]"), "{e}");
+    // A strided scale is named as the scale, of x's dtype or not, in both operations.
+    let (xf, sf) = ([0u8; 16], [0u8; 32]);
+    let xt = Tensor::new(&xf, DType::Float, &[4]).unwrap();
+    let scale = Tensor::strided(&sf, DType::Float, &[4], &[2]).unwrap();
+    let mut yq = [0u8; 4];
+    let mut y = TensorMut::new(&mut yq, DType::Int8, &[4]).unwrap();
+    let e = quantize_linear(&xt, &scale, None, &mut y, &QdqOptions { axis: 0, ..o }).unwrap_err();
+    assert!(e.to_string().starts_with("scale strides [2]"), "{e}");
+    let xq = [0u8; 4];
+    let xt = Tensor::new(&xq, DType::Int8, &[4]).unwrap();
+    let mut yf = [0u8; 16];
+    let mut y = TensorMut::new(&mut yf, DType::Float, &[4]).unwrap();
+    let e = dequantize_linear(&xt, &scale, None, &mut y, &QdqOptions { axis: 0, ..o }).unwrap_err();
+    assert!(e.to_string().starts_with("scale strides [2]"), "{e}");
 }
 
 #[test]
