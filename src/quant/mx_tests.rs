@@ -9,47 +9,13 @@ use super::*;
 use crate::quant::layout::{mx_repack, MxLayout};
 use half::{bf16, f16};
 
-/// (dtype, exponent bits, mantissa bits, bias, has the all-ones NaN (E4M3FN), IEEE (E5M2)).
-const ROWS: [(DType, u32, u32, i32); 5] = [
-    (DType::Float8E4M3Fn, 4, 3, 7),
-    (DType::Float8E5M2, 5, 2, 15),
-    (DType::Float6E2M3, 2, 3, 1),
-    (DType::Float6E3M2, 3, 2, 3),
-    (DType::Float4E2M1, 2, 1, 1),
-];
-
-/// The value of an element code (MXINT8: two's complement times 2^-6).
+/// The value of an element code (MXINT8: two's complement times 2^-6; the float types
+/// from their fields, as the Q/DQ tests' reference reads them).
 fn spec_value(t: DType, code: u32) -> f64 {
     if t == DType::Int8 {
         return f64::from(code as u8 as i8) / 64.0;
     }
-    let &(_, e, m, bias) = ROWS.iter().find(|r| r.0 == t).unwrap();
-    let sign = (code >> (e + m)) & 1;
-    let exp = (code >> m) & ((1 << e) - 1);
-    let man = code & ((1 << m) - 1);
-    let top = (1 << e) - 1;
-    if t == DType::Float8E4M3Fn && exp == top && man == (1 << m) - 1 {
-        return f64::NAN;
-    }
-    if t == DType::Float8E5M2 && exp == top {
-        return if man != 0 {
-            f64::NAN
-        } else if sign == 1 {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
-    }
-    let mag = if exp == 0 {
-        f64::from(man) * 2f64.powi(1 - bias - m as i32)
-    } else {
-        f64::from((1 << m) | man) * 2f64.powi(exp as i32 - bias - m as i32)
-    };
-    if sign == 1 {
-        -mag
-    } else {
-        mag
-    }
+    crate::quant::tests::spec_value(t, code)
 }
 
 fn code_count(t: DType) -> u32 {
@@ -89,7 +55,7 @@ fn spec_exponent(t: DType, amax: f64, rule: ScaleRule) -> i32 {
     let emax = max.log2().floor();
     let man_bits = match t {
         DType::Int8 => 6,
-        _ => ROWS.iter().find(|r| r.0 == t).unwrap().2,
+        _ => crate::quant::tests::row(t).2,
     };
     if amax == 0.0 {
         return -127;

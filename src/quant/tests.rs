@@ -11,7 +11,7 @@ use half::{bf16, f16};
 
 /// (dtype, exponent bits, mantissa bits, bias, NaN/inf rule) of the float element types.
 #[derive(Copy, Clone, PartialEq)]
-enum Rule {
+pub(super) enum Rule {
     Ieee,
     Fn,
     Fnuz,
@@ -28,12 +28,12 @@ const FLOATS: [(DType, u32, u32, i32, Rule); 7] = [
     (DType::Float6E3M2, 3, 2, 3, Rule::Sat),
 ];
 
-fn row(t: DType) -> (DType, u32, u32, i32, Rule) {
+pub(super) fn row(t: DType) -> (DType, u32, u32, i32, Rule) {
     *FLOATS.iter().find(|r| r.0 == t).unwrap()
 }
 
 /// The value of `code` from the format's fields (NaN and infinities by its rule).
-fn spec_value(t: DType, code: u32) -> f64 {
+pub(super) fn spec_value(t: DType, code: u32) -> f64 {
     let (_, e, m, bias, rule) = row(t);
     let bits = 1 + e + m;
     let sign = (code >> (bits - 1)) & 1;
