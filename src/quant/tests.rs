@@ -226,8 +226,11 @@ fn int_of(t: DType, code: u32) -> i64 {
     }
 }
 
+/// QuantizeLinear or DequantizeLinear of x (zero point of the quantized side's dtype)
+/// into a new y of `yt`.
 #[allow(clippy::too_many_arguments)]
-fn run_q(
+fn run(
+    op: Op,
     x: &[u8],
     xt: DType,
     dims: &[usize],
@@ -242,31 +245,13 @@ fn run_q(
     let mut out = vec![0u8; yt.bytes_for(n as u64).unwrap() as usize];
     let xv = Tensor::new(x, xt, dims)?;
     let sv = Tensor::new(s, st, sdims)?;
-    let zv = zp.map(|z| Tensor::new(z, yt, sdims)).transpose()?;
+    let zt = if op == Op::Quantize { yt } else { xt };
+    let zv = zp.map(|z| Tensor::new(z, zt, sdims)).transpose()?;
     let mut yv = TensorMut::new(&mut out, yt, dims)?;
-    quantize_linear(&xv, &sv, zv.as_ref(), &mut yv, o)?;
-    Ok(out)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_dq(
-    x: &[u8],
-    xt: DType,
-    dims: &[usize],
-    s: &[u8],
-    st: DType,
-    sdims: &[usize],
-    zp: Option<&[u8]>,
-    yt: DType,
-    o: &QdqOptions,
-) -> Result<Vec<u8>, Error> {
-    let n: usize = dims.iter().product();
-    let mut out = vec![0u8; yt.bytes_for(n as u64).unwrap() as usize];
-    let xv = Tensor::new(x, xt, dims)?;
-    let sv = Tensor::new(s, st, sdims)?;
-    let zv = zp.map(|z| Tensor::new(z, xt, sdims)).transpose()?;
-    let mut yv = TensorMut::new(&mut out, yt, dims)?;
-    dequantize_linear(&xv, &sv, zv.as_ref(), &mut yv, o)?;
+    match op {
+        Op::Quantize => quantize_linear(&xv, &sv, zv.as_ref(), &mut yv, o)?,
+        Op::Dequantize => dequantize_linear(&xv, &sv, zv.as_ref(), &mut yv, o)?,
+    }
     Ok(out)
 }
 
@@ -410,7 +395,8 @@ fn dequantize_every_code_and_scale_code() {
             for zp in &zps {
                 for yt in FLOAT_TYPES {
                     let zb = zp.map(|z| pack_codes(xt, &[z]));
-                    let got = run_dq(
+                    let got = run(
+                        Op::Dequantize,
                         &xbytes,
                         xt,
                         &[nc],
@@ -474,7 +460,8 @@ fn quantize_every_value_and_e8m0_scale() {
                     saturate,
                     ..QdqOptions::default()
                 };
-                let got = run_q(
+                let got = run(
+                    Op::Quantize,
                     xin.0,
                     xin.1,
                     &[n],
@@ -511,7 +498,8 @@ fn quantize_every_value_and_e8m0_scale() {
             let (lo, hi) = qint_range(yt);
             for zp in [None, Some(lo), Some(hi)] {
                 let zb = zp.map(|z| pack_codes(yt, &[(z & ((1 << yt.bits()) - 1)) as u32]));
-                let got = run_q(
+                let got = run(
+                    Op::Quantize,
                     xin.0,
                     xin.1,
                     &[n],
@@ -578,7 +566,8 @@ fn quantize_rounds_the_exact_quotient_once() {
         let want = if exact_above { k + 1.0 } else { k };
         let xb = x.to_ne_bytes();
         let sb = s.to_ne_bytes();
-        let got = run_q(
+        let got = run(
+            Op::Quantize,
             &xb,
             DType::Float,
             &[1],
@@ -600,7 +589,8 @@ fn quantize_rounds_the_exact_quotient_once() {
             precision: Some(DType::Float),
             ..QdqOptions::default()
         };
-        let got = run_q(
+        let got = run(
+            Op::Quantize,
             &xb,
             DType::Float,
             &[1],
@@ -626,7 +616,8 @@ fn quantize_rounds_the_exact_quotient_once() {
 fn precision_rounds_the_division() {
     let x = 3001.0f32.to_ne_bytes();
     let s = f16::from_f64(1.0).to_bits().to_ne_bytes();
-    let exact = run_q(
+    let exact = run(
+        Op::Quantize,
         &x,
         DType::Float,
         &[1],
@@ -643,7 +634,8 @@ fn precision_rounds_the_division() {
         precision: Some(DType::Float16),
         ..QdqOptions::default()
     };
-    let rounded = run_q(
+    let rounded = run(
+        Op::Quantize,
         &x,
         DType::Float,
         &[1],
@@ -669,7 +661,8 @@ fn dequantize_int32_rounds_the_exact_product_once() {
         (16_777_217, 0, 1.0),
     ];
     for (x, z, s) in cases {
-        let got = run_dq(
+        let got = run(
+            Op::Dequantize,
             &x.to_ne_bytes(),
             DType::Int32,
             &[1],
@@ -733,7 +726,8 @@ fn blocked_and_per_axis_scales_follow_the_axis() {
                     block_size: block,
                     ..QdqOptions::default()
                 };
-                let got = run_dq(
+                let got = run(
+                    Op::Dequantize,
                     &x,
                     DType::Uint8,
                     &dims,
@@ -772,7 +766,8 @@ fn blocked_and_per_axis_scales_follow_the_axis() {
 fn errors_name_the_argument() {
     let o = QdqOptions::default();
     let x = [0u8; 24];
-    let e = run_dq(
+    let e = run(
+        Op::Dequantize,
         &x,
         DType::Uint8,
         &[2, 3, 4],
@@ -787,7 +782,8 @@ fn errors_name_the_argument() {
     assert_eq!(e.status(), crate::error::Status::InvalidShape);
     assert!(e.to_string().contains("scale shape [2]"), "{e}");
     let o2 = QdqOptions { block_size: 3, ..o };
-    let e = run_dq(
+    let e = run(
+        Op::Dequantize,
         &x,
         DType::Uint8,
         &[2, 3, 4],
@@ -800,7 +796,8 @@ fn errors_name_the_argument() {
     )
     .unwrap();
     assert_eq!(e.len(), 96);
-    let e = run_dq(
+    let e = run(
+        Op::Dequantize,
         &x,
         DType::Uint8,
         &[2, 3, 4],
@@ -813,7 +810,8 @@ fn errors_name_the_argument() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("must be [2,1,4]"), "{e}");
-    let e = run_q(
+    let e = run(
+        Op::Quantize,
         &[0u8; 4],
         DType::Float,
         &[1],
@@ -826,7 +824,8 @@ fn errors_name_the_argument() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("zero_point element 0 is 1"), "{e}");
-    let e = run_q(
+    let e = run(
+        Op::Quantize,
         &[0u8; 4],
         DType::Float,
         &[1],
@@ -840,7 +839,8 @@ fn errors_name_the_argument() {
     .unwrap_err();
     assert!(e.to_string().contains("y dtype FLOAT"), "{e}");
     let o3 = QdqOptions { axis: 3, ..o };
-    let e = run_dq(
+    let e = run(
+        Op::Dequantize,
         &x,
         DType::Uint8,
         &[2, 3, 4],
@@ -880,7 +880,8 @@ fn float4_zero_points_are_added_after_rounding_and_per_tensor_shapes_mix() {
     let one = 1.0f32.to_ne_bytes();
     let o = QdqOptions::default();
     let q = |zp: Option<&[u8]>| {
-        let y = run_q(
+        let y = run(
+            Op::Quantize,
             &x,
             DType::Float,
             &[4],
