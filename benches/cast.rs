@@ -10,6 +10,11 @@
 //! loop that reads the same input and writes as many output bytes with next to no
 //! arithmetic. On a machine that streams reads slower than memcpy's mix of reads and
 //! writes both are below 1.0 (a kernel that prefetches can pass "plain", which does not).
+//! The column "L2/mem" is the headroom (docs/performance.md): the cast's rate on
+//! [`IN_CACHE`] elements, a tensor that stays in L2, cast [`IN_CACHE_REPEATS`] times in a
+//! row, over the rate of a memcpy of 16M x 4 bytes from DRAM, both timed in the same
+//! turns; at 1.5 or more a kernel is memory-bound on a machine whose memory is up to 1.5x
+//! faster per core than this one.
 //! The last section casts sub-byte tensors held one element per byte
 //! (`SubByteLayout::Unpacked`, ml_dtypes' storage), which the cast reads and writes
 //! through the packed kernels a block at a time.
@@ -26,6 +31,19 @@ use std::time::Duration;
 use tensorcast::{cast, CastOptions, DType, Layout, SubByteLayout, Tensor, TensorMut};
 
 const RUNS: usize = 9;
+
+/// Elements of the in-cache cast of the "L2/mem" column: 64 Ki, at most 512 KiB of
+/// input and output together (FLOAT -> FLOAT: 512 KiB), which stays in a 512 KiB L2 or
+/// larger once warm.
+const IN_CACHE: usize = 64 << 10;
+
+/// How many times the in-cache cast runs per timing: about a millisecond of work, long
+/// against the clock's resolution and the call's fixed cost.
+const IN_CACHE_REPEATS: usize = 64;
+
+/// Bytes of each buffer of the DRAM memcpy the "L2/mem" column divides by: 16M x 4
+/// bytes, far beyond any last-level cache.
+const DRAM_COPY_BYTES: usize = 4 << 24;
 
 fn best_of(f: impl FnMut()) -> Duration {
     common::best_of(RUNS, f)
@@ -192,6 +210,11 @@ fn main() {
     let unpacked: Vec<_> = unpacked.into_iter().filter(keep).collect();
     let busy = common::busy_flag();
     println!("cast throughput, {n} elements, 1 thread (GB/s = bytes read + written)");
+    // The headroom every pair must have (docs/performance.md): 1.5x the DRAM memcpy in
+    // cache, idle and busy.
+    let cache_target = 1.5;
+    let dram_src = vec![2u8; DRAM_COPY_BYTES];
+    let mut dram_dst = vec![3u8; DRAM_COPY_BYTES];
     // The lowest ratio each column must reach (issue 38: every cast pair at least 1.0x
     // memcpy on an idle machine and 0.8x with the other core busy; the unpacked sub-byte
     // tensors 0.4x and 0.3x, docs/performance.md: five times ml_dtypes' astype and more).
@@ -205,18 +228,23 @@ fn main() {
         }
         println!();
         let columns = format!(
-            "{:>10} {:>12} {:>7} {:>7} {:>7}",
-            "cast GB/s", "memcpy GB/s", "ratio", "read", "plain"
+            "{:>10} {:>12} {:>7} {:>7} {:>7} {:>7}",
+            "cast GB/s", "memcpy GB/s", "ratio", "read", "plain", "L2/mem"
         );
         if busy {
-            println!("{:<30} {:<47} | busy", "", "idle");
+            println!("{:<30} {:<55} | busy", "", "idle");
             println!("{title:<30} {columns} | {columns}");
         } else {
             println!("{title:<30} {columns}");
         }
         let (mut worst_idle, mut worst_busy) = (f64::INFINITY, f64::INFINITY);
+        let (mut worst_cache_idle, mut worst_cache_busy) = (f64::INFINITY, f64::INFINITY);
         for &(from, to, held) in pairs {
             let src = source(from, held, n);
+            let small = IN_CACHE.min(n);
+            let small_src = source(from, held, small);
+            let mut small_dst = vec![1u8; layout(to, held, &[small]).bytes()];
+            let small_traffic = (small_src.len() + small_dst.len()) as f64;
             let mut dst = vec![1u8; layout(to, held, &[n]).bytes()];
             // The narrowing loop's output: the input's size over the whole ratio of the
             // two (FLOAT -> FLOAT6, a ratio of 5.33, writes a fifth: a little more).
@@ -243,12 +271,24 @@ fn main() {
                         black_box(read_all(black_box(&src)));
                     },
                     &mut || narrowing_shape(black_box(&src), black_box(&mut shape_dst)),
+                    &mut || {
+                        let shape = [small];
+                        for _ in 0..IN_CACHE_REPEATS {
+                            let (i, o) = (layout(from, held, &shape), layout(to, held, &shape));
+                            let input = Tensor::from_layout(i, black_box(&small_src)).unwrap();
+                            let mut output =
+                                TensorMut::from_layout(o, black_box(&mut small_dst)).unwrap();
+                            cast(&input, &mut output, &options).unwrap();
+                        }
+                    },
+                    &mut || black_box(&mut dram_dst).copy_from_slice(black_box(&dram_src)),
                 ],
             );
-            // One column: cast and memcpy GB/s, their ratio, and for a narrowing cast the
+            // One column: cast and memcpy GB/s, their ratio, for a narrowing cast the
             // ratios of a bare read of its input and of a plain loop moving its bytes in
-            // its shape.
-            let column = |[cast_time, copy_time, read_time, shape_time]: [Duration; 4]| {
+            // its shape, and the headroom.
+            let column = |times: [Duration; 6]| {
+                let [cast_time, copy_time, read_time, shape_time, small_time, dram_time] = times;
                 let gbps = |t: Duration| traffic / t.as_secs_f64() / 1e9;
                 let ratio_of = |t: Duration| gbps(t) / gbps(copy_time);
                 let bound = if src.len() > dst.len() {
@@ -257,19 +297,25 @@ fn main() {
                     format!("{:>7} {:>7}", "-", "-")
                 };
                 let ratio = ratio_of(cast_time);
+                // Headroom: GB/s in cache (all repeats) over GB/s of the DRAM memcpy.
+                let in_cache = small_traffic * IN_CACHE_REPEATS as f64 / small_time.as_secs_f64();
+                let dram = 2.0 * DRAM_COPY_BYTES as f64 / dram_time.as_secs_f64();
+                let headroom = in_cache / dram;
                 let text = format!(
-                    "{:>10.1} {:>12.1} {ratio:>7.2} {bound}",
+                    "{:>10.1} {:>12.1} {ratio:>7.2} {bound} {headroom:>7.2}",
                     gbps(cast_time),
                     gbps(copy_time)
                 );
-                (ratio, text)
+                (ratio, headroom, text)
             };
             let name = name(from, to, held);
-            let (ratio, text) = column(idle);
+            let (ratio, headroom, text) = column(idle);
             worst_idle = worst_idle.min(ratio);
+            worst_cache_idle = worst_cache_idle.min(headroom);
             match loaded.map(column) {
-                Some((busy_ratio, busy_text)) => {
+                Some((busy_ratio, busy_headroom, busy_text)) => {
                     worst_busy = worst_busy.min(busy_ratio);
+                    worst_cache_busy = worst_cache_busy.min(busy_headroom);
                     println!("{name:<30} {text} | {busy_text}");
                 }
                 None => println!("{name:<30} {text}"),
@@ -283,6 +329,16 @@ fn main() {
             println!(
                 "{}",
                 common::target_line("lowest ratio, busy", worst_busy, busy_target)
+            );
+        }
+        println!(
+            "{}",
+            common::target_line("lowest L2/mem, idle", worst_cache_idle, cache_target)
+        );
+        if busy {
+            println!(
+                "{}",
+                common::target_line("lowest L2/mem, busy", worst_cache_busy, cache_target)
             );
         }
         if let Some(share) = common::neighbour_share() {
