@@ -72,19 +72,23 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             || f.kind == Kind::Fp6;
         let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
         let nan = abs.gt(splat(inf_bits));
-        // Rounded to nearest even at the format's last mantissa bit and rebiased (zero
-        // stays zero: the subtraction saturates); a code above the largest finite one is
-        // an overflow (infinity's included), which saturating caps at it; the lanes below
-        // the smallest normal then take their codes from `subnormal_codes`, and NaN and
-        // (not saturating) overflow their format's special codes.
+        // Rounded to nearest even at the format's last mantissa bit and rebiased, the
+        // rounding bias and the rebias added as one constant before the shift (one
+        // operation fewer than a saturating rebias after it); a lane below 2^-bias goes
+        // negative, which the arithmetic shift keeps negative, so no compare below
+        // counts it as an overflow, and it is below the smallest normal, whose lanes
+        // take their codes from `subnormal_codes`. A code above the largest
+        // finite one is an overflow (infinity's included), which saturating caps at it;
+        // NaN and (not saturating) overflow then take their format's special codes.
         let shift = (src_man_bits - m) as u32;
         let lsb = abs.shr(shift).and(splat(1));
-        let half_less_one = splat((1 << (shift - 1)) - 1);
-        let rounded = abs.add(half_less_one).add(lsb).shr(shift);
+        let half_less_one = (1 << (shift - 1)) - 1;
         let rebias = (src_bias - f.bias) << m;
         let code = if rebias >= 0 {
-            rounded.sub_sat(splat(rebias))
+            let bias = splat(half_less_one - (rebias << shift));
+            abs.add(bias).add(lsb).shr_signed(shift)
         } else {
+            let rounded = abs.add(splat(half_less_one)).add(lsb).shr(shift);
             // The format's bias is above the source's (FLOAT16 -> FLOAT8E5M2FNUZ): zero
             // is kept by a mask instead.
             abs.eq(splat(0)).and_not(rounded.add(splat(-rebias)))
@@ -100,7 +104,9 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             V::select(below, subnormal_codes::<V, SRC, F>(abs), code.min(max))
         };
         let sign_bit = 1 << (f.exp_bits as i32 + m);
-        let sign = h.and(splat(0x8000)).shr(15 - (f.exp_bits + m as u32));
+        // The sign bit as `h ^ abs`, which needs no mask of its own (one constant fewer to
+        // keep in a register).
+        let sign = h.xor(abs).shr(15 - (f.exp_bits + m as u32));
         // The all-ones magnitude (FN's NaN) and an IEEE format's infinity, from the
         // format's widths.
         let ones = sign_bit - 1;
@@ -112,6 +118,12 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                     Kind::Ieee => (inf, inf | (1 << (m - 1))),
                     _ => (ones, ones),
                 };
+                if saturate && nan_code == f.max_code as i32 + 1 {
+                    // FN saturating: a NaN lane's code was capped at the largest finite
+                    // code, one below NaN's, so subtracting its mask (minus one) gives
+                    // NaN's code with no blend and no constant.
+                    return code.sub(nan).or(sign);
+                }
                 let v = if saturate {
                     code
                 } else {
@@ -279,6 +291,16 @@ pub(crate) unsafe fn with_padded_tail<const F: u8, S: Body>(
     }
 }
 
+/// Keeps the compiler from moving a step's loads above the stores of the step before:
+/// the families run several steps per turn (AVX2: four streams), and with the loads
+/// hoisted the compiler computed the first half of all four steps before any second
+/// half, which holds more values than AVX2's sixteen registers: about ten spills and
+/// reloads per step of FLOAT -> FLOAT8E4M3FN. It emits no instruction.
+#[inline(always)]
+pub(crate) fn step_boundary() {
+    std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+}
+
 /// One step of FLOAT -> float format `F` with options `OPT`: `2 * V::LANES` f32 (`si`)
 /// rounded to bfloat16 to odd, encoded ([`encode_halves`]) and stored (`di`).
 ///
@@ -288,6 +310,7 @@ pub(crate) unsafe fn with_padded_tail<const F: u8, S: Body>(
 #[inline(always)]
 unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
     debug_assert!(si.len() == 8 * V::LANES && di.len() == code_bytes::<F>(2 * V::LANES));
+    step_boundary();
     // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
     // `4 * V::LANES`) and `store_codes` writes `di`'s.
     unsafe {
@@ -314,6 +337,7 @@ unsafe fn encode_half_step<V: Halves, const SRC: u8, const F: u8, const OPT: u8>
     di: &mut [u8],
 ) {
     debug_assert!(si.len() == 4 * V::LANES && di.len() == code_bytes::<F>(2 * V::LANES));
+    step_boundary();
     // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
     // `2 * V::LANES`) and `store_codes` writes `di`'s.
     unsafe {

@@ -13,8 +13,8 @@ pub(crate) trait Halves: Copy {
     /// `LANES` 16-bit values from the `2 * LANES` bytes at `p`.
     unsafe fn load(p: *const u8) -> Self;
     /// `LANES` f32 values from the `4 * LANES` bytes at `p`, rounded to bfloat16 to odd,
-    /// in the lane order the ISA gives them most cheaply (AVX2: as `packus` leaves two
-    /// vectors, saving a lane-crossing permute per load), which
+    /// in the lane order the ISA gives them most cheaply (AVX2: the two loaded vectors'
+    /// values interleaved, with no shuffle at all), which
     /// [`Self::store_f32_codes`] puts back: the encoders work lane by lane.
     unsafe fn load_f32_odd(p: *const u8) -> Self;
     /// Stores the codes of format `F` in the lanes of `lo` then `hi` (element order,
@@ -57,6 +57,9 @@ pub(crate) trait Halves: Copy {
     /// to zero), and `magic` taken from the sum's bits, in 16-bit lanes again: the
     /// rounding of [`subnormal_codes`].
     unsafe fn add_magic<const SRC: u8>(abs: Self, magic: u32) -> Self;
+    /// Arithmetic shift right by `n` (below 16; a constant after inlining): a negative
+    /// lane stays negative.
+    unsafe fn shr_signed(self, n: u32) -> Self;
 }
 
 /// Implements [`Halves`] for each ISA's vector from the table below: one row per
@@ -217,6 +220,13 @@ halves_impls! {
         neon: {
             let (lo, hi) = widen(self);
             bf16_odd(vreinterpretq_u32_f32(lo), vreinterpretq_u32_f32(hi))
+        },
+    }
+    self fn shr_signed(self, n: u32) {
+        avx2: _mm256_sra_epi16(self, _mm_cvtsi32_si128(n as i32)),
+        neon: {
+            let shifted = vshlq_s16(vreinterpretq_s16_u16(self), vdupq_n_s16(-(n as i16)));
+            vreinterpretq_u16_s16(shifted)
         },
     }
 }

@@ -10,7 +10,7 @@
 //! the entry points at the top, compiled with the family's features, are what kernels
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
-use super::lanes::{bf16_odd_pairs, store_codes};
+use super::lanes::{bf16_odd_pairs, store_codes, unzip_pairs};
 use super::{avx2_family, Avx2};
 #[cfg(tcast_avx512)]
 use super::{avx512_family, vbmi_family, with_avx512, with_vbmi};
@@ -759,30 +759,33 @@ unsafe fn encode_f32_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
 }
 
 /// One step of f32 -> FLOAT4E2M1, 32 values (128 bytes) to 16 packed bytes: rounded
-/// to bfloat16 to odd, thresholds counted in 16-bit lanes, nibbles paired in 32-bit
-/// lanes. The packs work within 128-bit lanes; one interleave of 16-bit units at the end
-/// puts everything in element order, so no lane-crossing permute is needed on the way.
+/// to bfloat16 to odd, thresholds counted in 16-bit lanes, nibbles paired by a
+/// multiply-add. The packs work within 128-bit lanes; one interleave of 16-bit units at
+/// the end puts everything in element order, so no lane-crossing permute is needed on
+/// the way.
 ///
 /// # Safety
 /// The CPU must support AVX2; `si` holds 128 bytes and `di` 16.
 #[inline(always)]
 unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
+    encode::step_boundary();
     // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
     // read `si`'s 128 bytes and the store writes `di`'s 16.
     unsafe {
         let p = si.as_ptr();
         let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
-        // 16-bit lanes hold elements [0-3, 8-11 | 4-7, 12-15] and [16-19, 24-27 |
-        // 20-23, 28-31] (packs interleave per 128-bit lane).
+        // Sixteen codes each, in `bf16_odd_pairs`' order (loads 0 and 1, 2 and 3
+        // interleaved).
         let lo = encode::fp4_codes(bf16_odd_pairs(load(0), load(1)));
         let hi = encode::fp4_codes(bf16_odd_pairs(load(2), load(3)));
-        // Bytes per 128-bit lane: lo's eight codes, then hi's (pairs stay adjacent).
-        let codes = _mm256_packus_epi16(lo, hi);
+        // Bytes per 128-bit lane, four-code groups: low lane 0, 2, 4, 6, high lane 1,
+        // 3, 5, 7 (pairs adjacent).
+        let codes = _mm256_shuffle_epi8(_mm256_packus_epi16(lo, hi), unzip_pairs());
         // Adjacent bytes (codes 2k, 2k+1) times (1, 16), summed: one byte of two nibbles.
         let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x1001));
         let bytes = _mm256_packus_epi16(words, words);
-        // 16-bit units: low lane [0-3, 8-11, 16-19, 24-27], high lane [4-7, 12-15,
-        // 20-23, 28-31]; interleaving them gives element order.
+        // 16-bit units (eight codes each): low lane groups 0, 2, 4, 6, high lane 1, 3,
+        // 5, 7; interleaving them gives element order.
         let ordered = _mm_unpacklo_epi16(
             _mm256_castsi256_si128(bytes),
             _mm256_extracti128_si256::<1>(bytes),
