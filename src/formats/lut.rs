@@ -27,25 +27,28 @@ impl<const F: u8> Lut<F> {
     /// The tables of the 16 codes of a 4-bit format split into byte planes, for a
     /// 16-entry byte lookup: `NIBBLES[T][p][c]` is byte `p` (little-endian) of the
     /// entry of code `c & 15` in `TABLES[T]`, twice over (once per 128-bit lane). Read
-    /// by the AVX2 kernels only.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// by the AVX2 and NEON kernels only.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const NIBBLES: &'static [[[u8; 32]; 4]; 3] = &[
         nibble_planes(&Self::TABLES[0]),
         nibble_planes(&Self::TABLES[1]),
         nibble_planes(&Self::TABLES[2]),
     ];
 
-    /// The tables of the 64 codes of a 6-bit format as 4 rows of 16 entries split into
-    /// byte planes, for 16-entry byte lookups: `SIXES[T][p][r][c]` is byte `p` of the
-    /// entry of code `16 r + (c & 15)` in `TABLES[T]`, XOR-ed with that of code
-    /// `16 (r + 1) + (c & 15)` but in the last row, twice over (once per 128-bit lane):
-    /// XOR-ing rows `h` to 3 of a code of row `h` gives its entry. Read by the AVX2
-    /// kernels only.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    pub(crate) const SIXES: &'static [[[[u8; 32]; 4]; 4]; 3] = &[
-        six_rows(&Self::TABLES[0]),
-        six_rows(&Self::TABLES[1]),
-        six_rows(&Self::TABLES[2]),
+    /// The first 64 entries of each table (a 6-bit format's) split into byte planes,
+    /// for 64-entry byte lookups: `SIX_PLANES[T][p][c]` is byte `p` (little-endian) of
+    /// the entry of code `c` in `TABLES[T]`. Read by the AVX2 and NEON kernels only.
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
+    pub(crate) const SIX_PLANES: &'static [[[u8; 64]; 4]; 3] = &[
+        six_planes(&Self::TABLES[0]),
+        six_planes(&Self::TABLES[1]),
+        six_planes(&Self::TABLES[2]),
     ];
 
     /// How a signed 8-bit float format's codes become FLOAT16 (`[1]`) or BFLOAT16
@@ -67,7 +70,10 @@ impl<const F: u8> Lut<F> {
     /// two 16-entry lookups per output byte ([`Sixes`]): where every code's entry is that
     /// of its 5-bit magnitude with the code's sign bit (bit 5) as the result's (bit 15),
     /// checked here against every code; None for the other formats and targets.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const SIGNED_SIXES: &'static [Option<Sixes>; 3] = &[
         None,
         signed_sixes::<F>(&Self::TABLES[1]),
@@ -78,7 +84,10 @@ impl<const F: u8> Lut<F> {
     /// format whose values are all bf16 values, NaN included): then a decoder to FLOAT
     /// can run the BFLOAT16 rule of [`Self::EIGHTS`] and widen by placing each 16-bit
     /// result in the top half of a 32-bit lane, with no gather.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     pub(crate) const F32_IS_BF16_WIDENED: bool = {
         let (f32s, bf16s) = (&Self::TABLES[0], &Self::TABLES[2]);
         let mut code = 0;
@@ -173,14 +182,20 @@ const fn eights<const F: u8>(table: &[u32; 256], man: u32, bias: i32) -> Option<
 /// holds byte `b` (0 low, 1 high) of the entries of magnitudes `16 h` to `16 h + 15`,
 /// twice over (once per 128-bit lane).
 #[derive(Copy, Clone)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 pub(crate) struct Sixes {
     pub(crate) planes: [[u8; 32]; 4],
 }
 
 /// The [`Sixes`] of format `F` for the 16-bit target `table`, if its entries split into
 /// magnitude and sign.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 const fn signed_sixes<const F: u8>(table: &[u32; 256]) -> Option<Sixes> {
     if FORMATS[F as usize].bits != 6 || matches!(FORMATS[F as usize].kind, Kind::Int { .. }) {
         return None;
@@ -208,33 +223,31 @@ const fn signed_sixes<const F: u8>(table: &[u32; 256]) -> Option<Sixes> {
     Some(Sixes { planes })
 }
 
-/// The XOR-ed row planes of the first 64 entries of `table` (see [`Lut::SIXES`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-const fn six_rows(table: &[u32; 256]) -> [[[u8; 32]; 4]; 4] {
-    let mut planes = [[[0u8; 32]; 4]; 4];
-    let mut r = 0;
-    while r < 4 {
-        let mut i = 0;
-        while i < 32 {
-            let mut entry = table[16 * r + (i & 15)];
-            if r < 3 {
-                entry ^= table[16 * (r + 1) + (i & 15)];
-            }
-            let bytes = entry.to_le_bytes();
-            let mut p = 0;
-            while p < 4 {
-                planes[p][r][i] = bytes[p];
-                p += 1;
-            }
-            i += 1;
+/// The byte planes of the first 64 entries of `table` (see [`Lut::SIX_PLANES`]).
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
+const fn six_planes(table: &[u32; 256]) -> [[u8; 64]; 4] {
+    let mut planes = [[0u8; 64]; 4];
+    let mut c = 0;
+    while c < 64 {
+        let bytes = table[c].to_le_bytes();
+        let mut p = 0;
+        while p < 4 {
+            planes[p][c] = bytes[p];
+            p += 1;
         }
-        r += 1;
+        c += 1;
     }
     planes
 }
 
 /// The byte planes of the first 16 entries of `table` (see [`Lut::NIBBLES`]).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(any(target_arch = "x86_64", target_arch = "aarch64")),
+    allow(dead_code)
+)]
 const fn nibble_planes(table: &[u32; 256]) -> [[u8; 32]; 4] {
     let mut planes = [[0u8; 32]; 4];
     let mut i = 0;

@@ -8,6 +8,9 @@
 //!   kernel bodies).
 //! - `encode.rs`: the low-precision encoders, written once over `lanes.rs`'s vector of
 //!   16-bit lanes, whose table gives each operation's AVX2 and NEON intrinsics.
+//! - `decode.rs`: the low-precision decoders, written once over `bytes.rs`'s vector of
+//!   byte lanes (table lookups by byte shuffles), whose table gives each operation's
+//!   AVX2 and NEON intrinsics.
 //! - `encoders.rs`: what the low-precision encoders share (their output size); a call's
 //!   encoder is found by `kernels.rs` through the generated dispatch table
 //!   (`formats/dispatch.rs`).
@@ -22,7 +25,11 @@
 //! - `x86_64/`, `aarch64/`: the kernels of each ISA, with each family's features listed
 //!   once.
 
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub mod bytes;
 pub mod cpu;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+pub mod decode;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 pub mod encode;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]

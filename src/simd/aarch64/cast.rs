@@ -5,9 +5,9 @@
 //! f32 (FCVTN from doubles), which it follows with a NaN fix-up FCVTN does not need. The
 //! portable loops of f32 <-> bf16 already compile to the NEON code a hand-written kernel
 //! would be, so they have none. And the decoders of the low-precision formats to f32,
-//! f16 and bf16, which the portable tier runs as a scalar table loop (`lut_all`): byte
-//! lookups (TBL) for the packed formats, the gather-free rule of `Lut::EIGHTS` for the
-//! signed 8-bit floats, arithmetic for FLOAT8E8M0 (see [`decode_lut`]). And the encoders
+//! f16 and bf16, which the portable tier runs as a scalar table loop (`lut_all`),
+//! written once for both ISAs in `simd/decode.rs` over its vector of byte lanes
+//! (`simd/bytes.rs`: TBL lookups here; see [`decode_lut`]). And the encoders
 //! to the low-precision formats, which the portable tier runs element by element (see
 //! `simd::kernels::special_low`): FLOAT, FLOAT16 and BFLOAT16 to the float8 formats (FLOAT8E8M0
 //! included), FLOAT6E2M3, FLOAT6E3M2 and FLOAT4E2M1 for every option set, written once
@@ -34,9 +34,8 @@ use super::lanes::{store_codes, widen};
 use super::{neon_family, Neon};
 use crate::dtype::Scalar;
 use crate::formats::lowp::{Kind, FORMATS};
-use crate::formats::lut::{lut_all, lut_size, Lut, LUT_BF16, LUT_F16, LUT_F32};
-use crate::formats::pack;
 use crate::simd::cpu::Tier;
+use crate::simd::decode;
 use crate::simd::encode;
 use crate::simd::encoders::code_bytes;
 use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
@@ -54,12 +53,9 @@ bodies! {
     F64ToF32 => f64_to_f32;
 }
 
-// The low-precision decoders, and the integer encoders' step (the float encoders are
-// `simd/encode.rs`'s).
+// The integer encoders' step (the float encoders are `simd/encode.rs`'s, the decoders
+// `simd/decode.rs`'s).
 bodies! {
-    DecodePacked<const F: u8, const T: u8> => decode_packed;
-    DecodeEights<const F: u8, const T: u8> => decode_eights;
-    DecodeE8m0<const F: u8, const T: u8> => decode_e8m0;
     EncodeIntStep<const F: u8> => encode_int_step;
 }
 
@@ -86,11 +82,8 @@ unsafe fn narrow(lo: float32x4_t, hi: float32x4_t) -> uint16x8_t {
     unsafe {
         // `out`, not `lateout`: the result is written before `hi` is read.
         asm!(
-            "fcvtn {h:v}.4h, {lo:v}.4s",
-            "fcvtn2 {h:v}.8h, {hi:v}.4s",
-            h = out(vreg) halves,
-            lo = in(vreg) lo,
-            hi = in(vreg) hi,
+            "fcvtn {h:v}.4h, {lo:v}.4s", "fcvtn2 {h:v}.8h, {hi:v}.4s",
+            lo = in(vreg) lo, hi = in(vreg) hi, h = out(vreg) halves,
             options(pure, nomem, nostack),
         );
     }
@@ -165,319 +158,13 @@ unsafe fn f64_to_f32(src: &[u8], dst: &mut [u8]) {
 }
 
 /// The decoder of low-precision format `F` to table target `T` (`LUT_F32`, `LUT_F16`,
-/// `LUT_BF16`), if this tier has one: a 4-bit, 2-bit or 6-bit format's reads its packed
-/// codes itself ([`decode_packed`]); a signed 8-bit float format with a rule in
-/// `Lut::EIGHTS` decodes by that rule ([`decode_eights`]), a FLOAT8E8M0-kind one by
-/// arithmetic ([`decode_e8m0`]). None for any other format: the scalar table loop.
+/// `LUT_BF16`), if this tier has one: the decoders written over byte shuffles
+/// (`simd/decode.rs`); None for any other format (the scalar table loop).
 pub fn decode_lut<const F: u8, const T: u8>(token: Neon) -> Option<Kernel> {
-    let format = &FORMATS[F as usize];
-    let size = lut_size::<T>();
-    if let bits @ (4 | 2 | 6) = format.bits {
-        let kernel = kernel(entry::<DecodePacked<F, T>>, 1, size, token);
-        return Some(kernel.unpacking(bits));
-    }
-    if format.kind == Kind::E8m0 {
-        return Some(kernel(entry::<DecodeE8m0<F, T>>, 1, size, token));
-    }
-    if Lut::<F>::EIGHTS[eights_target::<T>()].is_some() {
-        return Some(kernel(entry::<DecodeEights<F, T>>, 1, size, token));
-    }
-    None
+    decode::decoder::<Neon, F, T>(token)
 }
 
-/// The byte planes of 16 table entries: VLD4 splits the 32-bit entries into the vectors
-/// of their bytes 0, 1, 2 and 3 (in memory order: little-endian, as on the aarch64
-/// Linux targets, byte 0 is the lowest).
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn planes_of(entries: &[u32; 16]) -> uint8x16x4_t {
-    // SAFETY: the caller runs the NEON family; VLD4 reads the 64 bytes of `entries`.
-    unsafe { vld4q_u8(entries.as_ptr().cast::<u8>()) }
-}
-
-/// Four vectors of codes (one code per byte, each holding the codes of one bit
-/// position of eight packed bytes: `c0` the lowest) in element order: codes 0-15 and
-/// 16-31 of the eight bytes.
-///
-/// # Safety
-/// The CPU runs the NEON family.
-#[inline(always)]
-unsafe fn in_order(
-    c0: uint8x8_t,
-    c1: uint8x8_t,
-    c2: uint8x8_t,
-    c3: uint8x8_t,
-) -> (uint8x16_t, uint8x16_t) {
-    // SAFETY: the caller runs the NEON family; registers only.
-    unsafe {
-        // Byte k's codes side by side: `c01` holds (c0, c1) and `c23` (c2, c3) of byte k
-        // in its 16-bit lane k.
-        let c01 = vreinterpretq_u16_u8(vcombine_u8(vzip1_u8(c0, c1), vzip2_u8(c0, c1)));
-        let c23 = vreinterpretq_u16_u8(vcombine_u8(vzip1_u8(c2, c3), vzip2_u8(c2, c3)));
-        (
-            vreinterpretq_u8_u16(vzip1q_u16(c01, c23)),
-            vreinterpretq_u8_u16(vzip2q_u16(c01, c23)),
-        )
-    }
-}
-
-/// A 4-bit, 2-bit or 6-bit format's decoder to table target `T`, reading the packed
-/// codes itself: 32 codes (16, 8 or 24 packed bytes; VLD3 splits the 3-byte groups of
-/// 6-bit codes) per step, unpacked with shifts and masks into one code per byte in
-/// element order and looked up in byte planes of the format's table (`Lut::TABLES`,
-/// split by VLD4): a 16-entry TBL of one register per output byte for the 4-bit and
-/// 2-bit formats, a 64-entry TBL of four registers for the 6-bit ones. VST4 (VST2 for
-/// the 16-bit targets) interleaves the planes into elements. The tail, whatever its
-/// length, is decoded code by code (`pack::get`): the unused high bits of a part-filled
-/// last byte are not read.
-///
-/// # Safety
-/// The CPU runs the NEON family; `src` holds the packed bytes of `dst`'s elements.
-#[inline(always)]
-unsafe fn decode_packed<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the NEON family (this function's contract); the loads and
-    // stores stay inside the slices, as noted at each.
-    unsafe {
-        let size = lut_size::<T>();
-        let bits = FORMATS[F as usize].bits as usize;
-        let table = &Lut::<F>::TABLES[T as usize];
-        let row = |r: usize| planes_of(table[16 * r..].first_chunk().expect("256 entries"));
-        let r0 = row(0);
-        let (r1, r2, r3) = if bits == 6 {
-            (row(1), row(2), row(3))
-        } else {
-            (r0, r0, r0)
-        };
-        // Plane p of the first 64 entries: rows of 16 in its four registers.
-        let planes = [
-            uint8x16x4_t(r0.0, r1.0, r2.0, r3.0),
-            uint8x16x4_t(r0.1, r1.1, r2.1, r3.1),
-            uint8x16x4_t(r0.2, r1.2, r2.2, r3.2),
-            uint8x16x4_t(r0.3, r1.3, r2.3, r3.3),
-        ];
-        // Codes are below 16 (4 and 2 bits) or 64 (6 bits): inside the lookup's table.
-        let look = |p: usize, codes: uint8x16_t| {
-            if bits == 6 {
-                vqtbl4q_u8(planes[p], codes)
-            } else {
-                vqtbl1q_u8(planes[p].0, codes)
-            }
-        };
-        let step = 4 * bits;
-        let steps = dst.len() / (32 * size);
-        let mut d = dst.chunks_exact_mut(32 * size);
-        for (si, di) in src.chunks_exact(step).zip(&mut d) {
-            // In bounds: `si` holds the `step` packed bytes of 32 codes, all of them
-            // `dst`'s (the zip stops at `steps`), and `di` their output.
-            let p = si.as_ptr();
-            let (first, second) = match bits {
-                4 => {
-                    let b = vld1q_u8(p);
-                    let (lo, hi) = (vandq_u8(b, vdupq_n_u8(0x0f)), vshrq_n_u8::<4>(b));
-                    (vzip1q_u8(lo, hi), vzip2q_u8(lo, hi))
-                }
-                2 => {
-                    let b = vld1_u8(p);
-                    let mask = vdup_n_u8(3);
-                    in_order(
-                        vand_u8(b, mask),
-                        vand_u8(vshr_n_u8::<2>(b), mask),
-                        vand_u8(vshr_n_u8::<4>(b), mask),
-                        vshr_n_u8::<6>(b),
-                    )
-                }
-                _ => {
-                    // Byte j of each 3-byte group in `g.j`; code k is bits 6k to 6k + 5
-                    // of the group.
-                    let g = vld3_u8(p);
-                    let mask = vdup_n_u8(0x3f);
-                    in_order(
-                        vand_u8(g.0, mask),
-                        vorr_u8(vshr_n_u8::<6>(g.0), vand_u8(vshl_n_u8::<2>(g.1), mask)),
-                        vorr_u8(vshr_n_u8::<4>(g.1), vand_u8(vshl_n_u8::<4>(g.2), mask)),
-                        vshr_n_u8::<2>(g.2),
-                    )
-                }
-            };
-            let out = di.as_mut_ptr();
-            for (k, codes) in [first, second].into_iter().enumerate() {
-                let at = out.add(16 * size * k);
-                if T == LUT_F32 {
-                    let entries = uint8x16x4_t(
-                        look(0, codes),
-                        look(1, codes),
-                        look(2, codes),
-                        look(3, codes),
-                    );
-                    vst4q_u8(at, entries);
-                } else {
-                    // A 16-bit entry is the low half of its 32 bits: planes 0 and 1.
-                    vst2q_u8(at, uint8x16x2_t(look(0, codes), look(1, codes)));
-                }
-            }
-        }
-        let packed = &src[steps * step..];
-        for (i, di) in d.into_remainder().chunks_exact_mut(size).enumerate() {
-            let entry = table[usize::from(pack::get(bits as u32, packed, i))];
-            if T == LUT_F32 {
-                di.copy_from_slice(&entry.to_ne_bytes());
-            } else {
-                di.copy_from_slice(&(entry as u16).to_ne_bytes());
-            }
-        }
-    }
-}
-
-/// The `Lut::EIGHTS` rule [`decode_eights`] runs for table target `T`: its own, or for
-/// FLOAT the FLOAT16 one, widened.
-const fn eights_target<const T: u8>() -> usize {
-    if T == LUT_F32 {
-        LUT_F16 as usize
-    } else {
-        T as usize
-    }
-}
-
-/// A signed 8-bit float format's decoder to FLOAT16 or BFLOAT16 (table target `T`) by
-/// the rule of its `Lut::EIGHTS` entry (`formats::lut::Eights`), and to FLOAT by that
-/// FLOAT16 rule then FCVTL, exact (every value of these formats is an f16 value, and a
-/// NaN keeps its sign and top payload bits, as the scalar conversion does: the tests
-/// compare every code with the table). 16 codes per step: the two 16-entry lookups
-/// (TBL) and the choice between them and the shifted magnitude on the bytes, the shift,
-/// the add and the sign on 16-bit lanes.
-///
-/// # Safety
-/// The CPU runs the NEON family; `dst.len() == lut_size::<T>() * src.len()`;
-/// `Lut::<F>::EIGHTS[eights_target::<T>()]` is `Some`.
-#[inline(always)]
-unsafe fn decode_eights<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the NEON family (this function's contract); the loads and
-    // stores stay inside the slices, as noted at each.
-    unsafe {
-        let Some(rule) = Lut::<F>::EIGHTS[eights_target::<T>()] else {
-            unreachable!("decode_eights is chosen only where the rule holds")
-        };
-        // In bounds: each plane holds 32 bytes; the first 16 are one copy of it.
-        let plane = |bytes: &[u8; 32]| vld1q_u8(bytes.as_ptr());
-        let (small_lo, small_hi) = (plane(&rule.small[0]), plane(&rule.small[1]));
-        let (top_lo, top_hi) = (plane(&rule.top[0]), plane(&rule.top[1]));
-        let max = vdupq_n_u8(rule.max_code);
-        let shift = vdupq_n_s16(rule.shift as i16);
-        let offset = vdupq_n_u16(rule.offset);
-        let fnuz = FORMATS[F as usize].kind == Kind::Fnuz;
-        let size = lut_size::<T>();
-        let mut s = src.chunks_exact(16);
-        let mut d = dst.chunks_exact_mut(16 * size);
-        for (si, di) in (&mut s).zip(&mut d) {
-            // In bounds: `si` holds 16 readable bytes and `di` their output.
-            let c = vld1q_u8(si.as_ptr());
-            let mag = vandq_u8(c, vdupq_n_u8(0x7f));
-            let over = vcgtq_u8(mag, max);
-            let looked = vorrq_u8(over, vcltq_u8(mag, vdupq_n_u8(16)));
-            // Entry `mag & 15` of the lookups: `small`'s for a magnitude below 16,
-            // `top`'s for one above `max_code` (which is at least 0x6f).
-            let index = vandq_u8(mag, vdupq_n_u8(0x0f));
-            let pick =
-                |small, top| vbslq_u8(over, vqtbl1q_u8(top, index), vqtbl1q_u8(small, index));
-            let (lo, hi) = (pick(small_lo, top_lo), pick(small_hi, top_hi));
-            // The sign's byte planes, with the code 0x80's entry of a format without -0.
-            let sign = vandq_u8(c, vdupq_n_u8(0x80));
-            let (sign_lo, sign_hi) = if fnuz {
-                let nan = vceqq_u8(c, vdupq_n_u8(0x80));
-                let entry = |byte: u16| vandq_u8(nan, vdupq_n_u8(byte as u8));
-                (
-                    entry(rule.neg_zero & 0xff),
-                    vorrq_u8(sign, entry((rule.neg_zero >> 8) & 0x7f)),
-                )
-            } else {
-                (vdupq_n_u8(0), sign)
-            };
-            // Elements 0-7 from the low halves of the byte vectors, 8-15 from the high.
-            let half = |m: uint16x8_t, table: uint8x16_t, looked: uint8x16_t, sign: uint8x16_t| {
-                let value = vaddq_u16(vshlq_u16(m, shift), offset);
-                let value = vbslq_u16(
-                    vreinterpretq_u16_u8(looked),
-                    vreinterpretq_u16_u8(table),
-                    value,
-                );
-                vorrq_u16(value, vreinterpretq_u16_u8(sign))
-            };
-            let first = half(
-                vmovl_u8(vget_low_u8(mag)),
-                vzip1q_u8(lo, hi),
-                vzip1q_u8(looked, looked),
-                vzip1q_u8(sign_lo, sign_hi),
-            );
-            let second = half(
-                vmovl_high_u8(mag),
-                vzip2q_u8(lo, hi),
-                vzip2q_u8(looked, looked),
-                vzip2q_u8(sign_lo, sign_hi),
-            );
-            let out = di.as_mut_ptr();
-            if T == LUT_F32 {
-                for (k, halves) in [first, second].into_iter().enumerate() {
-                    let (a, b) = widen(halves);
-                    vst1q_u8(out.add(32 * k), vreinterpretq_u8_f32(a));
-                    vst1q_u8(out.add(32 * k + 16), vreinterpretq_u8_f32(b));
-                }
-            } else {
-                vst1q_u8(out, vreinterpretq_u8_u16(first));
-                vst1q_u8(out.add(16), vreinterpretq_u8_u16(second));
-            }
-        }
-        lut_all::<F, T>(s.remainder(), d.into_remainder());
-    }
-}
-
-/// A FLOAT8E8M0-kind format's decoder to table target `T` by arithmetic: the code is
-/// f32's exponent field, but for 0, 2^-127 (an f32 subnormal), and 0xFF, NaN, each one
-/// bit (0x0040_0000) away from what the shift gives; the f32's low two bytes are zero.
-/// 16 codes per step: FLOAT stores the four byte planes (VST4), BFLOAT16 the top two
-/// (VST2: the f32 truncated, exact for a power of two or NaN), FLOAT16 narrows the f32
-/// values with FCVTN, which rounds to nearest even as the table's conversion does.
-///
-/// # Safety
-/// The CPU runs the NEON family; `dst.len() == lut_size::<T>() * src.len()`.
-#[inline(always)]
-unsafe fn decode_e8m0<const F: u8, const T: u8>(src: &[u8], dst: &mut [u8]) {
-    // SAFETY: the caller runs the NEON family (this function's contract); the loads and
-    // stores stay inside the slices, as noted at each.
-    unsafe {
-        let size = lut_size::<T>();
-        let zero = vdupq_n_u8(0);
-        let mut s = src.chunks_exact(16);
-        let mut d = dst.chunks_exact_mut(16 * size);
-        for (si, di) in (&mut s).zip(&mut d) {
-            // In bounds: `si` holds 16 readable bytes and `di` their output.
-            let c = vld1q_u8(si.as_ptr());
-            let ends = vorrq_u8(vceqq_u8(c, zero), vceqq_u8(c, vdupq_n_u8(0xff)));
-            // Bytes 3 and 2 of the f32 bits.
-            let b3 = vshrq_n_u8::<1>(c);
-            let b2 = vorrq_u8(vshlq_n_u8::<7>(c), vandq_u8(ends, vdupq_n_u8(0x40)));
-            let out = di.as_mut_ptr();
-            if T == LUT_F32 {
-                vst4q_u8(out, uint8x16x4_t(zero, zero, b2, b3));
-            } else if T == LUT_BF16 {
-                vst2q_u8(out, uint8x16x2_t(b2, b3));
-            } else {
-                let low = vdupq_n_u16(0);
-                for (k, top) in [vzip1q_u8(b2, b3), vzip2q_u8(b2, b3)]
-                    .into_iter()
-                    .enumerate()
-                {
-                    let top = vreinterpretq_u16_u8(top);
-                    let f32s = |bits: uint16x8_t| vreinterpretq_f32_u16(bits);
-                    let halves = narrow(f32s(vzip1q_u16(low, top)), f32s(vzip2q_u16(low, top)));
-                    vst1q_u8(out.add(16 * k), vreinterpretq_u8_u16(halves));
-                }
-            }
-        }
-        lut_all::<F, T>(s.remainder(), d.into_remainder());
-    }
-}
+decode::decoder_family!(Neon, uint8x16_t, neon_family);
 
 /// The encoders' entry point for body `B` (NEON has one build).
 fn encoder_entry<B: Body>(_: Neon) -> Run {
@@ -578,6 +265,8 @@ mod tests {
     use crate::formats::dispatch::{
         by_format, by_format_and_options, FormatVisitor, OptionsVisitor,
     };
+    use crate::formats::lut::{lut_all, lut_size, LUT_BF16, LUT_F16, LUT_F32};
+    use crate::formats::pack;
     use crate::formats::repr::Repr;
     use crate::testutil::Rng;
 

@@ -4,6 +4,7 @@
 //! of every aarch64 CPU; its token exists so that `TCAST_DISABLE_CPU_FEATURES` can turn
 //! the NEON kernels off.
 
+pub mod bytes;
 pub mod cast;
 pub mod lanes;
 

@@ -5,6 +5,7 @@
 //! only [`detect`] makes one, so safe code that holds a token may run the family's
 //! kernels.
 
+pub mod bytes;
 pub mod cast;
 pub mod fill;
 pub mod lanes;

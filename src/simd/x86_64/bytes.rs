@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+//! The AVX2 pieces of the decoders' vector of byte lanes (`simd/bytes.rs` names them in
+//! its table): unpacking packed codes, the 64-entry and 32-entry lookups, and the stores
+//! that put interleaved bytes back in element order. Each requires the CPU to run the
+//! AVX2 family (the byte permute: the VBMI one). And how far ahead the loops that read
+//! more than they write prefetch.
+
+use std::arch::x86_64::*;
+
+/// How far ahead (bytes) read-heavy loops prefetch their input.
+pub(crate) const PREFETCH_AHEAD: usize = 4096;
+
+/// Inputs shorter than this are left to the hardware prefetcher: software prefetches
+/// would reach past their end, onto pages that may not be mapped, and each such prefetch
+/// costs a page walk (this made calls on a few KiB several times slower than larger
+/// ones). Above it, the last PREFETCH_AHEAD bytes of prefetches may still fall past the
+/// end: at most two pages, noise for a call of this size. A per-iteration bounds check
+/// instead cost the compute-bound encoders ~15% (FLOAT -> INT4 0.78 -> 0.66 of memcpy).
+pub(crate) const PREFETCH_MIN_BYTES: usize = 64 << 10;
+
+/// Stores 32 bytes at `at`: streaming (then `at` is 32-byte aligned) or not.
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `at` holds 32 writable bytes, aligned when `stream`.
+#[inline(always)]
+pub(crate) unsafe fn store(at: *mut u8, v: __m256i, stream: bool) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        if stream {
+            _mm256_stream_si256(at.cast(), v)
+        } else {
+            _mm256_storeu_si256(at.cast(), v)
+        }
+    }
+}
+
+/// Stores the results of 32 codes in element order, given as 16-bit words laid out per
+/// 128-bit lane as the byte unpacks leave them: `low.0` holds elements 0-7 | 16-23 and
+/// `low.1` 8-15 | 24-31. Without `high` the words are the results (64 bytes); with it,
+/// `high`'s words are the upper halves of 32-bit results whose lower halves are `low`'s
+/// (128 bytes).
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `out` holds 64 writable bytes, 128 with `high`
+/// (32-byte aligned when `stream`).
+#[inline(always)]
+pub(crate) unsafe fn store_in_order(
+    out: *mut u8,
+    low: (__m256i, __m256i),
+    high: Option<(__m256i, __m256i)>,
+    stream: bool,
+) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        let (first, second) = (
+            _mm256_permute2x128_si256::<0x20>,
+            _mm256_permute2x128_si256::<0x31>,
+        );
+        match high {
+            Some(high) => {
+                // Per lane, four results each: 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27,
+                // 12-15 | 28-31.
+                let d0 = _mm256_unpacklo_epi16(low.0, high.0);
+                let d1 = _mm256_unpackhi_epi16(low.0, high.0);
+                let d2 = _mm256_unpacklo_epi16(low.1, high.1);
+                let d3 = _mm256_unpackhi_epi16(low.1, high.1);
+                store(out, first(d0, d1), stream);
+                store(out.add(32), first(d2, d3), stream);
+                store(out.add(64), second(d0, d1), stream);
+                store(out.add(96), second(d2, d3), stream);
+            }
+            None => {
+                store(out, first(low.0, low.1), stream);
+                store(out.add(32), second(low.0, low.1), stream);
+            }
+        }
+    }
+}
+
+/// The 32 codes of `BITS` bits (4, 2 or 6) packed at `p` (16, 8 or 24 bytes; 28 read
+/// for 6-bit codes, two 16-byte loads 12 bytes apart), one per byte in element order:
+/// codes 0-15 in the low 128-bit lane, 16-31 in the high one.
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `p` holds the bytes read.
+#[inline(always)]
+pub(crate) unsafe fn unpack_codes<const BITS: u8>(p: *const u8) -> __m256i {
+    // SAFETY: the caller's promise.
+    unsafe {
+        match BITS {
+            4 => {
+                let b = _mm_loadu_si128(p.cast());
+                let low = _mm_set1_epi8(0x0f);
+                let lo = _mm_and_si128(b, low);
+                let hi = _mm_and_si128(_mm_srli_epi16::<4>(b), low);
+                _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi))
+            }
+            2 => {
+                let b = _mm_loadl_epi64(p.cast());
+                let mask = _mm_set1_epi8(3);
+                let c0 = _mm_and_si128(b, mask);
+                let c1 = _mm_and_si128(_mm_srli_epi16::<2>(b), mask);
+                let c2 = _mm_and_si128(_mm_srli_epi16::<4>(b), mask);
+                let c3 = _mm_and_si128(_mm_srli_epi16::<6>(b), mask);
+                // Byte k's four codes side by side: elements 4k to 4k+3.
+                let (c01, c23) = (_mm_unpacklo_epi8(c0, c1), _mm_unpacklo_epi8(c2, c3));
+                _mm256_set_m128i(_mm_unpackhi_epi16(c01, c23), _mm_unpacklo_epi16(c01, c23))
+            }
+            _ => {
+                let b = _mm256_inserti128_si256::<1>(
+                    _mm256_castsi128_si256(_mm_loadu_si128(p.cast())),
+                    _mm_loadu_si128(p.add(12).cast()),
+                );
+                // Each 3-byte group as the low 24 bits of a 32-bit stream `s`.
+                let group = _mm256_setr_epi8(
+                    0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 0, 1, 2, -1, 3, 4, 5, -1,
+                    6, 7, 8, -1, 9, 10, 11, -1,
+                );
+                let s = _mm256_shuffle_epi8(b, group);
+                // Code j (bits 6 j to 6 j + 5 of `s`) to byte j: shifted left by 2 j.
+                let c0 = _mm256_and_si256(s, _mm256_set1_epi32(0x3f));
+                let c1 = _mm256_and_si256(_mm256_slli_epi32::<2>(s), _mm256_set1_epi32(0x3f00));
+                let c2 = _mm256_and_si256(_mm256_slli_epi32::<4>(s), _mm256_set1_epi32(0x3f_0000));
+                let c3 =
+                    _mm256_and_si256(_mm256_slli_epi32::<6>(s), _mm256_set1_epi32(0x3f00_0000));
+                _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3))
+            }
+        }
+    }
+}
+
+/// The 64 entries of `plane` as four rows of 16 for [`six_lookup`], each in both
+/// 128-bit lanes and XOR-ed with the row after it (but the last): XOR-ing rows `h` to 3
+/// of a code of row `h` gives its entry.
+///
+/// # Safety
+/// The CPU runs the AVX2 family.
+#[inline(always)]
+pub(crate) unsafe fn six_rows(plane: &[u8; 64]) -> [__m256i; 4] {
+    // SAFETY: the caller's promise; each row reads 16 of `plane`'s bytes.
+    unsafe {
+        let row = |r: usize| {
+            _mm256_broadcastsi128_si256(_mm_loadu_si128(plane[16 * r..].as_ptr().cast()))
+        };
+        let (r0, r1, r2, r3) = (row(0), row(1), row(2), row(3));
+        [
+            _mm256_xor_si256(r0, r1),
+            _mm256_xor_si256(r1, r2),
+            _mm256_xor_si256(r2, r3),
+            r3,
+        ]
+    }
+}
+
+/// Each 6-bit code's entry in `rows` ([`six_rows`]): row `i` looked up with the index
+/// `code + 0x70 - 16 i`, unsigned saturating, whose top bit (which zeroes a lookup) is
+/// clear for the codes of rows up to `i`, and whose low nibble is the code's.
+///
+/// # Safety
+/// The CPU runs the AVX2 family.
+#[inline(always)]
+pub(crate) unsafe fn six_lookup(rows: &[__m256i; 4], codes: __m256i) -> __m256i {
+    // SAFETY: the caller's promise; registers only.
+    unsafe {
+        let mut v = _mm256_setzero_si256();
+        for (i, &row) in rows.iter().enumerate() {
+            let index = _mm256_adds_epu8(codes, _mm256_set1_epi8((0x70 - 16 * i) as i8));
+            v = _mm256_xor_si256(v, _mm256_shuffle_epi8(row, index));
+        }
+        v
+    }
+}
+
+/// Each lane's entry of the 32 in `table` by `vpermb`, which reads an index's low five
+/// bits.
+///
+/// # Safety
+/// The CPU runs the VBMI family (`vbmi_family`).
+#[cfg(tcast_avx512)]
+#[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
+#[inline(always)]
+pub(crate) unsafe fn permute_bytes(table: __m256i, index: __m256i) -> __m256i {
+    // SAFETY: the caller's promise; registers only.
+    unsafe { _mm256_permutexvar_epi8(index, table) }
+}
+
+/// Without `tcast_avx512` no kernel runs the VBMI build.
+///
+/// # Safety
+/// Never called.
+#[cfg(not(tcast_avx512))]
+#[inline(always)]
+pub(crate) unsafe fn permute_bytes(_: __m256i, _: __m256i) -> __m256i {
+    unreachable!("the VBMI build needs tcast_avx512")
+}
