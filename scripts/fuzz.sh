@@ -4,7 +4,7 @@
 # targets of fuzz/fuzz_targets/ (parse_text, format_roundtrip, np_dtype, capi_cast,
 # shapes), each checking properties against a reference, not only "no crash".
 #
-#   bash scripts/fuzz.sh --ci          each target for 30 s from the committed corpus (which
+#   bash scripts/fuzz.sh --ci          each target for 15 s from the committed corpus (which
 #                                       it replays first), one after another on one core:
 #                                       the bounded step of scripts/test.sh, which runs it
 #                                       beside another step
@@ -31,7 +31,7 @@ TIMEOUT_S=10
 
 mode=${1:-}
 case $mode in
-  --ci) seconds=30 width=1 ;;
+  --ci) seconds=15 width=1 ;;
   --minimize) seconds=0 width=1 ;;
   ''|*[!0-9]*)
     echo "usage: bash scripts/fuzz.sh --ci | N_MINUTES | --minimize" >&2

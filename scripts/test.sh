@@ -3,7 +3,7 @@
 # Runs every test of tensorcast: the Rust tests (kernels, header checks, the C suite
 # through the cc crate), the C suite under CTest and under valgrind memcheck, the Python
 # oracle tests (numpy 2, numpy 1 and onnx 1.23 venvs), the ONNX conformance runner, the
-# install and consumer checks, the Go and C# bindings' tests, and 30 s of fuzzing per
+# install and consumer checks, the Go and C# bindings' tests, and 15 s of fuzzing per
 # target (scripts/fuzz.sh --ci, nightly toolchain). Installs what it needs first
 # (cmake, make, a C and a C++ compiler, valgrind, python3-venv, pkg-config, golang-go,
 # mono-mcs from the system's packages when missing, on Debian/Ubuntu, through scripts/lib.sh;
@@ -161,7 +161,7 @@ run_shortest() {
     cast::text::shortest::tests::float_texts_are_ryus_digits_in_numpys_layout -- --exact
 }
 
-step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web (kept in the cache): clippy over every target (its tests run in aarch64, s390x, deb)"
+step_def msrv "" "rustc 1.85 (rust-version), Debian's rustc-web (kept in the cache): clippy over every target of the library and capi/ (its tests run in aarch64, s390x, deb)"
 run_msrv() {
   bash scripts/test-msrv.sh
 }
@@ -291,7 +291,7 @@ run_fuzz_lint() {
   cargo +nightly fmt --check
 }
 
-step_def fuzz "" "fuzzing: every target's corpus replayed, then 30 s of fuzzing each, AddressSanitizer (scripts/fuzz.sh)"
+step_def fuzz "" "fuzzing: every target's corpus replayed, then 15 s of fuzzing each, AddressSanitizer (scripts/fuzz.sh)"
 run_fuzz() {
   bash scripts/fuzz.sh --ci
 }
