@@ -135,6 +135,7 @@ pub struct Kernel {
     /// Cast and CastLike: the input's and the output's element types (tensorcast's
     /// numbers) with their sizes in bits, when the kernel info told them; otherwise they
     /// are read from the tensors at each call (and the sizes asked of tensorcast).
+    /// Expand: its element type in `in_dtype`, the same way.
     in_dtype: Option<Element>,
     out_dtype: Option<Element>,
     /// tensorcast's options for Cast, CastLike and Expand, all but the executor (which
@@ -187,6 +188,8 @@ impl Kernel {
         };
         kernel.options.threads = TASKS;
         if op == Op::Expand {
+            // SAFETY: `info` is valid for this call.
+            kernel.in_dtype = unsafe { element(api, info, Side::Input) };
             return Ok(kernel);
         }
         if matches!(op, Op::QuantizeLinear | Op::DequantizeLinear) {
@@ -305,6 +308,9 @@ impl Kernel {
                     self.plan.as_ref().map(|p| (p.0.cast_const(), &executor)),
                 ),
                 Op::Cast | Op::CastLike => io.cast(context, &options),
+                Op::Expand if self.shape_by_reference => {
+                    io.expand_by_reference(context, self.in_dtype, &options)
+                }
                 Op::Expand => io.expand(context, &options),
                 Op::QuantizeLinear | Op::DequantizeLinear => {
                     io.quantize_linear(context, self.op, &self.qdq)
@@ -711,6 +717,58 @@ impl Io {
                 let dst = Self::tensor(self.data(output)?, &out_info)?;
                 tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)
             }
+        }
+    }
+
+    /// Expand on a table of `SHAPE_REFERENCE_VERSION` or later: the input's and the shape
+    /// input's types and shapes read in one call each without a copy, the output's shape
+    /// worked out on the stack, the element size known from the kernel info (`known`).
+    /// STRING goes to `expand`.
+    unsafe fn expand_by_reference(
+        &self,
+        context: *mut OrtKernelContext,
+        known: Option<Element>,
+        options: &tcast_cast_options,
+    ) -> Result<(), Fail> {
+        // SAFETY: as in `cast_by_reference`; the shape input is an INT64 tensor (ONNX's
+        // schema, checked by onnxruntime) of `wanted` elements.
+        unsafe {
+            let input = self.input(context, 0)?;
+            let (in_type, in_shape) = self.type_and_shape(input)?;
+            let dtype = dtype_from_ort(in_type);
+            if dtype == STRING {
+                return self.expand(context, options);
+            }
+            let bits = known.filter(|e| e.dtype == dtype).map_or(0, |e| e.bits);
+            let shape_value = self.input(context, 1)?;
+            let (_, shape_shape) = self.type_and_shape(shape_value)?;
+            let wanted: usize = shape_shape.iter().map(|&d| d.max(0) as usize).product();
+            let wanted_ptr: *const i64 = if wanted == 0 {
+                null()
+            } else {
+                self.data(shape_value)?.cast()
+            };
+            let mut out_shape = [0i64; TCAST_MAX_NDIM as usize];
+            let mut out_ndim = 0;
+            let mut err = new_error();
+            tcast_check(
+                tcast_expand_shape(
+                    in_shape.as_ptr(),
+                    i32::try_from(in_shape.len()).unwrap_or(i32::MAX),
+                    wanted_ptr,
+                    i32::try_from(wanted).unwrap_or(i32::MAX),
+                    out_shape.as_mut_ptr(),
+                    TCAST_MAX_NDIM,
+                    &mut out_ndim,
+                    &mut err,
+                ),
+                &err,
+            )?;
+            let out_shape = &out_shape[..out_ndim.max(0) as usize];
+            let output = self.output(context, out_shape)?;
+            let src = Self::tensor_sized(self.data(input)?, dtype, bits, in_shape)?;
+            let dst = Self::tensor_sized(self.data(output)?, dtype, bits, out_shape)?;
+            tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)
         }
     }
 
