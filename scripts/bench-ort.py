@@ -24,13 +24,18 @@ of attaching tensorcast-ort. The ratios are the time with the library over the t
 without.
 
     build/venv-ort/bin/python scripts/bench-ort.py --chain [--nodes 200] [--runs 2000]
+        [--counts 1,64] [--kind float-int32|int32-uint32|expand] [--dynamic] [--take-all]
 
 --chain times the fixed cost of a node: chains of --nodes Cast nodes (FLOAT -> INT32 ->
-FLOAT ...) of 1 and of 64 elements, and the same chains of one node, with graph
-optimizations off (nothing folded) and 1 intra-op thread. Each session.run is timed on its
-own, alternating the session without and with the library, over --runs repetitions; a
-node's time is the median run of the long chain less the median run of the one-node chain,
-over the nodes between. The ratio is the time with the library over the time without.
+FLOAT ..., or INT32 -> UINT32 -> INT32 ..., or Expand nodes that copy) of each of --counts
+elements (a static extent, or with --dynamic a named one), and the same chains of one
+node, with graph optimizations off (nothing folded) and 1 intra-op thread. Each
+session.run is timed on its own, alternating the session without and with the library,
+over --runs repetitions; a node's time is the median run of the long chain less the
+median run of the one-node chain, over the nodes between. The ratio is the time with the
+library over the time without. The provider leaves small nodes that onnxruntime runs to
+the same bytes to onnxruntime (integrations/onnxruntime/README.md); --take-all turns that
+off (the provider option leave_small_nodes = "0"), to time its kernels on every node.
 """
 
 import argparse
@@ -145,40 +150,61 @@ def node_times(model_bytes, inputs, with_library, runs, threads):
     return {name: statistics.median(d[1:]) for name, d in times.items()}
 
 
-def cast_chain(nodes, count):
-    """A chain of `nodes` Cast nodes, FLOAT -> INT32 -> FLOAT ..., over `count` elements
-    (onnxruntime removes FLOAT -> FLOAT16 -> FLOAT pairs even with optimizations off)."""
-    types = [TensorProto.FLOAT, TensorProto.INT32]
-    chain = [helper.make_node("Cast", [f"t{i}"], [f"t{i + 1}"], name=f"cast{i}", to=types[(i + 1) % 2])
-             for i in range(nodes)]
+# --chain's node kinds: the two element types a chain of Casts alternates between, or
+# Expand (FLOAT [count] to the same shape, a copy per node).
+CHAINS = {
+    "float-int32": (TensorProto.FLOAT, TensorProto.INT32),
+    "int32-uint32": (TensorProto.INT32, TensorProto.UINT32),
+    "expand": (TensorProto.FLOAT, TensorProto.FLOAT),
+}
+
+
+def cast_chain(nodes, count, kind="float-int32", dynamic=False):
+    """A chain of `nodes` Cast nodes alternating between the two types of CHAINS[kind]
+    (FLOAT -> INT32 -> FLOAT ...; onnxruntime removes FLOAT -> FLOAT16 -> FLOAT pairs even
+    with optimizations off), or of Expand nodes, over `count` elements; with `dynamic`
+    the input's extent is a name, so no node's element count is known before a run."""
+    types = CHAINS[kind]
+    extent = ["n"] if dynamic else [count]
+    if kind == "expand":
+        chain = [helper.make_node("Expand", [f"t{i}", "shape"], [f"t{i + 1}"], name=f"expand{i}")
+                 for i in range(nodes)]
+        shape = [helper.make_tensor("shape", TensorProto.INT64, [1], [count])]
+    else:
+        chain = [helper.make_node("Cast", [f"t{i}"], [f"t{i + 1}"], name=f"cast{i}", to=types[(i + 1) % 2])
+                 for i in range(nodes)]
+        shape = []
     graph = helper.make_graph(
-        chain, "chain", [helper.make_tensor_value_info("t0", types[0], [count])],
-        [helper.make_tensor_value_info(f"t{nodes}", types[nodes % 2], [count])])
+        chain, "chain", [helper.make_tensor_value_info("t0", types[0], extent)],
+        [helper.make_tensor_value_info(f"t{nodes}", types[nodes % 2], extent)], initializer=shape)
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21)]).SerializeToString()
 
 
-def chain_session(model_bytes, with_library):
+def chain_session(model_bytes, with_library, take_all=False):
     so = ort.SessionOptions()
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     so.intra_op_num_threads = 1
     so.inter_op_num_threads = 1
     so.log_severity_level = 3
     if with_library:
-        so.add_provider_for_devices(tensorcast_devices(), {})
+        so.add_provider_for_devices(tensorcast_devices(), {"leave_small_nodes": "0"} if take_all else {})
     return ort.InferenceSession(model_bytes, so)
 
 
-def chains(nodes, runs):
-    """--chain: the per-node time of Cast chains of 1 and 64 elements, without and with."""
+def chains(nodes, runs, counts, kind, dynamic, take_all):
+    """--chain: the per-node time of chains of `kind` of each of `counts` elements, without
+    and with."""
     if nodes < 2:
         sys.exit("--nodes must be at least 2")
     print(f"onnxruntime {ort.__version__}, ORT_DISABLE_ALL, 1 intra-op thread, median of {runs} runs; "
+          f"{kind} chain{' (dynamic extent)' if dynamic else ''}"
+          f"{', the provider taking every node' if take_all else ''}; "
           f"per node: (chain of {nodes} - chain of 1) / {nodes - 1}")
     print(f"| {'elements':>8} | {'alone':>10} | {'with':>10} | {'with - alone':>12} | {'ratio':>5} |")
     print(f"|{'-' * 9}:|{'-' * 11}:|{'-' * 11}:|{'-' * 13}:|{'-' * 6}:|")
-    for count in (1, 64):
-        x = {"t0": np.linspace(-3, 3, count, dtype=np.float32)}
-        sessions = {(n, lib): chain_session(cast_chain(n, count), lib)
+    for count in counts:
+        x = {"t0": np.linspace(-3, 3, count).astype(helper.tensor_dtype_to_np_dtype(CHAINS[kind][0]))}
+        sessions = {(n, lib): chain_session(cast_chain(n, count, kind, dynamic), lib, take_all)
                     for n in (1, nodes) for lib in (False, True)}
         times = {key: [] for key in sessions}
         for session in sessions.values():
@@ -285,9 +311,18 @@ def main():
                         help="with --real or --transformers: only the models whose name matches")
     parser.add_argument("--chain", action="store_true", help="time chains of small Casts instead")
     parser.add_argument("--nodes", type=int, default=200, help="with --chain: Cast nodes per chain")
+    parser.add_argument("--counts", default="1,64",
+                        help="with --chain: the element counts timed, comma-separated")
+    parser.add_argument("--kind", default="float-int32", choices=sorted(CHAINS),
+                        help="with --chain: the nodes of the chain")
+    parser.add_argument("--dynamic", action="store_true",
+                        help="with --chain: the input's extent is a name, not a number")
+    parser.add_argument("--take-all", action="store_true",
+                        help="with --chain: the provider option leave_small_nodes=0 (it takes every node)")
     args = parser.parse_args()
     if args.chain:
-        chains(args.nodes, args.runs)
+        chains(args.nodes, args.runs, [int(c) for c in args.counts.split(",")], args.kind, args.dynamic,
+               args.take_all)
         return
     if args.real or args.transformers:
         real_models(args.runs, args.models, args.transformers)

@@ -13,6 +13,18 @@
 //! kernel for, but those onnxruntime's constant folding computes: ONNX's schemas stay, so
 //! shapes, ranks and checks are onnxruntime's own, and so is the optimized graph.
 //!
+//! It also leaves the nodes onnxruntime's CPU kernels run to the same bytes and faster
+//! (`cheaper_on_onnxruntime`): a call through the plugin kernel interface costs more than
+//! onnxruntime's own kernel (0.04-0.08 us a node), which tensorcast's kernels make up
+//! only on larger tensors. Those are Casts and CastLikes with fewer than 16 Ki output
+//! elements known when the session is made, of a pair whose bytes onnxruntime gives too
+//! (`same_bytes_as_onnxruntime`: copies, and integer or BOOL sources to integers, BOOL,
+//! FLOAT, DOUBLE, FLOAT16 and, from the short ones, BFLOAT16), and Expands of types
+//! onnxruntime expands with fewer than 1 Mi output elements or a count known only at run
+//! time. Every node whose result would differ (float sources, float8, float4, int4, e8m0,
+//! STRING text, `saturate`, `round_mode`) stays the EP's at any size. The provider option
+//! `leave_small_nodes` = "0" turns it off.
+//!
 //! Made once per factory, that is once per registration of the library, and released with
 //! it: the kernel registry (seven kernel definitions). A session adds one `OrtEp` (a small
 //! box) and one kernel per node it takes.
@@ -190,7 +202,16 @@ struct Ep {
     api: Api,
     ep_api: EpApi,
     registry: *const OrtKernelRegistry,
+    /// Whether small nodes onnxruntime runs to the same bytes are left to it
+    /// (`cheaper_on_onnxruntime`): the provider option `LEAVE_SMALL_NODES`, on by default.
+    leave_small_nodes: bool,
 }
+
+/// The provider option that turns `cheaper_on_onnxruntime` off ("0") or on ("1", the
+/// default), as onnxruntime hands it to the EP: a session config entry prefixed with
+/// `ep.` and the EP's name in lower case (Python: `add_provider_for_devices(devices,
+/// {"leave_small_nodes": "0"})`).
+const LEAVE_SMALL_NODES: &CStr = c"ep.tensorcastexecutionprovider.leave_small_nodes";
 
 /// One node's kernel as the registry creates it.
 #[repr(C)]
@@ -274,12 +295,15 @@ unsafe extern "C" fn create_ep(
     _devices: *const *const ort::OrtHardwareDevice,
     _metadata: *const *const ort::OrtKeyValuePairs,
     _count: usize,
-    _options: *const ort::OrtSessionOptions,
+    options: *const ort::OrtSessionOptions,
     _logger: *const ort::OrtLogger,
     out: *mut *mut OrtEp,
 ) -> *mut OrtStatus {
     let made = factory(this);
     guarded(made.api, || {
+        // SAFETY: `options` is the session's, valid for this call.
+        let leave_small_nodes =
+            unsafe { crate::config_flag(made.api, options, LEAVE_SMALL_NODES, true) }?;
         let ep = Box::new(Ep {
             base: OrtEp {
                 ort_version_supported: ort::EP_API_VERSION,
@@ -301,6 +325,7 @@ unsafe extern "C" fn create_ep(
             api: made.api,
             ep_api: made.ep_api,
             registry: made.registry,
+            leave_small_nodes,
         });
         // SAFETY: `out` is onnxruntime's out-pointer; release_ep frees the box.
         unsafe { *out = Box::into_raw(ep).cast() };
@@ -445,7 +470,10 @@ unsafe extern "C" fn get_capability(
                 }
                 let mut definition = null();
                 check(look_up(support, node, &mut definition))?;
-                if !definition.is_null() && !leave_to_onnxruntime(ep.api, node)? {
+                let leave = definition.is_null()
+                    || leave_to_onnxruntime(ep.api, node)?
+                    || (ep.leave_small_nodes && cheaper_on_onnxruntime(ep.api, node)?);
+                if !leave {
                     check(add(support, node))?;
                 }
             }
@@ -461,6 +489,100 @@ unsafe extern "C" fn get_capability(
 const CPU_FOLDABLE: &[c_int] = &[
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20,
 ];
+
+/// The output element counts below which a Cast or CastLike, and an Expand, that
+/// onnxruntime's CPU provider runs to the same bytes are left to it
+/// (`cheaper_on_onnxruntime`): the crossovers measured with `scripts/bench-ort.py`
+/// (`--chain`, and single nodes), below which tensorcast's kernel gains less than what
+/// a call through the plugin kernel interface costs more than onnxruntime's own kernel
+/// (0.04-0.08 us). Casts from integers to FLOAT, DOUBLE and FLOAT16 draw level at 1 Ki
+/// elements and gain 6-46% from 16 Ki on; onnxruntime's Expand, a copy per run of the
+/// output, is faster than tensorcast's up to 256 Ki elements (0.42-0.88x), and level or
+/// behind it from 1 Mi (1.07-1.19x).
+const SMALL_CAST_ELEMENTS: u64 = 1 << 14;
+const SMALL_EXPAND_ELEMENTS: u64 = 1 << 20;
+
+/// Integer element types (onnxruntime's numbers): INT8, UINT8, INT16, UINT16, INT32,
+/// INT64, UINT32, UINT64.
+const INTEGERS: &[c_int] = &[3, 2, 5, 4, 6, 7, 12, 13];
+/// Those of at most 16 bits, and BOOL: every value exact in FLOAT.
+const SHORT_INTEGERS: &[c_int] = &[3, 2, 5, 4, 9];
+const BOOL: c_int = 9;
+const DOUBLE: c_int = 11;
+
+/// Whether onnxruntime's CPU Cast gives tensorcast's bytes for every input of element type
+/// `from` cast to `to` (onnxruntime's numbers): a copy (the same type, STRING to STRING
+/// included), or an integer or BOOL source (no NaN, nothing out of range) to an integer
+/// or BOOL (the low bits; zero or not), to FLOAT or DOUBLE (one rounding, to nearest
+/// even), to FLOAT16 (exact in FLOAT first, and the integers that are not overflow
+/// FLOAT16 either way) or, from a BOOL or an integer of at most 16 bits, to BFLOAT16.
+/// Float sources are not: float -> integer differs (NaN, out of range,
+/// `docs/semantics-cast.md`), and NaN payloads and signs need not survive onnxruntime's
+/// float -> float conversions as they do tensorcast's; nor are STRING, float8 and the
+/// types onnxruntime has no Cast for.
+fn same_bytes_as_onnxruntime(from: c_int, to: c_int) -> bool {
+    if from == to {
+        return CPU_FOLDABLE.contains(&from);
+    }
+    let integer = |t| INTEGERS.contains(&t) || t == BOOL;
+    integer(from)
+        && (integer(to)
+            || matches!(to, FLOAT | DOUBLE | FLOAT16)
+            || (to == BFLOAT16 && SHORT_INTEGERS.contains(&from)))
+}
+
+/// Whether the EP leaves a node to onnxruntime because onnxruntime runs it as fast or
+/// faster to the same bytes: a Cast or CastLike of a pair `same_bytes_as_onnxruntime`
+/// names whose output has fewer than `SMALL_CAST_ELEMENTS` elements by the shape
+/// onnxruntime inferred, or an Expand of a type onnxruntime's CPU provider expands (a
+/// copy) whose output has fewer than `SMALL_EXPAND_ELEMENTS` or a count not known when
+/// the session is made. A Cast whose output count is not known then stays the EP's, as
+/// does every node whose result would differ or that onnxruntime has no kernel for. The
+/// provider option `leave_small_nodes` = "0" turns this off.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`.
+unsafe fn cheaper_on_onnxruntime(api: Api, node: *const ort::OrtNode) -> Result<bool, Fail> {
+    // SAFETY: forwarded; the values belong to the graph, valid for this call.
+    unsafe {
+        let expand = is_onnx_op(api, node, &[c"Expand"])?;
+        if !expand && !is_onnx_op(api, node, &[c"Cast", c"CastLike"])? {
+            return Ok(false);
+        }
+        let input = first_value(
+            node,
+            ort_fn!(api, Node_GetNumInputs),
+            ort_fn!(api, Node_GetInputs),
+        )?;
+        let output = first_value(
+            node,
+            ort_fn!(api, Node_GetNumOutputs),
+            ort_fn!(api, Node_GetOutputs),
+        )?;
+        if input.is_null() || output.is_null() {
+            return Ok(false);
+        }
+        let (Some(from), Some((to, count))) =
+            (element_type(api, input)?, tensor_info(api, output)?)
+        else {
+            return Ok(false);
+        };
+        let same = if expand {
+            CPU_FOLDABLE.contains(&from)
+        } else {
+            same_bytes_as_onnxruntime(from, to)
+        };
+        // An Expand whose output count is known only when it runs is left too: those of
+        // the models measured are masks and position ids, small, and onnxruntime's Expand
+        // is ahead of tensorcast's below 1 Mi elements.
+        Ok(same
+            && if expand {
+                count.is_none_or(|n| n < SMALL_EXPAND_ELEMENTS)
+            } else {
+                count.is_some_and(|n| n < SMALL_CAST_ELEMENTS)
+            })
+    }
+}
 
 /// Operators onnxruntime's constant folding never folds, whatever their inputs: the
 /// random ones, those with subgraphs, and QuantizeLinear/DequantizeLinear (kept for the
@@ -716,10 +838,26 @@ unsafe fn is_float16(api: Api, value: *const ort::OrtValueInfo) -> Result<bool, 
 /// # Safety
 /// As for `leave_to_onnxruntime`; `value` belongs to the graph.
 unsafe fn element_type(api: Api, value: *const ort::OrtValueInfo) -> Result<Option<c_int>, Fail> {
+    // SAFETY: forwarded.
+    Ok(unsafe { tensor_info(api, value) }?.map(|(element, _)| element))
+}
+
+/// A tensor value's element type (onnxruntime's number) and, when its rank and every
+/// extent are known when the session is made, its element count; None if it is not a
+/// tensor.
+///
+/// # Safety
+/// As for `leave_to_onnxruntime`; `value` belongs to the graph.
+unsafe fn tensor_info(
+    api: Api,
+    value: *const ort::OrtValueInfo,
+) -> Result<Option<(c_int, Option<u64>)>, Fail> {
     let mut type_info = null();
     let mut tensor = null();
     let mut element = 0;
-    // SAFETY: the members' types are the header's; the type information belongs to the value.
+    // SAFETY: the members' types are the header's (TensorTypeAndShape_HasShape is in every
+    // table of EP_API_VERSION); the type information belongs to the value; `dims` holds
+    // the `ndim` extents asked for.
     unsafe {
         check(ort_fn!(api, GetValueInfoTypeInfo)(value, &mut type_info))?;
         if type_info.is_null() {
@@ -733,8 +871,22 @@ unsafe fn element_type(api: Api, value: *const ort::OrtValueInfo) -> Result<Opti
             return Ok(None);
         }
         check(ort_fn!(api, GetTensorElementType)(tensor, &mut element))?;
+        if !ort_fn!(api, TensorTypeAndShape_HasShape)(tensor) {
+            return Ok(Some((element, None)));
+        }
+        let mut ndim = 0;
+        check(ort_fn!(api, GetDimensionsCount)(tensor, &mut ndim))?;
+        let mut dims = [0i64; 8];
+        if ndim > dims.len() {
+            return Ok(Some((element, None)));
+        }
+        check(ort_fn!(api, GetDimensions)(tensor, dims.as_mut_ptr(), ndim))?;
+        // A symbolic or unknown extent is -1.
+        let count = dims[..ndim].iter().try_fold(1u64, |n, &d| {
+            u64::try_from(d).ok().and_then(|d| n.checked_mul(d))
+        });
+        Ok(Some((element, count)))
     }
-    Ok(Some(element))
 }
 
 /// Whether `node` is one of the ONNX-domain operators `names`.

@@ -419,11 +419,17 @@ extern "C" fn release_domains() {
 #[link_section = ".fini_array"]
 static RELEASE_AT_UNLOAD: extern "C" fn() = release_domains;
 
-/// Whether to register in the ONNX domain, from the session config entry OVERRIDE_KEY.
+/// A "0"/"1" session config entry `key`: `default` when the options do not have it, an
+/// INVALID_ARGUMENT error naming the entry for any other value.
 ///
 /// # Safety
-/// `options` is the session options onnxruntime passes to RegisterCustomOps.
-unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, kernel::Fail> {
+/// `options` is session options onnxruntime passes, valid for this call.
+pub(crate) unsafe fn config_flag(
+    api: Api,
+    options: *const OrtSessionOptions,
+    key: &CStr,
+    default: bool,
+) -> Result<bool, kernel::Fail> {
     let mut has = 0;
     let mut value = [0u8; 16];
     let mut size = value.len();
@@ -431,15 +437,15 @@ unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, k
     unsafe {
         kernel::check(ort_fn!(api, HasSessionConfigEntry)(
             options,
-            OVERRIDE_KEY.as_ptr(),
+            key.as_ptr(),
             &mut has,
         ))?;
         if has == 0 {
-            return Ok(false);
+            return Ok(default);
         }
         kernel::check(ort_fn!(api, GetSessionConfigEntry)(
             options,
-            OVERRIDE_KEY.as_ptr(),
+            key.as_ptr(),
             value.as_mut_ptr().cast(),
             &mut size,
         ))?;
@@ -451,7 +457,7 @@ unsafe fn overrides(api: Api, options: *mut OrtSessionOptions) -> Result<bool, k
             ort::ORT_INVALID_ARGUMENT,
             format!(
                 "tensorcast-ort: the session config entry {} must be 0 or 1",
-                OVERRIDE_KEY.to_string_lossy()
+                key.to_string_lossy()
             ),
         )),
     }
@@ -479,7 +485,7 @@ pub unsafe extern "C" fn RegisterCustomOps(
     API.store(api.table().cast_mut(), Ordering::Release);
     guarded(api, || {
         // SAFETY: `options` is the session options onnxruntime passes.
-        let domains: &[&CStr] = if unsafe { overrides(api, options) }? {
+        let domains: &[&CStr] = if unsafe { config_flag(api, options, OVERRIDE_KEY, false) }? {
             &[ONNX_DOMAIN, OWN_DOMAIN]
         } else {
             &[OWN_DOMAIN]

@@ -12,6 +12,7 @@ onnxruntime infers, refuses and optimizes stays what it is without the library.
 - the execution provider did run the nodes it took (NaN -> INT32 is tensorcast's 0).
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -38,10 +39,11 @@ def value(name, elem, shape):
     return helper.make_tensor_value_info(name, elem, shape)
 
 
-def both(m, level=ort.GraphOptimizationLevel.ORT_ENABLE_ALL, threads=1):
+def both(m, level=ort.GraphOptimizationLevel.ORT_ENABLE_ALL, threads=1, take_all=False):
     """The model's sessions without and with the library (either may raise)."""
     data = m.SerializeToString()
-    return (ortnode.session(data, False, threads, level), ortnode.session(data, True, threads, level))
+    return (ortnode.session(data, False, threads, level),
+            ortnode.session(data, True, threads, level, take_all))
 
 
 def unknown_rank_cast_matmul():
@@ -77,7 +79,7 @@ def test_unknown_rank_stays_unknown_through_cast(level):
 
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
 def test_expand_and_castlike_outputs_keep_their_rank(level):
-    theirs, ours = both(expand_cast_matmul(), level)
+    theirs, ours = both(expand_cast_matmul(), level, take_all=True)
     feeds = {"x": np.array([[1, -2, 3, 4]], np.int32), "shape": np.array([3, 4], np.int64)}
     assert ours.run(None, feeds)[0].tobytes() == theirs.run(None, feeds)[0].tobytes()
     theirs, ours = both(castlike_matmul(), level)
@@ -91,7 +93,7 @@ def test_output_shapes_are_onnx_inference():
                helper.make_node("Expand", ["y", "shape"], ["z"])],
               [value("x", TensorProto.FLOAT, ["n", None, 3]), value("shape", TensorProto.INT64, [3])],
               [value("y", TensorProto.FLOAT16, None), value("z", TensorProto.FLOAT16, None)])
-    theirs, ours = both(m)
+    theirs, ours = both(m, take_all=True)
     assert [o.shape for o in ours.get_outputs()] == [o.shape for o in theirs.get_outputs()]
     assert [o.type for o in ours.get_outputs()] == [o.type for o in theirs.get_outputs()]
 
@@ -191,7 +193,7 @@ def scan_model():
 @pytest.mark.parametrize("level", LEVELS, ids=LEVEL_IDS)
 def test_casts_in_loop_and_scan_bodies(level):
     x = np.array([1.00048828125, 3.1, -7.77], np.float32)
-    theirs, ours = both(loop_model(), level)
+    theirs, ours = both(loop_model(), level, take_all=True)
     feeds = {"n": np.array(3, np.int64), "x": x}
     for a, b in zip(ours.run(None, feeds), theirs.run(None, feeds)):
         assert a.shape == b.shape and a.tobytes() == b.tobytes()
@@ -360,3 +362,111 @@ def test_float16_operators_between_casts_run_as_onnxruntime_runs_them(level, tmp
     for a, b in zip(ours.run(None, {"x": x}), theirs.run(None, {"x": x})):
         assert a.shape == b.shape and a.tobytes() == b.tobytes()
     assert optimized_nodes(m, True, level, tmp_path) == optimized_nodes(m, False, level, tmp_path)
+
+
+def node_providers(m, feeds, tmp_path):
+    """Each node's provider by name, from onnxruntime's profiler, with the library."""
+    so = ortnode.session_options(True)
+    so.enable_profiling = True
+    so.profile_file_prefix = str(tmp_path / "providers")
+    sess = ort.InferenceSession(m.SerializeToString(), so)
+    sess.run(None, feeds)
+    with open(sess.end_profiling()) as f:
+        events = json.load(f)
+    return {e["name"][: -len("_kernel_time")]: e["args"]["provider"] for e in events
+            if e.get("cat") == "Node" and e["name"].endswith("_kernel_time")}
+
+
+# The provider's crossovers (ep.rs: SMALL_CAST_ELEMENTS, SMALL_EXPAND_ELEMENTS).
+SMALL_CAST, SMALL_EXPAND = 1 << 14, 1 << 20
+
+
+def test_small_nodes_onnxruntime_runs_to_the_same_bytes_are_left_to_it(tmp_path):
+    # Left: a Cast or CastLike of fewer than SMALL_CAST output elements known when the
+    # session is made, of a pair onnxruntime casts to tensorcast's bytes; an Expand of
+    # fewer than SMALL_EXPAND, or of a count known only at run time. Kept: a Cast of
+    # SMALL_CAST, an Expand of SMALL_EXPAND, a Cast of a count known only at run time,
+    # FLOAT -> INT32 (NaN and out-of-range differ), FLOAT -> FLOAT16 (a float source).
+    i32, f32, i64 = TensorProto.INT32, TensorProto.FLOAT, TensorProto.INT64
+    shape = numpy_helper.from_array(np.array([4, 8], np.int64), "shape")
+    big = numpy_helper.from_array(np.array([SMALL_EXPAND], np.int64), "big")
+    m = model([helper.make_node("Cast", ["a"], ["a_f"], name="small_i32_f32", to=f32),
+               helper.make_node("CastLike", ["a", "like"], ["a_i64"], name="small_castlike_i32_i64"),
+               helper.make_node("Expand", ["r", "shape"], ["r_e"], name="small_expand"),
+               helper.make_node("Cast", ["r"], ["r_i"], name="small_f32_i32", to=i32),
+               helper.make_node("Cast", ["r"], ["r_h"], name="small_f32_f16", to=TensorProto.FLOAT16),
+               helper.make_node("Cast", ["b"], ["b_f"], name="large_i32_f32", to=f32),
+               helper.make_node("Expand", ["one", "big"], ["one_e"], name="large_expand"),
+               helper.make_node("Cast", ["d"], ["d_f"], name="dynamic_i32_f32", to=f32),
+               helper.make_node("Expand", ["one", "d_shape"], ["d_e"], name="dynamic_expand")],
+              [value("a", i32, [2, 3]), value("like", i64, [1]), value("r", f32, [1, 8]),
+               value("b", i32, [SMALL_CAST]), value("one", f32, [1]), value("d", i32, ["n"]),
+               value("d_shape", i64, [1])],
+              [value("a_f", f32, None), value("a_i64", i64, None), value("r_e", f32, None),
+               value("r_i", i32, None), value("r_h", TensorProto.FLOAT16, None), value("b_f", f32, None),
+               value("one_e", f32, None), value("d_f", f32, None), value("d_e", f32, None)], [shape, big])
+    feeds = {"a": np.arange(6, dtype=np.int32).reshape(2, 3), "like": np.zeros(1, np.int64),
+             "r": np.arange(8, dtype=np.float32).reshape(1, 8), "b": np.arange(SMALL_CAST, dtype=np.int32),
+             "one": np.ones(1, np.float32), "d": np.arange(5, dtype=np.int32),
+             "d_shape": np.array([3], np.int64)}
+    providers = node_providers(m, feeds, tmp_path)
+    left = {"small_i32_f32", "small_expand", "dynamic_expand"}
+    ours = {"small_f32_i32", "small_f32_f16", "large_i32_f32", "large_expand", "dynamic_i32_f32"}
+    assert {n for n in left | ours if providers[n] == "CPUExecutionProvider"} == left, providers
+    assert {n for n in left | ours if providers[n] == ortnode.EP_NAME} == ours, providers
+    # onnxruntime inlines the CastLike it was left into a Cast of its own.
+    assert "small_castlike_i32_i64" not in providers
+    assert all(p == "CPUExecutionProvider" for n, p in providers.items() if n not in left | ours)
+
+
+INTEGERS = [TensorProto.INT8, TensorProto.UINT8, TensorProto.INT16, TensorProto.UINT16, TensorProto.INT32,
+            TensorProto.INT64, TensorProto.UINT32, TensorProto.UINT64, TensorProto.BOOL]
+SHORT = {TensorProto.INT8, TensorProto.UINT8, TensorProto.INT16, TensorProto.UINT16, TensorProto.BOOL}
+# The pairs the provider leaves to onnxruntime when small (ep.rs: same_bytes_as_onnxruntime).
+FLOATS = [TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.FLOAT16, TensorProto.BFLOAT16]
+SAME_BYTES = [(a, b) for a in INTEGERS
+              for b in INTEGERS + [TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.FLOAT16]
+              + ([TensorProto.BFLOAT16] if a in SHORT else [])] + [(f, f) for f in FLOATS]
+
+
+def integer_values(elem):
+    """Every edge of an integer type (its extremes, 0, +-1, the extents near FLOAT16's
+    largest and FLOAT's and DOUBLE's last exact integers) and random values over its range;
+    for a float type (copied to itself), random bit patterns, NaN payloads among them."""
+    np_type = helper.tensor_dtype_to_np_dtype(elem)
+    if elem == TensorProto.BOOL:
+        return np.array([False, True, True, False], bool)
+    if elem in FLOATS:
+        bits = {TensorProto.FLOAT: np.uint32, TensorProto.DOUBLE: np.uint64}.get(elem, np.uint16)
+        return np.random.default_rng(elem).integers(0, 256, 8 * 4096, dtype=np.uint8).view(bits)
+    info = np.iinfo(np_type)
+    edges = [info.min, info.max, 0, 1, -1, 65504, 65519, 65520, 65535, 2**24 + 1, 2**24 + 3, 2**53 + 1,
+             2**31 + 1, 2**63 - 2**39 - 1, -(2**24) - 1, -(2**53) - 1]
+    edges = [v for v in edges if info.min <= v <= info.max]
+    rng = np.random.default_rng(elem)
+    spread = rng.integers(0, 256, 8 * 4096, dtype=np.uint8).view(np_type)
+    return np.concatenate([np.array(edges, np_type), spread])
+
+
+@pytest.mark.parametrize("pair", SAME_BYTES,
+                         ids=lambda p: f"{TensorProto.DataType.Name(p[0])}-{TensorProto.DataType.Name(p[1])}")
+def test_the_pairs_left_when_small_cast_to_tensorcasts_bytes(pair):
+    # A count known only at run time keeps the node on tensorcast: its bytes against
+    # onnxruntime's own kernel's.
+    src, dst = pair
+    x = integer_values(src)
+
+    m = model([helper.make_node("Cast", ["x"], ["y"], to=dst)], [value("x", src, ["n"])], [value("y", dst, ["n"])])
+    outputs = []
+    for sess in both(m, ort.GraphOptimizationLevel.ORT_DISABLE_ALL):
+        buf, out = ortnode.bound_output(dst, x.shape)
+        binding = sess.io_binding()
+        if src in FLOATS:
+            # The bit patterns, as a tensor of the float type.
+            binding.bind_ortvalue_input("x", ort.OrtValue.ortvalue_from_numpy_with_onnx_type(x, src))
+        else:
+            binding.bind_cpu_input("x", x)
+        binding.bind_ortvalue_output("y", out)
+        sess.run_with_iobinding(binding)
+        outputs.append(buf.tobytes())
+    assert outputs[0] == outputs[1]
