@@ -18,12 +18,14 @@
 //! onnxruntime's own kernel (0.04-0.08 us a node), which tensorcast's kernels make up
 //! only on larger tensors. Those are Casts and CastLikes with fewer than 16 Ki output
 //! elements known when the session is made, of a pair whose bytes onnxruntime gives too
-//! (`same_bytes_as_onnxruntime`: copies, and integer or BOOL sources to integers, BOOL,
-//! FLOAT, DOUBLE, FLOAT16 and, from the short ones, BFLOAT16), and Expands of types
-//! onnxruntime expands with fewer than 1 Mi output elements or a count known only at run
-//! time. Every node whose result would differ (float sources, float8, float4, int4, e8m0,
-//! STRING text, `saturate`, `round_mode`) stays the EP's at any size. The provider option
-//! `leave_small_nodes` = "0" turns it off.
+//! (`same_bytes_as_onnxruntime`: copies, integer or BOOL sources to integers, BOOL,
+//! FLOAT, DOUBLE, FLOAT16 and, from the short ones, BFLOAT16, and FLOAT, DOUBLE and
+//! FLOAT16 among themselves but DOUBLE -> FLOAT16), and Expands of types onnxruntime
+//! expands with fewer than 1 Mi output elements or a count known only at run time.
+//! Every node whose result would differ (float -> integer, BFLOAT16 from floats,
+//! DOUBLE -> FLOAT16, float8, float4, int4, e8m0, STRING text, `saturate`,
+//! `round_mode`) stays the EP's at any size. The provider option `leave_small_nodes` =
+//! "0" turns it off.
 //!
 //! Made once per factory, that is once per registration of the library, and released with
 //! it: the kernel registry (seven kernel definitions). A session adds one `OrtEp` (a small
@@ -512,23 +514,25 @@ const DOUBLE: c_int = 11;
 
 /// Whether onnxruntime's CPU Cast gives tensorcast's bytes for every input of element type
 /// `from` cast to `to` (onnxruntime's numbers): a copy (the same type, STRING to STRING
-/// included), or an integer or BOOL source (no NaN, nothing out of range) to an integer
-/// or BOOL (the low bits; zero or not), to FLOAT or DOUBLE (one rounding, to nearest
-/// even), to FLOAT16 (exact in FLOAT first, and the integers that are not overflow
-/// FLOAT16 either way) or, from a BOOL or an integer of at most 16 bits, to BFLOAT16.
-/// Float sources are not: float -> integer differs (NaN, out of range,
-/// `docs/semantics-cast.md`), and NaN payloads and signs need not survive onnxruntime's
-/// float -> float conversions as they do tensorcast's; nor are STRING, float8 and the
-/// types onnxruntime has no Cast for.
+/// included); an integer or BOOL source (no NaN, nothing out of range) to an integer or
+/// BOOL (the low bits; zero or not), to FLOAT or DOUBLE (one rounding, to nearest even),
+/// to FLOAT16 (exact in FLOAT first, and the integers that are not overflow FLOAT16
+/// either way) or, from a BOOL or an integer of at most 16 bits, to BFLOAT16; and
+/// between FLOAT, DOUBLE and FLOAT16 but DOUBLE -> FLOAT16 (one rounding to nearest even
+/// on both sides, NaN signs and payloads alike: measured on every pair of bit patterns
+/// `test_ort_graphs.py` draws, onnxruntime rounding DOUBLE -> FLOAT16 twice). Not the
+/// rest: float -> integer differs (NaN, out of range, `docs/semantics-cast.md`), so do
+/// onnxruntime's BFLOAT16 NaNs, and STRING, float8 and the types onnxruntime has no Cast
+/// for are tensorcast's.
 fn same_bytes_as_onnxruntime(from: c_int, to: c_int) -> bool {
     if from == to {
         return CPU_FOLDABLE.contains(&from);
     }
     let integer = |t| INTEGERS.contains(&t) || t == BOOL;
-    integer(from)
-        && (integer(to)
-            || matches!(to, FLOAT | DOUBLE | FLOAT16)
-            || (to == BFLOAT16 && SHORT_INTEGERS.contains(&from)))
+    let wide = |t| matches!(t, FLOAT | DOUBLE | FLOAT16);
+    (integer(from)
+        && (integer(to) || wide(to) || (to == BFLOAT16 && SHORT_INTEGERS.contains(&from))))
+        || (wide(from) && wide(to) && !(from == DOUBLE && to == FLOAT16))
 }
 
 /// Whether the EP leaves a node to onnxruntime because onnxruntime runs it as fast or

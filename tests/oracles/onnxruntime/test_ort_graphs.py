@@ -386,7 +386,8 @@ def test_small_nodes_onnxruntime_runs_to_the_same_bytes_are_left_to_it(tmp_path)
     # session is made, of a pair onnxruntime casts to tensorcast's bytes; an Expand of
     # fewer than SMALL_EXPAND, or of a count known only at run time. Kept: a Cast of
     # SMALL_CAST, an Expand of SMALL_EXPAND, a Cast of a count known only at run time,
-    # FLOAT -> INT32 (NaN and out-of-range differ), FLOAT -> FLOAT16 (a float source).
+    # FLOAT -> INT32 (NaN and out-of-range differ), DOUBLE -> FLOAT16 (onnxruntime rounds
+    # twice).
     i32, f32, i64 = TensorProto.INT32, TensorProto.FLOAT, TensorProto.INT64
     shape = numpy_helper.from_array(np.array([4, 8], np.int64), "shape")
     big = numpy_helper.from_array(np.array([SMALL_EXPAND], np.int64), "big")
@@ -394,24 +395,26 @@ def test_small_nodes_onnxruntime_runs_to_the_same_bytes_are_left_to_it(tmp_path)
                helper.make_node("CastLike", ["a", "like"], ["a_i64"], name="small_castlike_i32_i64"),
                helper.make_node("Expand", ["r", "shape"], ["r_e"], name="small_expand"),
                helper.make_node("Cast", ["r"], ["r_i"], name="small_f32_i32", to=i32),
-               helper.make_node("Cast", ["r"], ["r_h"], name="small_f32_f16", to=TensorProto.FLOAT16),
+               helper.make_node("Cast", ["rd"], ["r_h"], name="small_f64_f16", to=TensorProto.FLOAT16),
                helper.make_node("Cast", ["b"], ["b_f"], name="large_i32_f32", to=f32),
                helper.make_node("Expand", ["one", "big"], ["one_e"], name="large_expand"),
                helper.make_node("Cast", ["d"], ["d_f"], name="dynamic_i32_f32", to=f32),
                helper.make_node("Expand", ["one", "d_shape"], ["d_e"], name="dynamic_expand")],
               [value("a", i32, [2, 3]), value("like", i64, [1]), value("r", f32, [1, 8]),
-               value("b", i32, [SMALL_CAST]), value("one", f32, [1]), value("d", i32, ["n"]),
+               value("rd", TensorProto.DOUBLE, [8]), value("b", i32, [SMALL_CAST]), value("one", f32, [1]),
+               value("d", i32, ["n"]),
                value("d_shape", i64, [1])],
               [value("a_f", f32, None), value("a_i64", i64, None), value("r_e", f32, None),
                value("r_i", i32, None), value("r_h", TensorProto.FLOAT16, None), value("b_f", f32, None),
                value("one_e", f32, None), value("d_f", f32, None), value("d_e", f32, None)], [shape, big])
     feeds = {"a": np.arange(6, dtype=np.int32).reshape(2, 3), "like": np.zeros(1, np.int64),
-             "r": np.arange(8, dtype=np.float32).reshape(1, 8), "b": np.arange(SMALL_CAST, dtype=np.int32),
+             "r": np.arange(8, dtype=np.float32).reshape(1, 8), "rd": np.arange(8.0),
+             "b": np.arange(SMALL_CAST, dtype=np.int32),
              "one": np.ones(1, np.float32), "d": np.arange(5, dtype=np.int32),
              "d_shape": np.array([3], np.int64)}
     providers = node_providers(m, feeds, tmp_path)
     left = {"small_i32_f32", "small_expand", "dynamic_expand"}
-    ours = {"small_f32_i32", "small_f32_f16", "large_i32_f32", "large_expand", "dynamic_i32_f32"}
+    ours = {"small_f32_i32", "small_f64_f16", "large_i32_f32", "large_expand", "dynamic_i32_f32"}
     assert {n for n in left | ours if providers[n] == "CPUExecutionProvider"} == left, providers
     assert {n for n in left | ours if providers[n] == ortnode.EP_NAME} == ours, providers
     # onnxruntime inlines the CastLike it was left into a Cast of its own.
@@ -424,9 +427,10 @@ INTEGERS = [TensorProto.INT8, TensorProto.UINT8, TensorProto.INT16, TensorProto.
 SHORT = {TensorProto.INT8, TensorProto.UINT8, TensorProto.INT16, TensorProto.UINT16, TensorProto.BOOL}
 # The pairs the provider leaves to onnxruntime when small (ep.rs: same_bytes_as_onnxruntime).
 FLOATS = [TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.FLOAT16, TensorProto.BFLOAT16]
-SAME_BYTES = [(a, b) for a in INTEGERS
-              for b in INTEGERS + [TensorProto.FLOAT, TensorProto.DOUBLE, TensorProto.FLOAT16]
-              + ([TensorProto.BFLOAT16] if a in SHORT else [])] + [(f, f) for f in FLOATS]
+WIDE = FLOATS[:3]  # FLOAT, DOUBLE, FLOAT16
+SAME_BYTES = ([(a, b) for a in INTEGERS for b in INTEGERS + WIDE + ([TensorProto.BFLOAT16] if a in SHORT else [])]
+              + [(f, f) for f in FLOATS]
+              + [(f, g) for f in WIDE for g in WIDE if f != g and (f, g) != (TensorProto.DOUBLE, TensorProto.FLOAT16)])
 
 
 def integer_values(elem):
