@@ -528,12 +528,42 @@ impl Io {
         Ok((text, views))
     }
 
-    /// Writes each view's bytes into the STRING tensor `value`, embedded NULs included.
+    /// Writes each view's bytes into the STRING tensor `value`, embedded NULs included:
+    /// in one call (`FillStringTensor`, which takes NUL-terminated strings) when no view
+    /// holds a NUL, as every number tensorcast formats, else one call per element.
     unsafe fn write_strings(
         &self,
         value: *mut OrtValue,
         views: &[tcast_string],
     ) -> Result<(), Fail> {
+        let bytes = |view: &tcast_string| -> &[u8] {
+            if view.len == 0 {
+                &[]
+            } else {
+                // SAFETY: a view holds `len` readable bytes, alive during this call.
+                unsafe { std::slice::from_raw_parts(view.data.cast::<u8>(), view.len as usize) }
+            }
+        };
+        if !views.is_empty() && views.iter().all(|v| !bytes(v).contains(&0)) {
+            let total = views.iter().map(|v| v.len as usize + 1).sum();
+            let mut text = Vec::with_capacity(total);
+            let mut starts = Vec::with_capacity(views.len());
+            for view in views {
+                starts.push(text.len());
+                text.extend_from_slice(bytes(view));
+                text.push(0);
+            }
+            let strings: Vec<*const c_char> = starts
+                .iter()
+                .map(|&start| text[start..].as_ptr().cast())
+                .collect();
+            // SAFETY: the member's type is the header's; `value` is a STRING tensor of
+            // `views.len()` elements and `strings` holds as many NUL-terminated strings,
+            // which onnxruntime copies.
+            return check(unsafe {
+                ort_fn!(self.api, FillStringTensor)(value, strings.as_ptr(), strings.len())
+            });
+        }
         let resize = ort_fn!(self.api, GetResizedStringTensorElementBuffer);
         for (i, view) in views.iter().enumerate() {
             let len = view.len as usize;
