@@ -328,15 +328,19 @@ macro_rules! int_to_rest {
         }
     };
 }
-// Up to 16 bits an integer is exact in f32; up to 32 bits in f64.
+// Up to 16 bits an integer is exact in f32; up to 32 bits in f64. For f16 every integer
+// of magnitude 65520 or more rounds to infinity (65520 is the tie between f16's largest,
+// 65504, and the next step, 65536, and goes to the even one, infinity): clamped to
+// +-65536, which is exact in f32 and rounds to infinity too, any integer is exact in f32
+// and rounded once, and the loop stays vectorisable.
 int_to_rest!(i8, f16 via |v: i8| f32_to_f16_bits(v as f32), bf16 via |v: i8| f32_to_bf16_bits(v as f32));
 int_to_rest!(u8, f16 via |v: u8| f32_to_f16_bits(v as f32), bf16 via |v: u8| f32_to_bf16_bits(v as f32));
 int_to_rest!(i16, f16 via |v: i16| f32_to_f16_bits(v as f32), bf16 via |v: i16| f32_to_bf16_bits(v as f32));
 int_to_rest!(u16, f16 via |v: u16| f32_to_f16_bits(v as f32), bf16 via |v: u16| f32_to_bf16_bits(v as f32));
-int_to_rest!(i32, f16 via |v: i32| f64_to_f16_bits(v as f64), bf16 via |v: i32| f64_to_bf16_bits(v as f64));
-int_to_rest!(u32, f16 via |v: u32| f64_to_f16_bits(v as f64), bf16 via |v: u32| f64_to_bf16_bits(v as f64));
-int_to_rest!(i64, f16 via |v: i64| f64_to_f16_bits(i64_to_f64_round_odd(v)), bf16 via |v: i64| f64_to_bf16_bits(i64_to_f64_round_odd(v)));
-int_to_rest!(u64, f16 via |v: u64| f64_to_f16_bits(u64_to_f64_round_odd(v)), bf16 via |v: u64| f64_to_bf16_bits(u64_to_f64_round_odd(v)));
+int_to_rest!(i32, f16 via |v: i32| f32_to_f16_bits(v.clamp(-65536, 65536) as f32), bf16 via |v: i32| f64_to_bf16_bits(v as f64));
+int_to_rest!(u32, f16 via |v: u32| f32_to_f16_bits(v.min(65536) as f32), bf16 via |v: u32| f64_to_bf16_bits(v as f64));
+int_to_rest!(i64, f16 via |v: i64| f32_to_f16_bits(v.clamp(-65536, 65536) as f32), bf16 via |v: i64| f64_to_bf16_bits(i64_to_f64_round_odd(v)));
+int_to_rest!(u64, f16 via |v: u64| f32_to_f16_bits(v.min(65536) as f32), bf16 via |v: u64| f64_to_bf16_bits(u64_to_f64_round_odd(v)));
 
 // ---- BOOL source: 0 or 1 ---------------------------------------------------------------
 
