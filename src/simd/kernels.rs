@@ -51,7 +51,7 @@ impl OptionsVisitor for Encoder {
         match self.tier {
             Tier::Portable => None,
             #[cfg(target_arch = "x86_64")]
-            Tier::Avx2(token) => super::encode::encoder::<_, F, OPT>(self.source, token),
+            Tier::Avx2(token) => super::x86_64::cast::encoder::<F, OPT>(self.source, token),
             #[cfg(target_arch = "aarch64")]
             Tier::Neon(token) => super::encode::encoder::<_, F, OPT>(self.source, token),
         }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! The vector the low-precision encoders (`encode.rs`) are written over, [`Halves`], and
-//! its implementation on each ISA as one table: a row per operation, with its AVX2 and
-//! NEON bodies side by side (the helpers they name are `x86_64/lanes.rs` and
-//! `aarch64/lanes.rs`).
+//! its implementation on each ISA as one table: a row per operation, with its AVX2,
+//! AVX-512 and NEON bodies side by side (the helpers they name are `x86_64/lanes.rs`
+//! and `aarch64/lanes.rs`).
 
 /// A vector of 16-bit lanes of one ISA, with the operations the encoders are written
 /// over. Comparisons give masks (a lane of all ones where true). The methods are the
@@ -63,18 +63,21 @@ pub(crate) trait Halves: Copy {
 }
 
 /// Implements [`Halves`] for each ISA's vector from the table below: one row per
-/// method, its body on AVX2 (`__m256i`, sixteen lanes; `x86_64/cast.rs` holds the
-/// helpers named) and on NEON (`uint16x8_t`, eight lanes; `aarch64/cast.rs`). Each body
+/// method, its body on AVX2 (`__m256i`, sixteen lanes; `x86_64/lanes.rs` holds the
+/// helpers named), on AVX-512 with VBMI (`__m512i`, 32 lanes, with `tcast_avx512`;
+/// `x86_64/lanes.rs`' `wide`: compares give mask registers, which the compiler keeps
+/// as such where a mask only selects) and on NEON (`uint16x8_t`, eight lanes;
+/// `aarch64/lanes.rs`). Each body
 /// runs in an `unsafe` block: the trait's contract (the CPU runs the vector type's
 /// family; a pointer holds the bytes the method's documentation names) is what the
 /// intrinsics require.
 macro_rules! halves_impls {
     (
         $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty {
-            avx2: $f_avx2:expr, neon: $f_neon:expr $(,)?
+            avx2: $f_avx2:expr, avx512: $f_avx512:expr, neon: $f_neon:expr $(,)?
         })*
         $(self fn $m:ident($s:ident $(, $ma:ident: $mt:ty)*) {
-            avx2: $m_avx2:expr, neon: $m_neon:expr $(,)?
+            avx2: $m_avx2:expr, avx512: $m_avx512:expr, neon: $m_neon:expr $(,)?
         })*
     ) => {
         #[cfg(target_arch = "x86_64")]
@@ -88,6 +91,20 @@ macro_rules! halves_impls {
                 __m256i, 16;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx2;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_avx2;)*
+            }
+        };
+        #[cfg(all(target_arch = "x86_64", tcast_avx512))]
+        #[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
+        const _: () = {
+            use crate::simd::x86_64::lanes::wide::{
+                add_magic, bf16_odd_pairs, f16x16_to_f32, f32x32_to_bf16_odd, pair_order,
+                store_codes, word_order,
+            };
+            use std::arch::x86_64::*;
+            halves_impl! {
+                __m512i, 32;
+                $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx512;)*
+                $(self fn $m($s $(, $ma: $mt)*) = $m_avx512;)*
             }
         };
         #[cfg(target_arch = "aarch64")]
@@ -133,6 +150,7 @@ macro_rules! halves_impl {
 halves_impls! {
     fn load(p: *const u8) -> Self {
         avx2: _mm256_loadu_si256(p.cast()),
+        avx512: _mm512_loadu_si512(p.cast()),
         neon: vreinterpretq_u16_u8(vld1q_u8(p)),
     }
     fn load_f32_odd(p: *const u8) -> Self {
@@ -140,83 +158,105 @@ halves_impls! {
             let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
             bf16_odd_pairs(load(0), load(1))
         },
+        avx512: {
+            let load = |k: usize| _mm512_loadu_si512(p.add(64 * k).cast());
+            bf16_odd_pairs(load(0), load(1))
+        },
         neon: {
             let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
             bf16_odd(load(0), load(1))
         },
     }
-    // Both narrowings give 0xff for a 0x1ff lane (AVX2's saturates, NEON's keeps the low
-    // byte).
+    // Every narrowing gives 0xff for a 0x1ff lane (AVX2's saturates, AVX-512's byte
+    // permute and NEON's keep the low byte).
     fn store_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
         avx2: store_codes::<F>(di, pack_words(lo, hi)),
+        avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi)),
         neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
     }
     fn store_f32_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
         avx2: store_codes::<F>(di, pack_pairs(lo, hi)),
+        avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, pair_order(), hi)),
         neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
     }
     fn splat(x: u16) -> Self {
         avx2: _mm256_set1_epi16(x as i16),
+        avx512: _mm512_set1_epi16(x as i16),
         neon: vdupq_n_u16(x),
     }
     fn add_magic<SRC>(abs: Self, magic: u32) -> Self {
         avx2: add_magic::<SRC>(abs, magic),
+        avx512: add_magic::<SRC>(abs, magic),
         neon: add_magic::<SRC>(abs, magic),
     }
     fn select(mask: Self, yes: Self, no: Self) -> Self {
         avx2: _mm256_blendv_epi8(no, yes, mask),
+        avx512: _mm512_mask_blend_epi16(_mm512_movepi16_mask(mask), no, yes),
         neon: vbslq_u16(mask, yes, no),
     }
     self fn and(self, other: Self) {
         avx2: _mm256_and_si256(self, other),
+        avx512: _mm512_and_si512(self, other),
         neon: vandq_u16(self, other),
     }
     self fn or(self, other: Self) {
         avx2: _mm256_or_si256(self, other),
+        avx512: _mm512_or_si512(self, other),
         neon: vorrq_u16(self, other),
     }
     self fn xor(self, other: Self) {
         avx2: _mm256_xor_si256(self, other),
+        avx512: _mm512_xor_si512(self, other),
         neon: veorq_u16(self, other),
     }
     self fn and_not(self, other: Self) {
         avx2: _mm256_andnot_si256(self, other),
+        avx512: _mm512_andnot_si512(self, other),
         neon: vbicq_u16(other, self),
     }
     self fn add(self, other: Self) {
         avx2: _mm256_add_epi16(self, other),
+        avx512: _mm512_add_epi16(self, other),
         neon: vaddq_u16(self, other),
     }
     self fn sub(self, other: Self) {
         avx2: _mm256_sub_epi16(self, other),
+        avx512: _mm512_sub_epi16(self, other),
         neon: vsubq_u16(self, other),
     }
     self fn sub_sat(self, other: Self) {
         avx2: _mm256_subs_epu16(self, other),
+        avx512: _mm512_subs_epu16(self, other),
         neon: vqsubq_u16(self, other),
     }
     self fn min(self, other: Self) {
         avx2: _mm256_min_epu16(self, other),
+        avx512: _mm512_min_epu16(self, other),
         neon: vminq_u16(self, other),
     }
     self fn gt(self, other: Self) {
         avx2: _mm256_cmpgt_epi16(self, other),
+        avx512: _mm512_movm_epi16(_mm512_cmpgt_epi16_mask(self, other)),
         neon: vcgtq_s16(vreinterpretq_s16_u16(self), vreinterpretq_s16_u16(other)),
     }
     self fn eq(self, other: Self) {
         avx2: _mm256_cmpeq_epi16(self, other),
+        avx512: _mm512_movm_epi16(_mm512_cmpeq_epi16_mask(self, other)),
         neon: vceqq_u16(self, other),
     }
     self fn shr(self, n: u32) {
         avx2: _mm256_srl_epi16(self, _mm_cvtsi32_si128(n as i32)),
+        avx512: _mm512_srl_epi16(self, _mm_cvtsi32_si128(n as i32)),
         neon: vshlq_u16(self, vdupq_n_s16(-(n as i16))),
     }
     self fn negative(self) {
         avx2: _mm256_srai_epi16::<15>(self),
+        avx512: _mm512_srai_epi16::<15>(self),
         neon: vcltzq_s16(vreinterpretq_s16_u16(self)),
     }
     self fn f16_to_bf16_odd(self) {
         avx2: f32x16_to_bf16_odd(f16x8_to_f32(self, 0), f16x8_to_f32(self, 1)),
+        avx512: f32x32_to_bf16_odd(f16x16_to_f32(self, 0), f16x16_to_f32(self, 1)),
         neon: {
             let (lo, hi) = widen(self);
             bf16_odd(vreinterpretq_u32_f32(lo), vreinterpretq_u32_f32(hi))
@@ -224,6 +264,7 @@ halves_impls! {
     }
     self fn shr_signed(self, n: u32) {
         avx2: _mm256_sra_epi16(self, _mm_cvtsi32_si128(n as i32)),
+        avx512: _mm512_sra_epi16(self, _mm_cvtsi32_si128(n as i32)),
         neon: {
             let shifted = vshlq_s16(vreinterpretq_s16_u16(self), vdupq_n_s16(-(n as i16)));
             vreinterpretq_u16_s16(shifted)

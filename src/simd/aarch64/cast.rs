@@ -175,6 +175,7 @@ encode::encoder_family!(
     Neon,
     uint16x8_t,
     encoder_entry,
+    kernel,
     encode_float_steps,
     encode_half_steps
 );

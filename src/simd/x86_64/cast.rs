@@ -701,6 +701,103 @@ encode::encoder_family!(
     Avx2,
     __m256i,
     encoder_entry,
+    kernel,
     encode_f32_steps,
     encode_half_steps
+);
+
+/// The tier's encoder of format `F` with options `OPT` from `source`, if it has one
+/// (`encode::encoder`): on 512-bit vectors ([`Wide`]) where the token has the VBMI
+/// build, else on AVX2's.
+pub fn encoder<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Option<Kernel> {
+    #[cfg(tcast_avx512)]
+    if let Some(wide) = Wide::of(token) {
+        return encode::encoder::<Wide, F, OPT>(source, wide);
+    }
+    encode::encoder::<Avx2, F, OPT>(source, token)
+}
+
+/// The encoders on 512-bit vectors (`__m512i`, 32 lanes; `x86_64/lanes.rs`' `wide`):
+/// the AVX2 token of a CPU that runs the VBMI family, which the encoders' entry points
+/// (`entry_vbmi`) are compiled for. Twice the values per instruction, compares into
+/// mask registers, and one byte permute (`vpermt2b`, `vpermb`) where AVX2 packs and
+/// sorts the codes.
+#[cfg(tcast_avx512)]
+#[derive(Copy, Clone)]
+struct Wide(Avx2);
+
+#[cfg(tcast_avx512)]
+impl Wide {
+    /// The token, if the CPU runs the VBMI family.
+    fn of(token: Avx2) -> Option<Wide> {
+        token.avx512().and_then(|t| t.vbmi()).map(|_| Wide(token))
+    }
+}
+
+/// [`Wide`]'s entry point for body `B`.
+#[cfg(tcast_avx512)]
+fn wide_encoder_entry<B: Body>(_: Wide) -> Run {
+    entry_vbmi::<B>
+}
+
+/// A kernel of [`Wide`]: of the AVX2 tier, whose token holds the VBMI build's.
+#[cfg(tcast_avx512)]
+fn wide_kernel(run: Run, src_size: usize, dst_size: usize, token: Wide) -> Kernel {
+    kernel(run, src_size, dst_size, token.0)
+}
+
+/// FLOAT -> format `F` with options `OPT` on [`Wide`], whole steps of 64 values in
+/// [`four_streams!`] ([`encode::F32Step`]); the integer formats by the AVX2 steps.
+///
+/// # Safety
+/// The CPU runs the VBMI family; `src.len()` is a multiple of 256 and `dst.len()` is
+/// `code_bytes::<F>` of `src.len() / 4`.
+#[cfg(tcast_avx512)]
+#[clippy::msrv = "1.89"] // built by Rust 1.89 or later only (build.rs)
+#[inline(always)]
+unsafe fn wide_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    let out = code_bytes::<F>(64);
+    // SAFETY: the caller runs the VBMI family (which includes AVX2's); each step gets
+    // 256 source bytes and the output of 64 codes, as it needs.
+    unsafe {
+        match FORMATS[F as usize].kind {
+            Kind::Int { .. } => encode_f32_steps::<F, OPT>(src, dst),
+            _ => four_streams!(encode::F32Step::<__m512i, F, OPT>::run, 256, out, src, dst),
+        }
+    }
+}
+
+/// FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options `OPT` on
+/// [`Wide`], whole steps of 64 values ([`encode::HalfStep`]) in [`four_streams!`].
+///
+/// # Safety
+/// The CPU runs the VBMI family; `src.len()` is a multiple of 128 and `dst.len()` is
+/// `code_bytes::<F>` of `src.len() / 2`.
+#[cfg(tcast_avx512)]
+#[clippy::msrv = "1.89"] // built by Rust 1.89 or later only (build.rs)
+#[inline(always)]
+unsafe fn wide_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
+    let out = code_bytes::<F>(64);
+    // SAFETY: the caller runs the VBMI family; each step gets 128 source bytes and the
+    // output of 64 codes, as it needs.
+    unsafe {
+        four_streams!(
+            encode::HalfStep::<__m512i, SRC, F, OPT>::run,
+            128,
+            out,
+            src,
+            dst
+        )
+    }
+}
+
+#[cfg(tcast_avx512)]
+#[clippy::msrv = "1.89"] // built by Rust 1.89 or later only (build.rs)
+encode::encoder_family!(
+    Wide,
+    __m512i,
+    wide_encoder_entry,
+    wide_kernel,
+    wide_f32_steps,
+    wide_half_steps
 );

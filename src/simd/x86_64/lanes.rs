@@ -196,3 +196,204 @@ pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m256i, magic: u32) -> __m25
         }
     }
 }
+
+/// The AVX-512 pieces of the encoders' vector (`__m512i`, 32 lanes; `simd/lanes.rs`
+/// names them in its `avx512` column): what the AVX2 ones above do, on twice the lanes,
+/// with the codes of two vectors put in element order by one byte permute of two
+/// sources (`vpermt2b`, AVX-512VBMI) in place of the packs and their fix-up permutes.
+/// Each requires the CPU to run the VBMI family (`x86_64::vbmi_family`).
+#[cfg(tcast_avx512)]
+#[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
+pub(crate) mod wide {
+    use crate::formats::lowp::FORMATS;
+    use std::arch::x86_64::*;
+
+    /// The 16-bit lanes 1, 3, 5, ... of a vector of 32 (a mask register's bits).
+    const ODD_WORDS: __mmask32 = 0xaaaa_aaaa;
+
+    /// Byte `i` of the permute that gathers the low bytes of the 16-bit lanes of two
+    /// vectors (index 64 and up: the second) in element order: lanes in element order
+    /// (`pairs` false), or in [`bf16_odd_pairs`]' order (`pairs` true: lane `2i` of a
+    /// vector holds its element `i`, lane `2i + 1` its element `16 + i`).
+    const fn code_order(pairs: bool) -> [u8; 64] {
+        let mut order = [0u8; 64];
+        let mut e = 0;
+        while e < 64 {
+            let (vector, k) = (e / 32, e % 32);
+            let lane = if pairs { 2 * (k % 16) + k / 16 } else { k };
+            order[e] = (64 * vector + 2 * lane) as u8;
+            e += 1;
+        }
+        order
+    }
+
+    const WORD_ORDER: [u8; 64] = code_order(false);
+    const PAIR_ORDER: [u8; 64] = code_order(true);
+
+    /// Byte `i` of the permute that keeps the first three bytes of each 32-bit lane: 64
+    /// bytes to 48.
+    const SIX_BIT_GROUPS: [u8; 64] = {
+        let mut order = [0u8; 64];
+        let mut i = 0;
+        while i < 48 {
+            order[i] = (i / 3 * 4 + i % 3) as u8;
+            i += 1;
+        }
+        order
+    };
+
+    /// Byte `i` of the permute that keeps the even bytes: 64 bytes to 32.
+    const EVEN_BYTES: [u8; 64] = {
+        let mut order = [0u8; 64];
+        let mut i = 0;
+        while i < 32 {
+            order[i] = 2 * i as u8;
+            i += 1;
+        }
+        order
+    };
+
+    /// A byte permute's indices as a vector.
+    #[inline(always)]
+    unsafe fn indices(order: &[u8; 64]) -> __m512i {
+        // SAFETY: the caller runs the VBMI family; `order` holds the 64 bytes read.
+        unsafe { _mm512_loadu_si512(order.as_ptr().cast()) }
+    }
+
+    /// The permute (`vpermt2b`) that puts the codes of two vectors of 16-bit lanes in
+    /// element order, as bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn word_order() -> __m512i {
+        // SAFETY: the caller runs the VBMI family.
+        unsafe { indices(&WORD_ORDER) }
+    }
+
+    /// As [`word_order`], for two vectors in [`bf16_odd_pairs`]' order.
+    #[inline(always)]
+    pub(crate) unsafe fn pair_order() -> __m512i {
+        // SAFETY: the caller runs the VBMI family.
+        unsafe { indices(&PAIR_ORDER) }
+    }
+
+    /// 32 f32 (as bits, two vectors) rounded to bfloat16 to odd, interleaved as
+    /// `super::bf16_odd_pairs` leaves them: 16-bit lane `2i` holds `a`'s element `i`,
+    /// lane `2i + 1` `b`'s; word blends by a mask register, and the sticky bit set
+    /// under the mask of the nonzero low halves.
+    #[inline(always)]
+    pub(crate) unsafe fn bf16_odd_pairs(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller runs the VBMI family; registers only.
+        unsafe {
+            let high = _mm512_mask_blend_epi16(ODD_WORDS, _mm512_srli_epi32::<16>(a), b);
+            let low = _mm512_mask_blend_epi16(ODD_WORDS, a, _mm512_slli_epi32::<16>(b));
+            let inexact = _mm512_test_epi16_mask(low, low);
+            _mm512_mask_blend_epi16(inexact, high, _mm512_or_si512(high, _mm512_set1_epi16(1)))
+        }
+    }
+
+    /// 32 f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order (as
+    /// `super::f32x16_to_bf16_odd`).
+    #[inline(always)]
+    pub(crate) unsafe fn f32x32_to_bf16_odd(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller runs the VBMI family; registers only.
+        unsafe {
+            let low = _mm512_set1_epi32(0xffff);
+            let odd = |x: __m512i| {
+                let sticky = _mm512_add_epi32(_mm512_and_si512(x, low), low);
+                _mm512_srli_epi32::<16>(_mm512_or_si512(x, sticky))
+            };
+            words_in_order(odd(a), odd(b))
+        }
+    }
+
+    /// Two vectors of sixteen values below 2^16 (32-bit lanes) as 32 16-bit lanes in
+    /// element order: `packus` interleaves the 128-bit lanes, the permute sorts them.
+    #[inline(always)]
+    unsafe fn words_in_order(a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the caller runs the VBMI family; registers only.
+        unsafe {
+            let order = _mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7);
+            _mm512_permutexvar_epi64(order, _mm512_packus_epi32(a, b))
+        }
+    }
+
+    /// The f32 bits of the sixteen FLOAT16 values in 256-bit half `half` (0 low, 1
+    /// high) of `h`.
+    #[inline(always)]
+    pub(crate) unsafe fn f16x16_to_f32(h: __m512i, half: i32) -> __m512i {
+        // SAFETY: the caller runs the VBMI family; registers only.
+        unsafe {
+            let part = if half == 0 {
+                _mm512_castsi512_si256(h)
+            } else {
+                _mm512_extracti64x4_epi64::<1>(h)
+            };
+            _mm512_castps_si512(_mm512_cvtph_ps(part))
+        }
+    }
+
+    /// `Halves::add_magic` on AVX-512, as `super::add_magic` on AVX2.
+    #[inline(always)]
+    pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m512i, magic: u32) -> __m512i {
+        // SAFETY: the caller runs the VBMI family; registers only.
+        unsafe {
+            let magic_ps = _mm512_set1_ps(f32::from_bits(magic));
+            let sum =
+                |x: __m512i| _mm512_castps_si512(_mm512_add_ps(_mm512_castsi512_ps(x), magic_ps));
+            if SRC == 0 {
+                let magic = _mm512_set1_epi32(magic as i32);
+                let round = |x: __m512i| _mm512_sub_epi32(sum(x), magic);
+                words_in_order(round(f16x16_to_f32(abs, 0)), round(f16x16_to_f32(abs, 1)))
+            } else {
+                // As on AVX2: each sum's low half is its lane's code.
+                let even = sum(_mm512_slli_epi32::<16>(abs));
+                let odd = sum(_mm512_maskz_mov_epi16(ODD_WORDS, abs));
+                _mm512_mask_blend_epi16(ODD_WORDS, even, _mm512_slli_epi32::<16>(odd))
+            }
+        }
+    }
+
+    /// Stores 64 codes (bytes, element order): as they are, packed two per byte for the
+    /// 4-bit formats, four per three bytes for the 6-bit ones, each by one byte permute
+    /// (`vpermb`) after the multiply-adds that join the codes; the 2-bit formats (the
+    /// integer ones, which the FLOAT encoder steps take on AVX2 vectors) by the AVX2
+    /// store, a half at a time.
+    ///
+    /// # Safety
+    /// The CPU runs the VBMI family; `di` holds `code_bytes::<F>(64)` writable bytes.
+    #[inline(always)]
+    pub(crate) unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m512i) {
+        // SAFETY: the caller runs the VBMI family; the stores stay inside `di`, as noted
+        // at each.
+        unsafe {
+            let out = di.as_mut_ptr();
+            match FORMATS[F as usize].bits {
+                4 => {
+                    // Word k holds codes 2k and 2k+1; shifting by 4 moves the second into
+                    // the high nibble of the low byte.
+                    let merged = _mm512_or_si512(codes, _mm512_srli_epi16::<4>(codes));
+                    let bytes = _mm512_permutexvar_epi8(indices(&EVEN_BYTES), merged);
+                    // In bounds: the caller provides 32 writable bytes.
+                    _mm256_storeu_si256(out.cast(), _mm512_castsi512_si256(bytes));
+                }
+                6 => {
+                    // Codes (4k .. 4k+3) weighted (1, 64) into 12-bit words, then (1,
+                    // 4096) into 32-bit lanes: a 3-byte group per lane, first code lowest.
+                    let words = _mm512_maddubs_epi16(codes, _mm512_set1_epi16(0x4001));
+                    let groups = _mm512_madd_epi16(words, _mm512_set1_epi32(0x1000_0001));
+                    let bytes = _mm512_permutexvar_epi8(indices(&SIX_BIT_GROUPS), groups);
+                    // In bounds: the caller provides 48 writable bytes.
+                    _mm256_storeu_si256(out.cast(), _mm512_castsi512_si256(bytes));
+                    _mm_storeu_si128(out.add(32).cast(), _mm512_extracti32x4_epi32::<2>(bytes));
+                }
+                2 => {
+                    let half = crate::simd::encoders::code_bytes::<F>(32);
+                    super::store_codes::<F>(&mut di[..half], _mm512_castsi512_si256(codes));
+                    let high = _mm512_extracti64x4_epi64::<1>(codes);
+                    super::store_codes::<F>(&mut di[half..], high);
+                }
+                // In bounds: the caller provides 64 writable bytes.
+                _ => _mm512_storeu_si512(out.cast(), codes),
+            }
+        }
+    }
+}
