@@ -97,8 +97,8 @@ macro_rules! halves_impls {
         #[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
         const _: () = {
             use crate::simd::x86_64::lanes::wide::{
-                add_magic, bf16_odd_pairs, f16x16_to_f32, f32x32_to_bf16_odd, pair_order,
-                store_codes, word_order,
+                add_magic, bf16_odd, f16x16_to_f32, f32x32_to_bf16_odd, store_codes,
+                word_order,
             };
             use std::arch::x86_64::*;
             halves_impl! {
@@ -160,7 +160,7 @@ halves_impls! {
         },
         avx512: {
             let load = |k: usize| _mm512_loadu_si512(p.add(64 * k).cast());
-            bf16_odd_pairs(load(0), load(1))
+            bf16_odd(load(0), load(1))
         },
         neon: {
             let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
@@ -176,7 +176,7 @@ halves_impls! {
     }
     fn store_f32_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
         avx2: store_codes::<F>(di, pack_pairs(lo, hi)),
-        avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, pair_order(), hi)),
+        avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi)),
         neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
     }
     fn splat(x: u16) -> Self {

@@ -212,23 +212,28 @@ pub(crate) mod wide {
     const ODD_WORDS: __mmask32 = 0xaaaa_aaaa;
 
     /// Byte `i` of the permute that gathers the low bytes of the 16-bit lanes of two
-    /// vectors (index 64 and up: the second) in element order: lanes in element order
-    /// (`pairs` false), or in [`bf16_odd_pairs`]' order (`pairs` true: lane `2i` of a
-    /// vector holds its element `i`, lane `2i + 1` its element `16 + i`).
-    const fn code_order(pairs: bool) -> [u8; 64] {
+    /// vectors (index 64 and up: the second) in element order.
+    const WORD_ORDER: [u8; 64] = {
         let mut order = [0u8; 64];
-        let mut e = 0;
-        while e < 64 {
-            let (vector, k) = (e / 32, e % 32);
-            let lane = if pairs { 2 * (k % 16) + k / 16 } else { k };
-            order[e] = (64 * vector + 2 * lane) as u8;
-            e += 1;
+        let mut i = 0;
+        while i < 64 {
+            order[i] = 2 * i as u8;
+            i += 1;
         }
         order
-    }
+    };
 
-    const WORD_ORDER: [u8; 64] = code_order(false);
-    const PAIR_ORDER: [u8; 64] = code_order(true);
+    /// Byte `i` of the permute that gathers the high halves of the 32-bit lanes of two
+    /// vectors (index 64 and up: the second) in element order.
+    const HIGH_HALVES: [u8; 64] = {
+        let mut order = [0u8; 64];
+        let mut i = 0;
+        while i < 64 {
+            order[i] = (i / 2 * 4 + 2 + i % 2) as u8;
+            i += 1;
+        }
+        order
+    };
 
     /// Byte `i` of the permute that keeps the first three bytes of each 32-bit lane: 64
     /// bytes to 48.
@@ -268,24 +273,20 @@ pub(crate) mod wide {
         unsafe { indices(&WORD_ORDER) }
     }
 
-    /// As [`word_order`], for two vectors in [`bf16_odd_pairs`]' order.
+    /// 32 f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order: the
+    /// high halves gathered by one byte permute of the two vectors, the sticky bit set
+    /// under the mask of the nonzero low halves (two tests, one mask each).
     #[inline(always)]
-    pub(crate) unsafe fn pair_order() -> __m512i {
-        // SAFETY: the caller runs the VBMI family.
-        unsafe { indices(&PAIR_ORDER) }
-    }
-
-    /// 32 f32 (as bits, two vectors) rounded to bfloat16 to odd, interleaved as
-    /// `super::bf16_odd_pairs` leaves them: 16-bit lane `2i` holds `a`'s element `i`,
-    /// lane `2i + 1` `b`'s; word blends by a mask register, and the sticky bit set
-    /// under the mask of the nonzero low halves.
-    #[inline(always)]
-    pub(crate) unsafe fn bf16_odd_pairs(a: __m512i, b: __m512i) -> __m512i {
+    pub(crate) unsafe fn bf16_odd(a: __m512i, b: __m512i) -> __m512i {
         // SAFETY: the caller runs the VBMI family; registers only.
         unsafe {
-            let high = _mm512_mask_blend_epi16(ODD_WORDS, _mm512_srli_epi32::<16>(a), b);
-            let low = _mm512_mask_blend_epi16(ODD_WORDS, a, _mm512_slli_epi32::<16>(b));
-            let inexact = _mm512_test_epi16_mask(low, low);
+            let high = _mm512_permutex2var_epi8(a, indices(&HIGH_HALVES), b);
+            let low = _mm512_set1_epi32(0xffff);
+            let (in_a, in_b) = (
+                _mm512_test_epi32_mask(a, low),
+                _mm512_test_epi32_mask(b, low),
+            );
+            let inexact = u32::from(in_a) | (u32::from(in_b) << 16);
             _mm512_mask_blend_epi16(inexact, high, _mm512_or_si512(high, _mm512_set1_epi16(1)))
         }
     }
