@@ -2,9 +2,10 @@
 //! AVX2-family cast kernels. Loads and stores are unaligned (buffers carry no alignment
 //! guarantee); each loop handles whole vectors and leaves the tail to the scalar
 //! conversion, which rounds identically. The low-precision encoders are written once
-//! for both ISAs in `simd/encode.rs`, over a vector trait this file implements for
-//! `__m256i`; what stays here is what only AVX2 does (the four streams, the FLOAT4E2M1
-//! and integer steps, the packing of codes). So are the low-precision decoders, in
+//! for both ISAs in `simd/encode.rs`, over a vector trait implemented for `__m256i`
+//! and, with AVX-512VBMI, `__m512i` (`simd/lanes.rs`); what stays here is what only
+//! x86-64 does (the four streams, the AVX2 FLOAT4E2M1 and integer steps, the choice
+//! between the two vectors: [`encoder`]). So are the low-precision decoders, in
 //! `simd/decode.rs` over byte lanes (`simd/bytes.rs`); the table-gather decoder, for a
 //! format they do not cover, stays here.
 //!

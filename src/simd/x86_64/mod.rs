@@ -24,7 +24,7 @@ pub(crate) use avx2_family;
 
 /// The AVX2 family's features with AVX-512F, VL and BW added, listed once as
 /// [`avx2_family`] is: the encoders have a second build with these
-/// (`cast::encoder_entry`). The code is the AVX2 code, on 256-bit vectors; what the
+/// (`cast::encoder_entry`, for a CPU without [`vbmi_family`]'s features). The code is the AVX2 code, on 256-bit vectors; what the
 /// extra features give it is the compiler's: 32 vector registers instead of 16 (the
 /// encoders' four streams spilled to the stack), masks for the blends and `vpternlog`
 /// for chains of logic. Only with a compiler that has these target features
@@ -47,7 +47,8 @@ pub(crate) use with_avx512;
 
 /// [`avx512_family`]'s features with AVX-512VBMI added, listed once: the FLOAT6
 /// decoders' build that looks a code's 32 magnitudes up with one byte permute
-/// (`vpermb`) per byte of the result (`cast::decode_lut`). Only with `tcast_avx512`.
+/// (`vpermb`) per byte of the result (`cast::decode_lut`), and the encoders' on
+/// 512-bit vectors (`cast::encoder`). Only with `tcast_avx512`.
 macro_rules! vbmi_family {
     ($callback:ident! { $($args:tt)* }) => {
         $crate::simd::x86_64::avx512_family! {
@@ -77,8 +78,8 @@ pub struct Avx2(Option<Avx512>);
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Avx512(Option<Vbmi>);
 
-/// Proof that the CPU runs the AVX-512VBMI build of the FLOAT6 decoders
-/// ([`vbmi_family`]).
+/// Proof that the CPU runs the AVX-512VBMI build of the FLOAT6 decoders and of the
+/// encoders on 512-bit vectors ([`vbmi_family`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Vbmi(());
 
