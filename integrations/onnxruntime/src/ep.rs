@@ -791,18 +791,9 @@ unsafe fn first_value(
     count_of: NodeCount,
     values_of: NodeValues,
 ) -> Result<*const ort::OrtValueInfo, Fail> {
-    let mut count = 0;
-    // SAFETY: the functions are onnxruntime's for this node; `values` holds the `count`
-    // entries asked for.
-    unsafe {
-        check(count_of(node, &mut count))?;
-        if count == 0 {
-            return Ok(null());
-        }
-        let mut values = vec![null(); count];
-        check(values_of(node, values.as_mut_ptr(), count))?;
-        Ok(values[0])
-    }
+    // SAFETY: forwarded (`values` has the same contract).
+    let all = unsafe { values(node, count_of, values_of)? };
+    Ok(all.first().copied().unwrap_or(null()))
 }
 
 /// All of a node's inputs or outputs (by the count and list functions given); a missing

@@ -703,30 +703,11 @@ impl Io {
             let in_info = self.info(input)?;
             let shape_value = self.input(context, 1)?;
             let shape_info = self.info(shape_value)?;
-            let wanted = shape_info.count();
-            let wanted_ptr: *const i64 = if wanted == 0 {
-                null()
-            } else {
-                self.data(shape_value)?.cast()
-            };
-            let mut out_shape = [0i64; TCAST_MAX_NDIM as usize];
-            let mut out_ndim = 0;
-            tcast_check(
-                tcast_expand_shape(
-                    in_info.shape.as_ptr(),
-                    i32::try_from(in_info.shape.len()).unwrap_or(i32::MAX),
-                    wanted_ptr,
-                    i32::try_from(wanted).unwrap_or(i32::MAX),
-                    out_shape.as_mut_ptr(),
-                    TCAST_MAX_NDIM,
-                    &mut out_ndim,
-                    &mut err,
-                ),
-                &err,
-            )?;
+            let (out_shape, out_ndim) =
+                self.expand_shape(&in_info.shape, shape_value, shape_info.count())?;
             let out_info = Info {
                 dtype: in_info.dtype,
-                shape: out_shape[..out_ndim as usize].to_vec(),
+                shape: out_shape[..out_ndim].to_vec(),
             };
             let output = self.output(context, &out_info.shape)?;
             if in_info.dtype == STRING {
@@ -748,6 +729,42 @@ impl Io {
                 tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)
             }
         }
+    }
+
+    /// Expand's output shape (`tcast_expand_shape`): `in_shape` broadcast to the `wanted`
+    /// INT64 values of the shape input `shape_value`, on the stack, with its rank.
+    ///
+    /// # Safety
+    /// As for `data`; `shape_value` is an INT64 tensor of `wanted` elements.
+    unsafe fn expand_shape(
+        &self,
+        in_shape: &[i64],
+        shape_value: *const OrtValue,
+        wanted: usize,
+    ) -> Result<([i64; TCAST_MAX_NDIM as usize], usize), Fail> {
+        let wanted_ptr: *const i64 = if wanted == 0 {
+            null()
+        } else {
+            // SAFETY: forwarded.
+            unsafe { self.data(shape_value)?.cast() }
+        };
+        let mut out_shape = [0i64; TCAST_MAX_NDIM as usize];
+        let mut out_ndim = 0;
+        let mut err = new_error();
+        tcast_check(
+            tcast_expand_shape(
+                in_shape.as_ptr(),
+                i32::try_from(in_shape.len()).unwrap_or(i32::MAX),
+                wanted_ptr,
+                i32::try_from(wanted).unwrap_or(i32::MAX),
+                out_shape.as_mut_ptr(),
+                TCAST_MAX_NDIM,
+                &mut out_ndim,
+                &mut err,
+            ),
+            &err,
+        )?;
+        Ok((out_shape, usize::try_from(out_ndim).unwrap_or(0)))
     }
 
     /// Expand on a table of `SHAPE_REFERENCE_VERSION` or later: the input's and the shape
@@ -773,28 +790,9 @@ impl Io {
             let shape_value = self.input(context, 1)?;
             let (_, shape_shape) = self.type_and_shape(shape_value)?;
             let wanted: usize = shape_shape.iter().map(|&d| d.max(0) as usize).product();
-            let wanted_ptr: *const i64 = if wanted == 0 {
-                null()
-            } else {
-                self.data(shape_value)?.cast()
-            };
-            let mut out_shape = [0i64; TCAST_MAX_NDIM as usize];
-            let mut out_ndim = 0;
+            let (out_shape, out_ndim) = self.expand_shape(in_shape, shape_value, wanted)?;
+            let out_shape = &out_shape[..out_ndim];
             let mut err = new_error();
-            tcast_check(
-                tcast_expand_shape(
-                    in_shape.as_ptr(),
-                    i32::try_from(in_shape.len()).unwrap_or(i32::MAX),
-                    wanted_ptr,
-                    i32::try_from(wanted).unwrap_or(i32::MAX),
-                    out_shape.as_mut_ptr(),
-                    TCAST_MAX_NDIM,
-                    &mut out_ndim,
-                    &mut err,
-                ),
-                &err,
-            )?;
-            let out_shape = &out_shape[..out_ndim.max(0) as usize];
             let output = self.output(context, out_shape)?;
             let src = Self::tensor_sized(self.data(input)?, dtype, bits, in_shape)?;
             let dst = Self::tensor_sized(self.data(output)?, dtype, bits, out_shape)?;
