@@ -106,7 +106,7 @@ fn format_unsigned(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     push_u64(out, load_bits(bytes));
 }
 
-#[inline]
+#[inline(always)]
 fn format_signed(bytes: &[u8], _: StringFormat, out: &mut Scratch) {
     let shift = 64 - 8 * bytes.len() as u32;
     let v = ((load_bits(bytes) << shift) as i64) >> shift;

@@ -123,10 +123,24 @@ fn parse_bool(text: &[u8], out: &mut [u8]) -> Option<()> {
 fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]) -> Option<()> {
     match short_integer(text) {
         Some((negative, magnitude)) => {
-            // The sign applied without a branch (half the texts are negative, in no
-            // order a predictor could learn): -m is (m ^ -1) + 1.
-            let sign = -i128::from(negative);
-            store_int::<BYTES, SIGNED>((i128::from(magnitude) ^ sign) - sign, out);
+            // Saturated in 64 bits: the magnitude to the target's limit on its side (for
+            // an unsigned target a negative text's limit is 0), then the sign applied
+            // without a branch (half the texts are negative, in no order a predictor
+            // could learn): -m is (m ^ -1) + 1.
+            let bits = 8 * BYTES as u32;
+            let limit = if SIGNED {
+                (u64::MAX >> (65 - bits)) + u64::from(negative)
+            } else {
+                (u64::MAX >> (64 - bits)) * u64::from(!negative)
+            };
+            let sign = u64::from(negative).wrapping_neg();
+            let word = (magnitude.min(limit) ^ sign).wrapping_sub(sign);
+            match BYTES {
+                1 => out[0] = word as u8,
+                2 => (word as u16).store(out),
+                4 => (word as u32).store(out),
+                _ => word.store(out),
+            }
             Some(())
         }
         None => parse_long_int::<BYTES, SIGNED>(text, out),

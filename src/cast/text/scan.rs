@@ -23,6 +23,12 @@ fn is_c_space(c: u8) -> bool {
 /// The text without the C whitespace at either end.
 #[inline]
 pub(super) fn trim(text: &[u8]) -> &[u8] {
+    // Most texts have none: their end bytes are above ' ', which no space is.
+    if let (Some(&first), Some(&last)) = (text.first(), text.last()) {
+        if first > b' ' && last > b' ' {
+            return text;
+        }
+    }
     let start = text
         .iter()
         .position(|&c| !is_c_space(c))

@@ -77,50 +77,64 @@ pub(super) fn push_prefix(out: &mut Scratch, text: &[u8], len: usize) {
     } else if len >= 4 {
         to[..4].copy_from_slice(&text[..4]);
         to[len - 4..].copy_from_slice(&text[len - 4..len]);
-    } else {
-        to.copy_from_slice(&text[..len]);
+    } else if len > 0 {
+        // One to three bytes: the first, the middle and the last, which may coincide
+        // (no variable-length copy, which would be a call).
+        to[0] = text[0];
+        to[len / 2] = text[len / 2];
+        to[len - 1] = text[len - 1];
     }
     out.len += len;
 }
 
-/// The text of a [`digit_word`] without its leading zeros (one '0' left for 0), and
-/// its length, in the low bytes of a word.
+/// 10^i for i in 0..=19.
+const POWERS_OF_TEN: [u64; 20] = {
+    let mut table = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        table[i] = table[i - 1] * 10;
+        i += 1;
+    }
+    table
+};
+
+/// The number of decimal digits of `v` (1 for 0), from its bit length: a short chain
+/// of its own, so that where the next text starts does not wait for the digits.
 #[inline(always)]
-fn trimmed_word(word: u64) -> (u64, usize) {
-    let lead = if word == 0 {
-        7
-    } else {
-        word.trailing_zeros() as usize / 8
-    };
-    ((word | ASCII_ZEROS) >> (8 * lead), 8 - lead)
+fn decimal_len(v: u64) -> usize {
+    let v = v | 1;
+    let bits = 64 - v.leading_zeros() as usize;
+    // floor(bits * log10(2)): at most one short of the digit count.
+    let guess = (bits * 1233) >> 12;
+    guess + usize::from(v >= POWERS_OF_TEN[guess])
 }
 
 /// Writes an unsigned integer in decimal, eight digits at a time.
-#[inline]
+#[inline(always)]
 pub(super) fn push_u64(out: &mut Scratch, v: u64) {
     const E8: u64 = 100_000_000;
     const E16: u64 = E8 * E8;
+    let len = decimal_len(v);
     let mut text = [0u8; 32];
-    let len = if v < E8 {
-        let (word, n) = trimmed_word(digit_word(v));
+    if v < E8 {
+        // The digit word's leading zeros shifted out: `len` digits in the low bytes.
+        let word = (digit_word(v) | ASCII_ZEROS) >> (8 * (8 - len));
         text[..8].copy_from_slice(&word.to_le_bytes());
-        n
     } else {
         let (head, body) = if v < E16 {
             (v / E8, [v % E8, 0])
         } else {
             (v / E16, [v / E8 % E8, v % E8])
         };
-        let (word, n) = trimmed_word(digit_word(head));
+        let n = len % 8;
+        let n = if n == 0 { 8 } else { n };
+        let word = (digit_word(head) | ASCII_ZEROS) >> (8 * (8 - n));
         text[..8].copy_from_slice(&word.to_le_bytes());
         text[n..n + 8].copy_from_slice(&(digit_word(body[0]) | ASCII_ZEROS).to_le_bytes());
-        if v < E16 {
-            n + 8
-        } else {
+        if v >= E16 {
             text[n + 8..n + 16].copy_from_slice(&(digit_word(body[1]) | ASCII_ZEROS).to_le_bytes());
-            n + 16
         }
-    };
+    }
     push_prefix(out, &text, len);
 }
 
