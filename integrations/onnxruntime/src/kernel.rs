@@ -337,6 +337,182 @@ impl Info {
     }
 }
 
+/// Bytes after a buffer of texts that no text reaches, so that a text of up to this
+/// many bytes is copied in one fixed-size move.
+const COPY_SLACK: usize = 16;
+
+/// A buffer kept above this many bytes is freed after the call that grew it.
+const KEEP_BYTES: usize = 4 << 20;
+
+/// Elements per block of a numeric <-> STRING cast: its views and arena take this many
+/// elements' room, whatever the tensor's size (a multiple of 8, so that a block of a
+/// sub-byte type starts on a byte).
+const STRING_BLOCK: usize = 1 << 16;
+
+/// The buffers the STRING paths use, kept per thread from call to call: a warm call
+/// allocates nothing and touches no fresh page.
+#[derive(Default)]
+struct Strings {
+    /// The texts: a STRING input's bytes, or tensorcast's arena of formatted numbers;
+    /// `COPY_SLACK` spare bytes after the part in use.
+    text: Vec<u8>,
+    /// Where each input text starts in `text`.
+    offsets: Vec<usize>,
+    /// A view per input element (STRING input) or output element (formatted numbers).
+    views: Vec<tcast_string>,
+    /// A view per output element of a STRING Expand.
+    out_views: Vec<tcast_string>,
+    /// The output's texts for `FillStringTensor`.
+    terminated: Terminated,
+}
+
+impl Strings {
+    /// Runs `f` with this thread's buffers (fresh ones if they are in use), then frees
+    /// those grown past `KEEP_BYTES`.
+    fn with<R>(f: impl FnOnce(&mut Strings) -> R) -> R {
+        thread_local! {
+            static STRINGS: std::cell::RefCell<Strings> = std::cell::RefCell::default();
+        }
+        STRINGS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut strings) => {
+                let result = f(&mut strings);
+                strings.trim();
+                result
+            }
+            Err(_) => f(&mut Strings::default()),
+        })
+    }
+
+    fn trim(&mut self) {
+        keep(&mut self.text);
+        keep(&mut self.offsets);
+        keep(&mut self.views);
+        keep(&mut self.out_views);
+        keep(&mut self.terminated.text);
+        keep(&mut self.terminated.starts);
+        keep(&mut self.terminated.pointers);
+    }
+
+    /// `views` set to the texts of elements `range` of what `read_strings` read
+    /// (`total` bytes).
+    fn views_of(&mut self, range: std::ops::Range<usize>, total: usize) {
+        let text = &self.text;
+        let ends = self.offsets[range.start + 1..]
+            .iter()
+            .copied()
+            .chain([total]);
+        self.views.clear();
+        self.views.extend(
+            self.offsets[range]
+                .iter()
+                .zip(ends)
+                .map(|(&start, end)| tcast_string {
+                    data: text[start..].as_ptr().cast(),
+                    len: (end - start) as u64,
+                }),
+        );
+    }
+}
+
+/// Frees `v` if it holds more than `KEEP_BYTES`.
+fn keep<T>(v: &mut Vec<T>) {
+    if v.capacity() * size_of::<T>() > KEEP_BYTES {
+        *v = Vec::new();
+    }
+}
+
+/// Texts each followed by a NUL, as `FillStringTensor` takes them.
+#[derive(Default)]
+struct Terminated {
+    /// The texts, `COPY_SLACK` spare bytes after the part in use.
+    text: Vec<u8>,
+    /// The bytes in use.
+    end: usize,
+    /// Where each text starts.
+    starts: Vec<usize>,
+    /// Their addresses, made last (`text` may move while it grows).
+    pointers: Vec<*const c_char>,
+}
+
+impl Terminated {
+    fn clear(&mut self) {
+        self.end = 0;
+        self.starts.clear();
+    }
+
+    /// Appends the text of each view, which lie in `base` as `span` requires.
+    fn append(&mut self, views: &[tcast_string], base: &[u8]) -> Result<(), Fail> {
+        let need: usize = views.iter().map(|v| v.len as usize + 1).sum();
+        grow(&mut self.text, self.end + need + COPY_SLACK);
+        let (text, mut end) = (&mut self.text, self.end);
+        for view in views {
+            let (at, len) = span(view, base)?;
+            if len == 0 {
+            } else if len <= COPY_SLACK {
+                // A fixed-size copy (the slack after both texts holds its tail), then
+                // the NUL that ends this text where the next one starts.
+                text[end..end + COPY_SLACK].copy_from_slice(&base[at..at + COPY_SLACK]);
+            } else {
+                text[end..end + len].copy_from_slice(&base[at..at + len]);
+            }
+            text[end + len] = 0;
+            self.starts.push(end);
+            end += len + 1;
+        }
+        self.end = end;
+        Ok(())
+    }
+
+    /// The address of each text.
+    fn pointers(&mut self) -> &[*const c_char] {
+        let text = &self.text;
+        self.pointers.clear();
+        self.pointers.extend(
+            self.starts
+                .iter()
+                .map(|&at| text[at..].as_ptr().cast::<c_char>()),
+        );
+        &self.pointers
+    }
+}
+
+/// Where a view's text lies in `base` (its offset and length), checked to end
+/// `COPY_SLACK` bytes or more before `base` does; (0, 0) for an empty view.
+fn span(view: &tcast_string, base: &[u8]) -> Result<(usize, usize), Fail> {
+    let len = view.len as usize;
+    if len == 0 {
+        return Ok((0, 0));
+    }
+    let at = (view.data as usize).wrapping_sub(base.as_ptr() as usize);
+    match at.checked_add(len) {
+        Some(end) if end.saturating_add(COPY_SLACK) <= base.len() => Ok((at, len)),
+        _ => Err(Fail::New(
+            TCAST_ERR_INVALID_ARGUMENT,
+            "tensorcast-ort: a STRING view outside its buffer".into(),
+        )),
+    }
+}
+
+/// A view of no text.
+const EMPTY_VIEW: tcast_string = tcast_string {
+    data: null(),
+    len: 0,
+};
+
+/// The address of element `first` of a tensor of `dtype` at `data` (a byte boundary:
+/// `first` is a multiple of 8).
+fn element_at(data: *mut c_void, dtype: c_int, first: usize) -> *mut c_void {
+    let bits = tcast_dtype_bits(dtype) as usize;
+    data.cast::<u8>().wrapping_add(first * bits / 8).cast()
+}
+
+/// Makes `buffer` at least `len` bytes long (zeroing only what it adds).
+fn grow(buffer: &mut Vec<u8>, len: usize) {
+    if buffer.len() < len {
+        buffer.resize(len, 0);
+    }
+}
+
 impl Io {
     unsafe fn input(
         &self,
@@ -488,96 +664,100 @@ impl Io {
         })
     }
 
-    /// A STRING tensor's text, copied out of onnxruntime: the bytes and a view per element.
+    /// A STRING tensor's text, copied out of onnxruntime into `strings.text` (followed by
+    /// `COPY_SLACK` spare bytes), where each element's text starts into `strings.offsets`
+    /// and, when `with_views`, a view per element into `strings.views`. Returns the
+    /// text's length.
     unsafe fn read_strings(
         &self,
         value: *const OrtValue,
         count: usize,
-    ) -> Result<(Vec<u8>, Vec<tcast_string>), Fail> {
+        strings: &mut Strings,
+        with_views: bool,
+    ) -> Result<usize, Fail> {
+        strings.views.clear();
+        strings.offsets.clear();
         if count == 0 {
-            return Ok((Vec::new(), Vec::new()));
+            return Ok(0);
         }
         let mut total = 0;
-        let mut offsets = vec![0usize; count];
+        strings.offsets.resize(count, 0);
         // SAFETY: the members' types are the header's; `value` is a STRING tensor of `count`
-        // elements; the buffers have the sizes passed.
-        let text = unsafe {
+        // elements; the buffers have at least the sizes passed.
+        unsafe {
             check(ort_fn!(self.api, GetStringTensorDataLength)(
                 value, &mut total,
             ))?;
-            let mut text = vec![0u8; total.max(1)];
+            grow(&mut strings.text, total + COPY_SLACK);
             check(ort_fn!(self.api, GetStringTensorContent)(
                 value,
-                text.as_mut_ptr().cast(),
+                strings.text.as_mut_ptr().cast(),
                 total,
-                offsets.as_mut_ptr(),
+                strings.offsets.as_mut_ptr(),
                 count,
             ))?;
-            text
-        };
-        let views = (0..count)
-            .map(|i| {
-                let start = offsets[i];
-                let end = offsets.get(i + 1).copied().unwrap_or(total);
-                tcast_string {
-                    data: text[start..].as_ptr().cast(),
-                    len: (end - start) as u64,
-                }
-            })
-            .collect();
-        Ok((text, views))
+        }
+        if with_views {
+            strings.views_of(0..count, total);
+        }
+        Ok(total)
     }
 
-    /// Writes each view's bytes into the STRING tensor `value`, embedded NULs included:
-    /// in one call (`FillStringTensor`, which takes NUL-terminated strings) when no view
-    /// holds a NUL, as every number tensorcast formats, else one call per element.
+    /// Writes each view's bytes into the STRING tensor `value`, embedded NULs included.
+    /// Every view lies in `base`, whose last `COPY_SLACK` bytes no view reaches. In one
+    /// call (`FillStringTensor`, which takes NUL-terminated strings) when no view holds a
+    /// NUL (`may_hold_nul` false: tensorcast's formatted numbers, which never do), else
+    /// one call per element.
     unsafe fn write_strings(
         &self,
         value: *mut OrtValue,
         views: &[tcast_string],
+        (base, may_hold_nul): (&[u8], bool),
+        out: &mut Terminated,
     ) -> Result<(), Fail> {
-        let bytes = |view: &tcast_string| -> &[u8] {
-            if view.len == 0 {
-                &[]
-            } else {
-                // SAFETY: a view holds `len` readable bytes, alive during this call.
-                unsafe { std::slice::from_raw_parts(view.data.cast::<u8>(), view.len as usize) }
-            }
-        };
-        if !views.is_empty() && views.iter().all(|v| !bytes(v).contains(&0)) {
-            let total = views.iter().map(|v| v.len as usize + 1).sum();
-            let mut text = Vec::with_capacity(total);
-            let mut starts = Vec::with_capacity(views.len());
-            for view in views {
-                starts.push(text.len());
-                text.extend_from_slice(bytes(view));
-                text.push(0);
-            }
-            let strings: Vec<*const c_char> = starts
+        let holds_nul = may_hold_nul
+            && views
                 .iter()
-                .map(|&start| text[start..].as_ptr().cast())
-                .collect();
-            // SAFETY: the member's type is the header's; `value` is a STRING tensor of
-            // `views.len()` elements and `strings` holds as many NUL-terminated strings,
-            // which onnxruntime copies.
-            return check(unsafe {
-                ort_fn!(self.api, FillStringTensor)(value, strings.as_ptr(), strings.len())
-            });
+                .any(|v| span(v, base).is_ok_and(|(at, len)| base[at..at + len].contains(&0)));
+        if !holds_nul {
+            out.clear();
+            out.append(views, base)?;
+            // SAFETY: forwarded.
+            return unsafe { self.fill_strings(value, out) };
         }
         let resize = ort_fn!(self.api, GetResizedStringTensorElementBuffer);
         for (i, view) in views.iter().enumerate() {
-            let len = view.len as usize;
+            let (at, len) = span(view, base)?;
             let mut buffer: *mut c_char = null_mut();
             // SAFETY: `value` is a STRING tensor of `views.len()` elements; the buffer
-            // onnxruntime returns holds `len` bytes; a view holds `len` readable bytes.
+            // onnxruntime returns holds `len` bytes; `base` holds the view's `len` bytes.
             unsafe {
                 check(resize(value, i, len, &mut buffer))?;
                 if len > 0 {
-                    std::ptr::copy_nonoverlapping(view.data, buffer, len);
+                    std::ptr::copy_nonoverlapping(base[at..].as_ptr().cast(), buffer, len);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Fills the STRING tensor `value`, of as many elements as `texts` holds, with them in
+    /// one `FillStringTensor` call.
+    unsafe fn fill_strings(
+        &self,
+        value: *mut OrtValue,
+        texts: &mut Terminated,
+    ) -> Result<(), Fail> {
+        if texts.starts.is_empty() {
+            return Ok(());
+        }
+        let pointers = texts.pointers();
+        // SAFETY: the member's type is the header's; `value` is a STRING tensor of
+        // `pointers.len()` elements and `pointers` holds as many NUL-terminated strings,
+        // which onnxruntime copies.
+        check(unsafe {
+            ort_fn!(self.api, FillStringTensor)(value, pointers.as_ptr(), pointers.len())
+        })
     }
 
     /// Cast and CastLike on a table of `SHAPE_REFERENCE_VERSION` or later: the input's type
@@ -653,39 +833,69 @@ impl Io {
                     let dst = Self::tensor(self.data(output)?, &out_info)?;
                     tcast_check(tcast_cast(&src, &dst, options, &mut err), &err)
                 }
-                (true, true) => {
-                    let (_text, views) = self.read_strings(input, count)?;
-                    self.write_strings(output, &views)
-                }
-                (true, false) => {
-                    let (_text, mut views) = self.read_strings(input, count)?;
-                    let src = Self::tensor(views.as_mut_ptr().cast(), &in_info)?;
-                    let dst = Self::tensor(self.data(output)?, &out_info)?;
-                    tcast_check(tcast_cast(&src, &dst, options, &mut err), &err)
-                }
-                (false, true) => {
-                    let src = Self::tensor(self.data(input)?, &in_info)?;
+                (true, true) => Strings::with(|s| {
+                    self.read_strings(input, count, s, true)?;
+                    self.write_strings(output, &s.views, (&s.text, true), &mut s.terminated)
+                }),
+                (true, false) => Strings::with(|s| {
+                    let total = self.read_strings(input, count, s, false)?;
+                    let data = self.data(output)?;
+                    // A block at a time, so that the views take a block's room; should a
+                    // block after the first fail, the whole tensor is cast again, so that
+                    // the error names the element by its index in the tensor.
+                    for first in (0..count).step_by(STRING_BLOCK) {
+                        let m = STRING_BLOCK.min(count - first);
+                        s.views_of(first..first + m, total);
+                        let shape = [m as i64];
+                        let src = Self::tensor_of(s.views.as_mut_ptr().cast(), STRING, &shape)?;
+                        let dst = Self::tensor_of(
+                            element_at(data, out_info.dtype, first),
+                            out_info.dtype,
+                            &shape,
+                        )?;
+                        let status = tcast_cast(&src, &dst, options, &mut err);
+                        if status != TCAST_OK && first > 0 {
+                            s.views_of(0..count, total);
+                            let src = Self::tensor(s.views.as_mut_ptr().cast(), &in_info)?;
+                            let dst = Self::tensor(data, &out_info)?;
+                            return tcast_check(tcast_cast(&src, &dst, options, &mut err), &err);
+                        }
+                        tcast_check(status, &err)?;
+                    }
+                    Ok(())
+                }),
+                (false, true) => Strings::with(|s| {
+                    let data = self.data(input)?;
                     let per_element = tcast_string_max_bytes(in_info.dtype) as usize;
-                    let mut text = vec![0u8; (count * per_element).max(1)];
-                    let mut arena = tcast_string_arena {
-                        data: text.as_mut_ptr().cast(),
-                        capacity: text.len() as u64,
-                        used: 0,
-                    };
-                    let mut views = vec![
-                        tcast_string {
-                            data: null(),
-                            len: 0
+                    let block = STRING_BLOCK.min(count);
+                    grow(&mut s.text, block * per_element + COPY_SLACK);
+                    s.views.clear();
+                    s.views.resize(block, EMPTY_VIEW);
+                    s.terminated.clear();
+                    // A block at a time: the arena and the views take a block's room
+                    // (formatting a number fails on no value, so no error names an index).
+                    for first in (0..count).step_by(STRING_BLOCK) {
+                        let m = block.min(count - first);
+                        let shape = [m as i64];
+                        let src = Self::tensor_of(
+                            element_at(data, in_info.dtype, first),
+                            in_info.dtype,
+                            &shape,
+                        )?;
+                        let dst = Self::tensor_of(s.views.as_mut_ptr().cast(), STRING, &shape)?;
+                        let mut arena = tcast_string_arena {
+                            data: s.text.as_mut_ptr().cast(),
+                            capacity: (m * per_element) as u64,
+                            used: 0,
                         };
-                        count
-                    ];
-                    let dst = Self::tensor(views.as_mut_ptr().cast(), &out_info)?;
-                    tcast_check(
-                        tcast_cast_to_strings(&src, &dst, &mut arena, options, &mut err),
-                        &err,
-                    )?;
-                    self.write_strings(output, &views)
-                }
+                        tcast_check(
+                            tcast_cast_to_strings(&src, &dst, &mut arena, options, &mut err),
+                            &err,
+                        )?;
+                        s.terminated.append(&s.views[..m], &s.text)?;
+                    }
+                    self.fill_strings(output, &mut s.terminated)
+                }),
             }
         }
     }
@@ -711,18 +921,15 @@ impl Io {
             };
             let output = self.output(context, &out_info.shape)?;
             if in_info.dtype == STRING {
-                let (_text, mut views) = self.read_strings(input, in_info.count())?;
-                let mut out_views = vec![
-                    tcast_string {
-                        data: null(),
-                        len: 0
-                    };
-                    out_info.count()
-                ];
-                let src = Self::tensor(views.as_mut_ptr().cast(), &in_info)?;
-                let dst = Self::tensor(out_views.as_mut_ptr().cast(), &out_info)?;
-                tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)?;
-                self.write_strings(output, &out_views)
+                Strings::with(|s| {
+                    self.read_strings(input, in_info.count(), s, true)?;
+                    s.out_views.clear();
+                    s.out_views.resize(out_info.count(), EMPTY_VIEW);
+                    let src = Self::tensor(s.views.as_mut_ptr().cast(), &in_info)?;
+                    let dst = Self::tensor(s.out_views.as_mut_ptr().cast(), &out_info)?;
+                    tcast_check(tcast_expand_ex(&src, &dst, options, &mut err), &err)?;
+                    self.write_strings(output, &s.out_views, (&s.text, true), &mut s.terminated)
+                })
             } else {
                 let src = Self::tensor(self.data(input)?, &in_info)?;
                 let dst = Self::tensor(self.data(output)?, &out_info)?;

@@ -262,3 +262,49 @@ def test_string_expand_keeps_embedded_nuls_and_empty_shapes():
         theirs = ortnode.session(model, False).run(None, feeds)[0]
         assert ours.shape == theirs.shape and ours.tolist() == theirs.tolist()
     assert ours[0, 0, 0] == "a\0b"
+
+
+# Elements per block of the kernel's numeric <-> STRING casts (kernel.rs: STRING_BLOCK).
+STRING_BLOCK = 1 << 16
+
+
+def test_strings_cast_in_blocks_as_in_one():
+    # Three blocks and a part: each output equals the same cast of the elements run as
+    # tensors smaller than a block, and a parse error in the third block names the
+    # element by its index in the whole tensor.
+    n = 2 * STRING_BLOCK + 4099
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(n) * 1e3).astype(np.float32)
+    x[::7] = np.round(x[::7])
+    to_text = graph_model([helper.make_node("Cast", ["x"], ["y"], to=TensorProto.STRING)],
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"])],
+                          [helper.make_tensor_value_info("y", TensorProto.STRING, ["n"])])
+    parse = graph_model([helper.make_node("Cast", ["s"], ["y"], to=TensorProto.FLOAT)],
+                        [helper.make_tensor_value_info("s", TensorProto.STRING, ["n"])],
+                        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n"])])
+    # Through INT4 (packed: a block starts mid-tensor on a byte) to text.
+    int4_text = graph_model([helper.make_node("Cast", ["q"], ["q4"], to=TensorProto.INT4),
+                             helper.make_node("Cast", ["q4"], ["y"], to=TensorProto.STRING)],
+                            [helper.make_tensor_value_info("q", TensorProto.INT8, ["n"])],
+                            [helper.make_tensor_value_info("y", TensorProto.STRING, ["n"])])
+    q = rng.integers(-8, 8, n).astype(np.int8)
+    cases = [(to_text, "x", x), (int4_text, "q", q)]
+    texts = None
+    for model, name, values in cases:
+        sess = ortnode.session(model, True, take_all=True)
+        whole = sess.run(None, {name: values})[0]
+        parts = np.concatenate([sess.run(None, {name: values[i:i + 5000]})[0] for i in range(0, n, 5000)])
+        assert whole.shape == (n,) and whole.tolist() == parts.tolist()
+        if texts is None:
+            texts = whole
+    assert [int(t) for t in ortnode.session(int4_text, True, take_all=True).run(None, {"q": q})[0][:64]] == \
+        q[:64].tolist()
+    sess = ortnode.session(parse, True, take_all=True)
+    got = sess.run(None, {"s": texts})[0]
+    # The shortest text of each FLOAT reads back as it.
+    assert got.tobytes() == x.tobytes()
+    bad = texts.copy()
+    bad[2 * STRING_BLOCK + 17] = "12abc"
+    with pytest.raises(ort.capi.onnxruntime_pybind11_state.InvalidArgument) as caught:
+        sess.run(None, {"s": bad})
+    assert f"element {2 * STRING_BLOCK + 17}" in str(caught.value) and "12abc" in str(caught.value)

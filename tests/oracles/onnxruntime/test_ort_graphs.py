@@ -474,3 +474,34 @@ def test_the_pairs_left_when_small_cast_to_tensorcasts_bytes(pair):
         sess.run_with_iobinding(binding)
         outputs.append(buf.tobytes())
     assert outputs[0] == outputs[1]
+
+
+def test_integers_to_string_are_left_to_onnxruntime_at_any_size(tmp_path):
+    # onnxruntime writes an integer's decimal digits, as tensorcast does, straight into its
+    # strings (ep.rs: integer_text): left whatever the count, a count known only at run
+    # time and one of SMALL_CAST or more included. BOOL ("0"/"1" there, "False"/"True"
+    # here) and FLOAT to STRING stay tensorcast's.
+    s = TensorProto.STRING
+    m = model([helper.make_node("Cast", ["i"], ["i_s"], name="dynamic_i64_string", to=s),
+               helper.make_node("Cast", ["u"], ["u_s"], name="large_u8_string", to=s),
+               helper.make_node("Cast", ["b"], ["b_s"], name="bool_string", to=s),
+               helper.make_node("Cast", ["f"], ["f_s"], name="float_string", to=s)],
+              [value("i", TensorProto.INT64, ["n"]), value("u", TensorProto.UINT8, [SMALL_CAST]),
+               value("b", TensorProto.BOOL, [2]), value("f", TensorProto.FLOAT, [2])],
+              [value("i_s", s, None), value("u_s", s, None), value("b_s", s, None), value("f_s", s, None)])
+    feeds = {"i": np.arange(-3, 3, dtype=np.int64), "u": np.arange(SMALL_CAST).astype(np.uint8),
+             "b": np.array([True, False]), "f": np.array([0.1, -2.5], np.float32)}
+    providers = node_providers(m, feeds, tmp_path)
+    assert providers["dynamic_i64_string"] == providers["large_u8_string"] == "CPUExecutionProvider", providers
+    assert providers["bool_string"] == providers["float_string"] == ortnode.EP_NAME, providers
+
+
+@pytest.mark.parametrize("src", INTEGERS[:-1], ids=TensorProto.DataType.Name)
+def test_integers_to_string_give_onnxruntimes_text(src):
+    # The claim integer_text makes: tensorcast's kernel (every node taken) writes the text
+    # onnxruntime's own does, for every edge value and random ones.
+    x = integer_values(src)
+    m = model([helper.make_node("Cast", ["x"], ["y"], to=TensorProto.STRING)], [value("x", src, ["n"])],
+              [value("y", TensorProto.STRING, ["n"])])
+    theirs, ours = both(m, ort.GraphOptimizationLevel.ORT_DISABLE_ALL, take_all=True)
+    assert theirs.run(None, {"x": x})[0].tolist() == ours.run(None, {"x": x})[0].tolist()
