@@ -373,23 +373,31 @@ fn check_operands<'t, 'a>(
     })
 }
 
-/// QuantizeLinear: `y = saturate(round(x / scale) + zero_point)` into `y`'s dtype
-/// (docs/semantics-quantize.md). `zero_point`, when given, has `y`'s dtype and
-/// `scale`'s shape.
-pub fn quantize_linear(
-    x: &Tensor,
-    scale: &Tensor,
-    zero_point: Option<&Tensor>,
-    y: &mut TensorMut,
-    options: &QdqOptions,
-) -> Result<(), Error> {
-    qdq_on(
-        Op::Quantize,
-        (x, scale, zero_point),
-        y,
-        options,
-        Some(Tier::detect()),
-    )
+/// The public operations, whose signatures run in parallel: each is [`qdq_on`] of its
+/// [`Op`] on the tier the CPU runs.
+macro_rules! qdq_operations {
+    ($($(#[$doc:meta])* $name:ident => $op:expr;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(
+            x: &Tensor,
+            scale: &Tensor,
+            zero_point: Option<&Tensor>,
+            y: &mut TensorMut,
+            options: &QdqOptions,
+        ) -> Result<(), Error> {
+            qdq_on($op, (x, scale, zero_point), y, options, Some(Tier::detect()))
+        }
+    )*};
+}
+
+qdq_operations! {
+    /// QuantizeLinear: `y = saturate(round(x / scale) + zero_point)` into `y`'s dtype
+    /// (docs/semantics-quantize.md). `zero_point`, when given, has `y`'s dtype and
+    /// `scale`'s shape.
+    quantize_linear => Op::Quantize;
+    /// DequantizeLinear: `y = (x - zero_point) * scale`, rounded once to `y`'s dtype
+    /// (FLOAT, FLOAT16 or BFLOAT16).
+    dequantize_linear => Op::Dequantize;
 }
 
 /// [`quantize_linear`] of checked operands.
@@ -487,24 +495,6 @@ fn quantize_checked(c: &Checked, y: &mut TensorMut, tier: Option<Tier>) -> Resul
         }
     });
     Ok(())
-}
-
-/// DequantizeLinear: `y = (x - zero_point) * scale`, rounded once to `y`'s dtype
-/// (FLOAT, FLOAT16 or BFLOAT16).
-pub fn dequantize_linear(
-    x: &Tensor,
-    scale: &Tensor,
-    zero_point: Option<&Tensor>,
-    y: &mut TensorMut,
-    options: &QdqOptions,
-) -> Result<(), Error> {
-    qdq_on(
-        Op::Dequantize,
-        (x, scale, zero_point),
-        y,
-        options,
-        Some(Tier::detect()),
-    )
 }
 
 /// [`dequantize_linear`] of checked operands.
