@@ -2,11 +2,12 @@
 //! MX / NVFP4 block quantization and the MXFP4 layouts: their options and operations.
 
 use super::args::{
-    byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, require_disjoint,
-    LayoutBuf,
+    byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, LayoutBuf,
 };
 use super::guard::guard;
-use super::quant::{options_init, read_growing, read_input, unless_null, GrowingOptions};
+use super::quant::{
+    options_init, read_growing, read_input, unless_null, written_apart, Access, GrowingOptions,
+};
 use super::types::{
     tcast_error, tcast_mx_options, tcast_status, tcast_tensor, FIRST_MX_OPTIONS_SIZE,
 };
@@ -103,21 +104,6 @@ impl Output {
     }
 }
 
-/// Every pair of `ranges` (role, range) disjoint.
-fn all_disjoint(ranges: &[(&str, &Range<usize>)]) -> Result<(), Error> {
-    for (i, (a, ra)) in ranges.iter().enumerate() {
-        for (b, rb) in &ranges[i + 1..] {
-            require_disjoint(
-                &format!("the {a} buffer"),
-                ra,
-                &format!("the {b} buffer"),
-                rb,
-            )?;
-        }
-    }
-    Ok(())
-}
-
 /// MX or NVFP4 quantization with the scales computed from x (docs/semantics-mx.md):
 /// x FLOAT, FLOAT16 or BFLOAT16; y of x's shape, FLOAT8E4M3FN, FLOAT8E5M2 (MXFP8),
 /// FLOAT6E2M3, FLOAT6E3M2 (MXFP6), FLOAT4E2M1 (MXFP4) or INT8 (MXINT8, the code times
@@ -151,15 +137,14 @@ pub extern "C" fn tcast_mx_quantize(
             let opts = read_mx_options(options)?;
             let (mut yt, yr) = yo.view()?;
             let (mut st, sr) = so.view()?;
-            let mut g = match go.as_mut() {
-                Some(o) => Some(o.view()?),
-                None => None,
-            };
-            let mut ranges = vec![("x", &xr), ("y", &yr), ("scale", &sr)];
-            if let Some((_, gr)) = &g {
-                ranges.push(("global_scale", gr));
-            }
-            all_disjoint(&ranges)?;
+            let mut g = go.as_mut().map(|o| o.view()).transpose()?;
+            let gr = g.as_ref().map(|g| &g.1);
+            written_apart(&[
+                ("the x buffer", Some(&xr), Access::Read),
+                ("the y buffer", Some(&yr), Access::Written),
+                ("the scale buffer", Some(&sr), Access::Written),
+                ("the global_scale buffer", gr, Access::Written),
+            ])?;
             mx_quantize(&xt, &mut yt, &mut st, g.as_mut().map(|g| &mut g.0), &opts)
         }
     })
@@ -190,11 +175,13 @@ pub extern "C" fn tcast_mx_dequantize(
             let g = unless_null(global_scale, |g| read_input(g, "global_scale", &mut gb))?;
             let opts = read_mx_options(options)?;
             let (mut yt, yr) = yo.view()?;
-            all_disjoint(&[("x", &xr), ("y", &yr)])?;
-            all_disjoint(&[("scale", &sr), ("y", &yr)])?;
-            if let Some((_, gr)) = &g {
-                all_disjoint(&[("global_scale", gr), ("y", &yr)])?;
-            }
+            let gr = g.as_ref().map(|g| &g.1);
+            written_apart(&[
+                ("the x buffer", Some(&xr), Access::Read),
+                ("the scale buffer", Some(&sr), Access::Read),
+                ("the global_scale buffer", gr, Access::Read),
+                ("the y buffer", Some(&yr), Access::Written),
+            ])?;
             mx_dequantize(&xt, &st, g.as_ref().map(|g| &g.0), &mut yt, &opts)
         }
     })
@@ -231,44 +218,20 @@ pub extern "C" fn tcast_mx_repack(
         // SAFETY: each pointer is NULL or valid per the C API contract.
         unsafe {
             let mut to_o = Output::read(to, "to")?;
-            let mut ts_o = if to_scales.is_null() {
-                None
-            } else {
-                Some(Output::read(to_scales, "to_scales")?)
-            };
+            let mut ts_o = unless_null(to_scales, |t| Output::read(t, "to_scales"))?;
             let (mut fb, mut fsb) = (LayoutBuf::new(), LayoutBuf::new());
             let (ft, fr) = read_input(from, "from", &mut fb)?;
-            let fs = if from_scales.is_null() {
-                None
-            } else {
-                Some(read_input(from_scales, "from_scales", &mut fsb)?)
-            };
+            let fs = unless_null(from_scales, |f| read_input(f, "from_scales", &mut fsb))?;
             read_mx_options(options)?;
             let (mut tt, tr) = to_o.view()?;
-            let mut ts = match ts_o.as_mut() {
-                Some(o) => Some(o.view()?),
-                None => None,
-            };
-            let mut ranges = vec![("from", &fr), ("to", &tr)];
-            if let Some((_, r)) = &fs {
-                ranges.push(("from_scales", r));
-            }
-            if let Some((_, r)) = &ts {
-                ranges.push(("to_scales", r));
-            }
-            // The two inputs may share a buffer; every other pair may not.
-            for (i, (a, ra)) in ranges.iter().enumerate() {
-                for (b, rb) in &ranges[i + 1..] {
-                    if !(*a == "from" && *b == "from_scales") {
-                        require_disjoint(
-                            &format!("the {a} buffer"),
-                            ra,
-                            &format!("the {b} buffer"),
-                            rb,
-                        )?;
-                    }
-                }
-            }
+            let mut ts = ts_o.as_mut().map(|o| o.view()).transpose()?;
+            let (fsr, tsr) = (fs.as_ref().map(|f| &f.1), ts.as_ref().map(|t| &t.1));
+            written_apart(&[
+                ("the from buffer", Some(&fr), Access::Read),
+                ("the to buffer", Some(&tr), Access::Written),
+                ("the from_scales buffer", fsr, Access::Read),
+                ("the to_scales buffer", tsr, Access::Written),
+            ])?;
             mx_repack(
                 fl,
                 &ft,

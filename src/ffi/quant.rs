@@ -14,6 +14,7 @@ use crate::dtype::DType;
 use crate::error::Error;
 use crate::quant::{dequantize_linear, quantize_linear, QdqOptions};
 use crate::tensor::{Tensor, TensorMut};
+use std::ops::Range;
 
 /// An options struct that grows by appending fields (`tcast_qdq_options`,
 /// `tcast_mx_options`): its first field is its size as the caller compiled it, and
@@ -147,7 +148,7 @@ pub(super) unsafe fn read_input<'a>(
     ptr: *const tcast_tensor,
     role: &str,
     buf: &'a mut LayoutBuf,
-) -> Result<(Tensor<'a>, std::ops::Range<usize>), Error> {
+) -> Result<(Tensor<'a>, Range<usize>), Error> {
     // SAFETY: forwarded from this function's contract.
     let desc = unsafe { read_descriptor(ptr, role) }?;
     let dtype = dtype_of(role, &desc)?;
@@ -174,6 +175,31 @@ pub(super) fn unless_null<T>(
     } else {
         read(ptr).map(Some)
     }
+}
+
+/// Whether an operation reads a buffer or writes it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Access {
+    Read,
+    Written,
+}
+
+/// Every written buffer apart from every other buffer, pair by pair in the order of
+/// `buffers` (its name in messages, its byte range or None when not given, its access);
+/// buffers that are only read may share bytes.
+pub(super) fn written_apart(
+    buffers: &[(&str, Option<&Range<usize>>, Access)],
+) -> Result<(), Error> {
+    for (i, (a, ra, access_a)) in buffers.iter().enumerate() {
+        for (b, rb, access_b) in &buffers[i + 1..] {
+            if let (Some(ra), Some(rb)) = (ra, rb) {
+                if *access_a == Access::Written || *access_b == Access::Written {
+                    require_disjoint(a, ra, b, rb)?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The operation a call runs.
@@ -216,11 +242,16 @@ unsafe fn run_qdq(
     ylayout.require_contiguous("y")?;
     check_data("y", &ydesc, &ylayout)?;
     let yr = byte_range(&ydesc, &ylayout);
-    require_disjoint("the x buffer", &xr, "the y buffer", &yr)?;
-    require_disjoint("the scale buffer", &sr, "the y buffer", &yr)?;
-    if let Some((_, zr)) = &zero {
-        require_disjoint("the zero_point buffer", zr, "the y buffer", &yr)?;
-    }
+    written_apart(&[
+        ("the x buffer", Some(&xr), Access::Read),
+        ("the scale buffer", Some(&sr), Access::Read),
+        (
+            "the zero_point buffer",
+            zero.as_ref().map(|z| &z.1),
+            Access::Read,
+        ),
+        ("the y buffer", Some(&yr), Access::Written),
+    ])?;
     // SAFETY: y's bytes are writable and used by nothing else (contract; overlap with
     // the inputs checked above).
     let mut yt = unsafe { output_view(&ydesc, ylayout) }?;
