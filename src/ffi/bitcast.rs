@@ -3,11 +3,11 @@
 
 use super::args::{
     check_data, dtype_of, out_arg, read_descriptor, read_dims, read_layout, require_shape,
-    shape_out, shape_result, LayoutBuf, Out, ShapeOut,
+    shape_out, shape_result, LayoutBuf, ShapeOut,
 };
 use super::guard::guard_integer;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
-use crate::bitcast::{check_dtypes, view_change, view_shape, BitcastRules, LastAxis, LastDim};
+use crate::bitcast::{check_dtypes, view_change, view_shape, BitcastRules, LastAxis};
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::tensor::{Layout, ShapeBuf};
@@ -106,86 +106,47 @@ pub extern "C" fn tcast_bitcast(
     shape_capacity: i32,
     err: *mut tcast_error,
 ) -> tcast_status {
+    // The checks in the order of docs/c-api.md section 8: NULL pointers, dtype codes,
+    // argument values (rules, capacity sign) and the dtypes the rules take, shapes (the
+    // rules' shape checks, made by the core), buffer size (the capacity is checked when
+    // the shape is stored).
     guard_integer(err, || {
+        // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
+        // sections 1, 4 and 6).
+        let mut view = unsafe { out_arg(view, "view") }?;
+        // SAFETY: as above.
+        let input = unsafe { read_descriptor(input, "input") }?;
+        // SAFETY: as above.
+        let mut storage = unsafe {
+            shape_out(
+                shape_storage,
+                "shape_storage",
+                shape_capacity,
+                "shape_capacity",
+                None,
+            )
+        }?;
+        let from = dtype_of("input", &input)?;
+        let to = DType::from_code_arg(to, "to")?;
+        let rules = BitcastRules::from_arg(rules, "rules")?;
+        storage.check_capacity()?;
+        check_dtypes(from, to, rules)?;
         let mut buf = LayoutBuf::new();
-        let mut args =
-            // SAFETY: the pointers are NULL or valid per the C API contract (docs/c-api.md
-            // sections 1, 4 and 6).
-            unsafe { bitcast_args(input, to, rules, view, shape_storage, shape_capacity, &mut buf) }?;
+        // SAFETY: as above.
+        let layout = unsafe { read_layout("input", &input, from, &mut buf) }?;
+        let change = view_shape(&layout, to, rules)?;
+        // The bytes are checked against the shape, never read: no view is made of them.
+        check_data("input", &input, &layout)?;
         let result = tcast_tensor {
-            data: args.input.data,
-            data_bytes: args.input.data_bytes,
-            shape: args.storage.as_ptr(),
+            data: input.data,
+            data_bytes: input.data_bytes,
+            shape: storage.as_ptr(),
             strides: std::ptr::null(),
-            ndim: args.change.rank(args.dims.len()) as i32,
-            dtype: args.to.code(),
+            ndim: change.rank(layout.dims().len()) as i32,
+            dtype: to.code(),
         };
-        args.storage
-            .store_view("view shape", args.dims, args.change)?;
-        args.view.write(result);
+        storage.store_view("view shape", layout.dims(), change)?;
+        view.write(result);
         Ok(())
-    })
-}
-
-/// The checked arguments of `tcast_bitcast` and the view's shape.
-struct BitcastArgs<'a> {
-    input: tcast_tensor,
-    to: DType,
-    dims: &'a [usize],
-    change: LastDim,
-    view: Out<'a, tcast_tensor>,
-    storage: ShapeOut<'a>,
-}
-
-/// The arguments of `tcast_bitcast` and the view's shape, checked in the order of
-/// docs/c-api.md section 8: NULL pointers, dtype codes, argument values (rules, capacity
-/// sign) and the dtypes the rules take, shapes (the rules' shape checks, made by the
-/// core), buffer size (the capacity is checked when the shape is stored).
-///
-/// # Safety
-/// The pointers are NULL or valid as docs/c-api.md sections 4 and 6 describe, for as
-/// long as `buf` is borrowed.
-#[inline(always)]
-unsafe fn bitcast_args(
-    input: *const tcast_tensor,
-    to: tcast_dtype,
-    rules: i32,
-    view: *mut tcast_tensor,
-    shape_storage: *mut i64,
-    shape_capacity: i32,
-    buf: &mut LayoutBuf,
-) -> Result<BitcastArgs<'_>, Error> {
-    // SAFETY: forwarded from this function's contract.
-    let view = unsafe { out_arg(view, "view") }?;
-    // SAFETY: as above.
-    let desc = unsafe { read_descriptor(input, "input") }?;
-    // SAFETY: as above.
-    let storage = unsafe {
-        shape_out(
-            shape_storage,
-            "shape_storage",
-            shape_capacity,
-            "shape_capacity",
-            None,
-        )
-    }?;
-    let from = dtype_of("input", &desc)?;
-    let to = DType::from_code_arg(to, "to")?;
-    let rules = BitcastRules::from_arg(rules, "rules")?;
-    storage.check_capacity()?;
-    check_dtypes(from, to, rules)?;
-    // SAFETY: as above.
-    // SAFETY: as above.
-    let layout = unsafe { read_layout("input", &desc, from, buf) }?;
-    let change = view_shape(&layout, to, rules)?;
-    // The bytes are checked against the shape, never read: no view is made of them.
-    check_data("input", &desc, &layout)?;
-    Ok(BitcastArgs {
-        input: desc,
-        to,
-        dims: layout.dims(),
-        change,
-        view,
-        storage,
     })
 }
