@@ -2,9 +2,8 @@
 //! Expand: the broadcast shape and the broadcast copy.
 
 use super::args::{
-    dtype_of, input_output_views, plain_options, plain_views, read_descriptor, read_dims,
-    read_layout, read_options, require_shape, runs_as_one_task, shape_result, LayoutBuf,
-    OptionsArg, ShapeOut,
+    input_output_views, plain_options, plain_views, read_dims, read_input_output, read_layout,
+    read_options, require_shape, runs_as_one_task, shape_result, LayoutBuf, OptionsArg, ShapeOut,
 };
 use super::guard::guard_integer;
 use super::types::{tcast_cast_options, tcast_error, tcast_status, tcast_tensor};
@@ -245,13 +244,7 @@ unsafe fn expand_args<'a>(
     (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
 ) -> Result<(Tensor<'a>, TensorMut<'a>, OptionsArg), Error> {
     // SAFETY: forwarded from this function's contract.
-    let (input, output) = unsafe {
-        (
-            read_descriptor(input, "input")?,
-            read_descriptor(output, "output")?,
-        )
-    };
-    let (dtype, out_dtype) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+    let ((input, dtype), (output, out_dtype)) = unsafe { read_input_output(input, output) }?;
     check_same_dtype(dtype, out_dtype)?;
     // SAFETY: as above.
     let options = unsafe { read_options(options) }?;

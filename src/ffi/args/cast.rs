@@ -5,8 +5,8 @@
 use super::options::{casting_allows, plain_options, read_options, runs_as_one_task, OptionsArg};
 use super::strings::ArenaArg;
 use super::tensors::{
-    dtype_of, input_output_views, plain_views, read_descriptor, read_layout_held,
-    same_contiguous_shape, LayoutBuf,
+    input_output_views, plain_views, read_input_output, read_layout_held, same_contiguous_shape,
+    LayoutBuf,
 };
 use crate::cast::{check_casting, check_same_shape, plain_kernel, Kernel, Plan, SubByteLayout};
 use crate::dtype::DType;
@@ -34,13 +34,7 @@ pub(crate) unsafe fn cast_operands<'a>(
     (in_buf, out_buf): (&'a mut LayoutBuf, &'a mut LayoutBuf),
 ) -> Result<(Tensor<'a>, TensorMut<'a>, OptionsArg), Error> {
     // SAFETY: forwarded from this function's contract.
-    let (input, output) = unsafe {
-        (
-            read_descriptor(input, "input")?,
-            read_descriptor(output, "output")?,
-        )
-    };
-    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+    let ((input, from), (output, to)) = unsafe { read_input_output(input, output) }?;
     check_pair(from, to)?;
     // SAFETY: as above.
     let mut options = unsafe { read_options(options)? };

@@ -108,6 +108,31 @@ pub(crate) fn dtype_of(role: &str, desc: &tcast_tensor) -> Result<DType, Error> 
     DType::from_code_arg(desc.dtype, format_args!("{role} dtype"))
 }
 
+/// A caller's descriptor, read, and its dtype, checked.
+type TypedDescriptor = (tcast_tensor, DType);
+
+/// The descriptors of an operation that reads one tensor and writes another, with
+/// their dtypes, checked in the order of docs/c-api.md section 8: both pointers (input
+/// first), then both dtype codes.
+///
+/// # Safety
+/// `input` and `output` are NULL or point to a readable tcast_tensor.
+#[inline(always)]
+pub(crate) unsafe fn read_input_output(
+    input: *const tcast_tensor,
+    output: *const tcast_tensor,
+) -> Result<(TypedDescriptor, TypedDescriptor), Error> {
+    // SAFETY: forwarded from this function's contract.
+    let (input, output) = unsafe {
+        (
+            read_descriptor(input, "input")?,
+            read_descriptor(output, "output")?,
+        )
+    };
+    let (from, to) = (dtype_of("input", &input)?, dtype_of("output", &output)?);
+    Ok(((input, from), (output, to)))
+}
+
 /// Checks a descriptor's shape and strides for its (already checked) `dtype`, a
 /// sub-byte dtype packed.
 ///
