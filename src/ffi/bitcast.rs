@@ -3,13 +3,12 @@
 
 use super::args::{
     check_data, dtype_of, out_arg, read_descriptor, read_dims, read_layout, require_shape,
-    shape_out, shape_result, LayoutBuf, ShapeOut,
+    shape_out, shape_result, LayoutBuf,
 };
 use super::guard::guard_integer;
 use super::types::{tcast_dtype, tcast_error, tcast_status, tcast_tensor};
 use crate::bitcast::{check_dtypes, view_change, view_shape, BitcastRules, LastAxis};
 use crate::dtype::DType;
-use crate::error::Error;
 use crate::tensor::{Layout, ShapeBuf};
 
 /// The shape of a contiguous tensor of `from` and `shape` viewed as `to` under `rules`
@@ -31,62 +30,28 @@ pub extern "C" fn tcast_bitcast_shape(
     out_ndim: *mut i32,
     err: *mut tcast_error,
 ) -> tcast_status {
+    // The checks in the order of docs/c-api.md section 8: NULL pointers, dtype codes,
+    // argument values (rules, capacity sign) and the dtypes the rules take, shapes (the
+    // capacity itself is checked when the result is stored).
     guard_integer(err, || {
+        // SAFETY: `out_shape` is NULL or holds `out_capacity` writable int64_t and
+        // `out_ndim` is NULL or writable (docs/c-api.md section 6).
+        let mut out = unsafe { shape_result(out_shape, out_capacity, out_ndim) }?;
+        require_shape(shape, ndim, "shape")?;
+        let (from, to) = (
+            DType::from_code_arg(from, "from")?,
+            DType::from_code_arg(to, "to")?,
+        );
+        let rules = BitcastRules::from_arg(rules, "rules")?;
+        out.check_capacity()?;
+        check_dtypes(from, to, rules)?;
         let mut buf = ShapeBuf::new();
-        // SAFETY: `shape` is NULL or holds `ndim` int64_t, and the out-pointers are NULL
-        // or writable (docs/c-api.md section 6).
-        let (from, dims, to, rules, mut out) = unsafe {
-            bitcast_shape_args(
-                from,
-                shape,
-                ndim,
-                &mut buf,
-                to,
-                rules,
-                out_shape,
-                out_capacity,
-                out_ndim,
-            )
-        }?;
+        // SAFETY: `shape` is NULL or holds `ndim` readable int64_t (section 6).
+        let dims = unsafe { read_dims("input", "shape", shape, ndim, &mut buf) }?;
+        Layout::new("input", from, dims, None)?;
         let change = view_change(from, dims, LastAxis::Contiguous, to, rules)?;
         out.store_view("view shape", dims, change)
     })
-}
-
-/// The arguments of `tcast_bitcast_shape`, checked in the order of docs/c-api.md section
-/// 8: NULL pointers, dtype codes, argument values (rules, capacity sign) and the dtypes
-/// the rules take, shapes (the capacity itself is checked when the result is stored).
-///
-/// # Safety
-/// `shape` is NULL or holds `ndim` readable int64_t; `out_shape` is NULL or holds
-/// `out_capacity` writable int64_t; `out_ndim` is NULL or writable.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn bitcast_shape_args<'a>(
-    from: tcast_dtype,
-    shape: *const i64,
-    ndim: i32,
-    buf: &mut ShapeBuf,
-    to: tcast_dtype,
-    rules: i32,
-    out_shape: *mut i64,
-    out_capacity: i32,
-    out_ndim: *mut i32,
-) -> Result<(DType, &[usize], DType, BitcastRules, ShapeOut<'a>), Error> {
-    // SAFETY: forwarded from this function's contract.
-    let out = unsafe { shape_result(out_shape, out_capacity, out_ndim) }?;
-    require_shape(shape, ndim, "shape")?;
-    let (from, to) = (
-        DType::from_code_arg(from, "from")?,
-        DType::from_code_arg(to, "to")?,
-    );
-    let rules = BitcastRules::from_arg(rules, "rules")?;
-    out.check_capacity()?;
-    check_dtypes(from, to, rules)?;
-    // SAFETY: as above.
-    let dims = unsafe { read_dims("input", "shape", shape, ndim, buf) }?;
-    Layout::new("input", from, dims, None)?;
-    Ok((from, dims, to, rules, out))
 }
 
 /// Views `input`'s bytes as dtype `to` under `rules` (TCAST_BITCAST_*), without copying:
