@@ -173,6 +173,14 @@ fn run_sub_byte(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
     }
     let packs = kernel.packs_bits;
     let contiguous = input.layout().strides().is_none();
+    if let Storage::Unpacked(bits) = plan.src {
+        if kernel.masks_bits == bits && contiguous && plan.dst == Storage::Bytes {
+            // The kernel reads the bytes and keeps each code's bits itself: one call
+            // over the whole range.
+            kernel.run(&data[first..first + n], &mut out[..n * ds]);
+            return;
+        }
+    }
     if packs != 0 && plan.src == Storage::Bytes && plan.dst == Storage::Packed(packs) && contiguous
     {
         // The kernel packs its own output: one call over the whole range.
@@ -427,10 +435,13 @@ pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
         }
     };
     let src = Storage::of(from, options.sub_byte_layout);
-    // Unpacked codes, masked, go to a decoder that reads them one per byte, not to the
-    // tier's, which reads them packed: INT2 -> FLOAT unpacked went from 9-11 to 17-19
-    // GB/s (packing them first), FLOAT6E2M3 -> FLOAT from 7-9 to 17.6, INT4 and
-    // FLOAT4E2M1 stayed at 17-19 (4M elements, benches/cast.rs).
+    // Unpacked codes go to a decoder that reads them one per byte, not to the tier's,
+    // which reads them packed: INT2 -> FLOAT unpacked went from 9-11 to 17-19 GB/s
+    // (packing them first), FLOAT6E2M3 -> FLOAT from 7-9 to 17.6, INT4 and FLOAT4E2M1
+    // stayed at 17-19 (4M elements, benches/cast.rs). To FLOAT, FLOAT16 and BFLOAT16 it
+    // is the tier's table decoder masking the bytes itself, in one call
+    // (`run_sub_byte`): FLOAT4E2M1 and FLOAT6E2M3 -> FLOAT from 1.5 to 3.1-4.7x the DRAM
+    // memcpy in L2 (Zen 4, AVX2 and AVX-512).
     let kernel = match (src, Repr::of(from), Repr::of(to)) {
         (Storage::Unpacked(_), Some(Repr::Low(format)), Some(Repr::Std(target)))
             if kernel.unpacks_bits != 0 =>

@@ -322,7 +322,8 @@ impl FormatVisitor for Decode {
     }
 }
 
-/// The generic decoder from the format visited's codes, one per byte, to `to`.
+/// The decoder from the format visited's codes, one per byte, to `to`: the tier's
+/// table decoder that masks the codes itself, or the generic one.
 struct DecodeCodes {
     to: Scalar,
     tier: Tier,
@@ -331,20 +332,28 @@ struct DecodeCodes {
 impl FormatVisitor for DecodeCodes {
     type Out = Kernel;
     fn visit<const F: u8>(self) -> Kernel {
-        decode_codes::<F>(self.to, self.tier)
+        use crate::simd::kernels::decode_held;
+        let held = match self.to {
+            Scalar::F32 => decode_held::<F, LUT_F32>(self.tier),
+            Scalar::F16 => decode_held::<F, LUT_F16>(self.tier),
+            Scalar::Bf16 => decode_held::<F, LUT_BF16>(self.tier),
+            _ => None,
+        };
+        held.unwrap_or_else(|| decode_codes::<F>(self.to, self.tier))
     }
 }
 
-/// The decoder from `format`'s codes held one per byte to `to` on the detected tier: for
-/// sub-byte codes held unpacked, where the tier's table decoder would read them packed.
+/// The decoder from `format`'s codes held one per byte to `to` on `tier`: for sub-byte
+/// codes held unpacked, where the tier's table decoder would read them packed. A kernel
+/// with `masks_bits` keeps each byte's low bits itself; the others read codes already
+/// masked.
+pub fn decode_codes_on(format: u8, to: Scalar, tier: Tier) -> Kernel {
+    by_format(format, DecodeCodes { to, tier })
+}
+
+/// [`decode_codes_on`] the detected tier.
 pub fn decode_codes_detected(format: u8, to: Scalar) -> Kernel {
-    by_format(
-        format,
-        DecodeCodes {
-            to,
-            tier: Tier::detect(),
-        },
-    )
+    decode_codes_on(format, to, Tier::detect())
 }
 
 /// The encoder from `from` to the format and option bits visited.

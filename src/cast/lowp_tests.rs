@@ -261,6 +261,58 @@ fn codes_decode_in_vector_steps_and_tails() {
     }
 }
 
+/// Sub-byte codes held one per byte (an unpacked tensor's bytes, whatever their high
+/// bits) through the decoder `cast::exec` picks for them, on every tier: every byte value,
+/// scrambled, at lengths that end inside and at the end of a vector step, from an
+/// aligned and an unaligned start, to f32, f16, bf16 (the table decoders' targets, which
+/// mask the codes themselves where the tier has one) and f64, against the reference of
+/// each byte's low bits.
+#[test]
+fn held_codes_decode_in_vector_steps_and_tails() {
+    use super::kernels::decode_codes_on;
+    for format in formats().filter(|&f| FORMATS[f as usize].bits < 8) {
+        let mask = (1u16 << FORMATS[format as usize].bits) as u8 - 1;
+        for len in [31usize, 32, 33, 64 + 7, 256, 256 + 45, 1024 + 31] {
+            let input: Vec<u8> = (0..len).map(|i| (i * 37 + i / 256) as u8).collect();
+            for to in [Scalar::F32, Scalar::F16, Scalar::Bf16, Scalar::F64] {
+                let ts = to.size();
+                let mut expected = vec![0u8; len * ts];
+                for (&c, slot) in input.iter().zip(expected.chunks_exact_mut(ts)) {
+                    store_exact(low_decode(format, c & mask), to, slot);
+                }
+                for (tier, offset) in Tier::available().into_iter().flat_map(|t| [(t, 0), (t, 1)]) {
+                    let kernel = decode_codes_on(format, to, tier);
+                    // The SIMD tiers' table decoders take held codes as they are.
+                    let table_target = to != Scalar::F64 && tier != Tier::Portable;
+                    assert_eq!(kernel.masks_bits != 0, table_target, "{to:?} on {tier:?}");
+                    // A kernel that does not mask reads codes masked by its caller.
+                    let codes: Vec<u8> = if kernel.masks_bits != 0 {
+                        input.clone()
+                    } else {
+                        input.iter().map(|&c| c & mask).collect()
+                    };
+                    let mut source = vec![0u8; offset];
+                    source.extend_from_slice(&codes);
+                    let mut storage = vec![0u8; len * ts + offset];
+                    let got = &mut storage[offset..];
+                    kernel.run(&source[offset..], got);
+                    if let Some(i) =
+                        (0..len).find(|&i| got[i * ts..][..ts] != expected[i * ts..][..ts])
+                    {
+                        panic!(
+                            "{} byte {:#04x} at {i} of {len} -> {to:?} on {tier:?}, offset {offset}: got {:02x?}, expected {:02x?}",
+                            FORMATS[format as usize].dtype,
+                            input[i],
+                            &got[i * ts..][..ts],
+                            &expected[i * ts..][..ts]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Every value in order, then shuffled: in order, neighbouring lanes of a vector hold
 /// neighbouring values, which mostly share a code, so a kernel that put lanes out of
 /// order could still pass; shuffled, the lanes of a vector differ.

@@ -32,8 +32,14 @@ pub(crate) const SIXES: u8 = 1;
 /// 16-bit entry, the sign ORed in (FLOAT by the BFLOAT16 entries, widened).
 pub(crate) const SIGNED: u8 = 2;
 
+/// [`packed`]'s code width for sub-byte codes held one per byte (an unpacked tensor's
+/// bytes): each byte read as it is, its code the low bits [`PackedTables`]' mask keeps.
+pub(crate) const HELD: u8 = 8;
+
 /// The tables a packed decoder of one format and target reads.
 pub(crate) struct PackedTables {
+    /// The format's code bits, set ([`HELD`] codes are the bytes' bits under it).
+    mask: u8,
     /// The entries of the 256 codes (`Lut::TABLES`), for the tail.
     table: &'static [u32; 256],
     /// `Lut::NIBBLES`: byte planes of the first 16 entries.
@@ -52,6 +58,7 @@ static NO_SIXES: Sixes = Sixes {
 impl PackedTables {
     fn of<const F: u8, const T: u8>() -> PackedTables {
         PackedTables {
+            mask: ((1u16 << FORMATS[F as usize].bits) - 1) as u8,
             table: &Lut::<F>::TABLES[T as usize],
             nibbles: &Lut::<F>::NIBBLES[T as usize],
             sixes: &Lut::<F>::SIX_PLANES[T as usize],
@@ -184,7 +191,7 @@ unsafe fn store_halves<V: Bytes, const T: u8>(out: *mut u8, lo: V, hi: V, stream
 
 /// A 4-bit, 2-bit or 6-bit format's decoder to table target `T`, reading `BITS`-bit
 /// packed codes itself, `V::WIDTH` codes per step: unpacked to one per byte
-/// ([`Bytes::unpack`]) and looked up by byte shuffles as `LOOKUP` says ([`NIBBLES`],
+/// ([`Bytes::unpack`]; [`HELD`]: codes held one per byte, loaded and masked) and looked up by byte shuffles as `LOOKUP` says ([`NIBBLES`],
 /// [`SIXES`], [`SIGNED`]; `WIDE`: by the family's 32-byte permute). Large outputs are
 /// streamed ([`in_parts`], the first boundary on an element that starts a byte or
 /// a 3-byte group); the tail, whatever its length, is decoded code by code (`pack::get`),
@@ -195,7 +202,8 @@ unsafe fn store_halves<V: Bytes, const T: u8>(out: *mut u8, lo: V, hi: V, stream
 ///
 /// # Safety
 /// The CPU runs `V`'s family (with `WIDE`, the one that has the permute); `tables` are
-/// the format's; `src` holds the packed codes of `dst`'s elements.
+/// the format's; `src` holds the packed codes of `dst`'s elements (one byte each where
+/// `BITS` is [`HELD`]).
 #[inline(always)]
 pub(crate) unsafe fn packed<
     V: Bytes,
@@ -208,7 +216,7 @@ pub(crate) unsafe fn packed<
     src: &[u8],
     dst: &mut [u8],
 ) {
-    // The codes of a whole number of bytes: 8 / bits, or 4 in 3 bytes.
+    // The codes of a whole number of bytes: 8 / bits (one for HELD), or 4 in 3 bytes.
     let (codes, bytes) = if BITS == 6 {
         (4, 3)
     } else {
@@ -259,6 +267,7 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
             V::table32::<WIDE>(&planes[1], &planes[3]),
         ];
         let zero = V::splat(0);
+        let mask = V::splat(tables.mask);
         let step = V::WIDTH * bits / 8;
         // Whole steps; a part-filled last byte goes to the tail, and a 6-bit step reads
         // four bytes past its codes.
@@ -278,7 +287,11 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
             if prefetch {
                 V::prefetch_ahead(si);
             }
-            let codes = V::unpack::<BITS>(si);
+            let codes = if BITS == HELD {
+                V::load(si).and(mask)
+            } else {
+                V::unpack::<BITS>(si)
+            };
             let out = di.as_mut_ptr();
             if LOOKUP == SIGNED {
                 let magnitude = codes.and(V::splat(0x1f));
@@ -303,7 +316,13 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
         }
         let packed = &src[steps * step..];
         let rest = &mut dst[steps * V::WIDTH * size..];
-        let codes = (0..rest.len() / size).map(|i| pack::get(u32::from(BITS), packed, i));
+        let codes = (0..rest.len() / size).map(|i| {
+            if BITS == HELD {
+                packed[i] & tables.mask
+            } else {
+                pack::get(u32::from(BITS), packed, i)
+            }
+        });
         table_tail(tables.table, size, codes, rest);
     }
 }
@@ -604,12 +623,16 @@ pub(crate) trait DecoderFamily: Copy + 'static {
         src: &[u8],
         dst: &mut [u8],
     );
-    /// [`packed`] of [`SIGNED`] 6-bit codes by the permute of [`Self::wide_entry`]'s
-    /// build, compiled with its features.
+    /// [`packed`] of [`SIGNED`] 6-bit codes (`BITS`: 6, or [`HELD`]) by the permute of
+    /// [`Self::wide_entry`]'s build, compiled with its features.
     ///
     /// # Safety
     /// As [`packed`]'s, and the CPU runs that build.
-    unsafe fn packed_wide<const T: u8>(tables: &PackedTables, src: &[u8], dst: &mut [u8]);
+    unsafe fn packed_wide<const BITS: u8, const T: u8>(
+        tables: &PackedTables,
+        src: &[u8],
+        dst: &mut [u8],
+    );
     /// [`eights`], compiled with the family's features.
     ///
     /// # Safety
@@ -703,12 +726,12 @@ macro_rules! decoder_family {
                 unsafe { decode_packed::<BITS, T, LOOKUP>(tables, src, dst) }
             }
             #[inline(always)]
-            unsafe fn packed_wide<const T: u8>(
+            unsafe fn packed_wide<const BITS: u8, const T: u8>(
                 tables: &$crate::simd::decode::PackedTables,
                 src: &[u8],
                 dst: &mut [u8],
             ) {
-                $crate::simd::decode::decoder_family!(@wide_loop T, tables, src, dst $(, $wide_loop)?)
+                $crate::simd::decode::decoder_family!(@wide_loop BITS, T, tables, src, dst $(, $wide_loop)?)
             }
             #[inline(always)]
             unsafe fn eights<const T: u8, const FNUZ: bool, const MAG: u8>(
@@ -734,11 +757,11 @@ macro_rules! decoder_family {
         let _ = $token;
         None
     }};
-    (@wide_loop $t:ident, $tables:ident, $src:ident, $dst:ident, $wide_loop:ident) => {
+    (@wide_loop $bits:ident, $t:ident, $tables:ident, $src:ident, $dst:ident, $wide_loop:ident) => {
         // SAFETY: the caller's promise.
-        unsafe { $wide_loop::<$t>($tables, $src, $dst) }
+        unsafe { $wide_loop::<$bits, $t>($tables, $src, $dst) }
     };
-    (@wide_loop $t:ident, $tables:ident, $src:ident, $dst:ident) => {{
+    (@wide_loop $bits:ident, $t:ident, $tables:ident, $src:ident, $dst:ident) => {{
         let _ = ($tables, $src, $dst);
         unreachable!("no family without a wide entry runs the wide loop")
     }};
@@ -746,12 +769,14 @@ macro_rules! decoder_family {
 pub(crate) use decoder_family;
 
 /// The body of family `D`'s decoder of a 4-bit, 2-bit or 6-bit format `F` to table
-/// target `T` (`WIDE`: in the permute build): a call of the family's loop for the
-/// format's code width and lookup.
-struct DecodePacked<D, const F: u8, const T: u8, const WIDE: bool>(PhantomData<D>);
+/// target `T` (`WIDE`: in the permute build; `BYTES`: codes held one per byte): a call
+/// of the family's loop for the format's code width (or [`HELD`]) and lookup.
+struct DecodePacked<D, const F: u8, const T: u8, const WIDE: bool, const BYTES: bool>(
+    PhantomData<D>,
+);
 
-impl<D: DecoderFamily, const F: u8, const T: u8, const WIDE: bool> Body
-    for DecodePacked<D, F, T, WIDE>
+impl<D: DecoderFamily, const F: u8, const T: u8, const WIDE: bool, const BYTES: bool> Body
+    for DecodePacked<D, F, T, WIDE, BYTES>
 {
     #[inline(always)]
     unsafe fn run(src: &[u8], dst: &mut [u8]) {
@@ -760,12 +785,16 @@ impl<D: DecoderFamily, const F: u8, const T: u8, const WIDE: bool> Body
         // SAFETY: the caller runs the family (the permute build where `WIDE`) and sized
         // the slices; the tables are the format's.
         unsafe {
-            match FORMATS[F as usize].bits {
-                4 => D::packed::<4, T, NIBBLES>(&tables, src, dst),
-                2 => D::packed::<2, T, NIBBLES>(&tables, src, dst),
-                _ if signed && WIDE => D::packed_wide::<T>(&tables, src, dst),
-                _ if signed => D::packed::<6, T, SIGNED>(&tables, src, dst),
-                _ => D::packed::<6, T, SIXES>(&tables, src, dst),
+            match (BYTES, FORMATS[F as usize].bits) {
+                (true, 4 | 2) => D::packed::<HELD, T, NIBBLES>(&tables, src, dst),
+                (true, _) if signed && WIDE => D::packed_wide::<HELD, T>(&tables, src, dst),
+                (true, _) if signed => D::packed::<HELD, T, SIGNED>(&tables, src, dst),
+                (true, _) => D::packed::<HELD, T, SIXES>(&tables, src, dst),
+                (false, 4) => D::packed::<4, T, NIBBLES>(&tables, src, dst),
+                (false, 2) => D::packed::<2, T, NIBBLES>(&tables, src, dst),
+                (false, _) if signed && WIDE => D::packed_wide::<6, T>(&tables, src, dst),
+                (false, _) if signed => D::packed::<6, T, SIGNED>(&tables, src, dst),
+                (false, _) => D::packed::<6, T, SIXES>(&tables, src, dst),
             }
         }
     }
@@ -826,12 +855,7 @@ pub(crate) fn decoder<D: DecoderFamily, const F: u8, const T: u8>(family: D) -> 
     let format = &FORMATS[F as usize];
     let size = lut_size::<T>();
     let kernel = if let bits @ (4 | 2 | 6) = format.bits {
-        let signed = <D::B as Bytes>::SPLIT_SIXES && signed_sixes::<F, T>().is_some();
-        let run = match family.wide_entry::<DecodePacked<D, F, T, true>>() {
-            Some(run) if bits == 6 && signed => run,
-            _ => family.decoder_entry::<DecodePacked<D, F, T, false>>(),
-        };
-        family.decoder_kernel(run, 1, size).unpacking(bits)
+        sub_byte_kernel::<D, F, T, false>(family).unpacking(bits)
     } else if eights_rule::<F, T>().is_some() {
         family.decoder_kernel(family.decoder_entry::<DecodeEights<D, F, T>>(), 1, size)
     } else if format.kind == Kind::E8m0 {
@@ -839,9 +863,43 @@ pub(crate) fn decoder<D: DecoderFamily, const F: u8, const T: u8>(family: D) -> 
     } else {
         return None;
     };
-    Some(if <D::B as Bytes>::STREAMS {
+    Some(streaming::<D>(kernel))
+}
+
+/// Family `D`'s decoder of a 4-bit, 2-bit or 6-bit format `F` to table target `T` from
+/// codes held one per byte (an unpacked tensor's bytes), each masked to the format's
+/// bits by the kernel ([`HELD`]); None for any other format. An unpacked cast ran
+/// through the per-code decoder before: FLOAT4E2M1 and FLOAT6E2M3 -> FLOAT at 1.31 and
+/// 1.30x the DRAM memcpy in L2 (benches/cast.rs, Zen 4).
+pub(crate) fn held_decoder<D: DecoderFamily, const F: u8, const T: u8>(
+    family: D,
+) -> Option<Kernel> {
+    let bits @ (4 | 2 | 6) = FORMATS[F as usize].bits else {
+        return None;
+    };
+    Some(streaming::<D>(
+        sub_byte_kernel::<D, F, T, true>(family).masking(bits),
+    ))
+}
+
+/// The kernel of [`DecodePacked`] for format `F`, target `T` and `BYTES`, in the
+/// permute build where the family has one and the format's 6-bit codes use it.
+fn sub_byte_kernel<D: DecoderFamily, const F: u8, const T: u8, const BYTES: bool>(
+    family: D,
+) -> Kernel {
+    let signed = <D::B as Bytes>::SPLIT_SIXES && signed_sixes::<F, T>().is_some();
+    let run = match family.wide_entry::<DecodePacked<D, F, T, true, BYTES>>() {
+        Some(run) if FORMATS[F as usize].bits == 6 && signed => run,
+        _ => family.decoder_entry::<DecodePacked<D, F, T, false, BYTES>>(),
+    };
+    family.decoder_kernel(run, 1, lut_size::<T>())
+}
+
+/// `kernel`, marked as streaming its large outputs where family `D` streams.
+fn streaming<D: DecoderFamily>(kernel: Kernel) -> Kernel {
+    if <D::B as Bytes>::STREAMS {
         kernel.streaming()
     } else {
         kernel
-    })
+    }
 }

@@ -30,6 +30,10 @@ pub struct Kernel {
     /// per byte, 2: four, 6: four per three bytes, the first in the lowest bits; the unused bits of a part-filled
     /// last byte are not read) instead of one code per byte (0).
     pub unpacks_bits: u32,
+    /// The kernel reads sub-byte codes held one per byte (an unpacked tensor's bytes)
+    /// and keeps only their low this many bits itself (4, 2 or 6), or reads codes
+    /// already within range (0).
+    pub masks_bits: u32,
     /// The kernel writes large outputs with streaming stores itself, so the caller
     /// need not stage them through a buffer (`exec::run_contiguous`).
     pub streams: bool,
@@ -54,6 +58,7 @@ impl Kernel {
             tier,
             packs_bits: 0,
             unpacks_bits: 0,
+            masks_bits: 0,
             streams: false,
         }
     }
@@ -92,6 +97,20 @@ impl Kernel {
         debug_assert!(matches!(bits, 4 | 2 | 6));
         Kernel {
             unpacks_bits: bits,
+            ..self
+        }
+    }
+
+    /// This kernel, marked as keeping the low `bits` (4, 2 or 6) of each input byte
+    /// itself (only hand-written decoders do; the targets without one never call this).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
+    pub(crate) fn masking(self, bits: u32) -> Kernel {
+        debug_assert!(matches!(bits, 4 | 2 | 6));
+        Kernel {
+            masks_bits: bits,
             ..self
         }
     }

@@ -58,6 +58,19 @@ impl OptionsVisitor for Encoder {
     }
 }
 
+/// The tier's decoder of a 4-bit, 2-bit or 6-bit format `F` to table target `T` from
+/// codes held one per byte, each masked to the format's bits by the kernel, if it has
+/// one.
+pub fn decode_held<const F: u8, const T: u8>(tier: Tier) -> Option<Kernel> {
+    match tier {
+        Tier::Portable => None,
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => super::x86_64::cast::decode_held::<F, T>(token),
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon(token) => super::aarch64::cast::decode_held::<F, T>(token),
+    }
+}
+
 /// The tier's table decoder of low-precision format `F` to table target `T`
 /// (`cast::kernels::LUT_F32`, ...), if it has one.
 pub fn decode_lut<const F: u8, const T: u8>(tier: Tier) -> Option<Kernel> {

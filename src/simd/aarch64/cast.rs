@@ -164,6 +164,13 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Neon) -> Option<Kernel> {
     decode::decoder::<Neon, F, T>(token)
 }
 
+/// The decoder of a 4-bit, 2-bit or 6-bit format `F` to table target `T` from codes
+/// held one per byte, masked by the kernel (`decode::held_decoder`); None for another
+/// format.
+pub fn decode_held<const F: u8, const T: u8>(token: Neon) -> Option<Kernel> {
+    decode::held_decoder::<Neon, F, T>(token)
+}
+
 decode::decoder_family!(Neon, uint8x16_t, neon_family);
 
 /// The encoders' entry point for body `B` (NEON has one build).

@@ -726,6 +726,13 @@ pub fn decode_lut<const F: u8, const T: u8>(token: Avx2) -> Kernel {
     })
 }
 
+/// The decoder of a 4-bit, 2-bit or 6-bit format `F` to table target `T` from codes
+/// held one per byte, masked by the kernel (`decode::held_decoder`); None for another
+/// format.
+pub fn decode_held<const F: u8, const T: u8>(token: Avx2) -> Option<Kernel> {
+    decode::held_decoder::<Avx2, F, T>(token)
+}
+
 /// The decoders' entry point for body `B` in the VBMI build, which looks a 6-bit code's
 /// 32 magnitudes up with one byte permute (`vpermb`) per byte of the result, where the
 /// token has it.
@@ -740,18 +747,18 @@ fn wide_entry<B: Body>(token: Avx2) -> Option<Run> {
 
 #[cfg(tcast_avx512)]
 vbmi_family! { enable_features! {
-    /// [`decode::packed`] of signed 6-bit codes by `vpermb`, compiled with the VBMI
-    /// family's features.
+    /// [`decode::packed`] of signed 6-bit codes (`BITS`: 6, or `decode::HELD`) by
+    /// `vpermb`, compiled with the VBMI family's features.
     ///
     /// # Safety
     /// As [`decode::packed`]'s; the CPU runs [`vbmi_family`].
-    unsafe fn decode_sixes_wide<const T: u8>(
+    unsafe fn decode_sixes_wide<const BITS: u8, const T: u8>(
         tables: &decode::PackedTables,
         src: &[u8],
         dst: &mut [u8],
     ) {
         // SAFETY: the caller's promise.
-        unsafe { decode::packed::<__m256i, 6, T, { decode::SIGNED }, true>(tables, src, dst) }
+        unsafe { decode::packed::<__m256i, BITS, T, { decode::SIGNED }, true>(tables, src, dst) }
     }
 } }
 
@@ -760,7 +767,11 @@ vbmi_family! { enable_features! {
 /// # Safety
 /// Never called.
 #[cfg(not(tcast_avx512))]
-unsafe fn decode_sixes_wide<const T: u8>(_: &decode::PackedTables, _: &[u8], _: &mut [u8]) {
+unsafe fn decode_sixes_wide<const BITS: u8, const T: u8>(
+    _: &decode::PackedTables,
+    _: &[u8],
+    _: &mut [u8],
+) {
     unreachable!("the VBMI build needs tcast_avx512")
 }
 
