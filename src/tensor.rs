@@ -491,6 +491,7 @@ pub struct Tensor<'a> {
 impl<'a> Tensor<'a> {
     /// A C-contiguous tensor over `data`. STRING tensors are made with
     /// [`Tensor::strings`]: their bytes are views, which arbitrary bytes are not.
+    #[inline]
     pub fn new(data: &'a [u8], dtype: DType, dims: &'a [usize]) -> Result<Tensor<'a>, Error> {
         Tensor::from_layout(Layout::new("input", dtype, dims, None)?, data)
     }
@@ -524,6 +525,7 @@ impl<'a> Tensor<'a> {
 
     /// Pairs a checked layout with its buffer, which must hold `layout.bytes()` bytes;
     /// not for STRING (see [`Tensor::strings`]).
+    #[inline]
     pub fn from_layout(layout: Layout<'a>, data: &'a [u8]) -> Result<Tensor<'a>, Error> {
         refuse_string_bytes(&layout)?;
         // SAFETY: not a STRING layout, so the bytes are plain values.
@@ -535,6 +537,7 @@ impl<'a> Tensor<'a> {
     /// # Safety
     /// For a STRING layout, every element of `data` is a view whose non-NULL `data`
     /// points to `len` bytes readable and unchanged for `'a`.
+    #[inline]
     pub(crate) unsafe fn from_raw_layout(
         layout: Layout<'a>,
         data: &'a [u8],
@@ -561,6 +564,7 @@ impl<'a> Tensor<'a> {
 }
 
 /// Arbitrary bytes are not views: safe constructors refuse STRING.
+#[inline]
 fn refuse_string_bytes(layout: &Layout) -> Result<(), Error> {
     if layout.dtype() == DType::String {
         return Err(Error::Unsupported(
@@ -581,6 +585,7 @@ impl<'a> TensorMut<'a> {
     /// A C-contiguous output tensor over `data`; not for STRING (a STRING output is
     /// filled with views, which the C API's callers own; Rust formats numbers with
     /// [`crate::cast::format_strings`]).
+    #[inline]
     pub fn new(
         data: &'a mut [u8],
         dtype: DType,
@@ -590,6 +595,7 @@ impl<'a> TensorMut<'a> {
     }
 
     /// Pairs a checked layout with its buffer; outputs must be contiguous; not for STRING.
+    #[inline]
     pub fn from_layout(layout: Layout<'a>, data: &'a mut [u8]) -> Result<TensorMut<'a>, Error> {
         refuse_string_bytes(&layout)?;
         // SAFETY: not a STRING layout.
@@ -601,6 +607,7 @@ impl<'a> TensorMut<'a> {
     /// # Safety
     /// For a STRING layout, the views written into `data` are read by whoever owns it
     /// as views of the input's bytes, which the caller keeps alive as long as it needs.
+    #[inline]
     pub(crate) unsafe fn from_raw_layout(
         layout: Layout<'a>,
         data: &'a mut [u8],

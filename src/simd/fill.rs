@@ -101,6 +101,34 @@ pub fn repeat_rows(
     }
 }
 
+/// Fills `out`, split into `count` equal blocks (rows), with elements of `data`: block i
+/// all copies of the `es`-byte element at `data[at + i * stride..]`, stored from
+/// registers. False, with nothing written, where the tier cannot (or `es` is not 1, 2,
+/// 4 or 8, or a block is shorter than 32 bytes or not whole elements).
+pub fn splat_rows(
+    out: &mut [u8],
+    data: &[u8],
+    (at, stride, count): (usize, usize, usize),
+    es: usize,
+    tier: Tier,
+) -> bool {
+    if !matches!(es, 1 | 2 | 4 | 8) || count == 0 || out.len() % count != 0 {
+        return false;
+    }
+    let block = out.len() / count;
+    if block < 32 || block % es != 0 || at + (count - 1) * stride + es > data.len() {
+        return false;
+    }
+    match tier {
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2(token) => {
+            super::x86_64::fill::splat_rows(out, data, (at, stride, es), block, token);
+            true
+        }
+        _ => false,
+    }
+}
+
 /// Repeats `out[..period]` over the rest of `out` (so that `out[i] == out[i - period]`)
 /// with one forward string move, which on CPUs with enhanced `rep movsb` writes whole
 /// lines without first reading them (memset's speed, where vector stores pay for the
@@ -165,6 +193,43 @@ pub fn copy_repeated(out: &mut [u8], pattern: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every element size, row lengths from none to past 200 bytes (whole vectors, a
+    /// part-vector tail, shorter than a vector) and input strides: where the tier takes
+    /// the rows, each is copies of its element, and nothing past the output changes.
+    #[test]
+    fn splat_rows_fill_each_row_with_its_element() {
+        let data: Vec<u8> = (0..=255).collect();
+        for tier in Tier::available() {
+            for es in [1usize, 2, 4, 8] {
+                for row in (0..=200).step_by(es) {
+                    for (count, stride) in [(1usize, 0usize), (3, es), (5, 3 * es + 1)] {
+                        let len = count * row;
+                        let mut storage = vec![0xeeu8; len + 40];
+                        let taken =
+                            splat_rows(&mut storage[..len], &data, (7, stride, count), es, tier);
+                        let case = format!("{tier:?} es {es} row {row} count {count}");
+                        assert_eq!(
+                            taken,
+                            row >= 32 && tier != Tier::Portable && cfg!(target_arch = "x86_64"),
+                            "{case}"
+                        );
+                        if !taken {
+                            assert!(storage.iter().all(|&b| b == 0xee), "{case}: wrote");
+                            continue;
+                        }
+                        for (i, out) in storage[..len].chunks_exact(row).enumerate() {
+                            let element = &data[7 + i * stride..][..es];
+                            for (j, got) in out.chunks_exact(es).enumerate() {
+                                assert_eq!(got, element, "{case}: row {i} element {j}");
+                            }
+                        }
+                        assert!(storage[len..].iter().all(|&b| b == 0xee), "{case}: past");
+                    }
+                }
+            }
+        }
+    }
 
     /// Every block size, at every alignment of the output within 64 bytes and lengths
     /// from none to past 200 bytes: the bytes written are whole copies of the block and

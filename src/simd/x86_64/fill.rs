@@ -40,6 +40,25 @@ avx2_family! { enable_features! {
         // SAFETY: the caller's promise is the body's.
         unsafe { repeat_rows_body(out, data, at, stride, row, block) }
     }
+
+    /// # Safety
+    /// The CPU runs the AVX2 family; as for [`splat_rows_body`].
+    unsafe fn splat_rows_entry(
+        out: &mut [u8],
+        data: &[u8],
+        (at, stride, es): (usize, usize, usize),
+        block: usize,
+    ) {
+        // SAFETY: the caller's promise is the body's.
+        unsafe {
+            match es {
+                1 => splat_rows_body::<1>(out, data, at, stride, block),
+                2 => splat_rows_body::<2>(out, data, at, stride, block),
+                4 => splat_rows_body::<4>(out, data, at, stride, block),
+                _ => splat_rows_body::<8>(out, data, at, stride, block),
+            }
+        }
+    }
 } }
 
 /// Copies `src` into `dst` (same length) with streaming stores.
@@ -90,6 +109,28 @@ pub fn repeat_rows(
     );
     // SAFETY: the token proves the CPU runs the AVX2 family; the sizes were checked.
     unsafe { repeat_rows_entry(out, data, (at, stride), row, block) }
+}
+
+/// Block i of `out` (each `block` bytes, at least 32, a multiple of `es`) filled with
+/// copies of the `es`-byte element (1, 2, 4 or 8) at `data[at + i * stride..]`, from
+/// registers.
+pub fn splat_rows(
+    out: &mut [u8],
+    data: &[u8],
+    (at, stride, es): (usize, usize, usize),
+    block: usize,
+    _: Avx2,
+) {
+    let count = out.len() / block;
+    assert!(
+        matches!(es, 1 | 2 | 4 | 8)
+            && block >= 32
+            && block % es == 0
+            && out.len() % block == 0
+            && (count == 0 || at + (count - 1) * stride + es <= data.len())
+    );
+    // SAFETY: the token proves the CPU runs the AVX2 family; the sizes were checked.
+    unsafe { splat_rows_entry(out, data, (at, stride, es), block) }
 }
 
 /// Copies `src` into `dst` (same length) with 32-byte non-temporal stores on the
@@ -238,6 +279,47 @@ unsafe fn repeat_rows_body(
             let src = &data[at + i * stride..at + i * stride + row];
             // In bounds: AVX2 is enabled; `piece` is whole rows.
             repeat_block_body(piece, src);
+        }
+    }
+}
+
+/// See [`splat_rows`] (the caller has checked the sizes): each row's element broadcast
+/// to a vector, stored over the row's whole vectors and once more over its last 32
+/// bytes (overlapping, in phase: 32 and the row are multiples of `W`).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[inline(always)]
+unsafe fn splat_rows_body<const W: usize>(
+    out: &mut [u8],
+    data: &[u8],
+    at: usize,
+    stride: usize,
+    block: usize,
+) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); the loads and
+    // stores stay inside the slices, as noted at each.
+    unsafe {
+        for (i, row) in out.chunks_exact_mut(block).enumerate() {
+            let start = at + i * stride;
+            let mut word = [0u8; 8];
+            word[..W].copy_from_slice(&data[start..start + W]);
+            let bits = u64::from_le_bytes(word);
+            let v = match W {
+                1 => _mm256_set1_epi8(bits as i8),
+                2 => _mm256_set1_epi16(bits as i16),
+                4 => _mm256_set1_epi32(bits as i32),
+                _ => _mm256_set1_epi64x(bits as i64),
+            };
+            let p = row.as_mut_ptr();
+            let mut k = 0;
+            while k + 32 < block {
+                // In bounds: k + 32 < block, the row's length.
+                _mm256_storeu_si256(p.add(k).cast(), v);
+                k += 32;
+            }
+            // In bounds: block >= 32.
+            _mm256_storeu_si256(p.add(block - 32).cast(), v);
         }
     }
 }
