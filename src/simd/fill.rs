@@ -194,6 +194,29 @@ pub fn copy_repeated(out: &mut [u8], pattern: &[u8]) {
 mod tests {
     use super::*;
 
+    /// Blocks of every vector count the register loop takes (1 to 16 vectors), over
+    /// outputs below and above the size from which it prefetches: whole copies of the
+    /// block, where the tier takes it.
+    #[test]
+    fn repeat_block_writes_whole_copies() {
+        let block: Vec<u8> = (0..512).map(|i| (i * 7 % 251) as u8).collect();
+        for tier in Tier::available() {
+            for lanes in 1..=16usize {
+                let size = 32 * lanes;
+                for copies in [1usize, 2, 3, 70_000 / size + 1] {
+                    let mut out = vec![0xeeu8; size * copies];
+                    if !repeat_block(&mut out, &block[..size], tier) {
+                        assert!(out.iter().all(|&b| b == 0xee), "{tier:?} {lanes}: wrote");
+                        continue;
+                    }
+                    for (i, piece) in out.chunks_exact(size).enumerate() {
+                        assert_eq!(piece, &block[..size], "{tier:?} {lanes} lanes, copy {i}");
+                    }
+                }
+            }
+        }
+    }
+
     /// Every element size, row lengths from none to past 200 bytes (whole vectors, a
     /// part-vector tail, shorter than a vector) and input strides: where the tier takes
     /// the rows, each is copies of its element, and nothing past the output changes.
