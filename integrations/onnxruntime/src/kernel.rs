@@ -341,8 +341,10 @@ impl Info {
 /// many bytes is copied in one fixed-size move.
 const COPY_SLACK: usize = 16;
 
-/// A buffer kept above this many bytes is freed after the call that grew it.
-const KEEP_BYTES: usize = 4 << 20;
+/// A buffer kept above this many bytes is freed after the call that grew it: a thread
+/// keeps a few MiB at most (a block's views and arena, and the texts and addresses of
+/// up to about 128 Ki output strings).
+const KEEP_BYTES: usize = 1 << 20;
 
 /// Elements per block of a numeric <-> STRING cast: its views and arena take this many
 /// elements' room, whatever the tensor's size (a multiple of 8, so that a block of a
