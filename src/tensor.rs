@@ -565,7 +565,7 @@ impl<'a> Tensor<'a> {
 
 /// Arbitrary bytes are not views: safe constructors refuse STRING.
 #[inline]
-fn refuse_string_bytes(layout: &Layout) -> Result<(), Error> {
+pub(crate) fn refuse_string_bytes(layout: &Layout) -> Result<(), Error> {
     if layout.dtype() == DType::String {
         return Err(Error::Unsupported(
             "a STRING tensor holds views, not bytes: make it with Tensor::strings".into(),

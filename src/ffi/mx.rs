@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! MX / NVFP4 block quantization and the MXFP4 layouts: their options and operations.
 
-use super::args::{
-    byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, LayoutBuf,
-};
+use super::args::{read_descriptor, LayoutBuf};
 use super::guard::guard;
 use super::quant::{
-    options_init, read_growing, read_input, unless_null, written_apart, Access, GrowingOptions,
+    check_output, options_init, read_growing, read_input, unless_null, written_apart, Access,
+    Checked, GrowingOptions,
 };
 use super::types::{
     tcast_error, tcast_mx_options, tcast_status, tcast_tensor, FIRST_MX_OPTIONS_SIZE,
@@ -14,8 +13,6 @@ use super::types::{
 use crate::error::Error;
 use crate::quant::layout::{mx_repack, MxLayout};
 use crate::quant::mx::{mx_dequantize, mx_quantize, MxOptions, ScaleRule};
-use crate::tensor::TensorMut;
-use std::ops::Range;
 
 // SAFETY: `tcast_mx_options` has no padding (u32, i32, i64, i64, i32, i32) and only
 // integer fields.
@@ -68,7 +65,8 @@ unsafe fn read_mx_options(ptr: *const tcast_mx_options) -> Result<MxOptions, Err
     })
 }
 
-/// An output descriptor, read and checked (contiguous), with its byte range.
+/// An output descriptor, read; its checks come later, in the order of docs/c-api.md
+/// section 8.
 struct Output {
     desc: tcast_tensor,
     buf: LayoutBuf,
@@ -88,19 +86,13 @@ impl Output {
         })
     }
 
-    /// The checked view and its byte range.
+    /// The checked output, not yet viewed.
     ///
     /// # Safety
-    /// The descriptor's bytes are writable and used by nothing else during the call.
-    unsafe fn view(&mut self) -> Result<(TensorMut<'_>, Range<usize>), Error> {
-        let dt = dtype_of(self.role, &self.desc)?;
+    /// The descriptor is valid (docs/c-api.md section 4).
+    unsafe fn check(&mut self) -> Result<Checked<'_>, Error> {
         // SAFETY: forwarded from this function's contract.
-        let layout = unsafe { read_layout(self.role, &self.desc, dt, &mut self.buf) }?;
-        layout.require_contiguous(self.role)?;
-        check_data(self.role, &self.desc, &layout)?;
-        let range = byte_range(&self.desc, &layout);
-        // SAFETY: as above.
-        Ok((unsafe { output_view(&self.desc, layout) }?, range))
+        unsafe { check_output(&self.desc, self.role, &mut self.buf) }
     }
 }
 
@@ -127,25 +119,31 @@ pub extern "C" fn tcast_mx_quantize(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: each pointer is NULL or valid per the C API contract.
+        // SAFETY: each pointer is NULL or valid per the C API contract; the views are
+        // made only after written_apart found each written buffer apart from the others.
         unsafe {
             let mut yo = Output::read(y, "y")?;
             let mut so = Output::read(scale, "scale")?;
             let mut go = unless_null(global_scale, |g| Output::read(g, "global_scale"))?;
             let mut xb = LayoutBuf::new();
-            let (xt, xr) = read_input(x, "x", &mut xb)?;
+            let xc = read_input(x, "x", &mut xb)?;
             let opts = read_mx_options(options)?;
-            let (mut yt, yr) = yo.view()?;
-            let (mut st, sr) = so.view()?;
-            let mut g = go.as_mut().map(|o| o.view()).transpose()?;
-            let gr = g.as_ref().map(|g| &g.1);
+            let yc = yo.check()?;
+            let sc = so.check()?;
+            let gc = go.as_mut().map(|o| o.check()).transpose()?;
             written_apart(&[
-                ("the x buffer", Some(&xr), Access::Read),
-                ("the y buffer", Some(&yr), Access::Written),
-                ("the scale buffer", Some(&sr), Access::Written),
-                ("the global_scale buffer", gr, Access::Written),
+                ("the x buffer", Some(xc.range()), Access::Read),
+                ("the y buffer", Some(yc.range()), Access::Written),
+                ("the scale buffer", Some(sc.range()), Access::Written),
+                (
+                    "the global_scale buffer",
+                    gc.as_ref().map(Checked::range),
+                    Access::Written,
+                ),
             ])?;
-            mx_quantize(&xt, &mut yt, &mut st, g.as_mut().map(|g| &mut g.0), &opts)
+            let (xt, mut yt, mut st) = (xc.input()?, yc.output()?, sc.output()?);
+            let mut g = gc.map(|g| g.output()).transpose()?;
+            mx_quantize(&xt, &mut yt, &mut st, g.as_mut(), &opts)
         }
     })
 }
@@ -166,23 +164,29 @@ pub extern "C" fn tcast_mx_dequantize(
     err: *mut tcast_error,
 ) -> tcast_status {
     guard(err, || {
-        // SAFETY: each pointer is NULL or valid per the C API contract.
+        // SAFETY: each pointer is NULL or valid per the C API contract; the views are
+        // made only after written_apart found each written buffer apart from the others.
         unsafe {
             let mut yo = Output::read(y, "y")?;
             let (mut xb, mut sb, mut gb) = (LayoutBuf::new(), LayoutBuf::new(), LayoutBuf::new());
-            let (xt, xr) = read_input(x, "x", &mut xb)?;
-            let (st, sr) = read_input(scale, "scale", &mut sb)?;
-            let g = unless_null(global_scale, |g| read_input(g, "global_scale", &mut gb))?;
+            let xc = read_input(x, "x", &mut xb)?;
+            let sc = read_input(scale, "scale", &mut sb)?;
+            let gc = unless_null(global_scale, |g| read_input(g, "global_scale", &mut gb))?;
             let opts = read_mx_options(options)?;
-            let (mut yt, yr) = yo.view()?;
-            let gr = g.as_ref().map(|g| &g.1);
+            let yc = yo.check()?;
             written_apart(&[
-                ("the x buffer", Some(&xr), Access::Read),
-                ("the scale buffer", Some(&sr), Access::Read),
-                ("the global_scale buffer", gr, Access::Read),
-                ("the y buffer", Some(&yr), Access::Written),
+                ("the x buffer", Some(xc.range()), Access::Read),
+                ("the scale buffer", Some(sc.range()), Access::Read),
+                (
+                    "the global_scale buffer",
+                    gc.as_ref().map(Checked::range),
+                    Access::Read,
+                ),
+                ("the y buffer", Some(yc.range()), Access::Written),
             ])?;
-            mx_dequantize(&xt, &st, g.as_ref().map(|g| &g.0), &mut yt, &opts)
+            let (xt, st, mut yt) = (xc.input()?, sc.input()?, yc.output()?);
+            let g = gc.map(|g| g.input()).transpose()?;
+            mx_dequantize(&xt, &st, g.as_ref(), &mut yt, &opts)
         }
     })
 }
@@ -215,31 +219,35 @@ pub extern "C" fn tcast_mx_repack(
     guard(err, || {
         let fl = layout_of(from_layout, "from_layout")?;
         let tl = layout_of(to_layout, "to_layout")?;
-        // SAFETY: each pointer is NULL or valid per the C API contract.
+        // SAFETY: each pointer is NULL or valid per the C API contract; the views are
+        // made only after written_apart found each written buffer apart from the others.
         unsafe {
             let mut to_o = Output::read(to, "to")?;
             let mut ts_o = unless_null(to_scales, |t| Output::read(t, "to_scales"))?;
             let (mut fb, mut fsb) = (LayoutBuf::new(), LayoutBuf::new());
-            let (ft, fr) = read_input(from, "from", &mut fb)?;
-            let fs = unless_null(from_scales, |f| read_input(f, "from_scales", &mut fsb))?;
+            let fc = read_input(from, "from", &mut fb)?;
+            let fsc = unless_null(from_scales, |f| read_input(f, "from_scales", &mut fsb))?;
             read_mx_options(options)?;
-            let (mut tt, tr) = to_o.view()?;
-            let mut ts = ts_o.as_mut().map(|o| o.view()).transpose()?;
-            let (fsr, tsr) = (fs.as_ref().map(|f| &f.1), ts.as_ref().map(|t| &t.1));
+            let tc = to_o.check()?;
+            let tsc = ts_o.as_mut().map(|o| o.check()).transpose()?;
             written_apart(&[
-                ("the from buffer", Some(&fr), Access::Read),
-                ("the to buffer", Some(&tr), Access::Written),
-                ("the from_scales buffer", fsr, Access::Read),
-                ("the to_scales buffer", tsr, Access::Written),
+                ("the from buffer", Some(fc.range()), Access::Read),
+                ("the to buffer", Some(tc.range()), Access::Written),
+                (
+                    "the from_scales buffer",
+                    fsc.as_ref().map(Checked::range),
+                    Access::Read,
+                ),
+                (
+                    "the to_scales buffer",
+                    tsc.as_ref().map(Checked::range),
+                    Access::Written,
+                ),
             ])?;
-            mx_repack(
-                fl,
-                &ft,
-                fs.as_ref().map(|f| &f.0),
-                tl,
-                &mut tt,
-                ts.as_mut().map(|t| &mut t.0),
-            )
+            let (ft, mut tt) = (fc.input()?, tc.output()?);
+            let fs = fsc.map(|f| f.input()).transpose()?;
+            let mut ts = tsc.map(|t| t.output()).transpose()?;
+            mx_repack(fl, &ft, fs.as_ref(), tl, &mut tt, ts.as_mut())
         }
     })
 }

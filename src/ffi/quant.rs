@@ -2,8 +2,8 @@
 //! QuantizeLinear and DequantizeLinear: their options and the two operations.
 
 use super::args::{
-    byte_range, check_data, dtype_of, output_view, read_descriptor, read_layout, require_disjoint,
-    LayoutBuf,
+    byte_range, check_data, dtype_of, input_view, output_view, read_descriptor, read_layout,
+    require_disjoint, LayoutBuf,
 };
 use super::cast::init_options;
 use super::guard::{guard, guard_integer};
@@ -13,7 +13,7 @@ use super::types::{
 use crate::dtype::DType;
 use crate::error::Error;
 use crate::quant::{dequantize_linear, quantize_linear, QdqOptions};
-use crate::tensor::{Tensor, TensorMut};
+use crate::tensor::{refuse_string_bytes, Layout, Tensor, TensorMut};
 use std::ops::Range;
 
 /// An options struct that grows by appending fields (`tcast_qdq_options`,
@@ -140,29 +140,91 @@ unsafe fn read_qdq_options(ptr: *const tcast_qdq_options) -> Result<QdqOptions, 
     })
 }
 
-/// One input tensor of a Q/DQ call, checked and viewed.
+/// A tensor argument of a Q/DQ or MX call, read and checked (dtype, shape, strides,
+/// buffer size, NULL data) but not yet viewed: no slice over the caller's bytes exists
+/// until the call's overlap checks ([`written_apart`]) have passed, since a `&[u8]` and a
+/// `&mut [u8]` over the same bytes would be undefined behaviour even in a call that then
+/// fails.
+pub(super) struct Checked<'a> {
+    desc: tcast_tensor,
+    layout: Layout<'a>,
+    range: Range<usize>,
+}
+
+impl<'a> Checked<'a> {
+    /// The bytes the tensor spans.
+    pub(super) fn range(&self) -> &Range<usize> {
+        &self.range
+    }
+
+    /// The input view.
+    ///
+    /// # Safety
+    /// The descriptor's bytes stay unchanged for `'a` and no buffer this call writes
+    /// overlaps them ([`written_apart`] passed).
+    pub(super) unsafe fn input(self) -> Result<Tensor<'a>, Error> {
+        // SAFETY: forwarded from this function's contract; a STRING tensor was refused
+        // when read (`read_input`).
+        unsafe { input_view(&self.desc, self.layout) }
+    }
+
+    /// The output view.
+    ///
+    /// # Safety
+    /// The descriptor's bytes are writable and no other buffer of this call overlaps
+    /// them ([`written_apart`] passed).
+    pub(super) unsafe fn output(self) -> Result<TensorMut<'a>, Error> {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { output_view(&self.desc, self.layout) }
+    }
+}
+
+/// One input tensor of a Q/DQ or MX call, checked (not viewed, see [`Checked`]).
 ///
 /// # Safety
-/// `ptr` is NULL or a valid descriptor whose data stays unchanged during the call.
+/// `ptr` is NULL or a valid descriptor (docs/c-api.md sections 1, 4).
 pub(super) unsafe fn read_input<'a>(
     ptr: *const tcast_tensor,
     role: &str,
     buf: &'a mut LayoutBuf,
-) -> Result<(Tensor<'a>, Range<usize>), Error> {
+) -> Result<Checked<'a>, Error> {
     // SAFETY: forwarded from this function's contract.
     let desc = unsafe { read_descriptor(ptr, role) }?;
     let dtype = dtype_of(role, &desc)?;
     // SAFETY: as above.
     let layout = unsafe { read_layout(role, &desc, dtype, buf) }?;
     check_data(role, &desc, &layout)?;
+    // The refusal the input view would make, here so that errors keep their order.
+    refuse_string_bytes(&layout)?;
     let range = byte_range(&desc, &layout);
-    let data: &'a [u8] = if layout.bytes() == 0 {
-        &[]
-    } else {
-        // SAFETY: non-NULL (checked) with at least `layout.bytes()` readable bytes.
-        unsafe { std::slice::from_raw_parts(desc.data.cast::<u8>(), layout.bytes()) }
-    };
-    Ok((Tensor::from_layout(layout, data)?, range))
+    Ok(Checked {
+        desc,
+        layout,
+        range,
+    })
+}
+
+/// An output descriptor of a Q/DQ or MX call (already read), checked: dtype, shape,
+/// contiguous, buffer size and NULL data (not viewed, see [`Checked`]).
+///
+/// # Safety
+/// `desc` is a valid descriptor (docs/c-api.md section 4).
+pub(super) unsafe fn check_output<'a>(
+    desc: &tcast_tensor,
+    role: &str,
+    buf: &'a mut LayoutBuf,
+) -> Result<Checked<'a>, Error> {
+    let dtype = dtype_of(role, desc)?;
+    // SAFETY: forwarded from this function's contract.
+    let layout = unsafe { read_layout(role, desc, dtype, buf) }?;
+    layout.require_contiguous(role)?;
+    check_data(role, desc, &layout)?;
+    let range = byte_range(desc, &layout);
+    Ok(Checked {
+        desc: *desc,
+        layout,
+        range,
+    })
 }
 
 /// `read(ptr)` for an optional argument, None for NULL.
@@ -227,35 +289,38 @@ unsafe fn run_qdq(
     // SAFETY: forwarded from this function's contract.
     let ydesc = unsafe { read_descriptor(y, "y") }?;
     // SAFETY: as above.
-    let (xt, xr) = unsafe { read_input(x, "x", &mut xb) }?;
+    let xc = unsafe { read_input(x, "x", &mut xb) }?;
     // SAFETY: as above.
-    let (st, sr) = unsafe { read_input(scale, "scale", &mut sb) }?;
+    let sc = unsafe { read_input(scale, "scale", &mut sb) }?;
     // SAFETY: as above.
-    let zero = unless_null(zero_point, |z| unsafe {
+    let zc = unless_null(zero_point, |z| unsafe {
         read_input(z, "zero_point", &mut zb)
     })?;
     // SAFETY: as above.
     let opts = unsafe { read_qdq_options(options) }?;
-    let ydt = dtype_of("y", &ydesc)?;
     // SAFETY: as above.
-    let ylayout = unsafe { read_layout("y", &ydesc, ydt, &mut yb) }?;
-    ylayout.require_contiguous("y")?;
-    check_data("y", &ydesc, &ylayout)?;
-    let yr = byte_range(&ydesc, &ylayout);
+    let yc = unsafe { check_output(&ydesc, "y", &mut yb) }?;
     written_apart(&[
-        ("the x buffer", Some(&xr), Access::Read),
-        ("the scale buffer", Some(&sr), Access::Read),
+        ("the x buffer", Some(xc.range()), Access::Read),
+        ("the scale buffer", Some(sc.range()), Access::Read),
         (
             "the zero_point buffer",
-            zero.as_ref().map(|z| &z.1),
+            zc.as_ref().map(Checked::range),
             Access::Read,
         ),
-        ("the y buffer", Some(&yr), Access::Written),
+        ("the y buffer", Some(yc.range()), Access::Written),
     ])?;
-    // SAFETY: y's bytes are writable and used by nothing else (contract; overlap with
-    // the inputs checked above).
-    let mut yt = unsafe { output_view(&ydesc, ylayout) }?;
-    op(&xt, &st, zero.as_ref().map(|z| &z.0), &mut yt, &opts)
+    // SAFETY: the inputs are unchanged and y's bytes writable during the call (the
+    // contract); no written buffer overlaps another buffer (checked above).
+    let (xt, st, zt, mut yt) = unsafe {
+        (
+            xc.input()?,
+            sc.input()?,
+            zc.map(|z| z.input()).transpose()?,
+            yc.output()?,
+        )
+    };
+    op(&xt, &st, zt.as_ref(), &mut yt, &opts)
 }
 
 /// ONNX QuantizeLinear (opsets 10 to 25): `y = saturate(round(x / scale) + zero_point)`

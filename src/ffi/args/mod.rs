@@ -21,6 +21,6 @@ pub(crate) use options::{plain_options, read_options, runs_as_one_task, OptionsA
 pub(crate) use outputs::{out_arg, shape_out, shape_result, text_out, Out, ShapeOut, TextOut};
 pub(crate) use strings::{dtype_named, read_arena, read_text};
 pub(crate) use tensors::{
-    byte_range, check_data, dtype_of, input_output_views, output_view, plain_views,
+    byte_range, check_data, dtype_of, input_output_views, input_view, output_view, plain_views,
     read_descriptor, read_dims, read_input_output, read_layout, require_shape, LayoutBuf,
 };
