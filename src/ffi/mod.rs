@@ -17,6 +17,8 @@ mod args;
 mod executor;
 mod guard;
 #[cfg(test)]
+mod overlap_tests;
+#[cfg(test)]
 mod plain_paths;
 pub mod types;
 
