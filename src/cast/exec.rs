@@ -137,13 +137,6 @@ impl Plan {
 /// whole groups of every packed dtype).
 const PACKED_BLOCK: usize = 1024;
 
-/// Elements per block from a contiguous input through a kernel that packs its codes
-/// into an unpacked output (a multiple of 4). In blocks of 1024, FLOAT -> FLOAT6E3M2,
-/// FLOAT4E2M1 and INT4 unpacked ran at 6-9, 10-12 and 18 GB/s (4M elements,
-/// benches/cast.rs); in blocks of 4096 at 10-11, 13-15 and 20-28 (8192: the same), a
-/// kernel's call costing about 0.5 us more than its elements.
-const WIDE_BLOCK: usize = 4096;
-
 /// The elements `[first, first + n)` with sub-byte codes on either side: unpack, mask,
 /// gather or slice a block of source elements, convert it, and pack, widen or store the
 /// result.
@@ -188,23 +181,6 @@ fn run_sub_byte(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
             &data[first * es..(first + n) * es],
             &mut out[..packed_bytes(packs, n)],
         );
-        return;
-    }
-    if packs != 0
-        && plan.src == Storage::Bytes
-        && plan.dst == Storage::Unpacked(packs)
-        && contiguous
-    {
-        // The kernel packs the codes (its fastest form) into a buffer that stays in L1,
-        // widened into the output, in blocks larger than the general loop's (the
-        // kernels' cost per call shows below a few thousand elements).
-        let mut packed = [0u8; WIDE_BLOCK * 6 / 8];
-        for (k, piece) in out[..n].chunks_mut(WIDE_BLOCK).enumerate() {
-            let (at, m) = (first + k * WIDE_BLOCK, piece.len());
-            let packed = &mut packed[..packed_bytes(packs, m)];
-            kernel.run(&data[at * es..(at + m) * es], packed);
-            unpack(packs, packed, piece);
-        }
         return;
     }
     let mut source_block = [0u8; PACKED_BLOCK * 16];
@@ -262,7 +238,9 @@ fn run_sub_byte(plan: Plan, input: &Tensor, first: usize, out: &mut [u8]) {
                 pack(bits, &kernel_out[..m], &mut out[start..end]);
             }
             Storage::Unpacked(bits) if bits == packs => {
-                // Packed by the kernel (its fastest form), then widened to one per byte.
+                // Packed by the kernel, then widened to one per byte (a tier's packing
+                // encoder has a form that writes one code per byte, which `plan`
+                // chooses; this is for one that had not).
                 let packed = &mut kernel_out[..packed_bytes(bits, m)];
                 kernel.run(src, packed);
                 unpack(bits, packed, &mut out[done..done + m]);
@@ -450,10 +428,29 @@ pub(crate) fn plan(from: DType, to: DType, options: &CastOptions) -> Plan {
         }
         _ => kernel,
     };
+    // Codes to be held unpacked go to an encoder that writes them one per byte, not to
+    // the tier's, which packs them: packed into an L1 buffer and widened after it, FLOAT
+    // -> FLOAT6E2M3 unpacked ran at 0.53x a 16M memcpy (1.02x in L2), now 1.25x (1.95);
+    // FLOAT4E2M1 0.66 -> 1.25x (1.65 -> 2.08; Zen 4, benches/cast.rs).
+    let dst = Storage::of(to, options.sub_byte_layout);
+    let kernel = match (dst, Repr::of(from), Repr::of(to)) {
+        (Storage::Unpacked(_), Some(source), Some(target)) if kernel.packs_bits != 0 => {
+            let (saturate, round) = (options.saturate, options.round_mode as u8);
+            kernels::select_unpacked(source, target, saturate, round, Tier::detect())
+                .unwrap_or(kernel)
+        }
+        _ => kernel,
+    };
+    // A kernel that writes codes one per byte, their high bits 0, writes an unpacked
+    // output as it is held: no block loop around it.
+    let dst = match dst {
+        Storage::Unpacked(_) if kernel.packs_bits == 0 => Storage::Bytes,
+        dst => dst,
+    };
     Plan {
         kernel,
         src,
-        dst: Storage::of(to, options.sub_byte_layout),
+        dst,
         low,
     }
 }

@@ -412,3 +412,19 @@ pub fn select_any(from: Repr, to: Repr, saturate: bool, round_mode: u8, tier: Ti
         ),
     }
 }
+
+/// The encoder from `from` to the sub-byte format `to` that writes its codes one per
+/// byte (`SubByteLayout::Unpacked`, the high bits 0), for an output held so, where the
+/// one [`select_any`] picks packs them: None where the tier has no such encoder (the
+/// kernel of `select_any` is then the one to use).
+pub fn select_unpacked(
+    from: Repr,
+    to: Repr,
+    saturate: bool,
+    round_mode: u8,
+    tier: Tier,
+) -> Option<Kernel> {
+    let Repr::Low(g) = to else { return None };
+    let opt = option_bits(g, saturate, round_mode);
+    crate::simd::kernels::special_low_unpacked(from, to, opt, tier)
+}

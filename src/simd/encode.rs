@@ -21,7 +21,7 @@
 
 use crate::dtype::Scalar;
 use crate::formats::lowp::{Kind, FORMATS};
-use crate::simd::encoders::code_bytes;
+use crate::simd::encoders::output_bytes;
 use crate::simd::family::{Body, Run};
 use crate::simd::kernel::Kernel;
 use crate::simd::lanes::Halves;
@@ -258,7 +258,8 @@ unsafe fn e8m0_codes<V: Halves, const OPT: u8>(h: V) -> V {
 }
 
 /// Runs an encoder's whole steps (`S::run(src, dst)`: `step_in` source bytes to
-/// `step_codes` codes of format `F` each, at most 256 and 64) over `src`, then the values
+/// `step_codes` codes of format `F` each, at most 256 and 64, packed or, `UNPACKED`, one
+/// per byte) over `src`, then the values
 /// left over, fewer than a step, as one more step padded with zeros in a stack buffer
 /// (zero encodes to the code 0 in every format, so a part-filled last byte of packed
 /// codes gets zero bits), of whose output the bytes that belong to `dst` are copied: a
@@ -269,17 +270,17 @@ unsafe fn e8m0_codes<V: Halves, const OPT: u8>(h: V) -> V {
 /// 0.02x memcpy so).
 ///
 /// # Safety
-/// `S` runs on whole steps (the CPU runs its family); `dst.len()` is `code_bytes::<F>`
-/// of the values of `src`.
+/// `S` runs on whole steps (the CPU runs its family); `dst.len()` is
+/// `output_bytes::<F, UNPACKED>` of the values of `src`.
 #[inline(always)]
-pub(crate) unsafe fn with_padded_tail<const F: u8, S: Body>(
+pub(crate) unsafe fn with_padded_tail<const F: u8, const UNPACKED: bool, S: Body>(
     src: &[u8],
     dst: &mut [u8],
     step_in: usize,
     step_codes: usize,
 ) {
     let whole = src.len() / step_in * step_in;
-    let done = code_bytes::<F>(whole / step_in * step_codes);
+    let done = output_bytes::<F, UNPACKED>(whole / step_in * step_codes);
     // SAFETY: the caller's promise; both calls get whole steps and their output.
     unsafe { S::run(&src[..whole], &mut dst[..done]) };
     let rest = &src[whole..];
@@ -291,7 +292,7 @@ pub(crate) unsafe fn with_padded_tail<const F: u8, S: Body>(
         unsafe {
             S::run(
                 &padded[..step_in],
-                &mut codes[..code_bytes::<F>(step_codes)],
+                &mut codes[..output_bytes::<F, UNPACKED>(step_codes)],
             )
         };
         let tail = &mut dst[done..];
@@ -311,14 +312,20 @@ pub(crate) fn step_boundary() {
 }
 
 /// One step of FLOAT -> float format `F` with options `OPT`: `2 * V::LANES` f32 (`si`)
-/// rounded to bfloat16 to odd, encoded ([`encode_halves`]) and stored (`di`).
+/// rounded to bfloat16 to odd, encoded ([`encode_halves`]) and stored (`di`), packed
+/// or, `UNPACKED`, one per byte.
 ///
 /// # Safety
 /// The CPU runs `V`'s family; `si` holds `8 * V::LANES` bytes and `di`
-/// `code_bytes::<F>(2 * V::LANES)`.
+/// `output_bytes::<F, UNPACKED>(2 * V::LANES)`.
 #[inline(always)]
-unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8>(si: &[u8], di: &mut [u8]) {
-    debug_assert!(si.len() == 8 * V::LANES && di.len() == code_bytes::<F>(2 * V::LANES));
+unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    si: &[u8],
+    di: &mut [u8],
+) {
+    debug_assert!(
+        si.len() == 8 * V::LANES && di.len() == output_bytes::<F, UNPACKED>(2 * V::LANES)
+    );
     step_boundary();
     // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
     // `4 * V::LANES`) and `store_codes` writes `di`'s.
@@ -330,22 +337,35 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8>(si: &[u8], di: 
             encode_halves::<V, 1, F, OPT>(lo),
             encode_halves::<V, 1, F, OPT>(hi),
         );
-        V::store_f32_codes::<F>(di, lo, hi);
+        if UNPACKED {
+            V::store_f32_bytes(di, lo, hi);
+        } else {
+            V::store_f32_codes::<F>(di, lo, hi);
+        }
     }
 }
 
 /// One step of FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options
-/// `OPT`: `2 * V::LANES` values (`si`) encoded ([`encode_halves`]) and stored (`di`).
+/// `OPT`: `2 * V::LANES` values (`si`) encoded ([`encode_halves`]) and stored (`di`),
+/// packed or, `UNPACKED`, one per byte.
 ///
 /// # Safety
 /// The CPU runs `V`'s family; `si` holds `4 * V::LANES` bytes and `di`
-/// `code_bytes::<F>(2 * V::LANES)`.
+/// `output_bytes::<F, UNPACKED>(2 * V::LANES)`.
 #[inline(always)]
-unsafe fn encode_half_step<V: Halves, const SRC: u8, const F: u8, const OPT: u8>(
+unsafe fn encode_half_step<
+    V: Halves,
+    const SRC: u8,
+    const F: u8,
+    const OPT: u8,
+    const UNPACKED: bool,
+>(
     si: &[u8],
     di: &mut [u8],
 ) {
-    debug_assert!(si.len() == 4 * V::LANES && di.len() == code_bytes::<F>(2 * V::LANES));
+    debug_assert!(
+        si.len() == 4 * V::LANES && di.len() == output_bytes::<F, UNPACKED>(2 * V::LANES)
+    );
     step_boundary();
     // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
     // `2 * V::LANES`) and `store_codes` writes `di`'s.
@@ -353,29 +373,39 @@ unsafe fn encode_half_step<V: Halves, const SRC: u8, const F: u8, const OPT: u8>
         let p = si.as_ptr();
         let lo = encode_halves::<V, SRC, F, OPT>(V::load(p));
         let hi = encode_halves::<V, SRC, F, OPT>(V::load(p.add(2 * V::LANES)));
-        V::store_codes::<F>(di, lo, hi);
+        if UNPACKED {
+            V::store_bytes(di, lo, hi);
+        } else {
+            V::store_codes::<F>(di, lo, hi);
+        }
     }
 }
 
 /// [`encode_f32_step`] as a [`Body`], for the families' step loops.
-pub(crate) struct F32Step<V, const F: u8, const OPT: u8>(PhantomData<V>);
+pub(crate) struct F32Step<V, const F: u8, const OPT: u8, const UNPACKED: bool>(PhantomData<V>);
 
-impl<V: Halves, const F: u8, const OPT: u8> Body for F32Step<V, F, OPT> {
+impl<V: Halves, const F: u8, const OPT: u8, const UNPACKED: bool> Body
+    for F32Step<V, F, OPT, UNPACKED>
+{
     #[inline(always)]
     unsafe fn run(si: &[u8], di: &mut [u8]) {
         // SAFETY: the caller's promise is the step's.
-        unsafe { encode_f32_step::<V, F, OPT>(si, di) }
+        unsafe { encode_f32_step::<V, F, OPT, UNPACKED>(si, di) }
     }
 }
 
 /// [`encode_half_step`] as a [`Body`], for the families' step loops.
-pub(crate) struct HalfStep<V, const SRC: u8, const F: u8, const OPT: u8>(PhantomData<V>);
+pub(crate) struct HalfStep<V, const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    PhantomData<V>,
+);
 
-impl<V: Halves, const SRC: u8, const F: u8, const OPT: u8> Body for HalfStep<V, SRC, F, OPT> {
+impl<V: Halves, const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool> Body
+    for HalfStep<V, SRC, F, OPT, UNPACKED>
+{
     #[inline(always)]
     unsafe fn run(si: &[u8], di: &mut [u8]) {
         // SAFETY: the caller's promise is the step's.
-        unsafe { encode_half_step::<V, SRC, F, OPT>(si, di) }
+        unsafe { encode_half_step::<V, SRC, F, OPT, UNPACKED>(si, di) }
     }
 }
 
@@ -391,19 +421,27 @@ pub(crate) trait EncoderFamily: Copy + 'static {
     /// A kernel of the family (this token proves the CPU runs it).
     fn kernel(self, run: Run, src_size: usize, dst_size: usize) -> Kernel;
     /// FLOAT -> format `F` (a float or an integer format) with options `OPT` over
-    /// whole steps of `2 * V::LANES` values.
+    /// whole steps of `2 * V::LANES` values, the codes packed or, `UNPACKED`, one per
+    /// byte.
     ///
     /// # Safety
     /// The CPU runs the family; `src.len()` is a multiple of `8 * V::LANES` and
-    /// `dst.len()` is `code_bytes::<F>` of `src.len() / 4`.
-    unsafe fn f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]);
+    /// `dst.len()` is `output_bytes::<F, UNPACKED>` of `src.len() / 4`.
+    unsafe fn f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
+        src: &[u8],
+        dst: &mut [u8],
+    );
     /// FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options `OPT` over
-    /// whole steps of `2 * V::LANES` values.
+    /// whole steps of `2 * V::LANES` values, the codes packed or, `UNPACKED`, one per
+    /// byte.
     ///
     /// # Safety
     /// The CPU runs the family; `src.len()` is a multiple of `4 * V::LANES` and
-    /// `dst.len()` is `code_bytes::<F>` of `src.len() / 2`.
-    unsafe fn half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]);
+    /// `dst.len()` is `output_bytes::<F, UNPACKED>` of `src.len() / 2`.
+    unsafe fn half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+        src: &[u8],
+        dst: &mut [u8],
+    );
 }
 
 /// Implements [`EncoderFamily`] for a family's token: `encoder_family!(Token, Vector,
@@ -424,17 +462,25 @@ macro_rules! encoder_family {
                 $kernel(run, src_size, dst_size, self)
             }
             #[inline(always)]
-            unsafe fn f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-                // SAFETY: the caller's promise is the steps'.
-                unsafe { $f32_steps::<F, OPT>(src, dst) }
-            }
-            #[inline(always)]
-            unsafe fn half_steps<const SRC: u8, const F: u8, const OPT: u8>(
+            unsafe fn f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
                 src: &[u8],
                 dst: &mut [u8],
             ) {
                 // SAFETY: the caller's promise is the steps'.
-                unsafe { $half_steps::<SRC, F, OPT>(src, dst) }
+                unsafe { $f32_steps::<F, OPT, UNPACKED>(src, dst) }
+            }
+            #[inline(always)]
+            unsafe fn half_steps<
+                const SRC: u8,
+                const F: u8,
+                const OPT: u8,
+                const UNPACKED: bool,
+            >(
+                src: &[u8],
+                dst: &mut [u8],
+            ) {
+                // SAFETY: the caller's promise is the steps'.
+                unsafe { $half_steps::<SRC, F, OPT, UNPACKED>(src, dst) }
             }
         }
     };
@@ -442,74 +488,99 @@ macro_rules! encoder_family {
 pub(crate) use encoder_family;
 
 /// [`EncoderFamily::f32_steps`] as a [`Body`], for [`with_padded_tail`].
-struct F32Steps<E, const F: u8, const OPT: u8>(PhantomData<E>);
+struct F32Steps<E, const F: u8, const OPT: u8, const UNPACKED: bool>(PhantomData<E>);
 
-impl<E: EncoderFamily, const F: u8, const OPT: u8> Body for F32Steps<E, F, OPT> {
-    #[inline(always)]
-    unsafe fn run(src: &[u8], dst: &mut [u8]) {
-        // SAFETY: the caller's promise is the steps'.
-        unsafe { E::f32_steps::<F, OPT>(src, dst) }
-    }
-}
-
-/// [`EncoderFamily::half_steps`] as a [`Body`], for [`with_padded_tail`].
-struct HalfSteps<E, const SRC: u8, const F: u8, const OPT: u8>(PhantomData<E>);
-
-impl<E: EncoderFamily, const SRC: u8, const F: u8, const OPT: u8> Body
-    for HalfSteps<E, SRC, F, OPT>
+impl<E: EncoderFamily, const F: u8, const OPT: u8, const UNPACKED: bool> Body
+    for F32Steps<E, F, OPT, UNPACKED>
 {
     #[inline(always)]
     unsafe fn run(src: &[u8], dst: &mut [u8]) {
         // SAFETY: the caller's promise is the steps'.
-        unsafe { E::half_steps::<SRC, F, OPT>(src, dst) }
+        unsafe { E::f32_steps::<F, OPT, UNPACKED>(src, dst) }
     }
 }
 
-/// The body of family `E`'s encoder from FLOAT to format `F` with options `OPT`.
-struct EncodeF32<E, const F: u8, const OPT: u8>(PhantomData<E>);
+/// [`EncoderFamily::half_steps`] as a [`Body`], for [`with_padded_tail`].
+struct HalfSteps<E, const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    PhantomData<E>,
+);
 
-impl<E: EncoderFamily, const F: u8, const OPT: u8> Body for EncodeF32<E, F, OPT> {
+impl<E: EncoderFamily, const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool> Body
+    for HalfSteps<E, SRC, F, OPT, UNPACKED>
+{
+    #[inline(always)]
+    unsafe fn run(src: &[u8], dst: &mut [u8]) {
+        // SAFETY: the caller's promise is the steps'.
+        unsafe { E::half_steps::<SRC, F, OPT, UNPACKED>(src, dst) }
+    }
+}
+
+/// The body of family `E`'s encoder from FLOAT to format `F` with options `OPT`, the
+/// codes packed or, `UNPACKED`, one per byte.
+struct EncodeF32<E, const F: u8, const OPT: u8, const UNPACKED: bool>(PhantomData<E>);
+
+impl<E: EncoderFamily, const F: u8, const OPT: u8, const UNPACKED: bool> Body
+    for EncodeF32<E, F, OPT, UNPACKED>
+{
     #[inline(always)]
     unsafe fn run(src: &[u8], dst: &mut [u8]) {
         let lanes = <E::V as Halves>::LANES;
         // SAFETY: the caller runs the family and sized `dst` for `src`; the steps get
         // whole steps of `2 * lanes` values.
-        unsafe { with_padded_tail::<F, F32Steps<E, F, OPT>>(src, dst, 8 * lanes, 2 * lanes) }
+        unsafe {
+            with_padded_tail::<F, UNPACKED, F32Steps<E, F, OPT, UNPACKED>>(
+                src,
+                dst,
+                8 * lanes,
+                2 * lanes,
+            )
+        }
     }
 }
 
 /// The body of family `E`'s encoder from FLOAT16 or BFLOAT16 (`SRC`: 0, 1) to float
-/// format `F` with options `OPT`.
-struct EncodeHalf<E, const SRC: u8, const F: u8, const OPT: u8>(PhantomData<E>);
+/// format `F` with options `OPT`, the codes packed or, `UNPACKED`, one per byte.
+struct EncodeHalf<E, const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    PhantomData<E>,
+);
 
-impl<E: EncoderFamily, const SRC: u8, const F: u8, const OPT: u8> Body
-    for EncodeHalf<E, SRC, F, OPT>
+impl<E: EncoderFamily, const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool> Body
+    for EncodeHalf<E, SRC, F, OPT, UNPACKED>
 {
     #[inline(always)]
     unsafe fn run(src: &[u8], dst: &mut [u8]) {
         let lanes = <E::V as Halves>::LANES;
         // SAFETY: as for `EncodeF32`.
-        unsafe { with_padded_tail::<F, HalfSteps<E, SRC, F, OPT>>(src, dst, 4 * lanes, 2 * lanes) }
+        unsafe {
+            with_padded_tail::<F, UNPACKED, HalfSteps<E, SRC, F, OPT, UNPACKED>>(
+                src,
+                dst,
+                4 * lanes,
+                2 * lanes,
+            )
+        }
     }
 }
 
 /// Family `E`'s encoder of format `F` with options `OPT` from `source`, if it has one:
 /// FLOAT to every format, FLOAT16 and BFLOAT16 to the float formats. A 4-bit, 2-bit or
-/// 6-bit format's packs its codes itself.
-pub(crate) fn encoder<E: EncoderFamily, const F: u8, const OPT: u8>(
+/// 6-bit format's packs its codes itself, unless `UNPACKED`: then it writes them one
+/// per byte (`SubByteLayout::Unpacked`), the vector's bytes before packing, where a
+/// packed kernel's output was widened in a second pass (`formats::pack::unpack`).
+pub(crate) fn encoder<E: EncoderFamily, const F: u8, const OPT: u8, const UNPACKED: bool>(
     source: Scalar,
     family: E,
 ) -> Option<Kernel> {
     let is_int = matches!(FORMATS[F as usize].kind, Kind::Int { .. });
     let (run, size) = match source {
-        Scalar::F32 => (family.entry::<EncodeF32<E, F, OPT>>(), 4),
-        Scalar::F16 if !is_int => (family.entry::<EncodeHalf<E, 0, F, OPT>>(), 2),
-        Scalar::Bf16 if !is_int => (family.entry::<EncodeHalf<E, 1, F, OPT>>(), 2),
+        Scalar::F32 => (family.entry::<EncodeF32<E, F, OPT, UNPACKED>>(), 4),
+        Scalar::F16 if !is_int => (family.entry::<EncodeHalf<E, 0, F, OPT, UNPACKED>>(), 2),
+        Scalar::Bf16 if !is_int => (family.entry::<EncodeHalf<E, 1, F, OPT, UNPACKED>>(), 2),
         _ => return None,
     };
     let kernel = family.kernel(run, size, 1);
     Some(match FORMATS[F as usize].bits {
-        bits @ (4 | 2 | 6) => kernel.packing(bits),
+        bits @ (4 | 2 | 6) if !UNPACKED => kernel.packing(bits),
         _ => kernel,
     })
 }

@@ -13,3 +13,14 @@ use crate::formats::pack::packed_bytes;
 pub const fn code_bytes<const F: u8>(codes: usize) -> usize {
     packed_bytes(FORMATS[F as usize].bits, codes)
 }
+
+/// Bytes of `codes` codes of format `F` as an encoder writes them: packed
+/// ([`code_bytes`]), or one per byte when `UNPACKED` (`SubByteLayout::Unpacked`, the
+/// high bits 0).
+pub const fn output_bytes<const F: u8, const UNPACKED: bool>(codes: usize) -> usize {
+    if UNPACKED {
+        codes
+    } else {
+        code_bytes::<F>(codes)
+    }
+}

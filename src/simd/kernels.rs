@@ -6,6 +6,7 @@
 use super::cpu::Tier;
 use crate::dtype::Scalar;
 use crate::formats::dispatch::{by_format_and_options, OptionsVisitor};
+use crate::formats::lowp::FORMATS;
 use crate::formats::repr::Repr;
 use crate::simd::kernel::Kernel;
 
@@ -28,7 +29,37 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
 pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
     match (from, to) {
         (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => {
-            by_format_and_options(format, opt, Encoder { source, tier })
+            let unpacked = false;
+            by_format_and_options(
+                format,
+                opt,
+                Encoder {
+                    source,
+                    tier,
+                    unpacked,
+                },
+            )
+        }
+        _ => None,
+    }
+}
+
+/// As [`special_low`], the encoder to a 4-bit, 2-bit or 6-bit format that writes its
+/// codes one per byte (`SubByteLayout::Unpacked`, the high bits 0) rather than packed,
+/// if there is one; None for the 8-bit formats.
+pub fn special_low_unpacked(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
+    match (from, to) {
+        (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => {
+            let unpacked = true;
+            by_format_and_options(
+                format,
+                opt,
+                Encoder {
+                    source,
+                    tier,
+                    unpacked,
+                },
+            )
         }
         _ => None,
     }
@@ -43,17 +74,37 @@ struct Encoder {
     )]
     source: Scalar,
     tier: Tier,
+    /// The codes one per byte ([`special_low_unpacked`]).
+    unpacked: bool,
+}
+
+impl Encoder {
+    /// The tier's encoder of format `F` with options `OPT`, the codes packed or,
+    /// `UNPACKED`, one per byte.
+    fn of<const F: u8, const OPT: u8, const UNPACKED: bool>(self) -> Option<Kernel> {
+        match self.tier {
+            Tier::Portable => None,
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx2(token) => {
+                super::x86_64::cast::encoder::<F, OPT, UNPACKED>(self.source, token)
+            }
+            #[cfg(target_arch = "aarch64")]
+            Tier::Neon(token) => super::encode::encoder::<_, F, OPT, UNPACKED>(self.source, token),
+        }
+    }
 }
 
 impl OptionsVisitor for Encoder {
     type Out = Option<Kernel>;
     fn visit<const F: u8, const OPT: u8>(self) -> Option<Kernel> {
-        match self.tier {
-            Tier::Portable => None,
-            #[cfg(target_arch = "x86_64")]
-            Tier::Avx2(token) => super::x86_64::cast::encoder::<F, OPT>(self.source, token),
-            #[cfg(target_arch = "aarch64")]
-            Tier::Neon(token) => super::encode::encoder::<_, F, OPT>(self.source, token),
+        if !self.unpacked {
+            self.of::<F, OPT, false>()
+        } else if const { FORMATS[F as usize].bits < 8 } {
+            // Only the sub-byte formats have a second form (a constant condition: the
+            // 8-bit ones' instances are never made).
+            self.of::<F, OPT, true>()
+        } else {
+            None
         }
     }
 }

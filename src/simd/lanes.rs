@@ -25,6 +25,12 @@ pub(crate) trait Halves: Copy {
     /// As [`Self::store_codes`], the lanes of `lo` and `hi` in the order of
     /// [`Self::load_f32_odd`].
     unsafe fn store_f32_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self);
+    /// Stores the codes in the lanes of `lo` then `hi` (element order, each below 256,
+    /// or 0x1ff for 0xff) one per byte into `di`, `2 * LANES` bytes, whatever their format's width.
+    unsafe fn store_bytes(di: &mut [u8], lo: Self, hi: Self);
+    /// As [`Self::store_bytes`], the lanes of `lo` and `hi` in the order of
+    /// [`Self::load_f32_odd`].
+    unsafe fn store_f32_bytes(di: &mut [u8], lo: Self, hi: Self);
     /// Every lane `x`.
     unsafe fn splat(x: u16) -> Self;
     unsafe fn and(self, other: Self) -> Self;
@@ -178,6 +184,23 @@ halves_impls! {
         avx2: store_codes::<F>(di, pack_pairs(lo, hi)),
         avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi)),
         neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
+    }
+    // The stores of one code per byte: `di` holds the `2 * LANES` bytes written.
+    fn store_bytes(di: &mut [u8], lo: Self, hi: Self) -> () {
+        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_words(lo, hi)),
+        avx512: {
+            let bytes = _mm512_permutex2var_epi8(lo, word_order(), hi);
+            _mm512_storeu_si512(di.as_mut_ptr().cast(), bytes)
+        },
+        neon: vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi)),
+    }
+    fn store_f32_bytes(di: &mut [u8], lo: Self, hi: Self) -> () {
+        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_pairs(lo, hi)),
+        avx512: {
+            let bytes = _mm512_permutex2var_epi8(lo, word_order(), hi);
+            _mm512_storeu_si512(di.as_mut_ptr().cast(), bytes)
+        },
+        neon: vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi)),
     }
     fn splat(x: u16) -> Self {
         avx2: _mm256_set1_epi16(x as i16),

@@ -37,7 +37,7 @@ use crate::formats::lowp::{Kind, FORMATS};
 use crate::simd::cpu::Tier;
 use crate::simd::decode;
 use crate::simd::encode;
-use crate::simd::encoders::code_bytes;
+use crate::simd::encoders::output_bytes;
 use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
 use crate::simd::kernel::Kernel;
 use half::f16;
@@ -56,7 +56,7 @@ bodies! {
 // The integer encoders' step (the float encoders are `simd/encode.rs`'s, the decoders
 // `simd/decode.rs`'s).
 bodies! {
-    EncodeIntStep<const F: u8> => encode_int_step;
+    EncodeIntStep<const F: u8, const UNPACKED: bool> => encode_int_step;
 }
 
 /// The hand-written kernel for a pair of standard types, if there is one.
@@ -202,38 +202,46 @@ unsafe fn each_step<S: Body>(src: &[u8], dst: &mut [u8], step_in: usize, step_ou
     }
 }
 
-/// FLOAT -> format `F` with options `OPT`, whole steps of 16 values: the float formats
-/// by [`encode::F32Step`], the integer ones by [`encode_int_step`].
+/// FLOAT -> format `F` with options `OPT`, whole steps of 16 values, the codes packed
+/// or, `UNPACKED`, one per byte: the float formats by [`encode::F32Step`], the integer
+/// ones by [`encode_int_step`].
 ///
 /// # Safety
 /// The CPU runs the NEON family; `src.len()` is a multiple of 64 and `dst.len()` is
-/// `code_bytes::<F>` of `src.len() / 4`.
+/// `output_bytes::<F, UNPACKED>` of `src.len() / 4`.
 #[inline(always)]
-unsafe fn encode_float_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    let out = code_bytes::<F>(16);
+unsafe fn encode_float_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let out = output_bytes::<F, UNPACKED>(16);
     // SAFETY: the caller runs the NEON family; each step gets 64 source bytes and the
     // output of 16 codes, as it needs.
     unsafe {
         if matches!(FORMATS[F as usize].kind, Kind::Int { .. }) {
-            each_step::<EncodeIntStep<F>>(src, dst, 64, out);
+            each_step::<EncodeIntStep<F, UNPACKED>>(src, dst, 64, out);
         } else {
-            each_step::<encode::F32Step<uint16x8_t, F, OPT>>(src, dst, 64, out);
+            each_step::<encode::F32Step<uint16x8_t, F, OPT, UNPACKED>>(src, dst, 64, out);
         }
     }
 }
 
 /// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> float format `F` with options `OPT`, whole
-/// steps of 16 values ([`encode::HalfStep`]).
+/// steps of 16 values ([`encode::HalfStep`]), the codes packed or, `UNPACKED`, one per
+/// byte.
 ///
 /// # Safety
 /// The CPU runs the NEON family; `src.len()` is a multiple of 32 and `dst.len()` is
-/// `code_bytes::<F>` of `src.len() / 2`.
+/// `output_bytes::<F, UNPACKED>` of `src.len() / 2`.
 #[inline(always)]
-unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    let out = code_bytes::<F>(16);
+unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let out = output_bytes::<F, UNPACKED>(16);
     // SAFETY: the caller runs the NEON family; each step gets 32 source bytes and the
     // output of 16 codes, as it needs.
-    unsafe { each_step::<encode::HalfStep<uint16x8_t, SRC, F, OPT>>(src, dst, 32, out) }
+    unsafe { each_step::<encode::HalfStep<uint16x8_t, SRC, F, OPT, UNPACKED>>(src, dst, 32, out) }
 }
 
 /// One step of FLOAT to an integer format: 16 f32 (`si`, 64 bytes) to the low bits of
@@ -242,12 +250,14 @@ unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8
 /// more (infinities included) to i32::MIN or i32::MAX, where the rule gives 0: those
 /// lanes are cleared (for i32::MIN the low bits were 0 already, for i32::MAX they were
 /// all ones). Below 2^31 every f32 of magnitude 2^23 or more is an integer, so no lane
-/// rounds up across that bound. The codes are packed (`store_codes`) here.
+/// rounds up across that bound. The codes are packed (`store_codes`) here, or stored
+/// one per byte (`UNPACKED`).
 ///
 /// # Safety
-/// The CPU runs the NEON family; `si` holds 64 bytes and `di` `code_bytes::<F>(16)`.
+/// The CPU runs the NEON family; `si` holds 64 bytes and `di`
+/// `output_bytes::<F, UNPACKED>(16)`.
 #[inline(always)]
-unsafe fn encode_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
+unsafe fn encode_int_step<const F: u8, const UNPACKED: bool>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the NEON family; the loads read `si`'s 64 bytes and
     // `store_codes` writes `di`'s.
     unsafe {
@@ -261,7 +271,13 @@ unsafe fn encode_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
         let lo = vmovn_high_u32(vmovn_u32(int(0)), int(1));
         let hi = vmovn_high_u32(vmovn_u32(int(2)), int(3));
         let mask = vdupq_n_u8((1 << FORMATS[F as usize].bits) - 1);
-        store_codes::<F>(di, vandq_u8(vmovn_high_u16(vmovn_u16(lo), hi), mask));
+        let codes = vandq_u8(vmovn_high_u16(vmovn_u16(lo), hi), mask);
+        if UNPACKED {
+            // In bounds: `di` holds 16 bytes.
+            vst1q_u8(di.as_mut_ptr(), codes);
+        } else {
+            store_codes::<F>(di, codes);
+        }
     }
 }
 

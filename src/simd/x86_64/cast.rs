@@ -25,7 +25,7 @@ use crate::formats::lut::{lut_all, lut_size, Lut, LUT_F32};
 use crate::simd::cpu::Tier;
 use crate::simd::decode;
 use crate::simd::encode;
-use crate::simd::encoders::code_bytes;
+use crate::simd::encoders::output_bytes;
 use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
 use half::{bf16, f16};
@@ -544,22 +544,34 @@ unsafe fn pack_codes(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i 
 }
 
 /// FLOAT -> format `F` with options `OPT`, whole steps of 32 values in
-/// [`four_streams!`]: the float formats by [`encode::F32Step`], FLOAT4E2M1 by its own
-/// step, the integer formats by conversion.
+/// [`four_streams!`], the codes packed or, `UNPACKED`, one per byte: the float formats
+/// by [`encode::F32Step`], FLOAT4E2M1 packed by its own step, the integer formats by
+/// conversion.
 ///
 /// # Safety
 /// The CPU runs the AVX2 family; `src.len()` is a multiple of 128 and `dst.len()` is
-/// `code_bytes::<F>` of `src.len() / 4`.
+/// `output_bytes::<F, UNPACKED>` of `src.len() / 4`.
 #[inline(always)]
-unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    let out = code_bytes::<F>(32);
+unsafe fn encode_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let out = output_bytes::<F, UNPACKED>(32);
     // SAFETY: the caller runs the AVX2 family; each step gets 128 source bytes and the
     // output of 32 codes, as it needs.
     unsafe {
         match FORMATS[F as usize].kind {
-            Kind::Int { .. } => four_streams!(encode_f32_int_step::<F>, 128, out, src, dst),
-            Kind::Fp4 => four_streams!(encode_f32_fp4_step, 128, 16, src, dst),
-            _ => four_streams!(encode::F32Step::<__m256i, F, OPT>::run, 128, out, src, dst),
+            Kind::Int { .. } => {
+                four_streams!(encode_f32_int_step::<F, UNPACKED>, 128, out, src, dst)
+            }
+            Kind::Fp4 if !UNPACKED => four_streams!(encode_f32_fp4_step, 128, 16, src, dst),
+            _ => four_streams!(
+                encode::F32Step::<__m256i, F, OPT, UNPACKED>::run,
+                128,
+                out,
+                src,
+                dst
+            ),
         }
     }
 }
@@ -568,12 +580,14 @@ unsafe fn encode_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8
 /// values: the low bits of each value rounded to the nearest even integer. The
 /// conversion instruction rounds so (the default rounding mode) and gives 0x80000000
 /// for NaN, infinities and magnitudes of 2^31 or more, whose low bits are 0 as the rule
-/// has it (`lowp::LowSource`). The codes are packed (`store_codes`) here.
+/// has it (`lowp::LowSource`). The codes are packed (`store_codes`) here, or stored one
+/// per byte (`UNPACKED`).
 ///
 /// # Safety
-/// The CPU must support AVX2; `si` holds 128 bytes and `di` `code_bytes::<F>(32)`.
+/// The CPU must support AVX2; `si` holds 128 bytes and `di`
+/// `output_bytes::<F, UNPACKED>(32)`.
 #[inline(always)]
-unsafe fn encode_f32_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
+unsafe fn encode_f32_int_step<const F: u8, const UNPACKED: bool>(si: &[u8], di: &mut [u8]) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
     // read `si`'s 128 bytes and `store_codes` writes `di`'s.
     unsafe {
@@ -583,7 +597,13 @@ unsafe fn encode_f32_int_step<const F: u8>(si: &[u8], di: &mut [u8]) {
             let v = _mm256_loadu_ps(p.add(32 * k).cast());
             _mm256_and_si256(_mm256_cvtps_epi32(v), mask)
         };
-        store_codes::<F>(di, pack_codes(code(0), code(1), code(2), code(3)));
+        let codes = pack_codes(code(0), code(1), code(2), code(3));
+        if UNPACKED {
+            // In bounds: `di` holds 32 bytes.
+            _mm256_storeu_si256(di.as_mut_ptr().cast(), codes);
+        } else {
+            store_codes::<F>(di, codes);
+        }
     }
 }
 
@@ -624,19 +644,23 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
 }
 
 /// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> float format `F` with options `OPT`, whole
-/// steps of 32 values ([`encode::HalfStep`]) in [`four_streams!`].
+/// steps of 32 values ([`encode::HalfStep`]) in [`four_streams!`], the codes packed
+/// or, `UNPACKED`, one per byte.
 ///
 /// # Safety
 /// The CPU runs the AVX2 family; `src.len()` is a multiple of 64 and `dst.len()` is
-/// `code_bytes::<F>` of `src.len() / 2`.
+/// `output_bytes::<F, UNPACKED>` of `src.len() / 2`.
 #[inline(always)]
-unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    let out = code_bytes::<F>(32);
+unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let out = output_bytes::<F, UNPACKED>(32);
     // SAFETY: the caller runs the AVX2 family; each step gets 64 source bytes and the
     // output of 32 codes, as it needs.
     unsafe {
         four_streams!(
-            encode::HalfStep::<__m256i, SRC, F, OPT>::run,
+            encode::HalfStep::<__m256i, SRC, F, OPT, UNPACKED>::run,
             64,
             out,
             src,
@@ -795,14 +819,17 @@ encode::encoder_family!(
 );
 
 /// The tier's encoder of format `F` with options `OPT` from `source`, if it has one
-/// (`encode::encoder`): on 512-bit vectors ([`Wide`]) where the token has the VBMI
-/// build, else on AVX2's.
-pub fn encoder<const F: u8, const OPT: u8>(source: Scalar, token: Avx2) -> Option<Kernel> {
+/// (`encode::encoder`, the codes packed or, `UNPACKED`, one per byte): on 512-bit
+/// vectors ([`Wide`]) where the token has the VBMI build, else on AVX2's.
+pub fn encoder<const F: u8, const OPT: u8, const UNPACKED: bool>(
+    source: Scalar,
+    token: Avx2,
+) -> Option<Kernel> {
     #[cfg(tcast_avx512)]
     if let Some(wide) = Wide::of(token) {
-        return encode::encoder::<Wide, F, OPT>(source, wide);
+        return encode::encoder::<Wide, F, OPT, UNPACKED>(source, wide);
     }
-    encode::encoder::<Avx2, F, OPT>(source, token)
+    encode::encoder::<Avx2, F, OPT, UNPACKED>(source, token)
 }
 
 /// The encoders on 512-bit vectors (`__m512i`, 32 lanes; `x86_64/lanes.rs`' `wide`):
@@ -835,42 +862,56 @@ fn wide_kernel(run: Run, src_size: usize, dst_size: usize, token: Wide) -> Kerne
 }
 
 /// FLOAT -> format `F` with options `OPT` on [`Wide`], whole steps of 64 values in
-/// [`four_streams!`] ([`encode::F32Step`]); the integer formats by the AVX2 steps.
+/// [`four_streams!`] ([`encode::F32Step`]), the codes packed or, `UNPACKED`, one per
+/// byte; the integer formats by the AVX2 steps.
 ///
 /// # Safety
 /// The CPU runs the VBMI family; `src.len()` is a multiple of 256 and `dst.len()` is
-/// `code_bytes::<F>` of `src.len() / 4`.
+/// `output_bytes::<F, UNPACKED>` of `src.len() / 4`.
 #[cfg(tcast_avx512)]
 #[clippy::msrv = "1.89"] // built by Rust 1.89 or later only (build.rs)
 #[inline(always)]
-unsafe fn wide_f32_steps<const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    let out = code_bytes::<F>(64);
+unsafe fn wide_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let out = output_bytes::<F, UNPACKED>(64);
     // SAFETY: the caller runs the VBMI family (which includes AVX2's); each step gets
     // 256 source bytes and the output of 64 codes, as it needs.
     unsafe {
         match FORMATS[F as usize].kind {
-            Kind::Int { .. } => encode_f32_steps::<F, OPT>(src, dst),
-            _ => four_streams!(encode::F32Step::<__m512i, F, OPT>::run, 256, out, src, dst),
+            Kind::Int { .. } => encode_f32_steps::<F, OPT, UNPACKED>(src, dst),
+            _ => four_streams!(
+                encode::F32Step::<__m512i, F, OPT, UNPACKED>::run,
+                256,
+                out,
+                src,
+                dst
+            ),
         }
     }
 }
 
 /// FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options `OPT` on
-/// [`Wide`], whole steps of 64 values ([`encode::HalfStep`]) in [`four_streams!`].
+/// [`Wide`], whole steps of 64 values ([`encode::HalfStep`]) in [`four_streams!`], the
+/// codes packed or, `UNPACKED`, one per byte.
 ///
 /// # Safety
 /// The CPU runs the VBMI family; `src.len()` is a multiple of 128 and `dst.len()` is
-/// `code_bytes::<F>` of `src.len() / 2`.
+/// `output_bytes::<F, UNPACKED>` of `src.len() / 2`.
 #[cfg(tcast_avx512)]
 #[clippy::msrv = "1.89"] // built by Rust 1.89 or later only (build.rs)
 #[inline(always)]
-unsafe fn wide_half_steps<const SRC: u8, const F: u8, const OPT: u8>(src: &[u8], dst: &mut [u8]) {
-    let out = code_bytes::<F>(64);
+unsafe fn wide_half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNPACKED: bool>(
+    src: &[u8],
+    dst: &mut [u8],
+) {
+    let out = output_bytes::<F, UNPACKED>(64);
     // SAFETY: the caller runs the VBMI family; each step gets 128 source bytes and the
     // output of 64 codes, as it needs.
     unsafe {
         four_streams!(
-            encode::HalfStep::<__m512i, SRC, F, OPT>::run,
+            encode::HalfStep::<__m512i, SRC, F, OPT, UNPACKED>::run,
             128,
             out,
             src,
