@@ -46,6 +46,8 @@ pub(crate) trait Halves: Copy {
     unsafe fn sub_sat(self, other: Self) -> Self;
     /// Unsigned minimum.
     unsafe fn min(self, other: Self) -> Self;
+    /// Signed maximum.
+    unsafe fn max_signed(self, other: Self) -> Self;
     /// Signed `self > other`.
     unsafe fn gt(self, other: Self) -> Self;
     unsafe fn eq(self, other: Self) -> Self;
@@ -256,6 +258,14 @@ halves_impls! {
         avx2: _mm256_min_epu16(self, other),
         avx512: _mm512_min_epu16(self, other),
         neon: vminq_u16(self, other),
+    }
+    self fn max_signed(self, other: Self) {
+        avx2: _mm256_max_epi16(self, other),
+        avx512: _mm512_max_epi16(self, other),
+        neon: {
+            let (a, b) = (vreinterpretq_s16_u16(self), vreinterpretq_s16_u16(other));
+            vreinterpretq_u16_s16(vmaxq_s16(a, b))
+        },
     }
     self fn gt(self, other: Self) {
         avx2: _mm256_cmpgt_epi16(self, other),
