@@ -17,7 +17,8 @@
 //! faster per core than this one.
 //! The last section casts sub-byte tensors held one element per byte
 //! (`SubByteLayout::Unpacked`, ml_dtypes' storage), which the cast reads and writes
-//! through the packed kernels a block at a time.
+//! through kernels of codes one per byte (the decoders of unpacked codes, the
+//! encoders that store their codes so).
 //! `cargo bench --bench cast [-- N] [-- WORD] [-- --busy]` (N elements, default 16M; WORD
 //! keeps only the pairs whose "FROM -> TO" name contains it, ignoring case). `--busy` adds
 //! a second column of every figure, measured in the same rounds with a compute-bound
