@@ -27,40 +27,28 @@ pub fn special(from: Scalar, to: Scalar, tier: Tier) -> Option<Kernel> {
 /// tier's encoders from a standard scalar to a low-precision format
 /// (`encode::encoder::<Family, F, OPT>`), found through the generated dispatch table.
 pub fn special_low(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
-    match (from, to) {
-        (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => {
-            let unpacked = false;
-            by_format_and_options(
-                format,
-                opt,
-                Encoder {
-                    source,
-                    tier,
-                    unpacked,
-                },
-            )
-        }
-        _ => None,
-    }
+    encoder_kernel(from, to, opt, tier, false)
 }
 
 /// As [`special_low`], the encoder to a 4-bit, 2-bit or 6-bit format that writes its
 /// codes one per byte (`SubByteLayout::Unpacked`, the high bits 0) rather than packed,
 /// if there is one; None for the 8-bit formats.
 pub fn special_low_unpacked(from: Repr, to: Repr, opt: u8, tier: Tier) -> Option<Kernel> {
+    encoder_kernel(from, to, opt, tier, true)
+}
+
+/// [`special_low`] (`unpacked` false) or [`special_low_unpacked`].
+fn encoder_kernel(from: Repr, to: Repr, opt: u8, tier: Tier, unpacked: bool) -> Option<Kernel> {
     match (from, to) {
-        (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => {
-            let unpacked = true;
-            by_format_and_options(
-                format,
-                opt,
-                Encoder {
-                    source,
-                    tier,
-                    unpacked,
-                },
-            )
-        }
+        (Repr::Std(source), Repr::Low(format)) if tier != Tier::Portable => by_format_and_options(
+            format,
+            opt,
+            Encoder {
+                source,
+                tier,
+                unpacked,
+            },
+        ),
         _ => None,
     }
 }
