@@ -20,8 +20,8 @@
 //! elements known when the session is made, of a pair whose bytes onnxruntime gives too
 //! (`same_bytes_as_onnxruntime`: copies, integer or BOOL sources to integers, BOOL,
 //! FLOAT, DOUBLE, FLOAT16 and, from the short ones, BFLOAT16, and FLOAT, DOUBLE and
-//! FLOAT16 among themselves but DOUBLE -> FLOAT16), Casts of integers to STRING at any
-//! size (the same digits; onnxruntime writes them straight into its strings), and
+//! FLOAT16 among themselves but DOUBLE -> FLOAT16), Casts of integers to STRING and
+//! between FLOAT and FLOAT16 at any size (`faster_on_onnxruntime`), and
 //! Expands of types onnxruntime expands with fewer than 1 Mi output elements or a count
 //! known only at run time. Every node whose result would differ (float -> integer,
 //! BFLOAT16 from floats, DOUBLE -> FLOAT16, float8, float4, int4, e8m0, STRING parsed,
@@ -521,7 +521,7 @@ const DOUBLE: c_int = 11;
 /// BOOL (the low bits; zero or not), to FLOAT or DOUBLE (one rounding, to nearest even),
 /// to FLOAT16 (exact in FLOAT first, and the integers that are not overflow FLOAT16
 /// either way) or, from a BOOL or an integer of at most 16 bits, to BFLOAT16; an
-/// integer to STRING (its decimal digits, `integer_text`); and
+/// integer to STRING (its decimal digits); and
 /// between FLOAT, DOUBLE and FLOAT16 but DOUBLE -> FLOAT16 (one rounding to nearest even
 /// on both sides, NaN signs and payloads alike: measured on every pair of bit patterns
 /// `test_ort_graphs.py` draws, onnxruntime rounding DOUBLE -> FLOAT16 twice). Not the
@@ -537,24 +537,30 @@ fn same_bytes_as_onnxruntime(from: c_int, to: c_int) -> bool {
     (integer(from)
         && (integer(to) || wide(to) || (to == BFLOAT16 && SHORT_INTEGERS.contains(&from))))
         || (wide(from) && wide(to) && !(from == DOUBLE && to == FLOAT16))
-        || integer_text(from, to)
+        || (INTEGERS.contains(&from) && to == STRING)
 }
 
-/// Whether `from` -> `to` is an integer formatted as text (not BOOL, which onnxruntime
-/// writes "0"/"1" and tensorcast "False"/"True"): onnxruntime writes the same decimal
-/// digits, straight into its strings, where through the plugin kernel interface
-/// tensorcast formats into an arena that onnxruntime then copies out. onnxruntime's own
-/// kernel is the faster at every size measured (`scripts/bench-ort.py`, 1 and 2
-/// intra-op threads, 64 to 1 Mi INT64 elements), so such a Cast is left to it whatever its
-/// size, a count known only at run time included.
-fn integer_text(from: c_int, to: c_int) -> bool {
-    INTEGERS.contains(&from) && to == STRING
+/// Whether onnxruntime's own kernel runs the same-bytes pair `from` -> `to` at least as
+/// fast as tensorcast's through the plugin kernel interface at every size, so that such
+/// a Cast is left to it whatever its size, a count known only at run time included:
+/// - an integer to STRING (not BOOL, which onnxruntime writes "0"/"1" and tensorcast
+///   "False"/"True"): onnxruntime writes the same decimal digits straight into its
+///   strings, where tensorcast formats into an arena that onnxruntime then copies out;
+/// - FLOAT <-> FLOAT16: onnxruntime's MLAS conversion is the same one instruction per
+///   vector as tensorcast's kernel and splits large tensors over the intra-op threads.
+///
+/// `scripts/bench-ort.py` and single dynamic-size Casts, 1 and 2 intra-op threads, 64
+/// to 16 Mi elements: onnxruntime ahead or level everywhere (FLOAT -> FLOAT16 1.02-1.07
+/// with 1 thread, 1.70 at 1 Mi with 2).
+fn faster_on_onnxruntime(from: c_int, to: c_int) -> bool {
+    (INTEGERS.contains(&from) && to == STRING)
+        || matches!((from, to), (FLOAT, FLOAT16) | (FLOAT16, FLOAT))
 }
 
 /// Whether the EP leaves a node to onnxruntime because onnxruntime runs it as fast or
 /// faster to the same bytes: a Cast or CastLike of a pair `same_bytes_as_onnxruntime`
 /// names whose output has fewer than `SMALL_CAST_ELEMENTS` elements by the shape
-/// onnxruntime inferred (an integer -> STRING Cast at any size, `integer_text`), or an Expand of a type onnxruntime's CPU provider expands (a
+/// onnxruntime inferred (at any size where `faster_on_onnxruntime`), or an Expand of a type onnxruntime's CPU provider expands (a
 /// copy) whose output has fewer than `SMALL_EXPAND_ELEMENTS` or a count not known when
 /// the session is made. A Cast whose output count is not known then stays the EP's, as
 /// does every node whose result would differ or that onnxruntime has no kernel for. The
@@ -599,7 +605,7 @@ unsafe fn cheaper_on_onnxruntime(api: Api, node: *const ort::OrtNode) -> Result<
             && if expand {
                 count.is_none_or(|n| n < SMALL_EXPAND_ELEMENTS)
             } else {
-                count.is_some_and(|n| n < SMALL_CAST_ELEMENTS) || integer_text(from, to)
+                count.is_some_and(|n| n < SMALL_CAST_ELEMENTS) || faster_on_onnxruntime(from, to)
             })
     }
 }

@@ -476,29 +476,37 @@ def test_the_pairs_left_when_small_cast_to_tensorcasts_bytes(pair):
     assert outputs[0] == outputs[1]
 
 
-def test_integers_to_string_are_left_to_onnxruntime_at_any_size(tmp_path):
-    # onnxruntime writes an integer's decimal digits, as tensorcast does, straight into its
-    # strings (ep.rs: integer_text): left whatever the count, a count known only at run
-    # time and one of SMALL_CAST or more included. BOOL ("0"/"1" there, "False"/"True"
-    # here) and FLOAT to STRING stay tensorcast's.
-    s = TensorProto.STRING
+def test_pairs_onnxruntime_runs_as_fast_are_left_to_it_at_any_size(tmp_path):
+    # ep.rs: faster_on_onnxruntime. onnxruntime writes an integer's decimal digits, as
+    # tensorcast does, straight into its strings, and converts FLOAT <-> FLOAT16 with the
+    # same instruction, over its threads: left whatever the count, a count known only at
+    # run time and one of SMALL_CAST or more included. BOOL ("0"/"1" there, "False"/"True"
+    # here) and FLOAT to STRING, and FLOAT -> DOUBLE of a dynamic count, stay tensorcast's.
+    s, f, h = TensorProto.STRING, TensorProto.FLOAT, TensorProto.FLOAT16
     m = model([helper.make_node("Cast", ["i"], ["i_s"], name="dynamic_i64_string", to=s),
                helper.make_node("Cast", ["u"], ["u_s"], name="large_u8_string", to=s),
+               helper.make_node("Cast", ["f"], ["f_h"], name="dynamic_f32_f16", to=h),
+               helper.make_node("Cast", ["g"], ["g_f"], name="large_f16_f32", to=f),
                helper.make_node("Cast", ["b"], ["b_s"], name="bool_string", to=s),
-               helper.make_node("Cast", ["f"], ["f_s"], name="float_string", to=s)],
+               helper.make_node("Cast", ["f"], ["f_s"], name="float_string", to=s),
+               helper.make_node("Cast", ["f"], ["f_d"], name="dynamic_f32_f64", to=TensorProto.DOUBLE)],
               [value("i", TensorProto.INT64, ["n"]), value("u", TensorProto.UINT8, [SMALL_CAST]),
-               value("b", TensorProto.BOOL, [2]), value("f", TensorProto.FLOAT, [2])],
-              [value("i_s", s, None), value("u_s", s, None), value("b_s", s, None), value("f_s", s, None)])
+               value("f", f, ["m"]), value("g", h, [SMALL_CAST]), value("b", TensorProto.BOOL, [2])],
+              [value("i_s", s, None), value("u_s", s, None), value("f_h", h, None), value("g_f", f, None),
+               value("b_s", s, None), value("f_s", s, None), value("f_d", TensorProto.DOUBLE, None)])
     feeds = {"i": np.arange(-3, 3, dtype=np.int64), "u": np.arange(SMALL_CAST).astype(np.uint8),
-             "b": np.array([True, False]), "f": np.array([0.1, -2.5], np.float32)}
+             "f": np.array([0.1, -2.5], np.float32), "g": np.ones(SMALL_CAST, np.float16),
+             "b": np.array([True, False])}
     providers = node_providers(m, feeds, tmp_path)
-    assert providers["dynamic_i64_string"] == providers["large_u8_string"] == "CPUExecutionProvider", providers
-    assert providers["bool_string"] == providers["float_string"] == ortnode.EP_NAME, providers
+    left = {"dynamic_i64_string", "large_u8_string", "dynamic_f32_f16", "large_f16_f32"}
+    assert {n for n in left if providers[n] == "CPUExecutionProvider"} == left, providers
+    assert {providers[n] for n in ("bool_string", "float_string", "dynamic_f32_f64")} == {ortnode.EP_NAME}, \
+        providers
 
 
 @pytest.mark.parametrize("src", INTEGERS[:-1], ids=TensorProto.DataType.Name)
 def test_integers_to_string_give_onnxruntimes_text(src):
-    # The claim integer_text makes: tensorcast's kernel (every node taken) writes the text
+    # The claim faster_on_onnxruntime makes for integers: tensorcast's kernel (every node taken) writes the text
     # onnxruntime's own does, for every edge value and random ones.
     x = integer_values(src)
     m = model([helper.make_node("Cast", ["x"], ["y"], to=TensorProto.STRING)], [value("x", src, ["n"])],
