@@ -321,6 +321,188 @@ mod tests {
         assert_eq!(views[1].bytes(1).unwrap(), b"-12");
     }
 
+    /// What parsing made of the elements before the first error (all of them if none),
+    /// and the error (status, index, message).
+    type Parsed = (Vec<u8>, Option<(Status, Option<u64>, String)>);
+
+    /// Casts `views` to each target with text (one task: few elements).
+    fn parse_all_targets(views: &[StringView]) -> Vec<Parsed> {
+        let targets = [
+            DType::Int64,
+            DType::Int32,
+            DType::Int8,
+            DType::Uint8,
+            DType::Uint64,
+            DType::Float,
+            DType::Double,
+            DType::Float16,
+            DType::Bool,
+        ];
+        let dims = [views.len()];
+        let input = Tensor::strings(views, &dims).unwrap();
+        targets
+            .iter()
+            .map(|&to| {
+                let mut out = vec![0u8; to.bytes_for(views.len() as u64).unwrap() as usize];
+                let mut output = TensorMut::new(&mut out, to, &dims).unwrap();
+                match crate::cast(&input, &mut output, &CastOptions::default()) {
+                    Ok(()) => (out, None),
+                    Err(e) => {
+                        let done = to.bytes_for(e.index().unwrap()).unwrap() as usize;
+                        out.truncate(done);
+                        (out, Some((e.status(), e.index(), e.to_string())))
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// A random text of `len` bytes: mostly a plain integer (spaces, a sign, digits),
+    /// one in 64 any of the bytes number texts are made of (mostly not a number: rare
+    /// enough that most tensors of 40 parse to their end or to a late element).
+    fn random_text(rng: &mut crate::testutil::Rng, len: usize) -> Vec<u8> {
+        let alphabet = b"0123456789+- .e\t/:x";
+        if rng.below(64) == 0 {
+            return (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                .collect();
+        }
+        let mut text: Vec<u8> = (0..len).map(|_| b'0' + rng.below(10) as u8).collect();
+        if len > 1 && rng.below(3) == 0 {
+            text[0] = if rng.below(2) == 0 { b'-' } else { b'+' };
+        }
+        if len > 2 && rng.below(8) == 0 {
+            text[len - 1] = b' ';
+        }
+        if len > 2 && rng.below(8) == 0 {
+            text[0] = b'\t';
+        }
+        text
+    }
+
+    #[test]
+    fn adjacent_views_parse_as_separate_ones() {
+        let mut rng = crate::testutil::Rng(0xad_1ace);
+        const N: usize = 40;
+        for round in 0..crate::testutil::samples(600) {
+            let texts: Vec<Vec<u8>> = (0..N)
+                .map(|k| random_text(&mut rng, (round * N + k) % 25))
+                .collect();
+            // One buffer, each text right after the one before or after a gap of digits
+            // (which a reader that overreads would take for the text's own).
+            let mut buffer = Vec::new();
+            let mut starts = Vec::new();
+            for text in &texts {
+                if rng.below(3) == 0 {
+                    buffer.extend_from_slice(&b"7777777777"[..1 + rng.below(9) as usize]);
+                }
+                starts.push(buffer.len());
+                buffer.extend_from_slice(text);
+            }
+            let joined: Vec<StringView> = starts
+                .iter()
+                .zip(&texts)
+                .map(|(&at, text)| StringView::new(&buffer[at..at + text.len()]))
+                .collect();
+            // The same texts, each in a buffer of its own with a digit after it.
+            let own: Vec<Vec<u8>> = texts.iter().map(|t| [&t[..], b"7"].concat()).collect();
+            let apart: Vec<StringView> = own
+                .iter()
+                .zip(&texts)
+                .map(|(o, t)| StringView::new(&o[..t.len()]))
+                .collect();
+            assert_eq!(
+                parse_all_targets(&joined),
+                parse_all_targets(&apart),
+                "{texts:?}"
+            );
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn texts_ending_at_an_unreadable_page_parse_without_a_fault() {
+        extern "C" {
+            fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, off: i64)
+                -> *mut u8;
+            fn mprotect(addr: *mut u8, len: usize, prot: i32) -> i32;
+            fn munmap(addr: *mut u8, len: usize) -> i32;
+        }
+        const PROT_NONE: i32 = 0;
+        const PROT_READ: i32 = 1;
+        const PROT_WRITE: i32 = 2;
+        const MAP_PRIVATE: i32 = 0x02;
+        const MAP_ANONYMOUS: i32 = 0x20;
+        // 64 KiB: a whole number of pages for every page size Linux uses.
+        const SPAN: usize = 1 << 16;
+        // SAFETY: a fresh private anonymous mapping, no address hint.
+        let base = unsafe {
+            mmap(
+                core::ptr::null_mut(),
+                2 * SPAN,
+                PROT_READ | PROT_WRITE,
+                MAP_PRIVATE | MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert!(!base.is_null() && base as isize != -1, "mmap failed");
+        // SAFETY: the second half of the mapping made above.
+        let protected = unsafe { mprotect(base.wrapping_add(SPAN), SPAN, PROT_NONE) };
+        assert_eq!(protected, 0);
+        // SAFETY: the first half stays readable and writable until munmap below, after
+        // its last use.
+        let page = unsafe { core::slice::from_raw_parts_mut(base, SPAN) };
+        let cases: [&[&[u8]]; 5] = [
+            &[b"12", b"-3", b"7"],
+            &[b"1", b"2", b"3", b"4", b"5", b"6", b"7", b"8", b"9"],
+            &[b"-1234567"],
+            &[b" +42 "],
+            &[b"5", b"x"],
+        ];
+        for texts in cases {
+            let total: usize = texts.iter().map(|t| t.len()).sum();
+            for at_end in [true, false] {
+                // Adjacent texts, the last ending at the unreadable page; or (at_end
+                // false) the first text alone at the page end and the others before it.
+                let mut views = Vec::new();
+                if at_end {
+                    let mut at = SPAN - total;
+                    for text in texts {
+                        page[at..at + text.len()].copy_from_slice(text);
+                        views.push(at..at + text.len());
+                        at += text.len();
+                    }
+                } else {
+                    let first = texts[0];
+                    page[SPAN - first.len()..].copy_from_slice(first);
+                    views.push(SPAN - first.len()..SPAN);
+                    let mut at = 0;
+                    for text in &texts[1..] {
+                        page[at..at + text.len()].copy_from_slice(text);
+                        views.push(at..at + text.len());
+                        at += text.len();
+                    }
+                }
+                let page: &[u8] = page;
+                let joined: Vec<StringView> = views
+                    .iter()
+                    .map(|r| StringView::new(&page[r.clone()]))
+                    .collect();
+                let own: Vec<Vec<u8>> = views.iter().map(|r| page[r.clone()].to_vec()).collect();
+                let apart: Vec<StringView> = own.iter().map(|t| StringView::new(t)).collect();
+                assert_eq!(
+                    parse_all_targets(&joined),
+                    parse_all_targets(&apart),
+                    "{texts:?}"
+                );
+            }
+        }
+        // SAFETY: the mapping made above; nothing refers to it any more.
+        let unmapped = unsafe { munmap(base, 2 * SPAN) };
+        assert_eq!(unmapped, 0);
+    }
+
     #[test]
     fn bytes_are_not_views() {
         let bytes = [0u8; 16];
