@@ -537,7 +537,7 @@ fn same_bytes_as_onnxruntime(from: c_int, to: c_int) -> bool {
     (integer(from)
         && (integer(to) || wide(to) || (to == BFLOAT16 && SHORT_INTEGERS.contains(&from))))
         || (wide(from) && wide(to) && !(from == DOUBLE && to == FLOAT16))
-        || (INTEGERS.contains(&from) && to == STRING)
+        || faster_on_onnxruntime(from, to)
 }
 
 /// Whether onnxruntime's own kernel runs the same-bytes pair `from` -> `to` at least as
