@@ -140,7 +140,7 @@ pub extern "C" fn tcast_cast_plan_run(
             };
             // SAFETY: non-NULL descriptors are readable, their pointers valid
             // (docs/c-api.md section 4); both executors are NULL or valid (the contract).
-            let operands = unsafe { plain.operands_on(&input.read(), &output.read(), executor) };
+            let operands = unsafe { plain.operands_on(&*input, &*output, executor) };
             if let Some((kernel, src, dst)) = operands {
                 run_contiguous(kernel, src, dst);
                 return Ok(());

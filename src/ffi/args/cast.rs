@@ -184,7 +184,7 @@ impl PlainCast {
                 count = count.checked_mul(x as u64)?;
             }
         }
-        let plan = self.plan;
+        let plan = &self.plan;
         let few = Workers::too_few_to_split(usize::try_from(count).unwrap_or(usize::MAX));
         // SAFETY: `executor` is NULL or readable (the contract).
         if !few && !unsafe { runs_as_one_task(self.threads, executor, |w| plan.tasks(count, w)) } {
