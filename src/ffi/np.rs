@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 //! numpy's casting rules: `tcast_np_*` and `tcast_can_cast` (docs/c-api.md section 7).
 
-use super::args::{out_arg, read_bytes, read_handle, read_text, text_out, Out, TextOut};
+use super::args::{
+    out_arg, read_bytes, read_handle, read_text, text_out, text_out_later, Out, TextOut,
+};
 use super::guard::{guard, guard_integer};
 use super::types::{tcast_dtype, tcast_error, tcast_np_dtype, tcast_status};
 use crate::dtype::DType;
@@ -15,7 +17,9 @@ use std::ffi::{c_char, c_void};
 /// pointer arguments read in the order listed, each checked for NULL first and named
 /// after its C parameter in errors, bound under their own names for `body`. The kinds:
 /// `text` a NUL-terminated UTF-8 text, `handle` a numpy dtype handle, `out` an
-/// out-pointer, `buf(capacity, needed)` a text output, `bytes(len)` a value's bytes.
+/// out-pointer, `buf(capacity, needed)` a text output, `later(capacity, needed)` a text
+/// output checked for NULL and viewed by the body once it has read its texts
+/// (`LaterTextOut::open`), `bytes(len)` a value's bytes.
 macro_rules! shell {
     ($guard:ident($err:expr) [$($kind:ident $arg:ident $(($($extra:ident),*))?),* $(,)?]
         $body:block) => {
@@ -34,6 +38,9 @@ macro_rules! shell {
     (@read out $arg:ident) => { out_arg($arg, stringify!($arg)) };
     (@read buf $arg:ident ($capacity:ident, $needed:ident)) => {
         text_out($arg, $capacity, $needed, stringify!($arg))
+    };
+    (@read later $arg:ident ($capacity:ident, $needed:ident)) => {
+        text_out_later($arg, $capacity, $needed, stringify!($arg))
     };
     (@read bytes $arg:ident ($len:ident)) => { read_bytes($arg, $len, stringify!($arg)) };
 }
@@ -306,8 +313,10 @@ pub extern "C" fn tcast_np_promote_types(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    shell!(guard(err) [text a, text b, buf buf(capacity, needed)] {
-        buf.put(&query::promote_specs(a, b)?)
+    shell!(guard(err) [text a, text b, later buf(capacity, needed)] {
+        let promoted = query::promote_specs(a, b)?;
+        // SAFETY: `a` and `b` are not read after this (the caller's `buf` may hold them).
+        unsafe { buf.open() }?.put(&promoted)
     })
 }
 
@@ -327,8 +336,10 @@ pub extern "C" fn tcast_np_min_scalar_type_pyint(
     needed: *mut u64,
     err: *mut tcast_error,
 ) -> tcast_status {
-    shell!(guard(err) [text decimal, buf buf(capacity, needed)] {
-        answer_min_scalar_type(PyScalar::Int(decimal), buf)
+    shell!(guard(err) [text decimal, later buf(capacity, needed)] {
+        let answer = query::min_scalar_type_of(PyScalar::Int(decimal))?;
+        // SAFETY: `decimal` is not read after this (the caller's `buf` may hold it).
+        unsafe { buf.open() }?.put(&answer)
     })
 }
 

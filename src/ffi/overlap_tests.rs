@@ -270,3 +270,51 @@ fn expand() {
     accepted(ex(16));
     refused(ex(0), "input buffer", "output buffer");
 }
+
+/// numpy's text answers whose `buf` holds the call's own input texts: the answer is
+/// computed before the output is viewed, so it is written whole, as if the texts had
+/// been copied first (no view of `buf` exists while they are read; Miri checks that).
+/// A `needed` inside `buf`'s bytes is refused.
+#[test]
+fn np_text_answers_over_their_inputs() {
+    use super::np::{tcast_np_min_scalar_type_pyint, tcast_np_promote_types};
+    use std::ffi::{c_char, CStr};
+    let mut buf = [0u8; 64];
+    buf[..5].copy_from_slice(b"int8\0");
+    let b = buf.as_mut_ptr().cast::<c_char>();
+    let mut needed = 0u64;
+    let mut err = blank_error();
+    let status = tcast_np_promote_types(b, c"uint8".as_ptr(), b, 64, &mut needed, &mut err);
+    assert_eq!(status, Status::Ok.code(), "{}", message(&err));
+    // SAFETY: the call wrote a NUL-terminated text into `buf`.
+    let text = unsafe { CStr::from_ptr(buf.as_ptr().cast()) };
+    assert_eq!(text.to_str().unwrap(), "int16");
+    assert_eq!(needed, 6);
+
+    buf[..4].copy_from_slice(b"300\0");
+    let b = buf.as_mut_ptr().cast::<c_char>();
+    let status = tcast_np_min_scalar_type_pyint(b, b, 64, &mut needed, &mut err);
+    assert_eq!(status, Status::Ok.code(), "{}", message(&err));
+    // SAFETY: as above.
+    let text = unsafe { CStr::from_ptr(buf.as_ptr().cast()) };
+    assert_eq!(text.to_str().unwrap(), "uint16");
+
+    // `needed` at bytes 8..16 of a 64-byte `buf`.
+    let mut words = [0u64; 8];
+    let base = words.as_mut_ptr();
+    let status = tcast_np_promote_types(
+        c"int8".as_ptr(),
+        c"uint8".as_ptr(),
+        base.cast(),
+        64,
+        base.wrapping_add(1),
+        &mut err,
+    );
+    assert_eq!(status, Status::InvalidArgument.code());
+    assert!(
+        message(&err).starts_with("needed overlaps buf ("),
+        "{}",
+        message(&err)
+    );
+    assert_eq!(words, [0; 8]);
+}

@@ -18,7 +18,9 @@ pub(crate) use cast::{cast_operands, plain_cast_operands, PlainCast};
 pub(crate) use common::{c_static, require_disjoint};
 pub(crate) use np::{read_bytes, read_handle};
 pub(crate) use options::{plain_options, read_options, runs_as_one_task, OptionsArg};
-pub(crate) use outputs::{out_arg, shape_out, shape_result, text_out, Out, ShapeOut, TextOut};
+pub(crate) use outputs::{
+    out_arg, shape_out, shape_result, text_out, text_out_later, Out, ShapeOut, TextOut,
+};
 pub(crate) use strings::{dtype_named, read_arena, read_text};
 pub(crate) use tensors::{
     byte_range, check_data, dtype_of, input_output_views, input_view, output_view, plain_views,

@@ -2,7 +2,7 @@
 //! Out-pointers: a value, a shape array with its rank, a text buffer with the bytes it
 //! needs.
 
-use super::common::{capacity_of, require};
+use super::common::{capacity_of, require, require_disjoint};
 use crate::bitcast::LastDim;
 use crate::error::{shape_text, Error};
 use crate::np;
@@ -199,6 +199,17 @@ pub(crate) unsafe fn text_out<'a>(
     require(buf, what)?;
     let room =
         usize::try_from(capacity).map_or(isize::MAX as usize, |c| c.min(isize::MAX as usize));
+    if let Some(slot) = &needed {
+        // `needed` inside the text's bytes would be written through two views at once.
+        let start = buf as usize;
+        let slot = *slot as *const u64 as usize;
+        require_disjoint(
+            what,
+            &(start..start.saturating_add(room)),
+            "needed",
+            &(slot..slot + std::mem::size_of::<u64>()),
+        )?;
+    }
     // SAFETY: `buf` holds `capacity` (>= room) writable bytes per this function's contract.
     let bytes = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), room) };
     Ok(TextOut {
@@ -206,6 +217,48 @@ pub(crate) unsafe fn text_out<'a>(
         capacity,
         needed,
     })
+}
+
+/// A text output checked for NULL ([`text_out_later`]) but not yet viewed: the calls
+/// that read texts (numpy dtype specs, a decimal) compute their answer first and view
+/// the output after the texts' last use, so that a `buf` the caller placed over an input
+/// text is only written once that text is no longer read (the answer is then written
+/// whole, as if the text had been copied first).
+pub(crate) struct LaterTextOut {
+    buf: *mut c_char,
+    capacity: u64,
+    needed: *mut u64,
+    what: &'static str,
+}
+
+/// [`text_out`]'s NULL check now, its view later ([`LaterTextOut::open`]).
+pub(crate) fn text_out_later(
+    buf: *mut c_char,
+    capacity: u64,
+    needed: *mut u64,
+    what: &'static str,
+) -> Result<LaterTextOut, Error> {
+    if !(buf.is_null() && capacity == 0 && !needed.is_null()) {
+        require(buf, what)?;
+    }
+    Ok(LaterTextOut {
+        buf,
+        capacity,
+        needed,
+        what,
+    })
+}
+
+impl LaterTextOut {
+    /// The output's view.
+    ///
+    /// # Safety
+    /// As [`text_out`]'s; no reference made from the call's other pointer arguments is
+    /// used after this.
+    pub(crate) unsafe fn open<'a>(self) -> Result<TextOut<'a>, Error> {
+        // SAFETY: forwarded from this function's contract.
+        unsafe { text_out(self.buf, self.capacity, self.needed, self.what) }
+    }
 }
 
 impl TextOut<'_> {
