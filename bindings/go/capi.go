@@ -49,11 +49,8 @@ typedef struct gotc_opts {
   int32_t with_options, saturate, round_mode, string_format, casting, threads;
 } gotc_opts;
 
-static tcast_status gotc_cast_with(tcast_tensor *in, tcast_tensor *out, gotc_opts o,
-                                   tcast_error *err) {
-  if (!o.with_options) {
-    return tcast_cast(in, out, NULL, err);
-  }
+// The struct for o (with_options != 0), from the library's defaults.
+static tcast_cast_options gotc_options(gotc_opts o) {
   tcast_cast_options options;
   tcast_cast_options_init(&options, sizeof options);
   options.saturate = o.saturate;
@@ -61,6 +58,15 @@ static tcast_status gotc_cast_with(tcast_tensor *in, tcast_tensor *out, gotc_opt
   options.string_format = o.string_format;
   options.casting = o.casting;
   options.threads = o.threads;
+  return options;
+}
+
+static tcast_status gotc_cast_with(tcast_tensor *in, tcast_tensor *out, gotc_opts o,
+                                   tcast_error *err) {
+  if (!o.with_options) {
+    return tcast_cast(in, out, NULL, err);
+  }
+  tcast_cast_options options = gotc_options(o);
   return tcast_cast(in, out, &options, err);
 }
 
@@ -87,6 +93,40 @@ static tcast_status gotc_cast_flat(unsigned char *in_data, uint64_t in_bytes, in
   tcast_tensor in = gotc_tensor(in_data, in_bytes, &n, NULL, 1, in_dtype);
   tcast_tensor out = gotc_tensor(out_data, out_bytes, &m, NULL, 1, out_dtype);
   return gotc_cast_with(&in, &out, o, err);
+}
+
+// A prepared cast's plan from options as plain values (with_options 0: NULL).
+static tcast_status gotc_plan_create(int32_t from, int32_t to, gotc_opts o,
+                                     tcast_cast_plan **plan, tcast_error *err) {
+  if (!o.with_options) {
+    return tcast_cast_plan_create(from, to, NULL, plan, err);
+  }
+  tcast_cast_options options = gotc_options(o);
+  return tcast_cast_plan_create(from, to, &options, plan, err);
+}
+
+// A plan's run over two descriptors built here; no executor (the plan's options decide).
+// The plan comes as an integer (cPlan says why).
+// `err` may be NULL, as for gotc_cast2.
+static tcast_status gotc_plan_run(uintptr_t plan, unsigned char *in_data,
+                                  uint64_t in_bytes, const int64_t *in_shape,
+                                  const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
+                                  unsigned char *out_data, uint64_t out_bytes,
+                                  const int64_t *out_shape, const int64_t *out_strides,
+                                  int32_t out_ndim, int32_t out_dtype, tcast_error *err) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, in_shape, in_strides, in_ndim, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, out_shape, out_strides, out_ndim, out_dtype);
+  return tcast_cast_plan_run((const tcast_cast_plan *)plan, &in, &out, NULL, err);
+}
+
+// gotc_plan_run of n and m contiguous elements (1-D), the shapes made here.
+static tcast_status gotc_plan_run_flat(uintptr_t plan, unsigned char *in_data,
+                                       uint64_t in_bytes, int64_t n, int32_t in_dtype,
+                                       unsigned char *out_data, uint64_t out_bytes, int64_t m,
+                                       int32_t out_dtype, tcast_error *err) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, &n, NULL, 1, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, &m, NULL, 1, out_dtype);
+  return tcast_cast_plan_run((const tcast_cast_plan *)plan, &in, &out, NULL, err);
 }
 
 static tcast_status gotc_expand(void *in_data, uint64_t in_bytes, const int64_t *in_shape,
@@ -521,6 +561,57 @@ func castFlat(src []byte, srcType DType, n int64, dst []byte, dstType DType, m i
 	return castError(func(e *C.tcast_error) C.tcast_status {
 		return C.gotc_cast_flat(inData, C.uint64_t(len(src)), C.int64_t(n), C.int32_t(srcType),
 			outData, C.uint64_t(len(dst)), C.int64_t(m), C.int32_t(dstType), o, e)
+	})
+}
+
+// castPlanCreate makes a plan (tcast_cast_plan_create); the options cross as values.
+func castPlanCreate(from, to DType, opts *CastOptions) (*C.tcast_cast_plan, error) {
+	o, err := castOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	var h *C.tcast_cast_plan
+	e := newCError()
+	if err := toError(C.gotc_plan_create(C.int32_t(from), C.int32_t(to), o, &h, &e), &e); err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return nil, newError(ErrInternal, "tcast_cast_plan_create succeeded without a plan")
+	}
+	return h, nil
+}
+
+func castPlanFree(h *C.tcast_cast_plan) { C.tcast_cast_plan_free(h) }
+
+// cPlan passes a plan to the run shims as an integer: a pointer argument of an opaque C
+// type gets cgo's pointer check (cgo cannot see that it holds no Go pointers), which
+// costs an allocation per call. The plan is C memory, so the integer keeps it valid.
+func cPlan(h *C.tcast_cast_plan) C.uintptr_t { return C.uintptr_t(uintptr(unsafe.Pointer(h))) }
+
+// castPlanRun runs a plan on two tensors, with no allocation on success (castError).
+func castPlanRun(h *C.tcast_cast_plan, src, dst Tensor) error {
+	in, err := describe(src, "input")
+	if err != nil {
+		return err
+	}
+	out, err := describe(dst, "output")
+	if err != nil {
+		return err
+	}
+	inData, outData := bytePtr(src.Data), bytePtr(dst.Data)
+	return castError(func(e *C.tcast_error) C.tcast_status {
+		return C.gotc_plan_run(cPlan(h), inData, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
+			outData, out.bytes, out.shape, out.strides, out.ndim, out.dtype, e)
+	})
+}
+
+// castPlanRunFlat runs a plan on n contiguous elements of srcType and m of dstType (1-D;
+// the library refuses n != m and dtypes that are not the plan's).
+func castPlanRunFlat(h *C.tcast_cast_plan, src []byte, srcType DType, n int64, dst []byte, dstType DType, m int64) error {
+	inData, outData := bytePtr(src), bytePtr(dst)
+	return castError(func(e *C.tcast_error) C.tcast_status {
+		return C.gotc_plan_run_flat(cPlan(h), inData, C.uint64_t(len(src)), C.int64_t(n), C.int32_t(srcType),
+			outData, C.uint64_t(len(dst)), C.int64_t(m), C.int32_t(dstType), e)
 	})
 }
 

@@ -33,6 +33,13 @@
 // hold ErrInvalidShape, and one the process cannot get (beyond RAM plus swap, or the
 // room below RLIMIT_AS, on Linux) ErrOutOfMemory, all before anything is allocated.
 //
+// # Prepared casts
+//
+// NewCastPlan checks a dtype pair and options and chooses the kernel once
+// (tcast_cast_plan_create); the *CastPlan's Run, RunBytes and RunSlice then cast tensors
+// of that pair as CastTensor, CastBytes and CastSlice do, for less per call. A plan is
+// safe for concurrent use; Close it (a finalizer is only a safety net).
+//
 // # Text
 //
 // ParseStrings / ParseSlice parse text into numbers (tcast_cast from STRING);

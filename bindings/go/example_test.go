@@ -184,3 +184,27 @@ func ExampleCanCastDType() {
 	// false
 	// tensorcast: TCAST_ERR_CASTING: Cannot cast array data from dtype('float64') to dtype('int32') according to the rule 'safe'
 }
+
+func ExampleNewCastPlan() {
+	// A prepared cast: the pair and the options checked, and the kernel chosen, once;
+	// then many small casts. One plan may be run from many goroutines at once.
+	plan, err := tc.NewCastPlan(tc.Float, tc.Float8E4M3FN, &tc.CastOptions{NoSaturate: true})
+	if err != nil {
+		panic(err)
+	}
+	defer plan.Close()
+	out := make([]tc.Float8E4M3FNBits, 2)
+	for _, batch := range [][]float32{{1, 1e6}, {0.5, -448}} {
+		if err := tc.RunSlice(plan, batch, out); err != nil {
+			panic(err)
+		}
+		fmt.Printf("% #x\n", out)
+	}
+	// Another dtype than the plan's is refused, naming both.
+	err = tc.RunSlice(plan, []float64{1}, out)
+	fmt.Println(err)
+	// Output:
+	// 0x38 0x7f
+	// 0x30 0xfe
+	// tensorcast: TCAST_ERR_INVALID_DTYPE: input dtype DOUBLE is not the plan's FLOAT (a plan of FLOAT -> FLOAT8E4M3FN)
+}
