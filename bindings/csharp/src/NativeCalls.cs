@@ -102,6 +102,26 @@ namespace TensorcastSharp.Interop
                                             outCapacity, outNDim, err);
         }
 
+        public static int tcast_cast_plan_create(int from, int to, TcastCastOptions* options,
+                                                 IntPtr* plan, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_cast_plan_create(from, to, options, plan, err);
+        }
+
+        public static int tcast_cast_plan_run(IntPtr plan, TcastTensor* input, TcastTensor* output,
+                                              TcastExecutor* executor, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_cast_plan_run(plan, input, output, executor, err);
+        }
+
+        public static void tcast_cast_plan_free(IntPtr plan)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            Bound.tcast_cast_plan_free(plan);
+        }
+
         public static int tcast_qdq_options_init(TcastQdqOptions* opts, UIntPtr size)
         {
             NativeLibraryResolver.EnsureLoaded();
@@ -351,6 +371,19 @@ namespace TensorcastSharp.Interop
                                                  int* outNDim, TcastError* err)
                 => NativeMethods.tcast_expand_shape(inputShape, inputNDim, shape, shapeLen, outShape,
                                                     outCapacity, outNDim, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_cast_plan_create(int from, int to, TcastCastOptions* options,
+                                                     IntPtr* plan, TcastError* err)
+                => NativeMethods.tcast_cast_plan_create(from, to, options, plan, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_cast_plan_run(IntPtr plan, TcastTensor* input, TcastTensor* output,
+                                                  TcastExecutor* executor, TcastError* err)
+                => NativeMethods.tcast_cast_plan_run(plan, input, output, executor, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static void tcast_cast_plan_free(IntPtr plan) => NativeMethods.tcast_cast_plan_free(plan);
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_qdq_options_init(TcastQdqOptions* opts, UIntPtr size)

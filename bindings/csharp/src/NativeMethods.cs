@@ -159,6 +159,20 @@ namespace TensorcastSharp.Interop
         public static extern int tcast_cast(TcastTensor* input, TcastTensor* output,
                                             TcastCastOptions* options, TcastError* err);
 
+        // Prepared casts (docs/c-api.md section 5). A tcast_cast_plan* is an IntPtr; the
+        // wrapper keeps it in CastPlan, a SafeHandle.
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_cast_plan_create(int from, int to, TcastCastOptions* options,
+                                                        IntPtr* plan, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_cast_plan_run(IntPtr plan, TcastTensor* input,
+                                                     TcastTensor* output, TcastExecutor* executor,
+                                                     TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern void tcast_cast_plan_free(IntPtr plan);
+
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_qdq_options_init(TcastQdqOptions* opts, UIntPtr size);
 

@@ -1022,7 +1022,7 @@ namespace TensorcastSharp
             return storage;
         }
 
-        static unsafe TcastTensor Describe(void* data, long bytes, long* shape, int ndim, DType dtype)
+        internal static unsafe TcastTensor Describe(void* data, long bytes, long* shape, int ndim, DType dtype)
         {
             return new TcastTensor
             {
@@ -1044,7 +1044,7 @@ namespace TensorcastSharp
             return result;
         }
 
-        static void RefuseString(DType dtype, string paramName, string alternative)
+        internal static void RefuseString(DType dtype, string paramName, string alternative)
         {
             if (dtype == DType.String)
                 throw new ArgumentException(
