@@ -14,7 +14,7 @@ import (
 // dtype pair and one set of options, checked and given their kernel once by
 // NewCastPlan, then any number of casts of tensors of that pair. For code that casts
 // many small tensors of the same types: the plan saves the library's checks of the pair
-// and the options and its choice of kernel on every call (README.md, "Prepared casts",
+// and the options and its choice of kernel on every call (bindings/go/README.md, "Prepared casts",
 // has the figures); the cgo call costs what it costs.
 //
 // A run gives the results and errors CastTensor gives with the plan's options; a tensor
