@@ -10,7 +10,9 @@
 //! Each crate does the whole job tensorcast does: formatting writes every text into
 //! one arena and a view of it per element; parsing reads each view into an output
 //! array. Formatting: zmij and ryu (FLOAT, DOUBLE), itoa (INT64). Parsing: fast-float2
-//! (FLOAT, DOUBLE) and core's `str::parse` (INT64). An argument that is not a number
+//! (FLOAT, DOUBLE) and core's `str::parse` (INT64, also on the texts of small integers,
+//! "0".."16" as sk_mlp_digits.string's pixels, in 2,560 and 64 Ki elements, with the ns
+//! an element of both). An argument that is not a number
 //! keeps the jobs whose name contains it ("FLOAT ->", "-> INT64"); the texts to parse
 //! are formatted either way.
 
@@ -333,6 +335,39 @@ fn main() {
             ],
         );
         row("STRING -> INT64", n, &t, "core parse", 1);
+    }
+    // scikit-learn's digits as text (sk_mlp_digits.string): pixel values "0".."16", in
+    // a call of one model input (2,560 texts) and in a larger one.
+    for count in [2_560, 1 << 16] {
+        let job = "STRING -> INT64 0..16";
+        if !wanted(job) {
+            continue;
+        }
+        let mut pixels: Vec<u8> = (0..count)
+            .flat_map(|_| ((next() % 17) as i64).to_ne_bytes())
+            .collect();
+        let (_arena, mut views) = texts(DType::Int64.code(), &mut pixels, count);
+        let peer_views = views.clone();
+        let t = rounds(
+            busy,
+            &mut [
+                &mut parse(DType::Int64.code(), &mut views, 8),
+                &mut crate_parse(&peer_views, |s| {
+                    // SAFETY: the formatter wrote ASCII digits, which is UTF-8.
+                    unsafe { std::str::from_utf8_unchecked(s) }
+                        .parse::<i64>()
+                        .ok()
+                }),
+            ],
+        );
+        let ns = |k: usize| t.idle[k].as_secs_f64() * 1e9 / count as f64;
+        row(&format!("INT64 0..16 x{count}"), count, &t, "core parse", 1);
+        println!(
+            "{:<31} {:.2} ns an element, core parse {:.2}",
+            "",
+            ns(0),
+            ns(1)
+        );
     }
     if let Some(share) = common::neighbour_share() {
         println!("{share}");
