@@ -89,6 +89,19 @@ impl<'a> StringView<'a> {
         Ok(unsafe { core::slice::from_raw_parts(self.data, self.len as usize) })
     }
 
+    /// The bytes of a view of 1 to `MAX` bytes with non-NULL data, else None (an empty
+    /// view, a longer one, and the broken ones, which [`StringView::bytes`] reports): the
+    /// short texts' read, with one test of the length.
+    #[inline(always)]
+    pub(crate) fn short_bytes<const MAX: usize>(&self) -> Option<&'a [u8]> {
+        if self.len.wrapping_sub(1) >= MAX as u64 || self.data.is_null() {
+            return None;
+        }
+        // SAFETY: as in `bytes`: `len` (at most MAX, far below isize::MAX) readable bytes
+        // at `data`, which is not NULL.
+        Some(unsafe { core::slice::from_raw_parts(self.data, self.len as usize) })
+    }
+
     /// The view stored at the start of `slot` (a STRING tensor's element bytes), read
     /// without alignment.
     #[inline]

@@ -65,17 +65,14 @@ pub(crate) fn parse_strings(
         let texts = layout
             .offsets()
             .enumerate()
-            .map(|(i, at)| (i, src.string_at(at).bytes(i)));
+            .map(|(i, at)| (i, src.string_at(at)));
         return text::parse_each(texts, dst, options);
     }
     let count = layout.count();
     let tasks = workers.tasks(count, PARSE_NS_PER_1K);
-    let views = |range: Range<usize>| {
-        let first = range.start;
-        src.data()[range.start * VIEW_BYTES..range.end * VIEW_BYTES]
-            .chunks_exact(VIEW_BYTES)
-            .enumerate()
-            .map(move |(k, slot)| (first + k, StringView::read_from(slot).bytes(first + k)))
+    let views = |range: Range<usize>| ViewTexts {
+        slots: &src.data()[range.start * VIEW_BYTES..range.end * VIEW_BYTES],
+        index: range.start,
     };
     if tasks == 1 {
         return text::parse_each(views(0..count), dst, options);
@@ -99,6 +96,31 @@ pub(crate) fn parse_strings(
         }
     })?;
     first_error.into_result()
+}
+
+/// A run of views of a contiguous STRING tensor, each with its element's index: the view size a constant of the type (not a field, as in `chunks_exact`), so
+/// that a parse loop taking them has no multiply or length check per element.
+struct ViewTexts<'a> {
+    slots: &'a [u8],
+    index: usize,
+}
+
+impl<'a> Iterator for ViewTexts<'a> {
+    type Item = (usize, StringView<'a>);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (slot, rest) = self.slots.split_first_chunk::<VIEW_BYTES>()?;
+        self.slots = rest;
+        let i = self.index;
+        self.index += 1;
+        Some((i, StringView::read_from(slot)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.slots.len() / VIEW_BYTES;
+        (n, Some(n))
+    }
 }
 
 /// The bytes elements `range` of a contiguous tensor of `dtype` held as `held` says

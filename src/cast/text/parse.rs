@@ -11,12 +11,15 @@
 
 use super::super::options::CastOptions;
 use super::form::{text_repr, PACKED_BLOCK};
-use super::scan::{plain_integer, plain_integer_low_bits, scan_wide, short_integer, trim};
+use super::scan::{
+    plain_integer, plain_integer_low_bits, scan_wide, short_integer, tiny_integer, trim,
+};
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
 use crate::formats::elem::Elem;
 use crate::formats::repr::Repr;
 use crate::formats::{convert, lowp, pack};
+use crate::string_view::StringView;
 
 /// Parses as a float of type `F`, correctly rounded in `F`'s own precision, which
 /// reads exactly the forms of the semantics page: no whitespace (trimmed before), no
@@ -123,27 +126,37 @@ fn parse_bool(text: &[u8], out: &mut [u8]) -> Option<()> {
 fn parse_int<const BYTES: usize, const SIGNED: bool>(text: &[u8], out: &mut [u8]) -> Option<()> {
     match short_integer(text) {
         Some((negative, magnitude)) => {
-            // Saturated in 64 bits: the magnitude to the target's limit on its side (for
-            // an unsigned target a negative text's limit is 0), then the sign applied
-            // without a branch (half the texts are negative, in no order a predictor
-            // could learn): -m is (m ^ -1) + 1.
-            let bits = 8 * BYTES as u32;
-            let limit = if SIGNED {
-                (u64::MAX >> (65 - bits)) + u64::from(negative)
-            } else {
-                (u64::MAX >> (64 - bits)) * u64::from(!negative)
-            };
-            let sign = u64::from(negative).wrapping_neg();
-            let word = (magnitude.min(limit) ^ sign).wrapping_sub(sign);
-            match BYTES {
-                1 => out[0] = word as u8,
-                2 => (word as u16).store(out),
-                4 => (word as u32).store(out),
-                _ => word.store(out),
-            }
+            store_magnitude::<BYTES, SIGNED>(negative, magnitude, out);
             Some(())
         }
         None => parse_long_int::<BYTES, SIGNED>(text, out),
+    }
+}
+
+/// Stores the integer of sign `negative` and `magnitude`, saturated, as a `BYTES`-byte
+/// integer. Saturated in 64 bits: the magnitude to the target's limit on its side (for an
+/// unsigned target a negative text's limit is 0), then the sign applied without a branch
+/// (half the texts may be negative, in no order a predictor could learn): -m is
+/// (m ^ -1) + 1.
+#[inline(always)]
+fn store_magnitude<const BYTES: usize, const SIGNED: bool>(
+    negative: bool,
+    magnitude: u64,
+    out: &mut [u8],
+) {
+    let bits = 8 * BYTES as u32;
+    let limit = if SIGNED {
+        (u64::MAX >> (65 - bits)) + u64::from(negative)
+    } else {
+        (u64::MAX >> (64 - bits)) * u64::from(!negative)
+    };
+    let sign = u64::from(negative).wrapping_neg();
+    let word = (magnitude.min(limit) ^ sign).wrapping_sub(sign);
+    match BYTES {
+        1 => out[0] = word as u8,
+        2 => (word as u16).store(out),
+        4 => (word as u32).store(out),
+        _ => word.store(out),
     }
 }
 
@@ -226,11 +239,11 @@ pub(super) fn parse_low(text: &[u8], format: u8, opt: u8) -> Option<u8> {
 }
 
 /// Parses every text into the numeric `output`, in row-major order. `texts` yields each
-/// element's index (in the whole tensor, which errors report) and bytes (or an error
-/// about the element itself, e.g. a NULL view).
+/// element's index (in the whole tensor, which errors report) and view (read here, so
+/// that a broken one, e.g. NULL, is an error about the element).
 /// `options` supplies `saturate` and `round_mode` for the low-precision targets.
 pub fn parse_each<'t>(
-    texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
+    texts: impl Iterator<Item = (usize, StringView<'t>)>,
     output: &mut crate::tensor::TensorMut,
     options: &CastOptions,
 ) -> Result<(), Error> {
@@ -242,13 +255,14 @@ pub fn parse_each<'t>(
         Repr::Std(Scalar::F32) => parse_all(texts, out, 4, to, parse_f32)?,
         Repr::Std(Scalar::F64) => parse_all(texts, out, 8, to, parse_f64)?,
         Repr::Std(Scalar::I64) => parse_all_i64(texts, out, to)?,
+        Repr::Std(Scalar::I32) => parse_all_i32(texts, out, to)?,
         Repr::Std(scalar) => parse_all(texts, out, scalar.size(), to, parser(scalar))?,
         Repr::Low(format) => {
             let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
             let mut texts = texts;
             let mut codes = |slots: &mut [u8]| -> Result<(), Error> {
-                for (slot, (i, text)) in slots.iter_mut().zip(&mut texts) {
-                    let text = text?;
+                for (slot, (i, view)) in slots.iter_mut().zip(&mut texts) {
+                    let text = view.bytes(i)?;
                     *slot = parse_low(trim(text), format, opt)
                         .ok_or_else(|| parse_error(i, text, to))?;
                 }
@@ -281,14 +295,14 @@ pub fn parse_each<'t>(
 /// caller's loop, so that a hot parser inlines into it too).
 #[inline(always)]
 fn parse_all<'t>(
-    texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
+    texts: impl Iterator<Item = (usize, StringView<'t>)>,
     out: &mut [u8],
     size: usize,
     to: DType,
     read: impl Fn(&[u8], &mut [u8]) -> Option<()>,
 ) -> Result<(), Error> {
-    for ((i, text), slot) in texts.zip(out.chunks_exact_mut(size)) {
-        let text = text?;
+    for ((i, view), slot) in texts.zip(out.chunks_exact_mut(size)) {
+        let text = view.bytes(i)?;
         if read(trim(text), slot).is_none() {
             return Err(parse_error(i, text, to));
         }
@@ -296,16 +310,58 @@ fn parse_all<'t>(
     Ok(())
 }
 
-/// INT64's loop of its own, the plain-integer reader inlined into it.
+/// INT64's loop of its own (see [`parse_all_int`]).
 #[inline(never)]
 fn parse_all_i64<'t>(
-    texts: impl Iterator<Item = (usize, Result<&'t [u8], Error>)>,
+    texts: impl Iterator<Item = (usize, StringView<'t>)>,
     out: &mut [u8],
     to: DType,
 ) -> Result<(), Error> {
-    parse_all(texts, out, 8, to, |text, slot| {
-        parse_int::<8, true>(text, slot)
-    })
+    parse_all_int::<8, true>(texts, out, to)
+}
+
+/// INT32's loop of its own (see [`parse_all_int`]).
+#[inline(never)]
+fn parse_all_i32<'t>(
+    texts: impl Iterator<Item = (usize, StringView<'t>)>,
+    out: &mut [u8],
+    to: DType,
+) -> Result<(), Error> {
+    parse_all_int::<4, true>(texts, out, to)
+}
+
+/// An integer target's loop: a text of 1 to 8 bytes that is a plain integer is read
+/// inline by [`tiny_integer`], the reader [`parse_int`] starts with, without the trim
+/// before it (a text with C whitespace in it is not a plain integer, and goes the
+/// general way, which trims first); every other text goes the general way, out of line.
+#[inline(always)]
+fn parse_all_int<'t, const BYTES: usize, const SIGNED: bool>(
+    texts: impl Iterator<Item = (usize, StringView<'t>)>,
+    out: &mut [u8],
+    to: DType,
+) -> Result<(), Error> {
+    for ((i, view), slot) in texts.zip(out.chunks_exact_mut(BYTES)) {
+        match view.short_bytes::<8>().and_then(tiny_integer) {
+            Some((negative, magnitude)) => {
+                store_magnitude::<BYTES, SIGNED>(negative, magnitude, slot)
+            }
+            None => parse_one(i, view, slot, to, parse_int::<BYTES, SIGNED>)?,
+        }
+    }
+    Ok(())
+}
+
+/// One element the general way: its view read, its text trimmed and parsed by `read`.
+#[inline(never)]
+fn parse_one(
+    i: usize,
+    view: StringView,
+    slot: &mut [u8],
+    to: DType,
+    read: impl Fn(&[u8], &mut [u8]) -> Option<()>,
+) -> Result<(), Error> {
+    let text = view.bytes(i)?;
+    read(trim(text), slot).ok_or_else(|| parse_error(i, text, to))
 }
 
 /// Elements a contiguous output of `dtype` holding `bytes` bytes has room for.

@@ -21,7 +21,7 @@ fn is_c_space(c: u8) -> bool {
 }
 
 /// The text without the C whitespace at either end.
-#[inline]
+#[inline(always)]
 pub(super) fn trim(text: &[u8]) -> &[u8] {
     // Most texts have none: their end bytes are above ' ', which no space is.
     if let (Some(&first), Some(&last)) = (text.first(), text.last()) {
@@ -29,6 +29,13 @@ pub(super) fn trim(text: &[u8]) -> &[u8] {
             return text;
         }
     }
+    trim_spaces(text)
+}
+
+/// [`trim`] of a text that is empty or has a byte at or below ' ' at an end.
+#[cold]
+#[inline(never)]
+fn trim_spaces(text: &[u8]) -> &[u8] {
     let start = text
         .iter()
         .position(|&c| !is_c_space(c))
@@ -69,49 +76,94 @@ pub(super) fn plain_integer_low_bits(text: &[u8]) -> Option<u64> {
 /// read eight digits at a time. None for anything else, longer texts included (see
 /// [`plain_integer`]).
 ///
-/// One branch on the length (8 digits or more), none after it: the length of a text is
-/// what a branch predictor cannot guess, and each wrong guess costs more than the
-/// arithmetic. From 8 digits on, the digits are read as three words ending 16, 8 and 0
-/// digits before the end (each load clamped into the text, the digits it does not own
-/// masked off); below 8, byte by byte into one word.
+/// A text of up to 8 bytes is [`tiny_integer`]'s. From 8 digits on, the digits are read
+/// as three words ending 16, 8 and 0 digits before the end (each load clamped into the
+/// text, the digits it does not own masked off). The length of a text is what a branch
+/// predictor cannot guess, so the branches on it are few.
 #[inline(always)]
 pub(super) fn short_integer(text: &[u8]) -> Option<(bool, u64)> {
-    let first = *text.first()?;
+    if text.len() <= 8 {
+        return tiny_integer(text);
+    }
+    let first = text[0];
     let negative = first == b'-';
     let digits = &text[usize::from(negative | (first == b'+'))..];
+    // 8 to 19 digits (a text of 9 bytes or more has at least 8 after its sign).
     let n = digits.len();
-    if n >= 8 {
-        if n > 19 {
-            return None;
-        }
-        let load = |at: usize| u64::from_le_bytes(digits[at..at + 8].try_into().expect("8 bytes"));
-        // The last eight digits, the (up to) eight before them, the (up to) three first:
-        // each the leading `count` bytes of a word loaded at or after the text's start.
-        let low = load(n - 8);
-        let (mid, mid_count) = (load(n.saturating_sub(16)), (n - 8).min(8));
-        let (high, high_count) = (load(0), n.saturating_sub(16));
-        let bad = non_digits(low)
-            | non_digits(mid) & leading_mask(mid_count)
-            | non_digits(high) & leading_mask(high_count);
-        if bad != 0 {
-            return None;
-        }
-        let value = leading_value(high, high_count) * 10_000_000_000_000_000
-            + leading_value(mid, mid_count) * 100_000_000
-            + eight_digit_value(low);
-        return Some((negative, value));
-    }
-    // 1 to 7 digits: byte i of the word is digit min(i, n - 1); the bytes from n on
-    // are ignored below. Seven loads and no branch on the length.
-    let last = n.checked_sub(1)?;
-    let mut word = 0u64;
-    for i in 0..7 {
-        word |= u64::from(digits[i.min(last)]) << (8 * i);
-    }
-    if non_digits(word) & leading_mask(n) != 0 {
+    if n > 19 {
         return None;
     }
-    Some((negative, leading_value(word, n)))
+    let load = |at: usize| u64::from_le_bytes(digits[at..at + 8].try_into().expect("8 bytes"));
+    // The last eight digits, the (up to) eight before them, the (up to) three first:
+    // each the leading `count` bytes of a word loaded at or after the text's start.
+    let low = load(n - 8);
+    let (mid, mid_count) = (load(n.saturating_sub(16)), (n - 8).min(8));
+    let (high, high_count) = (load(0), n.saturating_sub(16));
+    let bad = non_digits(low)
+        | non_digits(mid) & leading_mask(mid_count)
+        | non_digits(high) & leading_mask(high_count);
+    if bad != 0 {
+        return None;
+    }
+    let value = leading_value(high, high_count) * 10_000_000_000_000_000
+        + leading_value(mid, mid_count) * 100_000_000
+        + eight_digit_value(low);
+    Some((negative, value))
+}
+
+/// A plain integer text of 1 to 8 bytes ("-1234567", "+7", "42"): its sign and
+/// magnitude; None for anything else (an empty or longer text included).
+///
+/// The text is read whole into one word, byte 0 the first, and each byte made its digit's
+/// value (xor '0'); the sign byte, if any, becomes a 0, which as a leading zero does not
+/// change the value. Shifted up so that the text ends at the word's top byte, the bytes
+/// below it are zeros: leading zeros again. No branch on the sign or on the length
+/// within 1..=3 and 4..=8.
+#[inline(always)]
+pub(super) fn tiny_integer(text: &[u8]) -> Option<(bool, u64)> {
+    let len = text.len();
+    if len > 8 {
+        return None;
+    }
+    let word = short_text_word(text)?;
+    let first = word as u8;
+    let negative = first == b'-';
+    let signed = negative | (first == b'+');
+    let sign_byte = u64::from(signed).wrapping_neg() & 0xff;
+    let values = ((word ^ 0x3030_3030_3030_3030) & !sign_byte) << (8 * (8 - len));
+    // A byte is a digit's value when it is at most 9: its high nibble 0, and no carry
+    // into it when 6 is added (a carry out of a byte of 0xfa or more only marks the byte
+    // after it, and the word is refused either way).
+    let bad = (values | values.wrapping_add(0x0606_0606_0606_0606)) & 0xf0f0_f0f0_f0f0_f0f0;
+    if bad != 0 || len == usize::from(signed) {
+        return None;
+    }
+    Some((negative, digit_values(values)))
+}
+
+/// The bytes of a text of 1 to 8 bytes as one word, byte 0 the first (the bytes from
+/// its length on are zero); None for an empty text. Reads only the text's own bytes: two
+/// overlapping 4-byte loads from 4 bytes on, else the first, middle and last byte
+/// (which between them are every byte of a text of 1 to 3).
+#[inline(always)]
+fn short_text_word(text: &[u8]) -> Option<u64> {
+    let len = text.len();
+    let last = len.checked_sub(1)?;
+    if len >= 4 {
+        let four = |at: usize| {
+            u64::from(u32::from_le_bytes(
+                text[at..at + 4].try_into().expect("4 bytes"),
+            ))
+        };
+        Some(four(0) | four(len - 4) << (8 * (len - 4)))
+    } else {
+        let mid = len / 2;
+        Some(
+            u64::from(text[0])
+                | u64::from(text[mid]) << (8 * mid)
+                | u64::from(text[last]) << (8 * last),
+        )
+    }
 }
 
 /// The low `n` (0..=8) bytes of a word set.
@@ -159,11 +211,16 @@ fn eight_digits(chunk: [u8; 8]) -> Option<u64> {
     (non_digits(v) == 0).then(|| eight_digit_value(v))
 }
 
-/// The value of eight ASCII digits (byte 0 the most significant), without checking them:
-/// pairwise, 8 digits -> 4 two-digit -> 2 four-digit -> 1 number.
+/// The value of eight ASCII digits (byte 0 the most significant), without checking them.
 #[inline(always)]
 fn eight_digit_value(v: u64) -> u64 {
-    let v = v - 0x3030_3030_3030_3030;
+    digit_values(v - 0x3030_3030_3030_3030)
+}
+
+/// The value of eight digits' values (bytes of 0 to 9, byte 0 the most significant):
+/// pairwise, 8 digits -> 4 two-digit -> 2 four-digit -> 1 number.
+#[inline(always)]
+fn digit_values(v: u64) -> u64 {
     let v = (v * 10 + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
     let v = (v * 100 + (v >> 16)) & 0x0000_ffff_0000_ffff;
     (v * 10000 + (v >> 32)) & 0xffff_ffff
@@ -449,6 +506,55 @@ mod tests {
             let got =
                 short_integer(text).map(|(n, m)| if n { -i128::from(m) } else { i128::from(m) });
             assert_eq!(got, want, "{:?}", text.escape_ascii().to_string());
+        }
+    }
+
+    /// Every text of up to 4 bytes over the bytes number texts are made of, and random
+    /// ones of 5 to 9: the word reader says what the byte-by-byte one says.
+    #[test]
+    fn tiny_integers_agree_with_the_plain_reader() {
+        let alphabet = b"0123456789+- .ex";
+        let signed = |t: Option<(bool, u64)>| {
+            t.map(|(negative, m)| {
+                if negative {
+                    -i128::from(m)
+                } else {
+                    i128::from(m)
+                }
+            })
+        };
+        let check = |text: &[u8]| {
+            let want = plain_integer(text).filter(|_| text.len() <= 8);
+            assert_eq!(
+                signed(tiny_integer(text)),
+                want,
+                "{:?}",
+                text.escape_ascii().to_string()
+            );
+        };
+        for len in 0..=4u32 {
+            for k in 0..16usize.pow(len) {
+                let text: Vec<u8> = (0..len)
+                    .map(|d| alphabet[k / 16usize.pow(d) % 16])
+                    .collect();
+                check(&text);
+            }
+        }
+        let mut rng = crate::testutil::Rng(0x7141_1e55);
+        for _ in 0..crate::testutil::samples(200_000) {
+            let len = 5 + rng.below(5) as usize;
+            let text: Vec<u8> = (0..len)
+                .map(|_| {
+                    // Mostly digits, so that many texts are integers.
+                    let r = rng.below(24) as usize;
+                    if r < 10 {
+                        b'0' + r as u8
+                    } else {
+                        alphabet[r % 16]
+                    }
+                })
+                .collect();
+            check(&text);
         }
     }
 
