@@ -70,12 +70,9 @@ pub(crate) fn parse_strings(
     }
     let count = layout.count();
     let tasks = workers.tasks(count, PARSE_NS_PER_1K);
-    let views = |range: Range<usize>| ViewTexts {
-        slots: &src.data()[range.start * VIEW_BYTES..range.end * VIEW_BYTES],
-        index: range.start,
-    };
+    let views = |range: Range<usize>| &src.data()[range.start * VIEW_BYTES..range.end * VIEW_BYTES];
     if tasks == 1 {
-        return text::parse_each(views(0..count), dst, options);
+        return text::parse_views(views(0..count), 0, dst, options);
     }
     let (to, held) = (dst.layout().dtype(), dst.layout().sub_byte_layout());
     let share = shares(count, tasks, SPLIT_ALIGN);
@@ -90,37 +87,14 @@ pub(crate) fn parse_strings(
         let dims = [range.len()];
         let parsed = Layout::with_sub_byte_layout("output", to, &dims, None, held)
             .and_then(|layout| TensorMut::from_layout(layout, piece))
-            .and_then(|mut part| text::parse_each(views(range), &mut part, options));
+            .and_then(|mut part| {
+                text::parse_views(views(range.clone()), range.start, &mut part, options)
+            });
         if let Err(e) = parsed {
             first_error.offer(e);
         }
     })?;
     first_error.into_result()
-}
-
-/// A run of views of a contiguous STRING tensor, each with its element's index: the view size a constant of the type (not a field, as in `chunks_exact`), so
-/// that a parse loop taking them has no multiply or length check per element.
-struct ViewTexts<'a> {
-    slots: &'a [u8],
-    index: usize,
-}
-
-impl<'a> Iterator for ViewTexts<'a> {
-    type Item = (usize, StringView<'a>);
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<Self::Item> {
-        let (slot, rest) = self.slots.split_first_chunk::<VIEW_BYTES>()?;
-        self.slots = rest;
-        let i = self.index;
-        self.index += 1;
-        Some((i, StringView::read_from(slot)))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.slots.len() / VIEW_BYTES;
-        (n, Some(n))
-    }
 }
 
 /// The bytes elements `range` of a contiguous tensor of `dtype` held as `held` says

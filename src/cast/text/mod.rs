@@ -28,4 +28,4 @@ mod tests;
 
 pub(crate) use form::require_text_form;
 pub use format::{format_into, max_text_bytes};
-pub use parse::parse_each;
+pub use parse::{parse_each, parse_views};

@@ -19,7 +19,7 @@ use crate::error::Error;
 use crate::formats::elem::Elem;
 use crate::formats::repr::Repr;
 use crate::formats::{convert, lowp, pack};
-use crate::string_view::StringView;
+use crate::string_view::{StringView, VIEW_BYTES};
 
 /// Parses as a float of type `F`, correctly rounded in `F`'s own precision, which
 /// reads exactly the forms of the semantics page: no whitespace (trimmed before), no
@@ -330,10 +330,7 @@ fn parse_all_i32<'t>(
     parse_all_int::<4, true>(texts, out, to)
 }
 
-/// An integer target's loop: a text of 1 to 8 bytes that is a plain integer is read
-/// inline by [`tiny_integer`], the reader [`parse_int`] starts with, without the trim
-/// before it (a text with C whitespace in it is not a plain integer, and goes the
-/// general way, which trims first); every other text goes the general way, out of line.
+/// An integer target's loop (see [`int_element`]).
 #[inline(always)]
 fn parse_all_int<'t, const BYTES: usize, const SIGNED: bool>(
     texts: impl Iterator<Item = (usize, StringView<'t>)>,
@@ -341,14 +338,97 @@ fn parse_all_int<'t, const BYTES: usize, const SIGNED: bool>(
     to: DType,
 ) -> Result<(), Error> {
     for ((i, view), slot) in texts.zip(out.chunks_exact_mut(BYTES)) {
-        match view.short_bytes::<8>().and_then(tiny_integer) {
-            Some((negative, magnitude)) => {
-                store_magnitude::<BYTES, SIGNED>(negative, magnitude, slot)
-            }
-            None => parse_one(i, view, slot, to, parse_int::<BYTES, SIGNED>)?,
-        }
+        int_element::<BYTES, SIGNED>(i, view, slot, to)?;
     }
     Ok(())
+}
+
+/// Element `i` of an integer target: a text of 1 to 8 bytes that is a plain integer is
+/// read inline by [`tiny_integer`], the reader [`parse_int`] starts with, without the
+/// trim before it (a text with C whitespace in it is not a plain integer, and goes the
+/// general way, which trims first); every other text goes the general way, out of line.
+#[inline(always)]
+fn int_element<const BYTES: usize, const SIGNED: bool>(
+    i: usize,
+    view: StringView,
+    slot: &mut [u8],
+    to: DType,
+) -> Result<(), Error> {
+    match view.short_bytes::<8>().and_then(tiny_integer) {
+        Some((negative, magnitude)) => {
+            store_magnitude::<BYTES, SIGNED>(negative, magnitude, slot);
+            Ok(())
+        }
+        None => parse_one(i, view, slot, to, parse_int::<BYTES, SIGNED>),
+    }
+}
+
+/// [`parse_each`] of a run of a contiguous STRING tensor's views: `slots` the bytes of the
+/// views of elements `first..` (as many as `output` holds). INT64 and INT32 take them by
+/// index, in a loop with one counter.
+pub fn parse_views(
+    slots: &[u8],
+    first: usize,
+    output: &mut crate::tensor::TensorMut,
+    options: &CastOptions,
+) -> Result<(), Error> {
+    let to = output.layout().dtype();
+    match Repr::of(to) {
+        Some(Repr::Std(Scalar::I64)) => parse_views_int::<8, true>(slots, first, output.data(), to),
+        Some(Repr::Std(Scalar::I32)) => parse_views_int::<4, true>(slots, first, output.data(), to),
+        _ => parse_each(
+            ViewTexts {
+                slots,
+                index: first,
+            },
+            output,
+            options,
+        ),
+    }
+}
+
+/// An integer target's loop over views by index (see [`int_element`]).
+#[inline(never)]
+fn parse_views_int<const BYTES: usize, const SIGNED: bool>(
+    slots: &[u8],
+    first: usize,
+    out: &mut [u8],
+    to: DType,
+) -> Result<(), Error> {
+    // Both chunk sizes constants here: a zip of the two runs by one index.
+    let pairs = slots
+        .chunks_exact(VIEW_BYTES)
+        .zip(out.chunks_exact_mut(BYTES));
+    for (k, (slot, out)) in pairs.enumerate() {
+        int_element::<BYTES, SIGNED>(first + k, StringView::read_from(slot), out, to)?;
+    }
+    Ok(())
+}
+
+/// A run of views of a contiguous STRING tensor, each with its element's index: the view
+/// size a constant of the type (not a field, as in `chunks_exact`), so that a parse loop
+/// taking them has no multiply or length check per element.
+struct ViewTexts<'a> {
+    slots: &'a [u8],
+    index: usize,
+}
+
+impl<'a> Iterator for ViewTexts<'a> {
+    type Item = (usize, StringView<'a>);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (slot, rest) = self.slots.split_first_chunk::<VIEW_BYTES>()?;
+        self.slots = rest;
+        let i = self.index;
+        self.index += 1;
+        Some((i, StringView::read_from(slot)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.slots.len() / VIEW_BYTES;
+        (n, Some(n))
+    }
 }
 
 /// One element the general way: its view read, its text trimmed and parsed by `read`.

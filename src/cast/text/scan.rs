@@ -114,56 +114,55 @@ pub(super) fn short_integer(text: &[u8]) -> Option<(bool, u64)> {
 /// A plain integer text of 1 to 8 bytes ("-1234567", "+7", "42"): its sign and
 /// magnitude; None for anything else (an empty or longer text included).
 ///
-/// The text is read whole into one word, byte 0 the first, and each byte made its digit's
-/// value (xor '0'); the sign byte, if any, becomes a 0, which as a leading zero does not
-/// change the value. Shifted up so that the text ends at the word's top byte, the bytes
-/// below it are zeros: leading zeros again. No branch on the sign or on the length
-/// within 1..=3 and 4..=8.
+/// The text is read whole into one word, byte 0 the first, reading only its own bytes:
+/// the first, middle and last byte (which between them are every byte of a text of 1 to
+/// 3), else two overlapping 4-byte loads. A text of up to 3 bytes is worked on in 4
+/// bytes, the others in 8 (see [`word_integer`]).
 #[inline(always)]
 pub(super) fn tiny_integer(text: &[u8]) -> Option<(bool, u64)> {
     let len = text.len();
-    if len > 8 {
-        return None;
-    }
-    let word = short_text_word(text)?;
-    let first = word as u8;
-    let negative = first == b'-';
-    let signed = negative | (first == b'+');
-    let sign_byte = u64::from(signed).wrapping_neg() & 0xff;
-    let values = ((word ^ 0x3030_3030_3030_3030) & !sign_byte) << (8 * (8 - len));
-    // A byte is a digit's value when it is at most 9: its high nibble 0, and no carry
-    // into it when 6 is added (a carry out of a byte of 0xfa or more only marks the byte
-    // after it, and the word is refused either way).
-    let bad = (values | values.wrapping_add(0x0606_0606_0606_0606)) & 0xf0f0_f0f0_f0f0_f0f0;
-    if bad != 0 || len == usize::from(signed) {
-        return None;
-    }
-    Some((negative, digit_values(values)))
-}
-
-/// The bytes of a text of 1 to 8 bytes as one word, byte 0 the first (the bytes from
-/// its length on are zero); None for an empty text. Reads only the text's own bytes: two
-/// overlapping 4-byte loads from 4 bytes on, else the first, middle and last byte
-/// (which between them are every byte of a text of 1 to 3).
-#[inline(always)]
-fn short_text_word(text: &[u8]) -> Option<u64> {
-    let len = text.len();
     let last = len.checked_sub(1)?;
-    if len >= 4 {
+    if len < 4 {
+        let mid = len / 2;
+        let word = u64::from(text[0])
+            | u64::from(text[mid]) << (8 * mid)
+            | u64::from(text[last]) << (8 * last);
+        word_integer::<4>(word, len)
+    } else if len <= 8 {
         let four = |at: usize| {
             u64::from(u32::from_le_bytes(
                 text[at..at + 4].try_into().expect("4 bytes"),
             ))
         };
-        Some(four(0) | four(len - 4) << (8 * (len - 4)))
+        word_integer::<8>(four(0) | four(len - 4) << (8 * (len - 4)), len)
     } else {
-        let mid = len / 2;
-        Some(
-            u64::from(text[0])
-                | u64::from(text[mid]) << (8 * mid)
-                | u64::from(text[last]) << (8 * last),
-        )
+        None
     }
+}
+
+/// [`tiny_integer`] of a text of `len` (1..=`N`) bytes held in the low bytes of `word`
+/// (byte 0 the first, the others zero), in the low `N` (4 or 8) bytes of the word.
+///
+/// Each byte is made its digit's value (xor '0'), and a sign byte a 0, which as a leading
+/// zero does not change the value; shifted up so that the text ends at byte `N - 1`, the
+/// bytes below it are zeros, leading zeros again. No branch on the sign or the length.
+#[inline(always)]
+fn word_integer<const N: usize>(word: u64, len: usize) -> Option<(bool, u64)> {
+    let lanes = u64::MAX >> (64 - 8 * N);
+    let first = word as u8;
+    let negative = first == b'-';
+    let signed = negative | (first == b'+');
+    let sign_byte = u64::from(signed).wrapping_neg() & 0xff;
+    let values = ((word ^ (0x3030_3030_3030_3030 & lanes)) & !sign_byte) << (8 * (N - len));
+    // A byte is a digit's value when it is at most 9: its high nibble 0, and no carry
+    // into it when 6 is added (a carry out of a byte of 0xfa or more only marks the byte
+    // after it, and the word is refused either way).
+    let bad = (values | values.wrapping_add(0x0606_0606_0606_0606 & lanes))
+        & (0xf0f0_f0f0_f0f0_f0f0 & lanes);
+    if bad != 0 || len == usize::from(signed) {
+        return None;
+    }
+    Some((negative, digit_values::<N>(values)))
 }
 
 /// The low `n` (0..=8) bytes of a word set.
@@ -214,15 +213,19 @@ fn eight_digits(chunk: [u8; 8]) -> Option<u64> {
 /// The value of eight ASCII digits (byte 0 the most significant), without checking them.
 #[inline(always)]
 fn eight_digit_value(v: u64) -> u64 {
-    digit_values(v - 0x3030_3030_3030_3030)
+    digit_values::<8>(v - 0x3030_3030_3030_3030)
 }
 
-/// The value of eight digits' values (bytes of 0 to 9, byte 0 the most significant):
-/// pairwise, 8 digits -> 4 two-digit -> 2 four-digit -> 1 number.
+/// The value of `N` (4 or 8) digits' values in the low bytes of `v` (bytes of 0 to 9,
+/// byte 0 the most significant; the others zero): pairwise, 8 digits -> 4 two-digit ->
+/// 2 four-digit -> 1 number.
 #[inline(always)]
-fn digit_values(v: u64) -> u64 {
+fn digit_values<const N: usize>(v: u64) -> u64 {
     let v = (v * 10 + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
     let v = (v * 100 + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    if N == 4 {
+        return v & 0xffff;
+    }
     (v * 10000 + (v >> 32)) & 0xffff_ffff
 }
 

@@ -649,13 +649,17 @@ fn short_integer_texts_parse_as_the_general_way_does() {
     ] {
         let scalar = to.info().scalar.unwrap();
         for text in &texts {
+            let general = parse(text, scalar);
+            let shown = text.escape_ascii().to_string();
             let looped = parse_tensor(&[text], to, &CastOptions::default()).ok();
-            assert_eq!(
-                looped,
-                parse(text, scalar),
-                "{to} {:?}",
-                text.escape_ascii().to_string()
-            );
+            assert_eq!(looped, general, "{to} {shown:?}");
+            // The contiguous views' loop (parse_views), through the cast.
+            let views = [StringView::new(text)];
+            let input = crate::tensor::Tensor::strings(&views, &[1]).unwrap();
+            let mut out = vec![0u8; scalar.size()];
+            let mut output = crate::tensor::TensorMut::new(&mut out, to, &[1]).unwrap();
+            let cast = crate::cast::cast(&input, &mut output, &CastOptions::default());
+            assert_eq!(cast.ok().map(|()| out), general, "{to} {shown:?}");
         }
     }
 }
