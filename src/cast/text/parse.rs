@@ -12,7 +12,8 @@
 use super::super::options::CastOptions;
 use super::form::{text_repr, PACKED_BLOCK};
 use super::scan::{
-    plain_integer, plain_integer_low_bits, scan_wide, short_integer, tiny_integer, trim,
+    plain_integer, plain_integer_low_bits, scan_wide, short_integer, tiny_integer,
+    tiny_integer_pair, trim,
 };
 use crate::dtype::{DType, Scalar};
 use crate::error::Error;
@@ -387,7 +388,10 @@ pub fn parse_views(
     }
 }
 
-/// An integer target's loop over views by index (see [`int_element`]).
+/// An integer target's loop over views by index, two elements a step: two texts of 1 to
+/// 3 bytes that are plain integers are read together by [`tiny_integer_pair`] (the
+/// texts of small numbers: pixel values, labels, counts); otherwise each element goes
+/// its own way ([`int_element`]).
 #[inline(never)]
 fn parse_views_int<const BYTES: usize, const SIGNED: bool>(
     slots: &[u8],
@@ -395,12 +399,37 @@ fn parse_views_int<const BYTES: usize, const SIGNED: bool>(
     out: &mut [u8],
     to: DType,
 ) -> Result<(), Error> {
-    // Both chunk sizes constants here: a zip of the two runs by one index.
+    let n = (slots.len() / VIEW_BYTES).min(out.len() / BYTES);
+    let paired = n / 2 * 2;
+    let (slots, tail_slot) = slots.split_at(paired * VIEW_BYTES);
+    let (out, tail_out) = out.split_at_mut(paired * BYTES);
+    // The chunk sizes are constants here: a zip of the two runs by one index.
     let pairs = slots
-        .chunks_exact(VIEW_BYTES)
-        .zip(out.chunks_exact_mut(BYTES));
-    for (k, (slot, out)) in pairs.enumerate() {
-        int_element::<BYTES, SIGNED>(first + k, StringView::read_from(slot), out, to)?;
+        .chunks_exact(2 * VIEW_BYTES)
+        .zip(out.chunks_exact_mut(2 * BYTES));
+    for (k, (two, out)) in pairs.enumerate() {
+        let i = first + 2 * k;
+        let (a, b) = two.split_at(VIEW_BYTES);
+        let (a, b) = (StringView::read_from(a), StringView::read_from(b));
+        let (out_a, out_b) = out.split_at_mut(BYTES);
+        let both = a
+            .short_bytes::<3>()
+            .zip(b.short_bytes::<3>())
+            .and_then(|(a, b)| tiny_integer_pair(a, b));
+        match both {
+            Some([(negative_a, a), (negative_b, b)]) => {
+                store_magnitude::<BYTES, SIGNED>(negative_a, a, out_a);
+                store_magnitude::<BYTES, SIGNED>(negative_b, b, out_b);
+            }
+            None => {
+                int_element::<BYTES, SIGNED>(i, a, out_a, to)?;
+                int_element::<BYTES, SIGNED>(i + 1, b, out_b, to)?;
+            }
+        }
+    }
+    if n > paired {
+        let view = StringView::read_from(tail_slot);
+        int_element::<BYTES, SIGNED>(first + paired, view, &mut tail_out[..BYTES], to)?;
     }
     Ok(())
 }

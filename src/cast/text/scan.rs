@@ -117,52 +117,104 @@ pub(super) fn short_integer(text: &[u8]) -> Option<(bool, u64)> {
 /// The text is read whole into one word, byte 0 the first, reading only its own bytes:
 /// the first, middle and last byte (which between them are every byte of a text of 1 to
 /// 3), else two overlapping 4-byte loads. A text of up to 3 bytes is worked on in 4
-/// bytes, the others in 8 (see [`word_integer`]).
+/// bytes, the others in 8 (see [`text_values`]).
 #[inline(always)]
 pub(super) fn tiny_integer(text: &[u8]) -> Option<(bool, u64)> {
     let len = text.len();
-    let last = len.checked_sub(1)?;
     if len < 4 {
-        let mid = len / 2;
-        let word = u64::from(text[0])
-            | u64::from(text[mid]) << (8 * mid)
-            | u64::from(text[last]) << (8 * last);
-        word_integer::<4>(word, len)
+        let t = text_values::<4>(three_byte_word(text)?, len);
+        if is_bad::<4>(t.values) | t.no_digit {
+            return None;
+        }
+        Some((t.negative, digit_values::<4>(t.values)))
     } else if len <= 8 {
         let four = |at: usize| {
             u64::from(u32::from_le_bytes(
                 text[at..at + 4].try_into().expect("4 bytes"),
             ))
         };
-        word_integer::<8>(four(0) | four(len - 4) << (8 * (len - 4)), len)
+        let t = text_values::<8>(four(0) | four(len - 4) << (8 * (len - 4)), len);
+        if is_bad::<8>(t.values) | t.no_digit {
+            return None;
+        }
+        Some((t.negative, digit_values::<8>(t.values)))
     } else {
         None
     }
 }
 
-/// [`tiny_integer`] of a text of `len` (1..=`N`) bytes held in the low bytes of `word`
-/// (byte 0 the first, the others zero), in the low `N` (4 or 8) bytes of the word.
+/// [`tiny_integer`] of two texts of 1 to 3 bytes at once: each one's digit values in its
+/// own half of one word, then the test and the arithmetic once for both. None when
+/// either is not a plain integer (or not 1 to 3 bytes long).
+#[inline(always)]
+pub(super) fn tiny_integer_pair(a: &[u8], b: &[u8]) -> Option<[(bool, u64); 2]> {
+    if a.len() > 3 || b.len() > 3 {
+        return None;
+    }
+    let ta = text_values::<4>(three_byte_word(a)?, a.len());
+    let tb = text_values::<4>(three_byte_word(b)?, b.len());
+    // Each word's bytes from N on are not values (the xor made zeros '0's there).
+    let values = ta.values & 0xffff_ffff | tb.values << 32;
+    if is_bad::<8>(values) | ta.no_digit | tb.no_digit {
+        return None;
+    }
+    let both = four_digit_values(values);
+    Some([(ta.negative, both & 0xffff), (tb.negative, both >> 32)])
+}
+
+/// The bytes of a text of 1 to 3 bytes as one word, byte 0 the first (the others zero),
+/// from its first, middle and last byte; None for an empty text.
+#[inline(always)]
+fn three_byte_word(text: &[u8]) -> Option<u64> {
+    let last = text.len().checked_sub(1)?;
+    let mid = text.len() / 2;
+    Some(
+        u64::from(text[0])
+            | u64::from(text[mid]) << (8 * mid)
+            | u64::from(text[last]) << (8 * last),
+    )
+}
+
+/// A text's bytes as digit values, see [`text_values`].
+struct TextValues {
+    negative: bool,
+    /// No digit: the text is a sign alone.
+    no_digit: bool,
+    values: u64,
+}
+
+/// A text of `len` (1..=`N`) bytes held in the low bytes of `word` (byte 0 the first, the
+/// others zero), as digit values in the low `N` (4 or 8) bytes of a word (the bytes above
+/// them are not zero).
 ///
 /// Each byte is made its digit's value (xor '0'), and a sign byte a 0, which as a leading
 /// zero does not change the value; shifted up so that the text ends at byte `N - 1`, the
 /// bytes below it are zeros, leading zeros again. No branch on the sign or the length.
+/// Whether the bytes are digits is [`is_bad`]'s to say.
 #[inline(always)]
-fn word_integer<const N: usize>(word: u64, len: usize) -> Option<(bool, u64)> {
+fn text_values<const N: usize>(word: u64, len: usize) -> TextValues {
     let lanes = u64::MAX >> (64 - 8 * N);
     let first = word as u8;
     let negative = first == b'-';
     let signed = negative | (first == b'+');
     let sign_byte = u64::from(signed).wrapping_neg() & 0xff;
     let values = ((word ^ (0x3030_3030_3030_3030 & lanes)) & !sign_byte) << (8 * (N - len));
-    // A byte is a digit's value when it is at most 9: its high nibble 0, and no carry
-    // into it when 6 is added (a carry out of a byte of 0xfa or more only marks the byte
-    // after it, and the word is refused either way).
-    let bad = (values | values.wrapping_add(0x0606_0606_0606_0606 & lanes))
-        & (0xf0f0_f0f0_f0f0_f0f0 & lanes);
-    if bad != 0 || len == usize::from(signed) {
-        return None;
+    TextValues {
+        negative,
+        no_digit: len == usize::from(signed),
+        values,
     }
-    Some((negative, digit_values::<N>(values)))
+}
+
+/// Whether the low `N` (4 or 8) bytes of a word of digit values have a byte that is not
+/// one: a byte is a digit's value when it is at most 9, its high nibble 0 and no carry
+/// into it when 6 is added (a carry out of a byte of 0xfa or more only marks the byte
+/// after it, and the word is refused either way).
+#[inline(always)]
+fn is_bad<const N: usize>(values: u64) -> bool {
+    let lanes = u64::MAX >> (64 - 8 * N);
+    (values | values.wrapping_add(0x0606_0606_0606_0606 & lanes)) & (0xf0f0_f0f0_f0f0_f0f0 & lanes)
+        != 0
 }
 
 /// The low `n` (0..=8) bytes of a word set.
@@ -221,12 +273,19 @@ fn eight_digit_value(v: u64) -> u64 {
 /// 2 four-digit -> 1 number.
 #[inline(always)]
 fn digit_values<const N: usize>(v: u64) -> u64 {
-    let v = (v * 10 + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
-    let v = (v * 100 + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    let v = four_digit_values(v);
     if N == 4 {
         return v & 0xffff;
     }
     (v * 10000 + (v >> 32)) & 0xffff_ffff
+}
+
+/// The values of the two groups of four digits' values in `v` (bytes 0..4 and 4..8, each
+/// group's first byte its most significant), in bits 0..16 and 32..48.
+#[inline(always)]
+fn four_digit_values(v: u64) -> u64 {
+    let v = (v * 10 + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    (v * 100 + (v >> 16)) & 0x0000_ffff_0000_ffff
 }
 
 /// The value of the first `n` (0..=8) digit bytes of `v`: '0's shifted in front of them,
@@ -558,6 +617,34 @@ mod tests {
                 })
                 .collect();
             check(&text);
+        }
+    }
+
+    /// Pairs of texts of up to 3 bytes over the bytes number texts are made of (every
+    /// first text with a sample of second ones, and the other way round): read together,
+    /// each is what it is read alone.
+    #[test]
+    fn tiny_integer_pairs_read_as_each_text_alone() {
+        let alphabet = b"0123456789+- .ex";
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for len in 0..=3u32 {
+            for k in 0..16usize.pow(len) {
+                texts.push(
+                    (0..len)
+                        .map(|d| alphabet[k / 16usize.pow(d) % 16])
+                        .collect(),
+                );
+            }
+        }
+        let mut rng = crate::testutil::Rng(0x9a1_2ed);
+        for a in &texts {
+            for _ in 0..crate::testutil::samples(64) {
+                let b = &texts[rng.below(texts.len() as u64) as usize];
+                for (a, b) in [(a, b), (b, a)] {
+                    let want = tiny_integer(a).zip(tiny_integer(b)).map(|(a, b)| [a, b]);
+                    assert_eq!(tiny_integer_pair(a, b), want, "{a:?} {b:?}");
+                }
+            }
         }
     }
 

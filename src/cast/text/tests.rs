@@ -653,13 +653,25 @@ fn short_integer_texts_parse_as_the_general_way_does() {
             let shown = text.escape_ascii().to_string();
             let looped = parse_tensor(&[text], to, &CastOptions::default()).ok();
             assert_eq!(looped, general, "{to} {shown:?}");
-            // The contiguous views' loop (parse_views), through the cast.
-            let views = [StringView::new(text)];
-            let input = crate::tensor::Tensor::strings(&views, &[1]).unwrap();
-            let mut out = vec![0u8; scalar.size()];
-            let mut output = crate::tensor::TensorMut::new(&mut out, to, &[1]).unwrap();
-            let cast = crate::cast::cast(&input, &mut output, &CastOptions::default());
-            assert_eq!(cast.ok().map(|()| out), general, "{to} {shown:?}");
+        }
+        // The contiguous views' loop (parse_views, two texts a step, an odd one last),
+        // through the cast: each text alone, and after and before another one.
+        for (k, text) in texts.iter().enumerate() {
+            let other = &texts[(k * 7919 + 13) % texts.len()];
+            for run in [&[text][..], &[text, other], &[other, text]] {
+                let general: Option<Vec<u8>> = run
+                    .iter()
+                    .map(|t| parse(t, scalar))
+                    .collect::<Option<Vec<_>>>()
+                    .map(|v| v.concat());
+                let views: Vec<StringView> = run.iter().map(|t| StringView::new(t)).collect();
+                let dims = [run.len()];
+                let input = crate::tensor::Tensor::strings(&views, &dims).unwrap();
+                let mut out = vec![0u8; run.len() * scalar.size()];
+                let mut output = crate::tensor::TensorMut::new(&mut out, to, &dims).unwrap();
+                let cast = crate::cast::cast(&input, &mut output, &CastOptions::default());
+                assert_eq!(cast.ok().map(|()| out), general, "{to} {run:?}");
+            }
         }
     }
 }
