@@ -105,8 +105,13 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
         };
         let sign_bit = 1 << (f.exp_bits as i32 + m);
         // The sign bit as `h ^ abs`, which needs no mask of its own (one constant fewer to
-        // keep in a register).
-        let sign = h.xor(abs).shr(15 - (f.exp_bits + m as u32));
+        // keep in a register); none where the stores put it in as bytes.
+        let late_signs = V::BYTE_SIGNS && byte_signed::<F>().is_some();
+        let sign = if late_signs {
+            splat(0)
+        } else {
+            h.xor(abs).shr(15 - (f.exp_bits + m as u32))
+        };
         // The all-ones magnitude (FN's NaN) and an IEEE format's infinity, from the
         // format's widths.
         let ones = sign_bit - 1;
@@ -118,23 +123,29 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                     Kind::Ieee => (inf, inf | (1 << (m - 1))),
                     _ => (ones, ones),
                 };
+                let with_sign = |v: V| if late_signs { v } else { v.or(sign) };
                 if saturate && nan_code == f.max_code as i32 + 1 {
                     // FN saturating: a NaN lane's code was capped at the largest finite
                     // code, one below NaN's, so subtracting its mask (minus one) gives
                     // NaN's code with no blend and no constant.
-                    return code.sub(nan).or(sign);
+                    return with_sign(code.sub(nan));
                 }
                 let v = if saturate {
                     code
                 } else {
                     special(code, overflow, over)
                 };
-                special(v, nan_code, nan).or(sign)
+                with_sign(special(v, nan_code, nan))
             }
             Kind::Fnuz => {
-                // No -0 (a value that rounds to zero included); NaN, and overflow when
-                // not saturating, give the sign bit alone.
-                let v = code.eq(splat(0)).and_not(sign).or(code);
+                // No -0 (a value that rounds to zero included; the stores leave the
+                // zero code unsigned where they put the signs in); NaN, and overflow
+                // when not saturating, give the sign bit alone.
+                let v = if late_signs {
+                    code
+                } else {
+                    code.eq(splat(0)).and_not(sign).or(code)
+                };
                 let to_nan = if saturate { nan } else { nan.or(over) };
                 special(v, sign_bit, to_nan)
             }
@@ -148,6 +159,34 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             }
             Kind::Fp4 | Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/6 format"),
         }
+    }
+}
+
+/// Whether float format `F` is one whose sign bit the stores may put in as bytes, after
+/// the narrowing (`Halves::BYTE_SIGNS`): the 8-bit formats with a sign, with whether it
+/// is FNUZ (whose zero code takes no sign); `None` for the others.
+#[inline(always)]
+pub(crate) const fn byte_signed<const F: u8>() -> Option<bool> {
+    match FORMATS[F as usize].kind {
+        Kind::Ieee | Kind::Fn => Some(false),
+        Kind::Fnuz => Some(true),
+        _ => None,
+    }
+}
+
+/// The signs of the values in `lo` and `hi` as the stores take them
+/// (`Halves::sign_bytes`) where they put the signs of format `F` in, else a vector they
+/// do not read.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+unsafe fn store_signs<V: Halves, const F: u8>(lo: V, hi: V) -> V {
+    if V::BYTE_SIGNS && byte_signed::<F>().is_some() {
+        // SAFETY: the caller runs `V`'s family; registers only.
+        unsafe { V::sign_bytes(lo, hi) }
+    } else {
+        lo
     }
 }
 
@@ -340,6 +379,7 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
         let p = si.as_ptr();
         let lo = V::load_f32_odd(p);
         let hi = V::load_f32_odd(p.add(4 * V::LANES));
+        let signs = store_signs::<V, F>(lo, hi);
         let (lo, hi) = (
             encode_halves::<V, 1, F, OPT>(lo),
             encode_halves::<V, 1, F, OPT>(hi),
@@ -347,7 +387,7 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
         if UNPACKED {
             V::store_f32_bytes(di, lo, hi);
         } else {
-            V::store_f32_codes::<F>(di, lo, hi);
+            V::store_f32_codes::<F>(di, lo, hi, signs);
         }
     }
 }
@@ -378,12 +418,14 @@ unsafe fn encode_half_step<
     // `2 * V::LANES`) and `store_codes` writes `di`'s.
     unsafe {
         let p = si.as_ptr();
-        let lo = encode_halves::<V, SRC, F, OPT>(V::load(p));
-        let hi = encode_halves::<V, SRC, F, OPT>(V::load(p.add(2 * V::LANES)));
+        let (lo, hi) = (V::load(p), V::load(p.add(2 * V::LANES)));
+        let signs = store_signs::<V, F>(lo, hi);
+        let lo = encode_halves::<V, SRC, F, OPT>(lo);
+        let hi = encode_halves::<V, SRC, F, OPT>(hi);
         if UNPACKED {
             V::store_bytes(di, lo, hi);
         } else {
-            V::store_codes::<F>(di, lo, hi);
+            V::store_codes::<F>(di, lo, hi, signs);
         }
     }
 }

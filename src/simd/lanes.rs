@@ -10,6 +10,11 @@
 pub(crate) trait Halves: Copy {
     /// The lanes of a vector.
     const LANES: usize;
+    /// Whether the 8-bit float formats' sign bits go in after the narrowing to bytes
+    /// ([`Self::sign_bytes`], ORed in by the stores), where one operation per byte
+    /// vector replaces two per vector of 16-bit lanes (AVX2); else [`encode_halves`]
+    /// puts them in the 16-bit lanes, and the stores' `signs` are not read.
+    const BYTE_SIGNS: bool;
     /// `LANES` 16-bit values from the `2 * LANES` bytes at `p`.
     unsafe fn load(p: *const u8) -> Self;
     /// `LANES` f32 values from the `4 * LANES` bytes at `p`, rounded to bfloat16 to odd,
@@ -17,14 +22,21 @@ pub(crate) trait Halves: Copy {
     /// values interleaved, with no shuffle at all), which
     /// [`Self::store_f32_codes`] puts back: the encoders work lane by lane.
     unsafe fn load_f32_odd(p: *const u8) -> Self;
+    /// Where [`Self::BYTE_SIGNS`]: the signs of the values in the lanes of `lo` then
+    /// `hi`, as bytes placed where the stores' narrowing puts their codes, 0x80 for a
+    /// negative value and 0 else.
+    unsafe fn sign_bytes(lo: Self, hi: Self) -> Self;
     /// Stores the codes of format `F` in the lanes of `lo` then `hi` (element order,
     /// each below 256, or 0x1ff for 0xff) into `di`, `code_bytes::<F>(2 * LANES)` bytes:
     /// one per byte, two or four per byte for the 4-bit and 2-bit formats (the first
-    /// in the lowest bits), four per three bytes for the 6-bit ones.
-    unsafe fn store_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self);
+    /// in the lowest bits), four per three bytes for the 6-bit ones. Where
+    /// [`Self::BYTE_SIGNS`] and `F` is an 8-bit float format with a sign
+    /// ([`byte_signed`]), the codes are magnitudes and `signs` ([`Self::sign_bytes`] of
+    /// the values) is ORed into them, FLOAT8 FNUZ's zero code left without it.
+    unsafe fn store_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// As [`Self::store_codes`], the lanes of `lo` and `hi` in the order of
     /// [`Self::load_f32_odd`].
-    unsafe fn store_f32_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self);
+    unsafe fn store_f32_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// Stores the codes in the lanes of `lo` then `hi` (element order, each below 256,
     /// or 0x1ff for 0xff) one per byte into `di`, `2 * LANES` bytes, whatever their format's width.
     unsafe fn store_bytes(di: &mut [u8], lo: Self, hi: Self);
@@ -81,6 +93,9 @@ pub(crate) trait Halves: Copy {
 /// intrinsics require.
 macro_rules! halves_impls {
     (
+        const BYTE_SIGNS: bool = {
+            avx2: $signs_avx2:expr, avx512: $signs_avx512:expr, neon: $signs_neon:expr $(,)?
+        };
         $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty {
             avx2: $f_avx2:expr, avx512: $f_avx512:expr, neon: $f_neon:expr $(,)?
         })*
@@ -92,11 +107,11 @@ macro_rules! halves_impls {
         const _: () = {
             use crate::simd::x86_64::lanes::{
                 add_magic, bf16_odd_pairs, f16x8_to_f32, f32x16_to_bf16_odd, pack_pairs, pack_words,
-                store_codes,
+                sign_bytes, signed, store_codes,
             };
             use std::arch::x86_64::*;
             halves_impl! {
-                __m256i, 16;
+                __m256i, 16, $signs_avx2;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx2;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_avx2;)*
             }
@@ -110,7 +125,7 @@ macro_rules! halves_impls {
             };
             use std::arch::x86_64::*;
             halves_impl! {
-                __m512i, 32;
+                __m512i, 32, $signs_avx512;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx512;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_avx512;)*
             }
@@ -120,7 +135,7 @@ macro_rules! halves_impls {
             use crate::simd::aarch64::lanes::{add_magic, bf16_odd, store_codes, widen};
             use std::arch::aarch64::*;
             halves_impl! {
-                uint16x8_t, 8;
+                uint16x8_t, 8, $signs_neon;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_neon;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_neon;)*
             }
@@ -131,12 +146,13 @@ macro_rules! halves_impls {
 /// One ISA's column of [`halves_impls`]: the impl itself.
 macro_rules! halves_impl {
     (
-        $vector:ty, $lanes:expr;
+        $vector:ty, $lanes:expr, $byte_signs:expr;
         $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty = $fb:expr;)*
         $(self fn $m:ident($s:ident $(, $ma:ident: $mt:ty)*) = $mb:expr;)*
     ) => {
         impl Halves for $vector {
             const LANES: usize = $lanes;
+            const BYTE_SIGNS: bool = $byte_signs;
             $(
                 #[inline(always)]
                 unsafe fn $f $(<const $g: u8>)? ($($a: $t),*) -> $r {
@@ -156,6 +172,7 @@ macro_rules! halves_impl {
 }
 
 halves_impls! {
+    const BYTE_SIGNS: bool = { avx2: true, avx512: false, neon: false };
     fn load(p: *const u8) -> Self {
         avx2: _mm256_loadu_si256(p.cast()),
         avx512: _mm512_loadu_si512(p.cast()),
@@ -177,19 +194,37 @@ halves_impls! {
     }
     // Every narrowing gives 0xff for a 0x1ff lane (AVX2's saturates, AVX-512's byte
     // permute and NEON's keep the low byte).
-    fn store_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
-        avx2: store_codes::<F>(di, pack_words(lo, hi)),
-        avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi)),
-        neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
+    // Where `BYTE_SIGNS` is false, `signs` is not read (and `sign_bytes` not called).
+    fn sign_bytes(lo: Self, hi: Self) -> Self {
+        avx2: sign_bytes(lo, hi),
+        avx512: _mm512_or_si512(lo, hi),
+        neon: vorrq_u16(lo, hi),
     }
-    fn store_f32_codes<F>(di: &mut [u8], lo: Self, hi: Self) -> () {
-        avx2: store_codes::<F>(di, pack_pairs(lo, hi)),
-        avx512: store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi)),
-        neon: store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi)),
+    fn store_codes<F>(di: &mut [u8], lo: Self, hi: Self, signs: Self) -> () {
+        avx2: store_codes::<F>(di, pack_words(lo, hi, signed::<F>(signs))),
+        avx512: {
+            let _ = signs;
+            store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi))
+        },
+        neon: {
+            let _ = signs;
+            store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi))
+        },
+    }
+    fn store_f32_codes<F>(di: &mut [u8], lo: Self, hi: Self, signs: Self) -> () {
+        avx2: store_codes::<F>(di, pack_pairs(lo, hi, signed::<F>(signs))),
+        avx512: {
+            let _ = signs;
+            store_codes::<F>(di, _mm512_permutex2var_epi8(lo, word_order(), hi))
+        },
+        neon: {
+            let _ = signs;
+            store_codes::<F>(di, vmovn_high_u16(vmovn_u16(lo), hi))
+        },
     }
     // The stores of one code per byte: `di` holds the `2 * LANES` bytes written.
     fn store_bytes(di: &mut [u8], lo: Self, hi: Self) -> () {
-        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_words(lo, hi)),
+        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_words(lo, hi, None)),
         avx512: {
             let bytes = _mm512_permutex2var_epi8(lo, word_order(), hi);
             _mm512_storeu_si512(di.as_mut_ptr().cast(), bytes)
@@ -197,7 +232,7 @@ halves_impls! {
         neon: vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi)),
     }
     fn store_f32_bytes(di: &mut [u8], lo: Self, hi: Self) -> () {
-        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_pairs(lo, hi)),
+        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_pairs(lo, hi, None)),
         avx512: {
             let bytes = _mm512_permutex2var_epi8(lo, word_order(), hi);
             _mm512_storeu_si512(di.as_mut_ptr().cast(), bytes)

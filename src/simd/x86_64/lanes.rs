@@ -60,12 +60,48 @@ fn opaque(mut x: __m128i) -> __m128i {
     x
 }
 
-/// Two vectors of sixteen codes (16-bit lanes, element order) as 32 bytes in element
-/// order: one pack, one permute.
+/// The signs of two vectors of sixteen 16-bit values (`a` then `b`) as the bytes of
+/// `_mm256_packus_epi16(a, b)`: 0x80 for a negative value, else 0. The signed
+/// saturating pack keeps each value's sign in its byte's top bit. Three operations per
+/// 32 values (with the OR in [`packed`]) where shifting the sign bits down in 16-bit
+/// lanes and ORing them there took six.
 #[inline(always)]
-pub(crate) unsafe fn pack_words(a: __m256i, b: __m256i) -> __m256i {
+pub(crate) unsafe fn sign_bytes(a: __m256i, b: __m256i) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
-    unsafe { _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(a, b)) }
+    unsafe { _mm256_and_si256(_mm256_packs_epi16(a, b), _mm256_set1_epi8(-0x80)) }
+}
+
+/// The stores' `signs` for format `F`: with whether `F` is FNUZ (no -0) where its sign
+/// bits go in as bytes (`encode::byte_signed`), else none.
+#[inline(always)]
+pub(crate) fn signed<const F: u8>(signs: __m256i) -> Option<(__m256i, bool)> {
+    crate::simd::encode::byte_signed::<F>().map(|fnuz| (signs, fnuz))
+}
+
+/// `_mm256_packus_epi16(a, b)` (in-lane order), with `signs` ([`sign_bytes`]) ORed in
+/// where given: for FNUZ (`true`) only into the nonzero codes.
+#[inline(always)]
+unsafe fn packed(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m256i {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe {
+        let bytes = _mm256_packus_epi16(a, b);
+        match signs {
+            None => bytes,
+            Some((signs, false)) => _mm256_or_si256(bytes, signs),
+            Some((signs, true)) => {
+                let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
+                _mm256_or_si256(bytes, _mm256_andnot_si256(zero, signs))
+            }
+        }
+    }
+}
+
+/// Two vectors of sixteen codes (16-bit lanes, element order) as 32 bytes in element
+/// order, `signs` ORed in as [`packed`] does: one pack, one permute.
+#[inline(always)]
+pub(crate) unsafe fn pack_words(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m256i {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe { _mm256_permute4x64_epi64::<0b11_01_10_00>(packed(a, b, signs)) }
 }
 
 /// The byte shuffle that sorts, within each 128-bit lane, the codes of two vectors in
@@ -85,12 +121,13 @@ pub(crate) unsafe fn unzip_pairs() -> __m256i {
 /// Two vectors of sixteen codes (16-bit lanes) in the order [`bf16_odd_pairs`] leaves
 /// them (`a`: elements 0-15, `b`: 16-31) as 32 bytes in element order: after the pack
 /// and [`unzip_pairs`] each 128-bit lane holds four-code groups 0, 2, 4, 6 (low lane)
-/// or 1, 3, 5, 7 (high lane); one permute of 32-bit lanes sorts them.
+/// or 1, 3, 5, 7 (high lane); one permute of 32-bit lanes sorts them. `signs` are ORed
+/// in as [`packed`] does.
 #[inline(always)]
-pub(crate) unsafe fn pack_pairs(a: __m256i, b: __m256i) -> __m256i {
+pub(crate) unsafe fn pack_pairs(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
-        let bytes = _mm256_shuffle_epi8(_mm256_packus_epi16(a, b), unzip_pairs());
+        let bytes = _mm256_shuffle_epi8(packed(a, b, signs), unzip_pairs());
         _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
     }
 }
