@@ -44,6 +44,7 @@ use std::marker::PhantomData;
 #[inline(always)]
 pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const OPT: u8>(
     h: V,
+    f32_at: Option<*const u8>,
 ) -> V {
     // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
@@ -101,7 +102,11 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
         let code = if f.exp_bits as i32 == src_exp_bits && f.bias == src_bias {
             code.min(max)
         } else {
-            V::select(below, subnormal_codes::<V, SRC, F>(abs), code.min(max))
+            let sub = match f32_at {
+                Some(p) if V::F32_SUBNORMALS => V::f32_add_magic(p, subnormal_magic::<F>()),
+                _ => subnormal_codes::<V, SRC, F>(abs),
+            };
+            V::select(below, sub, code.min(max))
         };
         let sign_bit = 1 << (f.exp_bits as i32 + m);
         // The sign bit as `h ^ abs`, which needs no mask of its own (one constant fewer to
@@ -141,12 +146,18 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                 // No -0 (a value that rounds to zero included; the stores leave the
                 // zero code unsigned where they put the signs in); NaN, and overflow
                 // when not saturating, give the sign bit alone.
+                let to_nan = if saturate { nan } else { nan.or(over) };
+                if late_signs && sign_bit == f.max_code as i32 + 1 {
+                    // The lanes to NaN were capped at the largest code, one below the
+                    // sign bit alone: subtracting their mask gives it, with no blend (as
+                    // FN's NaN above); the stores' signs leave it as it is.
+                    return code.sub(to_nan);
+                }
                 let v = if late_signs {
                     code
                 } else {
                     code.eq(splat(0)).and_not(sign).or(code)
                 };
-                let to_nan = if saturate { nan } else { nan.or(over) };
                 special(v, sign_bit, to_nan)
             }
             Kind::Fp6 => {
@@ -204,10 +215,17 @@ unsafe fn store_signs<V: Halves, const F: u8>(lo: V, hi: V) -> V {
 /// The CPU runs `V`'s family.
 #[inline(always)]
 unsafe fn subnormal_codes<V: Halves, const SRC: u8, const F: u8>(abs: V) -> V {
-    let f = &FORMATS[F as usize];
-    let magic = ((151 - f.bias - f.man_bits as i32) << 23) as u32;
     // SAFETY: the caller runs `V`'s family; registers only.
-    unsafe { V::add_magic::<SRC>(abs, magic) }
+    unsafe { V::add_magic::<SRC>(abs, subnormal_magic::<F>()) }
+}
+
+/// The f32 (bits) whose ulp is float format `F`'s subnormal quantum, with its low 16
+/// bits zero: added to a magnitude below the format's smallest normal, the FPU rounds
+/// it to that quantum ([`subnormal_codes`]).
+#[inline(always)]
+const fn subnormal_magic<const F: u8>() -> u32 {
+    let f = &FORMATS[F as usize];
+    ((151 - f.bias - f.man_bits as i32) << 23) as u32
 }
 
 /// FLOAT4E2M1 codes (one per 16-bit lane) of bfloat16 values (exact, or rounded to odd
@@ -381,8 +399,8 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
         let hi = V::load_f32_odd(p.add(4 * V::LANES));
         let signs = store_signs::<V, F>(lo, hi);
         let (lo, hi) = (
-            encode_halves::<V, 1, F, OPT>(lo),
-            encode_halves::<V, 1, F, OPT>(hi),
+            encode_halves::<V, 1, F, OPT>(lo, Some(p)),
+            encode_halves::<V, 1, F, OPT>(hi, Some(p.add(4 * V::LANES))),
         );
         if UNPACKED {
             V::store_f32_bytes(di, lo, hi);
@@ -420,8 +438,8 @@ unsafe fn encode_half_step<
         let p = si.as_ptr();
         let (lo, hi) = (V::load(p), V::load(p.add(2 * V::LANES)));
         let signs = store_signs::<V, F>(lo, hi);
-        let lo = encode_halves::<V, SRC, F, OPT>(lo);
-        let hi = encode_halves::<V, SRC, F, OPT>(hi);
+        let lo = encode_halves::<V, SRC, F, OPT>(lo, None);
+        let hi = encode_halves::<V, SRC, F, OPT>(hi, None);
         if UNPACKED {
             V::store_bytes(di, lo, hi);
         } else {

@@ -15,6 +15,11 @@ pub(crate) trait Halves: Copy {
     /// vector replaces two per vector of 16-bit lanes (AVX2); else [`encode_halves`]
     /// puts them in the 16-bit lanes, and the stores' `signs` are not read.
     const BYTE_SIGNS: bool;
+    /// Whether a FLOAT source's subnormal codes come from its f32 values
+    /// ([`Self::f32_add_magic`]) rather than from their bfloat16 rounding to odd
+    /// ([`Self::add_magic`]): where the f32 lanes give them in the order of
+    /// [`Self::load_f32_odd`] with fewer shifts (AVX2).
+    const F32_SUBNORMALS: bool;
     /// `LANES` 16-bit values from the `2 * LANES` bytes at `p`.
     unsafe fn load(p: *const u8) -> Self;
     /// `LANES` f32 values from the `4 * LANES` bytes at `p`, rounded to bfloat16 to odd,
@@ -77,6 +82,10 @@ pub(crate) trait Halves: Copy {
     /// to zero), and `magic` taken from the sum's bits, in 16-bit lanes again: the
     /// rounding of [`subnormal_codes`].
     unsafe fn add_magic<const SRC: u8>(abs: Self, magic: u32) -> Self;
+    /// Where [`Self::F32_SUBNORMALS`]: [`Self::add_magic`] of the `LANES` f32 values at
+    /// `p` (the `4 * LANES` bytes [`Self::load_f32_odd`] reads), each rounded once from
+    /// f32, in that method's lane order.
+    unsafe fn f32_add_magic(p: *const u8, magic: u32) -> Self;
     /// Arithmetic shift right by `n` (below 16; a constant after inlining): a negative
     /// lane stays negative.
     unsafe fn shr_signed(self, n: u32) -> Self;
@@ -96,6 +105,9 @@ macro_rules! halves_impls {
         const BYTE_SIGNS: bool = {
             avx2: $signs_avx2:expr, avx512: $signs_avx512:expr, neon: $signs_neon:expr $(,)?
         };
+        const F32_SUBNORMALS: bool = {
+            avx2: $f32_avx2:expr, avx512: $f32_avx512:expr, neon: $f32_neon:expr $(,)?
+        };
         $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty {
             avx2: $f_avx2:expr, avx512: $f_avx512:expr, neon: $f_neon:expr $(,)?
         })*
@@ -106,12 +118,12 @@ macro_rules! halves_impls {
         #[cfg(target_arch = "x86_64")]
         const _: () = {
             use crate::simd::x86_64::lanes::{
-                add_magic, bf16_odd_pairs, f16x8_to_f32, f32x16_to_bf16_odd, pack_pairs, pack_words,
-                sign_bytes, signed, store_codes,
+                add_magic, bf16_odd_pairs, f16x8_to_f32, f32_add_magic, f32x16_to_bf16_odd,
+                pack_pairs, pack_words, sign_bytes, signed, store_codes,
             };
             use std::arch::x86_64::*;
             halves_impl! {
-                __m256i, 16, $signs_avx2;
+                __m256i, 16, $signs_avx2, $f32_avx2;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx2;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_avx2;)*
             }
@@ -125,7 +137,7 @@ macro_rules! halves_impls {
             };
             use std::arch::x86_64::*;
             halves_impl! {
-                __m512i, 32, $signs_avx512;
+                __m512i, 32, $signs_avx512, $f32_avx512;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_avx512;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_avx512;)*
             }
@@ -135,7 +147,7 @@ macro_rules! halves_impls {
             use crate::simd::aarch64::lanes::{add_magic, bf16_odd, store_codes, widen};
             use std::arch::aarch64::*;
             halves_impl! {
-                uint16x8_t, 8, $signs_neon;
+                uint16x8_t, 8, $signs_neon, $f32_neon;
                 $(fn $f $(<$g>)? ($($a: $t),*) -> $r = $f_neon;)*
                 $(self fn $m($s $(, $ma: $mt)*) = $m_neon;)*
             }
@@ -146,13 +158,14 @@ macro_rules! halves_impls {
 /// One ISA's column of [`halves_impls`]: the impl itself.
 macro_rules! halves_impl {
     (
-        $vector:ty, $lanes:expr, $byte_signs:expr;
+        $vector:ty, $lanes:expr, $byte_signs:expr, $f32_subnormals:expr;
         $(fn $f:ident $(<$g:ident>)? ($($a:ident: $t:ty),*) -> $r:ty = $fb:expr;)*
         $(self fn $m:ident($s:ident $(, $ma:ident: $mt:ty)*) = $mb:expr;)*
     ) => {
         impl Halves for $vector {
             const LANES: usize = $lanes;
             const BYTE_SIGNS: bool = $byte_signs;
+            const F32_SUBNORMALS: bool = $f32_subnormals;
             $(
                 #[inline(always)]
                 unsafe fn $f $(<const $g: u8>)? ($($a: $t),*) -> $r {
@@ -173,6 +186,7 @@ macro_rules! halves_impl {
 
 halves_impls! {
     const BYTE_SIGNS: bool = { avx2: true, avx512: false, neon: false };
+    const F32_SUBNORMALS: bool = { avx2: true, avx512: false, neon: false };
     fn load(p: *const u8) -> Self {
         avx2: _mm256_loadu_si256(p.cast()),
         avx512: _mm512_loadu_si512(p.cast()),
@@ -248,6 +262,12 @@ halves_impls! {
         avx2: add_magic::<SRC>(abs, magic),
         avx512: add_magic::<SRC>(abs, magic),
         neon: add_magic::<SRC>(abs, magic),
+    }
+    // Where `F32_SUBNORMALS` is false, not called: the bfloat16 rounding's, as above.
+    fn f32_add_magic(p: *const u8, magic: u32) -> Self {
+        avx2: f32_add_magic(p, magic),
+        avx512: add_magic::<1>(Self::load_f32_odd(p).and(Self::splat(0x7fff)), magic),
+        neon: add_magic::<1>(Self::load_f32_odd(p).and(Self::splat(0x7fff)), magic),
     }
     fn select(mask: Self, yes: Self, no: Self) -> Self {
         avx2: _mm256_blendv_epi8(no, yes, mask),
