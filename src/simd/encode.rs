@@ -103,7 +103,7 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             code.min(max)
         } else {
             let sub = match f32_at {
-                Some(p) if V::F32_SUBNORMALS => V::f32_add_magic(p, subnormal_magic::<F>()),
+                Some(p) if V::F32_SUBNORMALS => V::f32_add_magic(p, h, subnormal_magic::<F>()),
                 _ => subnormal_codes::<V, SRC, F>(abs),
             };
             V::select(below, sub, code.min(max))

@@ -82,10 +82,10 @@ pub(crate) trait Halves: Copy {
     /// to zero), and `magic` taken from the sum's bits, in 16-bit lanes again: the
     /// rounding of [`subnormal_codes`].
     unsafe fn add_magic<const SRC: u8>(abs: Self, magic: u32) -> Self;
-    /// Where [`Self::F32_SUBNORMALS`]: [`Self::add_magic`] of the `LANES` f32 values at
-    /// `p` (the `4 * LANES` bytes [`Self::load_f32_odd`] reads), each rounded once from
-    /// f32, in that method's lane order.
-    unsafe fn f32_add_magic(p: *const u8, magic: u32) -> Self;
+    /// Where [`Self::F32_SUBNORMALS`]: [`Self::add_magic`] of the magnitudes of the
+    /// `LANES` f32 values at `p` (the `4 * LANES` bytes [`Self::load_f32_odd`] reads,
+    /// which gave `h`), each rounded once from f32, in that method's lane order.
+    unsafe fn f32_add_magic(p: *const u8, h: Self, magic: u32) -> Self;
     /// Arithmetic shift right by `n` (below 16; a constant after inlining): a negative
     /// lane stays negative.
     unsafe fn shr_signed(self, n: u32) -> Self;
@@ -264,10 +264,16 @@ halves_impls! {
         neon: add_magic::<SRC>(abs, magic),
     }
     // Where `F32_SUBNORMALS` is false, not called: the bfloat16 rounding's, as above.
-    fn f32_add_magic(p: *const u8, magic: u32) -> Self {
-        avx2: f32_add_magic(p, magic),
-        avx512: add_magic::<1>(Self::load_f32_odd(p).and(Self::splat(0x7fff)), magic),
-        neon: add_magic::<1>(Self::load_f32_odd(p).and(Self::splat(0x7fff)), magic),
+    fn f32_add_magic(p: *const u8, h: Self, magic: u32) -> Self {
+        avx2: f32_add_magic(p, h, magic),
+        avx512: {
+            let _ = p;
+            add_magic::<1>(h.and(Self::splat(0x7fff)), magic)
+        },
+        neon: {
+            let _ = p;
+            add_magic::<1>(h.and(Self::splat(0x7fff)), magic)
+        },
     }
     fn select(mask: Self, yes: Self, no: Self) -> Self {
         avx2: _mm256_blendv_epi8(no, yes, mask),

@@ -254,24 +254,27 @@ pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m256i, magic: u32) -> __m25
 }
 
 /// [`Halves::f32_add_magic`] on AVX2: the sixteen f32 at `p` (two vectors, `a` then
-/// `b`), their magnitudes plus the f32 whose bits are `magic` (whose low 16 bits are
-/// zero), each sum's low half its code; `b`'s shifted up to the odd 16-bit lanes, as
-/// [`bf16_odd_pairs`] orders them. Rounded once from f32; against [`add_magic`] of the
-/// bfloat16 halves, one shift fewer (two ANDs for a shift and a blend).
+/// `b`) plus 1.5 times the f32 whose bits are `magic`: that has the same ulp, and
+/// its low 16 bits are zero, so each sum's low half is its value's code, negated for a
+/// negative value (the addition rounds to nearest even either way: the sum's distance
+/// from 1.5 * magic is the magnitude rounded), which `vpsignw` by the values' bfloat16
+/// halves `h` (in this order) undoes; `b`'s sums are shifted up to the odd 16-bit
+/// lanes, as [`bf16_odd_pairs`] orders them. Rounded once from f32; against
+/// [`add_magic`] of the bfloat16 magnitudes, one shift and one operation fewer.
 ///
 /// # Safety
 /// The CPU runs the AVX2 family; `p` holds 64 readable bytes.
 #[inline(always)]
-pub(crate) unsafe fn f32_add_magic(p: *const u8, magic: u32) -> __m256i {
+pub(crate) unsafe fn f32_add_magic(p: *const u8, h: __m256i, magic: u32) -> __m256i {
     // SAFETY: the caller runs the AVX2 family; the loads read `p`'s 64 bytes.
     unsafe {
-        let magic = _mm256_set1_ps(f32::from_bits(magic));
-        let abs = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fff_ffff));
+        let magic = _mm256_set1_ps(1.5 * f32::from_bits(magic));
         let sum = |k: usize| {
             let x = _mm256_loadu_ps(p.add(32 * k).cast());
-            _mm256_castps_si256(_mm256_add_ps(_mm256_and_ps(x, abs), magic))
+            _mm256_castps_si256(_mm256_add_ps(x, magic))
         };
-        _mm256_blend_epi16::<0b1010_1010>(sum(0), _mm256_slli_epi32::<16>(sum(1)))
+        let codes = _mm256_blend_epi16::<0b1010_1010>(sum(0), _mm256_slli_epi32::<16>(sum(1)));
+        _mm256_sign_epi16(codes, h)
     }
 }
 
