@@ -254,6 +254,17 @@ const fn subnormal_magic<const F: u8>() -> u32 {
 #[inline(always)]
 pub(crate) unsafe fn fp4_codes<V: Halves>(h: V) -> V {
     // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe { fp4_magnitudes(h).xor(h.shr(12).and(V::splat(0x8))) }
+}
+
+/// [`fp4_codes`] without the sign bit (NaN's code 8 whatever its sign): for the AVX2
+/// step, which puts the signs in as bytes.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+pub(crate) unsafe fn fp4_magnitudes<V: Halves>(h: V) -> V {
+    // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
         let splat = |x: i32| V::splat(x as u16);
         let abs = h.and(splat(0x7fff));
@@ -268,8 +279,7 @@ pub(crate) unsafe fn fp4_codes<V: Halves>(h: V) -> V {
             .sub(abs.gt(splat(0x3e80)))
             .sub(abs.gt(splat(0x3f3f)));
         let code = normal.max_signed(small).min(splat(7));
-        let code = V::select(abs.gt(splat(0x7f80)), splat(8), code);
-        code.xor(h.shr(12).and(splat(0x8)))
+        V::select(abs.gt(splat(0x7f80)), splat(8), code)
     }
 }
 

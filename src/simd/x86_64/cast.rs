@@ -14,7 +14,7 @@
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
 use super::bytes::{store, PREFETCH_AHEAD, PREFETCH_MIN_BYTES};
-use super::lanes::{bf16_odd_pairs, store_codes, unzip_pairs};
+use super::lanes::{bf16_odd_pairs, sign_bytes, store_codes, unzip_pairs};
 use super::{avx2_family, Avx2};
 #[cfg(tcast_avx512)]
 use super::{avx512_family, vbmi_family, with_avx512, with_vbmi};
@@ -624,12 +624,21 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
         let p = si.as_ptr();
         let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
         // Sixteen codes each, in `bf16_odd_pairs`' order (loads 0 and 1, 2 and 3
-        // interleaved).
-        let lo = encode::fp4_codes(bf16_odd_pairs(load(0), load(1)));
-        let hi = encode::fp4_codes(bf16_odd_pairs(load(2), load(3)));
+        // interleaved), their signs put in as bytes after the pack: 0x80 from the
+        // signed pack of the values (`sign_bytes`) shifted down to 0x08 in each byte and
+        // XORed in (+NaN 0x8, -NaN 0x0, as `encode::fp4_codes`), two operations per
+        // sixteen values fewer than in 16-bit lanes.
+        let (lo, hi) = (
+            bf16_odd_pairs(load(0), load(1)),
+            bf16_odd_pairs(load(2), load(3)),
+        );
+        let signs = _mm256_srli_epi16::<4>(sign_bytes(lo, hi));
+        let lo = encode::fp4_magnitudes(lo);
+        let hi = encode::fp4_magnitudes(hi);
         // Bytes per 128-bit lane, four-code groups: low lane 0, 2, 4, 6, high lane 1,
         // 3, 5, 7 (pairs adjacent).
-        let codes = _mm256_shuffle_epi8(_mm256_packus_epi16(lo, hi), unzip_pairs());
+        let bytes = _mm256_xor_si256(_mm256_packus_epi16(lo, hi), signs);
+        let codes = _mm256_shuffle_epi8(bytes, unzip_pairs());
         // Adjacent bytes (codes 2k, 2k+1) times (1, 16), summed: one byte of two nibbles.
         let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x1001));
         let bytes = _mm256_packus_epi16(words, words);
