@@ -165,22 +165,42 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                 // A NaN lane's code was capped at the largest, one below the sign bit:
                 // subtracting its mask gives the sign bit, which the sign's XOR clears
                 // for -NaN; every other code is below the sign bit, where XOR is OR (two
-                // operations where a blend of a NaN code took four).
-                code.sub(nan).xor(sign)
+                // operations where a blend of a NaN code took four; the stores' XOR
+                // where they put the signs in).
+                let code = code.sub(nan);
+                if late_signs {
+                    code
+                } else {
+                    code.xor(sign)
+                }
             }
             Kind::Fp4 | Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/6 format"),
         }
     }
 }
 
-/// Whether float format `F` is one whose sign bit the stores may put in as bytes, after
-/// the narrowing (`Halves::BYTE_SIGNS`): the 8-bit formats with a sign, with whether it
-/// is FNUZ (whose zero code takes no sign); `None` for the others.
+/// How the stores put a float format's sign bits into its codes as bytes, after the
+/// narrowing (`Halves::BYTE_SIGNS`), from the signs as 0x80 bytes.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum ByteSigns {
+    /// ORed in: FLOAT8 IEEE and FN.
+    Or,
+    /// ORed into the nonzero codes only: FNUZ, which has no -0.
+    OrNonzero,
+    /// Shifted down to bit 5 and XORed in: FLOAT6, whose +NaN code is the sign bit
+    /// alone, which -NaN's clears.
+    XorBit5,
+}
+
+/// How the stores may put float format `F`'s sign bits in as bytes
+/// (`Halves::BYTE_SIGNS`): the 8-bit and 6-bit formats with a sign; `None` for the
+/// others.
 #[inline(always)]
-pub(crate) const fn byte_signed<const F: u8>() -> Option<bool> {
+pub(crate) const fn byte_signed<const F: u8>() -> Option<ByteSigns> {
     match FORMATS[F as usize].kind {
-        Kind::Ieee | Kind::Fn => Some(false),
-        Kind::Fnuz => Some(true),
+        Kind::Ieee | Kind::Fn => Some(ByteSigns::Or),
+        Kind::Fnuz => Some(ByteSigns::OrNonzero),
+        Kind::Fp6 => Some(ByteSigns::XorBit5),
         _ => None,
     }
 }
@@ -413,7 +433,7 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
             encode_halves::<V, 1, F, OPT>(hi, Some(p.add(4 * V::LANES))),
         );
         if UNPACKED {
-            V::store_f32_bytes(di, lo, hi);
+            V::store_f32_bytes::<F>(di, lo, hi, signs);
         } else {
             V::store_f32_codes::<F>(di, lo, hi, signs);
         }
@@ -451,7 +471,7 @@ unsafe fn encode_half_step<
         let lo = encode_halves::<V, SRC, F, OPT>(lo, None);
         let hi = encode_halves::<V, SRC, F, OPT>(hi, None);
         if UNPACKED {
-            V::store_bytes(di, lo, hi);
+            V::store_bytes::<F>(di, lo, hi, signs);
         } else {
             V::store_codes::<F>(di, lo, hi, signs);
         }

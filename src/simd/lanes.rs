@@ -35,19 +35,20 @@ pub(crate) trait Halves: Copy {
     /// each below 256, or 0x1ff for 0xff) into `di`, `code_bytes::<F>(2 * LANES)` bytes:
     /// one per byte, two or four per byte for the 4-bit and 2-bit formats (the first
     /// in the lowest bits), four per three bytes for the 6-bit ones. Where
-    /// [`Self::BYTE_SIGNS`] and `F` is an 8-bit float format with a sign
+    /// [`Self::BYTE_SIGNS`] and `F` is a float format that takes its signs as bytes
     /// ([`byte_signed`]), the codes are magnitudes and `signs` ([`Self::sign_bytes`] of
-    /// the values) is ORed into them, FLOAT8 FNUZ's zero code left without it.
+    /// the values) goes in as [`ByteSigns`] says.
     unsafe fn store_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// As [`Self::store_codes`], the lanes of `lo` and `hi` in the order of
     /// [`Self::load_f32_odd`].
     unsafe fn store_f32_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
-    /// Stores the codes in the lanes of `lo` then `hi` (element order, each below 256,
-    /// or 0x1ff for 0xff) one per byte into `di`, `2 * LANES` bytes, whatever their format's width.
-    unsafe fn store_bytes(di: &mut [u8], lo: Self, hi: Self);
+    /// Stores the codes of format `F` in the lanes of `lo` then `hi` (element order,
+    /// each below 256, or 0x1ff for 0xff) one per byte into `di`, `2 * LANES` bytes,
+    /// whatever their format's width; `signs` as for [`Self::store_codes`].
+    unsafe fn store_bytes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// As [`Self::store_bytes`], the lanes of `lo` and `hi` in the order of
     /// [`Self::load_f32_odd`].
-    unsafe fn store_f32_bytes(di: &mut [u8], lo: Self, hi: Self);
+    unsafe fn store_f32_bytes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// Every lane `x`.
     unsafe fn splat(x: u16) -> Self;
     unsafe fn and(self, other: Self) -> Self;
@@ -237,21 +238,35 @@ halves_impls! {
         },
     }
     // The stores of one code per byte: `di` holds the `2 * LANES` bytes written.
-    fn store_bytes(di: &mut [u8], lo: Self, hi: Self) -> () {
-        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_words(lo, hi, None)),
+    fn store_bytes<F>(di: &mut [u8], lo: Self, hi: Self, signs: Self) -> () {
+        avx2: {
+            let bytes = pack_words(lo, hi, signed::<F>(signs));
+            _mm256_storeu_si256(di.as_mut_ptr().cast(), bytes)
+        },
         avx512: {
+            let _ = signs;
             let bytes = _mm512_permutex2var_epi8(lo, word_order(), hi);
             _mm512_storeu_si512(di.as_mut_ptr().cast(), bytes)
         },
-        neon: vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi)),
+        neon: {
+            let _ = signs;
+            vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi))
+        },
     }
-    fn store_f32_bytes(di: &mut [u8], lo: Self, hi: Self) -> () {
-        avx2: _mm256_storeu_si256(di.as_mut_ptr().cast(), pack_pairs(lo, hi, None)),
+    fn store_f32_bytes<F>(di: &mut [u8], lo: Self, hi: Self, signs: Self) -> () {
+        avx2: {
+            let bytes = pack_pairs(lo, hi, signed::<F>(signs));
+            _mm256_storeu_si256(di.as_mut_ptr().cast(), bytes)
+        },
         avx512: {
+            let _ = signs;
             let bytes = _mm512_permutex2var_epi8(lo, word_order(), hi);
             _mm512_storeu_si512(di.as_mut_ptr().cast(), bytes)
         },
-        neon: vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi)),
+        neon: {
+            let _ = signs;
+            vst1q_u8(di.as_mut_ptr(), vmovn_high_u16(vmovn_u16(lo), hi))
+        },
     }
     fn splat(x: u16) -> Self {
         avx2: _mm256_set1_epi16(x as i16),

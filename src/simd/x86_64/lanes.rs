@@ -4,6 +4,7 @@
 //! storing codes. Each requires the CPU to run the AVX2 family (F16C included).
 
 use crate::formats::lowp::FORMATS;
+use crate::simd::encode::ByteSigns;
 use std::arch::x86_64::*;
 
 /// Sixteen f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order: in
@@ -71,26 +72,30 @@ pub(crate) unsafe fn sign_bytes(a: __m256i, b: __m256i) -> __m256i {
     unsafe { _mm256_and_si256(_mm256_packs_epi16(a, b), _mm256_set1_epi8(-0x80)) }
 }
 
-/// The stores' `signs` for format `F`: with whether `F` is FNUZ (no -0) where its sign
-/// bits go in as bytes (`encode::byte_signed`), else none.
+/// The stores' `signs` for format `F`, with how they go in, where its sign bits go in
+/// as bytes (`encode::byte_signed`), else none.
 #[inline(always)]
-pub(crate) fn signed<const F: u8>(signs: __m256i) -> Option<(__m256i, bool)> {
-    crate::simd::encode::byte_signed::<F>().map(|fnuz| (signs, fnuz))
+pub(crate) fn signed<const F: u8>(signs: __m256i) -> Option<(__m256i, ByteSigns)> {
+    crate::simd::encode::byte_signed::<F>().map(|how| (signs, how))
 }
 
-/// `_mm256_packus_epi16(a, b)` (in-lane order), with `signs` ([`sign_bytes`]) ORed in
-/// where given: for FNUZ (`true`) only into the nonzero codes.
+/// `_mm256_packus_epi16(a, b)` (in-lane order), with `signs` ([`sign_bytes`]) put in
+/// where given, as [`ByteSigns`] says.
 #[inline(always)]
-unsafe fn packed(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m256i {
+unsafe fn packed(a: __m256i, b: __m256i, signs: Option<(__m256i, ByteSigns)>) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
         let bytes = _mm256_packus_epi16(a, b);
         match signs {
             None => bytes,
-            Some((signs, false)) => _mm256_or_si256(bytes, signs),
-            Some((signs, true)) => {
+            Some((signs, ByteSigns::Or)) => _mm256_or_si256(bytes, signs),
+            Some((signs, ByteSigns::OrNonzero)) => {
                 let zero = _mm256_cmpeq_epi8(bytes, _mm256_setzero_si256());
                 _mm256_or_si256(bytes, _mm256_andnot_si256(zero, signs))
+            }
+            // 0x80 in a byte of a 16-bit lane shifted by two stays in its byte.
+            Some((signs, ByteSigns::XorBit5)) => {
+                _mm256_xor_si256(bytes, _mm256_srli_epi16::<2>(signs))
             }
         }
     }
@@ -99,7 +104,11 @@ unsafe fn packed(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m2
 /// Two vectors of sixteen codes (16-bit lanes, element order) as 32 bytes in element
 /// order, `signs` ORed in as [`packed`] does: one pack, one permute.
 #[inline(always)]
-pub(crate) unsafe fn pack_words(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m256i {
+pub(crate) unsafe fn pack_words(
+    a: __m256i,
+    b: __m256i,
+    signs: Option<(__m256i, ByteSigns)>,
+) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe { _mm256_permute4x64_epi64::<0b11_01_10_00>(packed(a, b, signs)) }
 }
@@ -124,7 +133,11 @@ pub(crate) unsafe fn unzip_pairs() -> __m256i {
 /// or 1, 3, 5, 7 (high lane); one permute of 32-bit lanes sorts them. `signs` are ORed
 /// in as [`packed`] does.
 #[inline(always)]
-pub(crate) unsafe fn pack_pairs(a: __m256i, b: __m256i, signs: Option<(__m256i, bool)>) -> __m256i {
+pub(crate) unsafe fn pack_pairs(
+    a: __m256i,
+    b: __m256i,
+    signs: Option<(__m256i, ByteSigns)>,
+) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
         let bytes = _mm256_shuffle_epi8(packed(a, b, signs), unzip_pairs());
