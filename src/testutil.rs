@@ -54,6 +54,20 @@ pub fn patterns_u16() -> Vec<u16> {
         .collect()
 }
 
+/// Every text of up to `max_len` bytes over a 16-byte alphabet (16^0 + ... + 16^max_len
+/// of them), shortest first.
+pub fn texts_over(alphabet: &[u8; 16], max_len: u32) -> Vec<Vec<u8>> {
+    (0..=max_len)
+        .flat_map(|len| {
+            (0..16usize.pow(len)).map(move |k| {
+                (0..len)
+                    .map(|d| alphabet[k / 16usize.pow(d) % 16])
+                    .collect()
+            })
+        })
+        .collect()
+}
+
 /// xorshift64: a small deterministic generator, so failures reproduce.
 pub struct Rng(pub u64);
 

@@ -594,13 +594,8 @@ mod tests {
                 text.escape_ascii().to_string()
             );
         };
-        for len in 0..=4u32 {
-            for k in 0..16usize.pow(len) {
-                let text: Vec<u8> = (0..len)
-                    .map(|d| alphabet[k / 16usize.pow(d) % 16])
-                    .collect();
-                check(&text);
-            }
+        for text in crate::testutil::texts_over(alphabet, 4) {
+            check(&text);
         }
         let mut rng = crate::testutil::Rng(0x7141_1e55);
         for _ in 0..crate::testutil::samples(200_000) {
@@ -626,16 +621,7 @@ mod tests {
     #[test]
     fn tiny_integer_pairs_read_as_each_text_alone() {
         let alphabet = b"0123456789+- .ex";
-        let mut texts: Vec<Vec<u8>> = Vec::new();
-        for len in 0..=3u32 {
-            for k in 0..16usize.pow(len) {
-                texts.push(
-                    (0..len)
-                        .map(|d| alphabet[k / 16usize.pow(d) % 16])
-                        .collect(),
-                );
-            }
-        }
+        let texts = crate::testutil::texts_over(alphabet, 3);
         let mut rng = crate::testutil::Rng(0x9a1_2ed);
         for a in &texts {
             for _ in 0..crate::testutil::samples(64) {

@@ -613,16 +613,7 @@ fn every_low_precision_code_round_trips_through_text() {
 #[test]
 fn short_integer_texts_parse_as_the_general_way_does() {
     let alphabet = b"0123456789+- .ex";
-    let mut texts: Vec<Vec<u8>> = Vec::new();
-    for len in 0..=4u32 {
-        for k in 0..16usize.pow(len) {
-            texts.push(
-                (0..len)
-                    .map(|d| alphabet[k / 16usize.pow(d) % 16])
-                    .collect(),
-            );
-        }
-    }
+    let mut texts = crate::testutil::texts_over(alphabet, 4);
     let mut rng = crate::testutil::Rng(0x5407_7e47);
     for _ in 0..samples(20_000) {
         let len = 5 + rng.below(6) as usize;
