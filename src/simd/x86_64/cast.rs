@@ -543,10 +543,11 @@ unsafe fn pack_codes(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> __m256i 
     }
 }
 
-/// FLOAT -> format `F` with options `OPT`, whole steps of 32 values in
-/// [`four_streams!`], the codes packed or, `UNPACKED`, one per byte: the float formats
-/// by [`encode::F32Step`], FLOAT4E2M1 packed by its own step, the integer formats by
-/// conversion.
+/// FLOAT -> format `F` with options `OPT`, whole steps of 32 values, the codes packed
+/// or, `UNPACKED`, one per byte: the float formats by [`encode::F32Step`], FLOAT4E2M1
+/// packed by its own step (both in [`light_streams!`]: one plain loop below
+/// [`FOUR_STREAMS_MIN_BYTES`] of source, see [`encode_half_steps`]), the integer formats
+/// by conversion (in [`four_streams!`]).
 ///
 /// # Safety
 /// The CPU runs the AVX2 family; `src.len()` is a multiple of 128 and `dst.len()` is
@@ -564,8 +565,8 @@ unsafe fn encode_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
             Kind::Int { .. } => {
                 four_streams!(encode_f32_int_step::<F, UNPACKED>, 128, out, src, dst)
             }
-            Kind::Fp4 if !UNPACKED => four_streams!(encode_f32_fp4_step, 128, 16, src, dst),
-            _ => four_streams!(
+            Kind::Fp4 if !UNPACKED => light_streams!(encode_f32_fp4_step, 128, 16, src, dst),
+            _ => light_streams!(
                 encode::F32Step::<__m256i, F, OPT, UNPACKED>::run,
                 128,
                 out,
@@ -653,8 +654,16 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
 }
 
 /// f16 or bf16 (`SRC`: 0 f16, 1 bf16) -> float format `F` with options `OPT`, whole
-/// steps of 32 values ([`encode::HalfStep`]) in [`four_streams!`], the codes packed
-/// or, `UNPACKED`, one per byte.
+/// steps of 32 values ([`encode::HalfStep`]) in [`light_streams!`], the codes packed
+/// or, `UNPACKED`, one per byte. The float encoders, as the light kernels, ran slower as
+/// four streams with their data in the caches, where the streams' prefetches and
+/// interleaving buy nothing: in one plain loop, 64 Ki elements cast repeatedly (best
+/// of 300 timings on the thread's CPU clock, the two builds loaded side by side in one
+/// process and timed in turns; Zen 4, AVX2 tier), G values/s: FLOAT -> FLOAT4E2M1 6.47
+/// -> 7.20, FLOAT8E4M3FN 6.22 -> 7.41, FLOAT6E2M3 5.10 -> 5.95, FLOAT6E3M2 5.12 -> 6.00,
+/// BFLOAT16 -> FLOAT8E4M3FN 9.42 -> 10.07, FLOAT16 -> FLOAT6E2M3 7.05 -> 7.75; with 1
+/// and 2 Mi FLOAT elements (4 and 8 MiB read) +16-25% too. From 12 MiB of source
+/// (out of the caches) they still run as four streams.
 ///
 /// # Safety
 /// The CPU runs the AVX2 family; `src.len()` is a multiple of 64 and `dst.len()` is
@@ -668,7 +677,7 @@ unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNP
     // SAFETY: the caller runs the AVX2 family; each step gets 64 source bytes and the
     // output of 32 codes, as it needs.
     unsafe {
-        four_streams!(
+        light_streams!(
             encode::HalfStep::<__m256i, SRC, F, OPT, UNPACKED>::run,
             64,
             out,
