@@ -60,9 +60,10 @@ vbmi_family! { enable_features! {
 } }
 
 /// The encoders' entry point for body `B`: the AVX-512 build where the token has it.
-/// The encoders keep four streams of about 30 vector values each in flight, which
-/// AVX2's 16 registers cannot hold: with 32, and with masks and `vpternlog`, FLOAT ->
-/// FLOAT8 ran 20% faster and FLOAT -> FLOAT6E2M3 27% on data in L2 (benches/cast.rs).
+/// The encoders' four streams (from 12 MiB of source) keep about 30 vector values each
+/// in flight, which AVX2's 16 registers cannot hold: with 32, and with masks and
+/// `vpternlog`, FLOAT -> FLOAT8 ran 20% faster and FLOAT -> FLOAT6E2M3 27% on data in L2
+/// (benches/cast.rs, as four streams at every size then).
 /// DOUBLE -> FLOAT16 (four streams too, and the round-to-odd's logic chain) takes it as
 /// well: 38 -> 50 GB/s in L2, 0.94-1.03 -> 1.03-1.08x memcpy at 16M elements. The other
 /// hand-written kernels measured the same in both builds and keep the AVX2 one.
@@ -880,8 +881,8 @@ fn wide_kernel(run: Run, src_size: usize, dst_size: usize, token: Wide) -> Kerne
 }
 
 /// FLOAT -> format `F` with options `OPT` on [`Wide`], whole steps of 64 values in
-/// [`four_streams!`] ([`encode::F32Step`]), the codes packed or, `UNPACKED`, one per
-/// byte; the integer formats by the AVX2 steps.
+/// [`light_streams!`] ([`encode::F32Step`]; as on AVX2, see [`encode_half_steps`]), the
+/// codes packed or, `UNPACKED`, one per byte; the integer formats by the AVX2 steps.
 ///
 /// # Safety
 /// The CPU runs the VBMI family; `src.len()` is a multiple of 256 and `dst.len()` is
@@ -899,7 +900,7 @@ unsafe fn wide_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
     unsafe {
         match FORMATS[F as usize].kind {
             Kind::Int { .. } => encode_f32_steps::<F, OPT, UNPACKED>(src, dst),
-            _ => four_streams!(
+            _ => light_streams!(
                 encode::F32Step::<__m512i, F, OPT, UNPACKED>::run,
                 256,
                 out,
@@ -911,8 +912,12 @@ unsafe fn wide_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
 }
 
 /// FLOAT16 or BFLOAT16 (`SRC`: 0, 1) -> float format `F` with options `OPT` on
-/// [`Wide`], whole steps of 64 values ([`encode::HalfStep`]) in [`four_streams!`], the
-/// codes packed or, `UNPACKED`, one per byte.
+/// [`Wide`], whole steps of 64 values ([`encode::HalfStep`]) in [`light_streams!`], the
+/// codes packed or, `UNPACKED`, one per byte: in one plain loop below
+/// [`FOUR_STREAMS_MIN_BYTES`] of source, as on AVX2 ([`encode_half_steps`]); 64 Ki
+/// elements in turns as there, G values/s: FLOAT -> FLOAT4E2M1 7.42 -> 7.63,
+/// FLOAT8E4M3FN 7.54 -> 7.92, BFLOAT16 -> FLOAT8E4M3FN 10.73 -> 10.94; 1 Mi FLOAT ->
+/// FLOAT8E4M3FN 6.96 -> 7.71.
 ///
 /// # Safety
 /// The CPU runs the VBMI family; `src.len()` is a multiple of 128 and `dst.len()` is
@@ -928,7 +933,7 @@ unsafe fn wide_half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNPAC
     // SAFETY: the caller runs the VBMI family; each step gets 128 source bytes and the
     // output of 64 codes, as it needs.
     unsafe {
-        four_streams!(
+        light_streams!(
             encode::HalfStep::<__m512i, SRC, F, OPT, UNPACKED>::run,
             128,
             out,
