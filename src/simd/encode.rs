@@ -21,7 +21,7 @@
 
 use crate::dtype::Scalar;
 use crate::formats::lowp::{Kind, FORMATS};
-use crate::simd::encoders::output_bytes;
+use crate::simd::encoders::{byte_signed, output_bytes};
 use crate::simd::family::{Body, Run};
 use crate::simd::kernel::Kernel;
 use crate::simd::lanes::Halves;
@@ -176,32 +176,6 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             }
             Kind::Fp4 | Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/6 format"),
         }
-    }
-}
-
-/// How the stores put a float format's sign bits into its codes as bytes, after the
-/// narrowing (`Halves::BYTE_SIGNS`), from the signs as 0x80 bytes.
-#[derive(Copy, Clone, PartialEq, Eq)]
-pub(crate) enum ByteSigns {
-    /// ORed in: FLOAT8 IEEE and FN.
-    Or,
-    /// ORed into the nonzero codes only: FNUZ, which has no -0.
-    OrNonzero,
-    /// Shifted down to bit 5 and XORed in: FLOAT6, whose +NaN code is the sign bit
-    /// alone, which -NaN's clears.
-    XorBit5,
-}
-
-/// How the stores may put float format `F`'s sign bits in as bytes
-/// (`Halves::BYTE_SIGNS`): the 8-bit and 6-bit formats with a sign; `None` for the
-/// others.
-#[inline(always)]
-pub(crate) const fn byte_signed<const F: u8>() -> Option<ByteSigns> {
-    match FORMATS[F as usize].kind {
-        Kind::Ieee | Kind::Fn => Some(ByteSigns::Or),
-        Kind::Fnuz => Some(ByteSigns::OrNonzero),
-        Kind::Fp6 => Some(ByteSigns::XorBit5),
-        _ => None,
     }
 }
 

@@ -4,7 +4,7 @@
 //! storing codes. Each requires the CPU to run the AVX2 family (F16C included).
 
 use crate::formats::lowp::FORMATS;
-use crate::simd::encode::ByteSigns;
+use crate::simd::encoders::ByteSigns;
 use std::arch::x86_64::*;
 
 /// Sixteen f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order: in
@@ -73,10 +73,10 @@ pub(crate) unsafe fn sign_bytes(a: __m256i, b: __m256i) -> __m256i {
 }
 
 /// The stores' `signs` for format `F`, with how they go in, where its sign bits go in
-/// as bytes (`encode::byte_signed`), else none.
+/// as bytes (`encoders::byte_signed`), else none.
 #[inline(always)]
 pub(crate) fn signed<const F: u8>(signs: __m256i) -> Option<(__m256i, ByteSigns)> {
-    crate::simd::encode::byte_signed::<F>().map(|how| (signs, how))
+    crate::simd::encoders::byte_signed::<F>().map(|how| (signs, how))
 }
 
 /// `_mm256_packus_epi16(a, b)` (in-lane order), with `signs` ([`sign_bytes`]) put in
