@@ -1108,3 +1108,70 @@ fn large_decoded_outputs_match_the_reference() {
 fn out_chunks(bytes: &[u8], ts: usize, n: usize) -> impl Iterator<Item = &[u8]> {
     bytes[..n * ts].chunks_exact(ts)
 }
+
+/// Sources of `FOUR_STREAMS_MIN_BYTES` and more, where the x86-64 float encoders run
+/// as four interleaved streams (one plain loop below, which every other test here
+/// takes): FLOAT, FLOAT16 and BFLOAT16 to every float format on every tier, the whole
+/// steps split over the streams and a tail, against the reference (in quick mode the
+/// elements `checks_element` names). FLOAT values around the formats' ranges and random
+/// bit patterns; FLOAT16 and BFLOAT16 random patterns. One option set per format, in
+/// turn.
+#[test]
+fn large_sources_encode_in_four_streams() {
+    use crate::simd::kernel::FOUR_STREAMS_MIN_BYTES;
+    let mut rng = Rng(0x4_57e4);
+    let sources = [
+        (Repr::Std(Scalar::F32), 4),
+        (Repr::Std(Scalar::F16), 2),
+        (Repr::Std(Scalar::Bf16), 2),
+    ];
+    for (s, (from, size)) in sources.into_iter().enumerate() {
+        let n = FOUR_STREAMS_MIN_BYTES / size + 37;
+        let inputs: Vec<u8> = (0..n)
+            .flat_map(|_| {
+                let r = rng.next();
+                let bits = if size == 2 || r & 3 == 0 {
+                    r as u32
+                } else {
+                    // Exponents 2^-12 .. 2^9, either sign.
+                    (r >> 63 << 31) as u32
+                        | ((115 + (r >> 40) % 22) << 23) as u32
+                        | r as u32 & 0x7f_ffff
+                };
+                bits.to_ne_bytes().into_iter().take(size)
+            })
+            .collect();
+        for (k, format) in formats().enumerate() {
+            let (saturate, mode) = OPTIONS[(k + s) % OPTIONS.len()];
+            let checked: Vec<usize> = (0..n).filter(|&i| checks_element(i, n)).collect();
+            let expected: Vec<u8> = checked
+                .iter()
+                .map(|&i| {
+                    let b = &inputs[i * size..(i + 1) * size];
+                    low_encode(format, saturate, mode, source_value(from, b))
+                })
+                .collect();
+            for tier in Tier::available() {
+                let kernel = select_any(from, Repr::Low(format), saturate, mode, tier);
+                let mut got = vec![0u8; n];
+                if kernel.packs_bits != 0 {
+                    let bits = kernel.packs_bits;
+                    let mut packed = vec![0u8; (n * bits as usize).div_ceil(8)];
+                    kernel.run(&inputs, &mut packed);
+                    crate::formats::pack::unpack(bits, &packed, &mut got);
+                } else {
+                    kernel.run(&inputs, &mut got);
+                }
+                for (&i, &want) in checked.iter().zip(&expected) {
+                    assert_eq!(
+                        got[i],
+                        want,
+                        "{from:?} -> {} (saturate {saturate}, round_mode {mode}) on {tier:?}: element {i} of {n} ({:02x?})",
+                        FORMATS[format as usize].dtype,
+                        &inputs[i * size..(i + 1) * size]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -509,6 +509,54 @@ fn threads_give_bit_identical_results() {
     );
 }
 
+/// Sources of `FOUR_STREAMS_MIN_BYTES` and more, where the x86-64 light kernels (FLOAT
+/// -> FLOAT16, BFLOAT16 and BOOL, DOUBLE -> FLOAT16) run as four interleaved streams
+/// (one plain loop below, which the other tests take): on every tier, against the
+/// reference (in quick mode the elements `checks_element` names). Specials and random
+/// bit patterns.
+#[test]
+fn large_sources_of_the_light_kernels_match_the_reference() {
+    use crate::simd::kernel::FOUR_STREAMS_MIN_BYTES;
+    let mut rng = Rng(0x119_4757);
+    let f32s = f32_specials();
+    let f64s = f64_specials();
+    for (from, targets) in [
+        (Scalar::F32, &[Scalar::F16, Scalar::Bf16, Scalar::Bool][..]),
+        (Scalar::F64, &[Scalar::F16][..]),
+    ] {
+        let fs = from.size();
+        let n = FOUR_STREAMS_MIN_BYTES / fs + 37;
+        let inputs: Vec<u8> = (0..n)
+            .flat_map(|i| {
+                let r = rng.next();
+                match (from, i % 4) {
+                    (Scalar::F32, 0) => f32s[r as usize % f32s.len()].to_ne_bytes().to_vec(),
+                    (Scalar::F32, _) => (r as u32).to_ne_bytes().to_vec(),
+                    (_, 0) => f64s[r as usize % f64s.len()].to_ne_bytes().to_vec(),
+                    _ => r.to_ne_bytes().to_vec(),
+                }
+            })
+            .collect();
+        for &to in targets {
+            let ts = to.size();
+            for tier in Tier::available() {
+                let mut got = vec![0u8; n * ts];
+                select(from, to, tier).run(&inputs, &mut got);
+                let mut want = vec![0u8; ts];
+                for i in (0..n).filter(|&i| checks_element(i, n)) {
+                    cast_element(from, to, &inputs[i * fs..][..fs], &mut want);
+                    assert_eq!(
+                        got[i * ts..][..ts],
+                        want[..],
+                        "{from:?} -> {to:?} on {tier:?}: element {i} of {n} (0x{})",
+                        hex(&inputs[i * fs..][..fs])
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn large_widening_casts_through_streaming_stores_match_the_reference() {
     // Outputs of 16 MiB and more take the streaming path; an odd count and a

@@ -27,6 +27,7 @@ use crate::simd::decode;
 use crate::simd::encode;
 use crate::simd::encoders::output_bytes;
 use crate::simd::family::{bodies, enable_features, family_entry, scalar_tail, Body, Run};
+use crate::simd::kernel::FOUR_STREAMS_MIN_BYTES;
 use crate::simd::kernel::{Kernel, STREAM_MIN_BYTES};
 use half::{bf16, f16};
 use std::arch::x86_64::*;
@@ -160,15 +161,6 @@ macro_rules! four_streams {
         }
     }};
 }
-
-/// Source bytes from which the light kernels (one or two instructions a vector: FLOAT
-/// -> FLOAT16, BFLOAT16 and BOOL, DOUBLE -> FLOAT16) run as [`four_streams!`]. Below
-/// it their data come from the caches, where the interleaving and the prefetches only
-/// add instructions: FLOAT -> FLOAT16 on 512-bit vectors (Zen 4, the C API, best of
-/// 300) took 3.6 us for 64 Ki elements in one plain loop and 5.2 us as four streams,
-/// 162 and 219 us for 2 Mi; at 4 Mi (16 MiB read) the streams are ahead, 475 against
-/// 541 us, and at 16 Mi 3.4 against 5.2 ms.
-const FOUR_STREAMS_MIN_BYTES: usize = 12 << 20;
 
 /// [`four_streams!`] from [`FOUR_STREAMS_MIN_BYTES`] of source, one plain loop below.
 macro_rules! light_streams {
