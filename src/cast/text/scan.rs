@@ -133,7 +133,7 @@ pub(super) fn tiny_integer(text: &[u8]) -> Option<(bool, u64)> {
                 text[at..at + 4].try_into().expect("4 bytes"),
             ))
         };
-        let t = text_values::<8>(four(0) | four(len - 4) << (8 * (len - 4)), len);
+        let t = text_values::<8>(four(0) | (four(len - 4) << (8 * (len - 4))), len);
         if is_bad::<8>(t.values) | t.no_digit {
             return None;
         }
@@ -154,7 +154,7 @@ pub(super) fn tiny_integer_pair(a: &[u8], b: &[u8]) -> Option<[(bool, u64); 2]> 
     let ta = text_values::<4>(three_byte_word(a)?, a.len());
     let tb = text_values::<4>(three_byte_word(b)?, b.len());
     // Each word's bytes from N on are not values (the xor made zeros '0's there).
-    let values = ta.values & 0xffff_ffff | tb.values << 32;
+    let values = (ta.values & 0xffff_ffff) | (tb.values << 32);
     if is_bad::<8>(values) | ta.no_digit | tb.no_digit {
         return None;
     }
@@ -170,8 +170,8 @@ fn three_byte_word(text: &[u8]) -> Option<u64> {
     let mid = text.len() / 2;
     Some(
         u64::from(text[0])
-            | u64::from(text[mid]) << (8 * mid)
-            | u64::from(text[last]) << (8 * last),
+            | (u64::from(text[mid]) << (8 * mid))
+            | (u64::from(text[last]) << (8 * last)),
     )
 }
 
