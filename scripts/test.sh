@@ -144,7 +144,8 @@ run_cargo_test() {
 miri_filters=(np:: cast::text::scan:: cast::text::parse:: formats:: dtype::tests:: registry::tests::
   dlpack::tests:: error::tests:: ffi::overlap_tests::)
 miri_skips=(arbitrary_specs_never_panic messages_quote_long_specs_in_part structured_casts_on_many_fields
-  short_integers_agree_with_the_plain_reader agrees_with_the_general_parser_on_random_texts
+  short_integers_agree_with_the_plain_reader tiny_integers_agree_with_the_plain_reader
+  tiny_integer_pairs_read_as_each_text_alone agrees_with_the_general_parser_on_random_texts
   agrees_on_the_texts_of_random_values py_int_reads_python_literals)
 step_def miri "" "cargo +nightly miri test --lib on the safe core's tests (np, text parsers, formats, tables), quick mode"
 run_miri() {
