@@ -68,6 +68,21 @@ pub fn texts_over(alphabet: &[u8; 16], max_len: u32) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// A random text of `len` bytes, mostly digits (so that many are integers), the rest
+/// from `alphabet`.
+pub fn mostly_digits(rng: &mut Rng, alphabet: &[u8; 16], len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            let r = rng.below(24) as usize;
+            if r < 10 {
+                b'0' + r as u8
+            } else {
+                alphabet[r % 16]
+            }
+        })
+        .collect()
+}
+
 /// xorshift64: a small deterministic generator, so failures reproduce.
 pub struct Rng(pub u64);
 

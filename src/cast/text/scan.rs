@@ -600,17 +600,7 @@ mod tests {
         let mut rng = crate::testutil::Rng(0x7141_1e55);
         for _ in 0..crate::testutil::samples(200_000) {
             let len = 5 + rng.below(5) as usize;
-            let text: Vec<u8> = (0..len)
-                .map(|_| {
-                    // Mostly digits, so that many texts are integers.
-                    let r = rng.below(24) as usize;
-                    if r < 10 {
-                        b'0' + r as u8
-                    } else {
-                        alphabet[r % 16]
-                    }
-                })
-                .collect();
+            let text = crate::testutil::mostly_digits(&mut rng, alphabet, len);
             check(&text);
         }
     }

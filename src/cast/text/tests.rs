@@ -617,18 +617,7 @@ fn short_integer_texts_parse_as_the_general_way_does() {
     let mut rng = crate::testutil::Rng(0x5407_7e47);
     for _ in 0..samples(20_000) {
         let len = 5 + rng.below(6) as usize;
-        texts.push(
-            (0..len)
-                .map(|_| {
-                    let r = rng.below(24) as usize;
-                    if r < 10 {
-                        b'0' + r as u8
-                    } else {
-                        alphabet[r % 16]
-                    }
-                })
-                .collect(),
-        );
+        texts.push(crate::testutil::mostly_digits(&mut rng, alphabet, len));
     }
     for to in [
         DType::Int64,
