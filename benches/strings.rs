@@ -181,6 +181,28 @@ fn crate_parse<'a, T: Default + Copy + 'a>(
 
 /// One row: tensorcast's rate beside a crate's (job `theirs` of `t`, tensorcast's being
 /// job 0), and their ratio, idle and (`--busy`) busy.
+/// STRING -> `dtype` of `views` by tensorcast and by core's `str::parse::<T>`, in turns.
+fn small_integers<T: std::str::FromStr + Default + Copy>(
+    busy: bool,
+    dtype: DType,
+    views: &mut [tcast_string],
+) -> Times {
+    let peer_views = views.to_vec();
+    let times = rounds(
+        busy,
+        &mut [
+            &mut parse(dtype.code(), views, std::mem::size_of::<T>()),
+            &mut crate_parse(&peer_views, |s| {
+                // SAFETY: the formatter wrote ASCII digits, which is UTF-8.
+                unsafe { std::str::from_utf8_unchecked(s) }
+                    .parse::<T>()
+                    .ok()
+            }),
+        ],
+    );
+    times
+}
+
 fn row(job: &str, n: usize, t: &Times, peer: &str, theirs: usize) {
     let column = |times: &[Duration]| {
         let rate = |t: Duration| n as f64 / t.as_secs_f64() / 1e6;
@@ -336,32 +358,29 @@ fn main() {
         );
         row("STRING -> INT64", n, &t, "core parse", 1);
     }
-    // scikit-learn's digits as text (sk_mlp_digits.string): pixel values "0".."16", in
-    // a call of one model input (2,560 texts) and in a larger one.
-    for count in [2_560, 1 << 16] {
-        let job = "STRING -> INT64 0..16";
+    // Small integers as text: scikit-learn's digits (sk_mlp_digits.string), pixel values
+    // "0".."16" to INT64, in a call of one model input (2,560 texts) and in a larger one;
+    // and 8-bit pixels "0".."255" to UINT8.
+    for (job, modulus, count) in [
+        ("STRING -> INT64 0..16", 17, 2_560),
+        ("STRING -> INT64 0..16", 17, 1 << 16),
+        ("STRING -> UINT8 0..255", 256, 1 << 16),
+    ] {
         if !wanted(job) {
             continue;
         }
-        let mut pixels: Vec<u8> = (0..count)
-            .flat_map(|_| ((next() % 17) as i64).to_ne_bytes())
+        let mut values: Vec<u8> = (0..count)
+            .flat_map(|_| ((next() % modulus) as i64).to_ne_bytes())
             .collect();
-        let (_arena, mut views) = texts(DType::Int64.code(), &mut pixels, count);
-        let peer_views = views.clone();
-        let t = rounds(
-            busy,
-            &mut [
-                &mut parse(DType::Int64.code(), &mut views, 8),
-                &mut crate_parse(&peer_views, |s| {
-                    // SAFETY: the formatter wrote ASCII digits, which is UTF-8.
-                    unsafe { std::str::from_utf8_unchecked(s) }
-                        .parse::<i64>()
-                        .ok()
-                }),
-            ],
-        );
+        let (_arena, mut views) = texts(DType::Int64.code(), &mut values, count);
+        let t = if job.contains("UINT8") {
+            small_integers::<u8>(busy, DType::Uint8, &mut views)
+        } else {
+            small_integers::<i64>(busy, DType::Int64, &mut views)
+        };
         let ns = |k: usize| t.idle[k].as_secs_f64() * 1e9 / count as f64;
-        row(&format!("INT64 0..16 x{count}"), count, &t, "core parse", 1);
+        let label = job.trim_start_matches("STRING -> ");
+        row(&format!("{label} x{count}"), count, &t, "core parse", 1);
         println!(
             "{:<31} {:.2} ns an element, core parse {:.2}",
             "",

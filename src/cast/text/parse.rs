@@ -207,15 +207,44 @@ fn parser(target: Scalar) -> Parser {
         Scalar::F16 => parse_f16,
         Scalar::Bf16 => parse_bf16,
         Scalar::Bool => parse_bool,
-        Scalar::I8 => parse_int::<1, true>,
-        Scalar::I16 => parse_int::<2, true>,
-        Scalar::I32 => parse_int::<4, true>,
-        Scalar::I64 => parse_int::<8, true>,
-        Scalar::U8 => parse_int::<1, false>,
-        Scalar::U16 => parse_int::<2, false>,
-        Scalar::U32 => parse_int::<4, false>,
-        Scalar::U64 => parse_int::<8, false>,
         Scalar::C64 | Scalar::C128 => unreachable!("STRING -> complex is refused before parsing"),
+        integer => match for_int(integer, IntParser) {
+            Ok(parser) => parser,
+            Err(_) => unreachable!("{integer:?} is an integer scalar"),
+        },
+    }
+}
+
+/// Work over an integer target, generic in its width and signedness, which [`for_int`]
+/// runs for a [`Scalar`].
+trait IntJob: Sized {
+    type Out;
+    fn run<const BYTES: usize, const SIGNED: bool>(self) -> Self::Out;
+}
+
+/// `job` run for the integer scalar `s`: the one table of the integer targets' widths
+/// and signedness. The job comes back, not run, for any other scalar.
+fn for_int<J: IntJob>(s: Scalar, job: J) -> Result<J::Out, J> {
+    Ok(match s {
+        Scalar::I8 => job.run::<1, true>(),
+        Scalar::I16 => job.run::<2, true>(),
+        Scalar::I32 => job.run::<4, true>(),
+        Scalar::I64 => job.run::<8, true>(),
+        Scalar::U8 => job.run::<1, false>(),
+        Scalar::U16 => job.run::<2, false>(),
+        Scalar::U32 => job.run::<4, false>(),
+        Scalar::U64 => job.run::<8, false>(),
+        _ => return Err(job),
+    })
+}
+
+/// The general parser of an integer target ([`parse_int`]).
+struct IntParser;
+
+impl IntJob for IntParser {
+    type Out = Parser;
+    fn run<const BYTES: usize, const SIGNED: bool>(self) -> Parser {
+        parse_int::<BYTES, SIGNED>
     }
 }
 
@@ -255,9 +284,12 @@ pub fn parse_each<'t>(
         // The hot targets get a loop of their own, so their parser inlines into it.
         Repr::Std(Scalar::F32) => parse_all(texts, out, 4, to, parse_f32)?,
         Repr::Std(Scalar::F64) => parse_all(texts, out, 8, to, parse_f64)?,
-        Repr::Std(Scalar::I64) => parse_all_i64(texts, out, to)?,
-        Repr::Std(Scalar::I32) => parse_all_i32(texts, out, to)?,
-        Repr::Std(scalar) => parse_all(texts, out, scalar.size(), to, parser(scalar))?,
+        Repr::Std(scalar) => match for_int(scalar, IntLoop { texts, out, to }) {
+            Ok(done) => done?,
+            Err(IntLoop { texts, out, .. }) => {
+                parse_all(texts, out, scalar.size(), to, parser(scalar))?
+            }
+        },
         Repr::Low(format) => {
             let opt = lowp::option_bits(format, options.saturate, options.round_mode as u8);
             let mut texts = texts;
@@ -311,37 +343,23 @@ fn parse_all<'t>(
     Ok(())
 }
 
-/// INT64's loop of its own (see [`parse_all_int`]).
-#[inline(never)]
-fn parse_all_i64<'t>(
-    texts: impl Iterator<Item = (usize, StringView<'t>)>,
-    out: &mut [u8],
+/// An integer target's loop, one of its own for each target (see [`int_element`]).
+struct IntLoop<'o, I> {
+    texts: I,
+    out: &'o mut [u8],
     to: DType,
-) -> Result<(), Error> {
-    parse_all_int::<8, true>(texts, out, to)
 }
 
-/// INT32's loop of its own (see [`parse_all_int`]).
-#[inline(never)]
-fn parse_all_i32<'t>(
-    texts: impl Iterator<Item = (usize, StringView<'t>)>,
-    out: &mut [u8],
-    to: DType,
-) -> Result<(), Error> {
-    parse_all_int::<4, true>(texts, out, to)
-}
+impl<'t, I: Iterator<Item = (usize, StringView<'t>)>> IntJob for IntLoop<'_, I> {
+    type Out = Result<(), Error>;
 
-/// An integer target's loop (see [`int_element`]).
-#[inline(always)]
-fn parse_all_int<'t, const BYTES: usize, const SIGNED: bool>(
-    texts: impl Iterator<Item = (usize, StringView<'t>)>,
-    out: &mut [u8],
-    to: DType,
-) -> Result<(), Error> {
-    for ((i, view), slot) in texts.zip(out.chunks_exact_mut(BYTES)) {
-        int_element::<BYTES, SIGNED>(i, view, slot, to)?;
+    #[inline(never)]
+    fn run<const BYTES: usize, const SIGNED: bool>(self) -> Result<(), Error> {
+        for ((i, view), slot) in self.texts.zip(self.out.chunks_exact_mut(BYTES)) {
+            int_element::<BYTES, SIGNED>(i, view, slot, self.to)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Element `i` of an integer target: a text of 1 to 8 bytes that is a plain integer is
@@ -365,8 +383,8 @@ fn int_element<const BYTES: usize, const SIGNED: bool>(
 }
 
 /// [`parse_each`] of a run of a contiguous STRING tensor's views: `slots` the bytes of the
-/// views of elements `first..` (as many as `output` holds). INT64 and INT32 take them by
-/// index, in a loop with one counter.
+/// views of elements `first..` (as many as `output` holds). The integer targets take
+/// them by index, in a loop with one counter ([`ViewsLoop`]).
 pub fn parse_views(
     slots: &[u8],
     first: usize,
@@ -374,17 +392,37 @@ pub fn parse_views(
     options: &CastOptions,
 ) -> Result<(), Error> {
     let to = output.layout().dtype();
-    match Repr::of(to) {
-        Some(Repr::Std(Scalar::I64)) => parse_views_int::<8, true>(slots, first, output.data(), to),
-        Some(Repr::Std(Scalar::I32)) => parse_views_int::<4, true>(slots, first, output.data(), to),
-        _ => parse_each(
-            ViewTexts {
-                slots,
-                index: first,
-            },
-            output,
-            options,
-        ),
+    if let Some(Repr::Std(scalar)) = Repr::of(to) {
+        let job = ViewsLoop {
+            slots,
+            first,
+            out: output.data(),
+            to,
+        };
+        if let Ok(done) = for_int(scalar, job) {
+            return done;
+        }
+    }
+    let texts = ViewTexts {
+        slots,
+        index: first,
+    };
+    parse_each(texts, output, options)
+}
+
+/// The arguments of [`parse_views_int`], for [`for_int`].
+struct ViewsLoop<'s, 'o> {
+    slots: &'s [u8],
+    first: usize,
+    out: &'o mut [u8],
+    to: DType,
+}
+
+impl IntJob for ViewsLoop<'_, '_> {
+    type Out = Result<(), Error>;
+
+    fn run<const BYTES: usize, const SIGNED: bool>(self) -> Result<(), Error> {
+        parse_views_int::<BYTES, SIGNED>(self.slots, self.first, self.out, self.to)
     }
 }
 

@@ -625,6 +625,8 @@ fn short_integer_texts_parse_as_the_general_way_does() {
         DType::Int16,
         DType::Int8,
         DType::Uint64,
+        DType::Uint32,
+        DType::Uint16,
         DType::Uint8,
     ] {
         let scalar = to.info().scalar.unwrap();
