@@ -9,7 +9,9 @@ they are. The comparison is the conformance runner's (tests/conformance/onnx_nod
 byte for byte, any NaN matching any NaN of the same dtype.
 """
 
+import ctypes
 import functools
+import gc
 import glob
 import os
 import sys
@@ -169,8 +171,16 @@ def model_types(test_dir):
 
 def rss_growth_kib(cycle, warm_up, count):
     """How much this process's resident memory grew, in KiB, over `count` calls of `cycle`
-    after `warm_up` calls (which take onnxruntime's and the allocator's one-time growth)."""
+    after `warm_up` calls (which take onnxruntime's and the allocator's one-time growth).
+    Each reading is taken after Python's collector has run and glibc has given its free
+    heap pages back (malloc_trim), so that what counts is memory still allocated, not
+    what the allocator keeps cached: how much it caches moves with the threads and the
+    load of the machine, while a leak stays resident either way."""
+    libc = ctypes.CDLL(None)
+
     def rss_kib():
+        gc.collect()
+        libc.malloc_trim(0)
         with open("/proc/self/status") as f:
             return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
 
