@@ -95,6 +95,25 @@ static tcast_status gotc_cast_flat(unsigned char *in_data, uint64_t in_bytes, in
   return gotc_cast_with(&in, &out, o, err);
 }
 
+// gotc_cast2 through tcast_cast_sub_byte, the call's sub-byte tensors held as `layout`
+// (a TCAST_SUB_BYTE_* value, which the library checks). `err` may be NULL, as for
+// gotc_cast2.
+static tcast_status gotc_cast_sub_byte(unsigned char *in_data, uint64_t in_bytes,
+                                       const int64_t *in_shape, const int64_t *in_strides,
+                                       int32_t in_ndim, int32_t in_dtype, unsigned char *out_data,
+                                       uint64_t out_bytes, const int64_t *out_shape,
+                                       const int64_t *out_strides, int32_t out_ndim,
+                                       int32_t out_dtype, gotc_opts o, int32_t layout,
+                                       tcast_error *err) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, in_shape, in_strides, in_ndim, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, out_shape, out_strides, out_ndim, out_dtype);
+  if (!o.with_options) {
+    return tcast_cast_sub_byte(&in, &out, NULL, layout, err);
+  }
+  tcast_cast_options options = gotc_options(o);
+  return tcast_cast_sub_byte(&in, &out, &options, layout, err);
+}
+
 // A prepared cast's plan from options as plain values (with_options 0: NULL).
 static tcast_status gotc_plan_create(int32_t from, int32_t to, gotc_opts o,
                                      tcast_cast_plan **plan, tcast_error *err) {
@@ -137,6 +156,22 @@ static tcast_status gotc_expand(void *in_data, uint64_t in_bytes, const int64_t 
   tcast_tensor in = gotc_tensor(in_data, in_bytes, in_shape, in_strides, in_ndim, in_dtype);
   tcast_tensor out = gotc_tensor(out_data, out_bytes, out_shape, out_strides, out_ndim, out_dtype);
   return tcast_expand(&in, &out, err);
+}
+
+// tcast_expand_ex over two descriptors built here, the options from their values
+// (with_options 0: NULL).
+static tcast_status gotc_expand_ex(void *in_data, uint64_t in_bytes, const int64_t *in_shape,
+                                   const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
+                                   void *out_data, uint64_t out_bytes, const int64_t *out_shape,
+                                   const int64_t *out_strides, int32_t out_ndim, int32_t out_dtype,
+                                   gotc_opts o, tcast_error *err) {
+  tcast_tensor in = gotc_tensor(in_data, in_bytes, in_shape, in_strides, in_ndim, in_dtype);
+  tcast_tensor out = gotc_tensor(out_data, out_bytes, out_shape, out_strides, out_ndim, out_dtype);
+  if (!o.with_options) {
+    return tcast_expand_ex(&in, &out, NULL, err);
+  }
+  tcast_cast_options options = gotc_options(o);
+  return tcast_expand_ex(&in, &out, &options, err);
 }
 
 // QuantizeLinear (quantize != 0) or DequantizeLinear over four flat descriptors; a
@@ -455,6 +490,26 @@ func dtypeFromName(name string) (DType, error) {
 	return DType(out), nil
 }
 
+func dtypeFromDLPack(t DLPackType) (DType, error) {
+	var out C.tcast_dtype
+	e := newCError()
+	status := C.tcast_dtype_from_dlpack(C.uint8_t(t.Code), C.uint8_t(t.Bits), C.uint16_t(t.Lanes), &out, &e)
+	if err := toError(status, &e); err != nil {
+		return Undefined, err
+	}
+	return DType(out), nil
+}
+
+func dtypeToDLPack(d DType) (DLPackType, error) {
+	var code, bits C.uint8_t
+	var lanes C.uint16_t
+	e := newCError()
+	if err := toError(C.tcast_dtype_to_dlpack(C.tcast_dtype(d), &code, &bits, &lanes, &e), &e); err != nil {
+		return DLPackType{}, err
+	}
+	return DLPackType{Code: DLPackCode(code), Bits: uint8(bits), Lanes: uint16(lanes)}, nil
+}
+
 func tensorBytes(d DType, shape []int64) (uint64, error) {
 	ndim, err := rank(shape, "shape")
 	if err != nil {
@@ -550,6 +605,28 @@ func castTensor(src, dst Tensor, opts *CastOptions) error {
 	})
 }
 
+// castTensorSubByte is castTensor through tcast_cast_sub_byte, with no allocation on
+// success (castError).
+func castTensorSubByte(src, dst Tensor, opts *CastOptions, layout SubByteLayout) error {
+	in, err := describe(src, "input")
+	if err != nil {
+		return err
+	}
+	out, err := describe(dst, "output")
+	if err != nil {
+		return err
+	}
+	o, err := castOptions(opts)
+	if err != nil {
+		return err
+	}
+	inData, outData := bytePtr(src.Data), bytePtr(dst.Data)
+	return castError(func(e *C.tcast_error) C.tcast_status {
+		return C.gotc_cast_sub_byte(inData, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
+			outData, out.bytes, out.shape, out.strides, out.ndim, out.dtype, o, C.int32_t(layout), e)
+	})
+}
+
 // castFlat casts n contiguous elements of srcType into m of dstType (1-D; the library
 // refuses n != m), with no allocation on success.
 func castFlat(src []byte, srcType DType, n int64, dst []byte, dstType DType, m int64, opts *CastOptions) error {
@@ -627,6 +704,26 @@ func expandTensor(src, dst Tensor) error {
 	e := newCError()
 	status := C.gotc_expand(in.data, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
 		out.data, out.bytes, out.shape, out.strides, out.ndim, out.dtype, &e)
+	return toError(status, &e)
+}
+
+// expandTensorWith is expandTensor through tcast_expand_ex, with opts (nil: NULL).
+func expandTensorWith(src, dst Tensor, opts *CastOptions) error {
+	in, err := describe(src, "input")
+	if err != nil {
+		return err
+	}
+	out, err := describe(dst, "output")
+	if err != nil {
+		return err
+	}
+	o, err := castOptions(opts)
+	if err != nil {
+		return err
+	}
+	e := newCError()
+	status := C.gotc_expand_ex(in.data, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
+		out.data, out.bytes, out.shape, out.strides, out.ndim, out.dtype, o, &e)
 	return toError(status, &e)
 }
 

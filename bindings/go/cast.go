@@ -144,7 +144,8 @@ type Tensor struct {
 	Shape []int64
 	// Strides, in elements, are optional and for inputs only: nil means C-contiguous.
 	// When given they have one entry per dimension, each >= 0 (0 repeats an element).
-	// Not allowed for sub-byte dtypes.
+	// Not allowed for packed sub-byte dtypes (unpacked ones, CastTensorSubByte's, may
+	// have them).
 	Strides []int64
 }
 
@@ -165,6 +166,34 @@ func CastTensor(src, dst Tensor, opts *CastOptions) error {
 		return err
 	}
 	return castTensor(src, dst, opts)
+}
+
+// SubByteLayout says how CastTensorSubByte's sub-byte tensors (Int4, Uint4, Float4E2M1,
+// Int2, Uint2, Float6E2M3, Float6E3M2) hold their elements (TCAST_SUB_BYTE_*).
+type SubByteLayout int32
+
+const (
+	// SubBytePacked is the layout of every other function: packed, element 0 in the
+	// lowest bits (CastTensorSubByte with it is CastTensor).
+	SubBytePacked SubByteLayout = C.TCAST_SUB_BYTE_PACKED
+	// SubByteUnpacked is one element per byte, as ml_dtypes' arrays hold them: the code
+	// in the low bits, read with the high bits ignored (0xF1 as Int4 is 1) and written
+	// with them 0 (Int4 -1 is 0x0F, Float4E2M1 -1.0 is 0x0A). Such a tensor's Data
+	// holds one byte per element (TensorBytes(Uint8, Shape)), and an input may have
+	// Strides.
+	SubByteUnpacked SubByteLayout = C.TCAST_SUB_BYTE_UNPACKED
+)
+
+// CastTensorSubByte is CastTensor with the sub-byte tensors of the call, src and dst
+// alike, held as layout says (tcast_cast_sub_byte); tensors of other dtypes are the same
+// in both layouts, and the results are CastTensor's. A layout other than the two is
+// ErrInvalidArgument; with SubByteUnpacked a Data shorter than the element count is
+// ErrBufferTooSmall.
+func CastTensorSubByte(src, dst Tensor, opts *CastOptions, layout SubByteLayout) error {
+	if err := refuseString("CastTensorSubByte", src.DType, dst.DType); err != nil {
+		return err
+	}
+	return castTensorSubByte(src, dst, opts, layout)
 }
 
 // CastBytes converts the contiguous tensor src of srcType and shape into dst as

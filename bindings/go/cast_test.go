@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -573,4 +574,129 @@ func leU64(b []byte) uint64 {
 		v = v<<8 | uint64(b[i])
 	}
 	return v
+}
+
+// packedCode is element i of a packed sub-byte tensor of the given width: the bits
+// i*bits .. (i+1)*bits of the bytes read as one stream, lowest bits first (docs/c-api.md
+// section 4).
+func packedCode(packed []byte, i, bits int) byte {
+	var code byte
+	for b := 0; b < bits; b++ {
+		at := i*bits + b
+		code |= (packed[at/8] >> (at % 8) & 1) << b
+	}
+	return code
+}
+
+func TestCastTensorSubByte(t *testing.T) {
+	shape := []int64{4}
+	f32 := func(v ...float32) tc.Tensor {
+		return tc.Tensor{Data: tc.AsBytes(v), DType: tc.Float, Shape: []int64{int64(len(v))}}
+	}
+	t.Run("FLOAT -> INT4 unpacked", func(t *testing.T) {
+		// Rounded to the nearest even integer, then the low 4 bits: -9 -> 7, -1 -> -1
+		// (0xF), 0.5 -> 0, 7.6 -> 8 -> -8 (0x8); one byte each, high bits 0.
+		src := f32(-9, -1, 0.5, 7.6)
+		unpacked := make([]byte, 4)
+		if err := tc.CastTensorSubByte(src, tc.Tensor{Data: unpacked, DType: tc.Int4, Shape: shape}, nil, tc.SubByteUnpacked); err != nil {
+			t.Fatal(err)
+		}
+		if hex.EncodeToString(unpacked) != "070f0008" {
+			t.Errorf("unpacked: got %x, want 070f0008", unpacked)
+		}
+		// The same codes, packed two to a byte, from both packed paths.
+		for name, cast := range map[string]func(dst tc.Tensor) error{
+			"CastTensor":                       func(dst tc.Tensor) error { return tc.CastTensor(src, dst, nil) },
+			"CastTensorSubByte(SubBytePacked)": func(dst tc.Tensor) error { return tc.CastTensorSubByte(src, dst, nil, tc.SubBytePacked) },
+		} {
+			packed := make([]byte, 2)
+			if err := cast(tc.Tensor{Data: packed, DType: tc.Int4, Shape: shape}); err != nil || hex.EncodeToString(packed) != "f780" {
+				t.Errorf("%s: got %x, %v; want f780", name, packed, err)
+			}
+		}
+	})
+	t.Run("every sub-byte dtype agrees with the packed path", func(t *testing.T) {
+		in := []float32{-9, -7.5, -3, -1.75, -1, -0.5, -0.25, 0, 0.25, 0.4, 0.5, 1, 1.5, 2.5, 3, 5, 6, 7.6, 100, float32(math.NaN()), float32(math.Inf(-1))}
+		n := int64(len(in))
+		for _, d := range []DType{tc.Int4, tc.Uint4, tc.Float4E2M1, tc.Int2, tc.Uint2, tc.Float6E2M3, tc.Float6E3M2} {
+			size, _ := tc.TensorBytes(d, []int64{n})
+			packed, unpacked := make([]byte, size), make([]byte, n)
+			if err := tc.CastTensor(f32(in...), tc.Tensor{Data: packed, DType: d, Shape: []int64{n}}, nil); err != nil {
+				t.Fatalf("%v packed: %v", d, err)
+			}
+			if err := tc.CastTensorSubByte(f32(in...), tc.Tensor{Data: unpacked, DType: d, Shape: []int64{n}}, nil, tc.SubByteUnpacked); err != nil {
+				t.Fatalf("%v unpacked: %v", d, err)
+			}
+			for i := range in {
+				if want := packedCode(packed, i, d.Bits()); unpacked[i] != want {
+					t.Errorf("%v %v: unpacked %#02x, packed code %#02x", d, in[i], unpacked[i], want)
+				}
+			}
+			// And back: the unpacked codes read as the packed ones do.
+			fromPacked, fromUnpacked := make([]float32, n), make([]float32, n)
+			if err := tc.CastTensor(tc.Tensor{Data: packed, DType: d, Shape: []int64{n}}, tc.Tensor{Data: tc.AsBytes(fromPacked), DType: tc.Float, Shape: []int64{n}}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.CastTensorSubByte(tc.Tensor{Data: unpacked, DType: d, Shape: []int64{n}}, tc.Tensor{Data: tc.AsBytes(fromUnpacked), DType: tc.Float, Shape: []int64{n}}, nil, tc.SubByteUnpacked); err != nil {
+				t.Fatal(err)
+			}
+			if string(tc.AsBytes(fromPacked)) != string(tc.AsBytes(fromUnpacked)) {
+				t.Errorf("%v -> FLOAT: unpacked %v, packed %v", d, fromUnpacked, fromPacked)
+			}
+		}
+	})
+	t.Run("-1.0 as FLOAT4E2M1 and FLOAT6E2M3", func(t *testing.T) {
+		for d, want := range map[DType]byte{tc.Float4E2M1: 0x0a, tc.Float6E2M3: 0x28} {
+			out := make([]byte, 1)
+			err := tc.CastTensorSubByte(f32(-1), tc.Tensor{Data: out, DType: d, Shape: []int64{1}}, nil, tc.SubByteUnpacked)
+			if err != nil || out[0] != want {
+				t.Errorf("%v: got %#02x, %v; want %#02x", d, out[0], err, want)
+			}
+		}
+	})
+	t.Run("unpacked input: high bits ignored, strides in bytes", func(t *testing.T) {
+		// Every other byte of in is an element; 0xF1 as INT4 is 1.
+		in := []byte{0xf1, 0xee, 0x0f, 0xee, 0x08, 0xee, 0x77, 0xee}
+		out := make([]int8, 4)
+		err := tc.CastTensorSubByte(tc.Tensor{Data: in, DType: tc.Int4, Shape: shape, Strides: []int64{2}},
+			tc.Tensor{Data: tc.AsBytes(out), DType: tc.Int8, Shape: shape}, nil, tc.SubByteUnpacked)
+		if err != nil || out[0] != 1 || out[1] != -1 || out[2] != -8 || out[3] != 7 {
+			t.Errorf("got %v, %v; want [1 -1 -8 7]", out, err)
+		}
+	})
+	t.Run("threads", func(t *testing.T) {
+		rng := rand.New(rand.NewSource(3))
+		in := make([]float32, 1<<20)
+		for i := range in {
+			in[i] = rng.Float32()*40 - 20
+		}
+		src := tc.Tensor{Data: tc.AsBytes(in), DType: tc.Float, Shape: []int64{int64(len(in))}}
+		one, four := make([]byte, len(in)), make([]byte, len(in))
+		if err := tc.CastTensorSubByte(src, tc.Tensor{Data: one, DType: tc.Float4E2M1, Shape: src.Shape}, nil, tc.SubByteUnpacked); err != nil {
+			t.Fatal(err)
+		}
+		if err := tc.CastTensorSubByte(src, tc.Tensor{Data: four, DType: tc.Float4E2M1, Shape: src.Shape}, &tc.CastOptions{Threads: 4}, tc.SubByteUnpacked); err != nil {
+			t.Fatal(err)
+		}
+		if string(one) != string(four) {
+			t.Errorf("Threads: 4 differs from one thread")
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		src := f32(1, 2, 3, 4)
+		// An unpacked output holds one byte per element: the packed size is short.
+		e := wantStatus(t, tc.CastTensorSubByte(src, tc.Tensor{Data: make([]byte, 3), DType: tc.Int4, Shape: shape}, nil, tc.SubByteUnpacked), tc.ErrBufferTooSmall)
+		if !strings.Contains(e.Message, "4") {
+			t.Errorf("message should give the 4 bytes needed: %q", e.Message)
+		}
+		e = wantStatus(t, tc.CastTensorSubByte(src, tc.Tensor{Data: make([]byte, 4), DType: tc.Int4, Shape: shape}, nil, tc.SubByteLayout(2)), tc.ErrInvalidArgument)
+		const want = "sub_byte_layout is 2; the valid values are 0 (TCAST_SUB_BYTE_PACKED), 1 (TCAST_SUB_BYTE_UNPACKED)"
+		if e.Message != want {
+			t.Errorf("message %q, want %q", e.Message, want)
+		}
+		// Checked with the options, on any pair: also for dtypes that are not sub-byte.
+		wantStatus(t, tc.CastTensorSubByte(src, f32(0, 0, 0, 0), nil, tc.SubByteLayout(-1)), tc.ErrInvalidArgument)
+		wantStatus(t, tc.CastTensorSubByte(src, tc.Tensor{Data: make([]byte, 4), DType: tc.Int4, Shape: shape}, &tc.CastOptions{Threads: -1}, tc.SubByteUnpacked), tc.ErrInvalidArgument)
+		wantStatus(t, tc.CastTensorSubByte(src, tc.Tensor{DType: tc.String, Shape: shape}, nil, tc.SubByteUnpacked), tc.ErrUnsupported)
+	})
 }

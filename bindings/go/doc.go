@@ -14,13 +14,16 @@
 // element's raw bits, and a []Float16Bits is a FLOAT16 tensor where a []uint16 is
 // UINT16. The packed dtypes (the float6 and float4 types, Int4/Uint4/Int2/Uint2)
 // travel as bytes: sub-byte types packed with element 0 in the low bits, as in the
-// C API. The byte-level functions (CastBytes, CastToBytes, CastFromBytes, Expand,
-// Bitcast) and the Tensor struct (which also takes strides) handle every dtype;
+// C API; CastTensorSubByte also takes them one element per byte (SubByteUnpacked), as
+// ml_dtypes stores them. The byte-level functions (CastBytes, CastToBytes, CastFromBytes,
+// Expand, Bitcast) and the Tensor struct (which also takes strides) handle every dtype;
 // AsBytes views a typed slice as bytes without copying. A nil or empty shape is a scalar of one element.
+// DTypeFromDLPack and DTypeToDLPack map a DLPack DLDataType to a DType and back.
 //
 // Every call converts a whole slice in one cgo call; nothing is done per element across
 // the boundary. Inputs are never written. Outputs are allocated by the function, or by
-// the caller for CastSlice, CastTensor and ExpandTensor.
+// the caller for CastSlice, CastTensor, CastTensorSubByte, ExpandTensor and
+// ExpandTensorWithOptions.
 //
 // # Errors
 //

@@ -55,6 +55,49 @@ func TensorBytes(dtype DType, shape []int64) (int, error) {
 	return int(n), nil
 }
 
+// DLPackCode is a DLPack 1.1 type code, DLDataType.code (TCAST_DLPACK_*).
+type DLPackCode uint8
+
+// The DLPack type codes; those marked "none" have no tensorcast dtype.
+const (
+	DLPackInt               DLPackCode = C.TCAST_DLPACK_INT                // kDLInt: 2, 4, 8, 16, 32, 64 bits
+	DLPackUint              DLPackCode = C.TCAST_DLPACK_UINT               // kDLUInt: 2, 4, 8, 16, 32, 64 bits
+	DLPackFloat             DLPackCode = C.TCAST_DLPACK_FLOAT              // kDLFloat: 16, 32, 64 bits
+	DLPackOpaqueHandle      DLPackCode = C.TCAST_DLPACK_OPAQUE_HANDLE      // kDLOpaqueHandle: none
+	DLPackBfloat            DLPackCode = C.TCAST_DLPACK_BFLOAT             // kDLBfloat: 16 bits
+	DLPackComplex           DLPackCode = C.TCAST_DLPACK_COMPLEX            // kDLComplex: 64, 128 bits
+	DLPackBool              DLPackCode = C.TCAST_DLPACK_BOOL               // kDLBool: 8 bits
+	DLPackFloat8E3M4        DLPackCode = C.TCAST_DLPACK_FLOAT8_E3M4        // none
+	DLPackFloat8E4M3        DLPackCode = C.TCAST_DLPACK_FLOAT8_E4M3        // none
+	DLPackFloat8E4M3B11FNUZ DLPackCode = C.TCAST_DLPACK_FLOAT8_E4M3B11FNUZ // none
+	DLPackFloat8E4M3FN      DLPackCode = C.TCAST_DLPACK_FLOAT8_E4M3FN      // Float8E4M3FN
+	DLPackFloat8E4M3FNUZ    DLPackCode = C.TCAST_DLPACK_FLOAT8_E4M3FNUZ    // Float8E4M3FNUZ
+	DLPackFloat8E5M2        DLPackCode = C.TCAST_DLPACK_FLOAT8_E5M2        // Float8E5M2
+	DLPackFloat8E5M2FNUZ    DLPackCode = C.TCAST_DLPACK_FLOAT8_E5M2FNUZ    // Float8E5M2FNUZ
+	DLPackFloat8E8M0FNU     DLPackCode = C.TCAST_DLPACK_FLOAT8_E8M0FNU     // Float8E8M0
+	DLPackFloat6E2M3FN      DLPackCode = C.TCAST_DLPACK_FLOAT6_E2M3FN      // Float6E2M3
+	DLPackFloat6E3M2FN      DLPackCode = C.TCAST_DLPACK_FLOAT6_E3M2FN      // Float6E3M2
+	DLPackFloat4E2M1FN      DLPackCode = C.TCAST_DLPACK_FLOAT4_E2M1FN      // Float4E2M1
+)
+
+// DLPackType is a DLPack DLDataType's three fields.
+type DLPackType struct {
+	Code  DLPackCode
+	Bits  uint8  // bits per lane: 4 for Int4, 8 for Bool
+	Lanes uint16 // 1; vector types (more lanes) have no tensorcast dtype
+}
+
+// DTypeFromDLPack returns the dtype of a DLPack type (tcast_dtype_from_dlpack). DLPack
+// packs sub-byte types as tensorcast does, unless the producer flags them as padded.
+// Errors: ErrUnsupported (Lanes not 1, or a code and width no dtype has; the message
+// names them).
+func DTypeFromDLPack(t DLPackType) (DType, error) { return dtypeFromDLPack(t) }
+
+// DTypeToDLPack returns the DLPack type of dtype, Lanes 1 (tcast_dtype_to_dlpack): the
+// inverse of DTypeFromDLPack. Errors: ErrInvalidDType (an unknown code), ErrUnsupported
+// (String and the TF quantized types, which DLPack has no code for).
+func DTypeToDLPack(dtype DType) (DLPackType, error) { return dtypeToDLPack(dtype) }
+
 // OnnxCastSupported reports whether the ONNX Cast schema in force at opset lists both
 // dtypes (tcast_onnx_cast_supported).
 func OnnxCastSupported(from, to DType, opset int) bool { return onnxCastSupported(from, to, opset) }

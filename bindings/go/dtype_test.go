@@ -294,3 +294,81 @@ func TestVersion(t *testing.T) {
 		t.Errorf("Version() = %q, Cargo.toml says %q", v, m)
 	}
 }
+
+func TestDLPack(t *testing.T) {
+	type dl = tc.DLPackType
+	// DLPack 1.1's DLDataType of every dtype that has one (docs/c-api.md section 3).
+	want := map[DType]dl{
+		tc.Int8: {tc.DLPackInt, 8, 1}, tc.Int16: {tc.DLPackInt, 16, 1}, tc.Int32: {tc.DLPackInt, 32, 1},
+		tc.Int64: {tc.DLPackInt, 64, 1}, tc.Int4: {tc.DLPackInt, 4, 1}, tc.Int2: {tc.DLPackInt, 2, 1},
+		tc.Uint8: {tc.DLPackUint, 8, 1}, tc.Uint16: {tc.DLPackUint, 16, 1}, tc.Uint32: {tc.DLPackUint, 32, 1},
+		tc.Uint64: {tc.DLPackUint, 64, 1}, tc.Uint4: {tc.DLPackUint, 4, 1}, tc.Uint2: {tc.DLPackUint, 2, 1},
+		tc.Float16: {tc.DLPackFloat, 16, 1}, tc.Float: {tc.DLPackFloat, 32, 1}, tc.Double: {tc.DLPackFloat, 64, 1},
+		tc.BFloat16: {tc.DLPackBfloat, 16, 1}, tc.Complex64: {tc.DLPackComplex, 64, 1},
+		tc.Complex128: {tc.DLPackComplex, 128, 1}, tc.Bool: {tc.DLPackBool, 8, 1},
+		tc.Float8E4M3FN: {tc.DLPackFloat8E4M3FN, 8, 1}, tc.Float8E4M3FNUZ: {tc.DLPackFloat8E4M3FNUZ, 8, 1},
+		tc.Float8E5M2: {tc.DLPackFloat8E5M2, 8, 1}, tc.Float8E5M2FNUZ: {tc.DLPackFloat8E5M2FNUZ, 8, 1},
+		tc.Float8E8M0: {tc.DLPackFloat8E8M0FNU, 8, 1}, tc.Float6E2M3: {tc.DLPackFloat6E2M3FN, 6, 1},
+		tc.Float6E3M2: {tc.DLPackFloat6E3M2FN, 6, 1}, tc.Float4E2M1: {tc.DLPackFloat4E2M1FN, 4, 1},
+	}
+	// The header's codes (DLPack's kDL* values).
+	codes := []tc.DLPackCode{tc.DLPackInt, tc.DLPackUint, tc.DLPackFloat, tc.DLPackOpaqueHandle,
+		tc.DLPackBfloat, tc.DLPackComplex, tc.DLPackBool, tc.DLPackFloat8E3M4, tc.DLPackFloat8E4M3,
+		tc.DLPackFloat8E4M3B11FNUZ, tc.DLPackFloat8E4M3FN, tc.DLPackFloat8E4M3FNUZ, tc.DLPackFloat8E5M2,
+		tc.DLPackFloat8E5M2FNUZ, tc.DLPackFloat8E8M0FNU, tc.DLPackFloat6E2M3FN, tc.DLPackFloat6E3M2FN,
+		tc.DLPackFloat4E2M1FN}
+	for i, c := range codes {
+		if int(c) != i {
+			t.Errorf("DLPack code %d is %d", i, c)
+		}
+	}
+	// Every code the library knows as a dtype: a round trip, or UNSUPPORTED (STRING and
+	// the TF quantized types).
+	seen := 0
+	for code := int32(-1); code <= 300; code++ {
+		d := DType(code)
+		if _, err := tc.DTypeFromName(d.String()); err != nil {
+			e := wantStatus(t, func() error { _, err := tc.DTypeToDLPack(d); return err }(), tc.ErrInvalidDType)
+			if !strings.Contains(e.Message, fmt.Sprint(code)) {
+				t.Errorf("DTypeToDLPack(%d): the message should name the code: %q", code, e.Message)
+			}
+			continue
+		}
+		seen++
+		got, err := tc.DTypeToDLPack(d)
+		w, ok := want[d]
+		if !ok {
+			e := wantStatus(t, err, tc.ErrUnsupported)
+			if msg := d.String() + " has no DLPack type code"; e.Message != msg {
+				t.Errorf("%v: message %q, want %q", d, e.Message, msg)
+			}
+			continue
+		}
+		if err != nil || got != w {
+			t.Errorf("DTypeToDLPack(%v) = %+v, %v; want %+v", d, got, err, w)
+			continue
+		}
+		if back, err := tc.DTypeFromDLPack(got); err != nil || back != d {
+			t.Errorf("DTypeFromDLPack(%+v) = %v, %v; want %v", got, back, err, d)
+		}
+	}
+	if seen != 33 || len(want) != 27 {
+		t.Errorf("%d dtypes seen (want 33), %d with a DLPack type (want 27)", seen, len(want))
+	}
+	for _, tt := range []struct {
+		in  dl
+		msg string
+	}{
+		{dl{tc.DLPackFloat, 32, 4}, "DLPack lanes is 4: only lanes 1 (no vector types) has a tensorcast dtype"},
+		{dl{tc.DLPackFloat, 32, 0}, "DLPack lanes is 0: only lanes 1 (no vector types) has a tensorcast dtype"},
+		{dl{tc.DLPackFloat, 8, 1}, "DLPack type code 2 (kDLFloat) with bits 8 has no tensorcast dtype"},
+		{dl{tc.DLPackFloat8E3M4, 8, 1}, "DLPack type code 7 (kDLFloat8_e3m4) with bits 8 has no tensorcast dtype"},
+		{dl{200, 32, 1}, "DLPack type code 200 (not a DLPack 1.1 code) with bits 32 has no tensorcast dtype"},
+	} {
+		d, err := tc.DTypeFromDLPack(tt.in)
+		e := wantStatus(t, err, tc.ErrUnsupported)
+		if d != tc.Undefined || e.Message != tt.msg {
+			t.Errorf("DTypeFromDLPack(%+v) = %v, message %q; want Undefined, %q", tt.in, d, e.Message, tt.msg)
+		}
+	}
+}

@@ -59,6 +59,17 @@ func ExpandTensor(src, dst Tensor) error {
 	return expandTensor(src, dst)
 }
 
+// ExpandTensorWithOptions is ExpandTensor with opts (tcast_expand_ex): opts.Threads > 1
+// lets the library split a large expansion over up to that many threads, with the
+// result ExpandTensor gives; the other fields are checked (a bad value is
+// ErrInvalidArgument) and otherwise ignored. A nil opts is ExpandTensor.
+func ExpandTensorWithOptions(src, dst Tensor, opts *CastOptions) error {
+	if err := refuseString("ExpandTensorWithOptions", src.DType, dst.DType); err != nil {
+		return err
+	}
+	return expandTensorWith(src, dst, opts)
+}
+
 // ExpandSlice is Expand for a typed slice, whose length must be the element count of
 // inShape (else ErrInvalidShape).
 func ExpandSlice[T Native](src []T, inShape, shape []int64) ([]T, []int64, error) {

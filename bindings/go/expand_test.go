@@ -3,6 +3,8 @@
 package tensorcast_test
 
 import (
+	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -198,4 +200,60 @@ func TestExpandStrings(t *testing.T) {
 	if err != nil || len(empty) != 0 || !equalShapes(shape, []int64{4, 0}) {
 		t.Errorf("empty: %q %v %v", empty, shape, err)
 	}
+}
+
+func TestExpandTensorWithOptions(t *testing.T) {
+	// 8 MiB of FLOAT output, enough for the library to split over two threads.
+	inShape, outShape := []int64{1, 1024}, []int64{2048, 1024}
+	in := make([]float32, 1024)
+	for i := range in {
+		in[i] = float32(i) - 0.5
+	}
+	src := tc.Tensor{Data: tc.AsBytes(in), DType: tc.Float, Shape: inShape}
+	want := make([]float32, 2048*1024)
+	if err := tc.ExpandTensor(src, tc.Tensor{Data: tc.AsBytes(want), DType: tc.Float, Shape: outShape}); err != nil {
+		t.Fatal(err)
+	}
+	if ref := refBroadcast(in, inShape, outShape); string(tc.AsBytes(ref)) != string(tc.AsBytes(want)) {
+		t.Fatal("ExpandTensor differs from the reference broadcast")
+	}
+	for _, opts := range []*tc.CastOptions{nil, {}, {Threads: 2}, {Threads: 8, NoSaturate: true}} {
+		got := make([]float32, len(want))
+		if err := tc.ExpandTensorWithOptions(src, tc.Tensor{Data: tc.AsBytes(got), DType: tc.Float, Shape: outShape}, opts); err != nil {
+			t.Fatalf("%+v: %v", opts, err)
+		}
+		if string(tc.AsBytes(got)) != string(tc.AsBytes(want)) {
+			t.Errorf("%+v: differs from ExpandTensor", opts)
+		}
+	}
+	t.Run("packed dtype, strided input", func(t *testing.T) {
+		// INT4 [2] packed as 0x21 (1, 2), broadcast to [3, 2]: 1, 2 in each row.
+		out := make([]byte, 3)
+		err := tc.ExpandTensorWithOptions(tc.Tensor{Data: []byte{0x21}, DType: tc.Int4, Shape: []int64{2}},
+			tc.Tensor{Data: out, DType: tc.Int4, Shape: []int64{3, 2}}, &tc.CastOptions{Threads: 2})
+		if err != nil || hex.EncodeToString(out) != "212121" {
+			t.Errorf("got %x, %v; want 212121", out, err)
+		}
+		col := []int16{7, -1, 9}
+		got := make([]int16, 6)
+		err = tc.ExpandTensorWithOptions(tc.Tensor{Data: tc.AsBytes(col), DType: tc.Int16, Shape: []int64{2, 1}, Strides: []int64{2, 0}},
+			tc.Tensor{Data: tc.AsBytes(got), DType: tc.Int16, Shape: []int64{2, 3}}, &tc.CastOptions{Threads: 2})
+		if err != nil || fmt.Sprint(got) != "[7 7 7 9 9 9]" {
+			t.Errorf("got %v, %v; want [7 7 7 9 9 9]", got, err)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		dst := tc.Tensor{Data: make([]byte, 8), DType: tc.Float, Shape: []int64{2}}
+		one := tc.Tensor{Data: tc.AsBytes([]float32{1}), DType: tc.Float, Shape: []int64{1}}
+		for _, opts := range []tc.CastOptions{{Threads: -1}, {RoundMode: 7}, {Casting: tc.CastingNever}} {
+			opts := opts
+			wantStatus(t, tc.ExpandTensorWithOptions(one, dst, &opts), tc.ErrInvalidArgument)
+		}
+		wantStatus(t, tc.ExpandTensorWithOptions(one, tc.Tensor{Data: make([]byte, 4), DType: tc.Float, Shape: []int64{2}}, &tc.CastOptions{Threads: 2}), tc.ErrBufferTooSmall)
+		e := wantStatus(t, tc.ExpandTensorWithOptions(tc.Tensor{Data: make([]byte, 12), DType: tc.Float, Shape: []int64{3}}, dst, &tc.CastOptions{Threads: 2}), tc.ErrIncompatibleShapes)
+		if !strings.Contains(e.Message, "[3]") || !strings.Contains(e.Message, "[2]") {
+			t.Errorf("message should name both shapes: %q", e.Message)
+		}
+		wantStatus(t, tc.ExpandTensorWithOptions(tc.Tensor{DType: tc.String}, tc.Tensor{DType: tc.String}, nil), tc.ErrUnsupported)
+	})
 }
