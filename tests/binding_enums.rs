@@ -3,8 +3,8 @@
 //! copy (`tensorcast::tables`, from which the header's `#define`s are generated):
 //!
 //! - the C# binding's hand-written enums (bindings/csharp/src/Tensorcast.cs: round modes,
-//!   string formats, casting levels, bitcast and numpy rules, MX scale rules and layouts),
-//!   both ways: every member is
+//!   string formats, casting levels, bitcast and numpy rules, MX scale rules and layouts,
+//!   sub-byte layouts, DLPack codes), both ways: every member is
 //!   a constant of its table with the same value, and every constant has a member;
 //! - the Python test helpers' module constants (tests/oracles/numpy*), one way: a constant
 //!   named like a C one (`FLOAT`, `NUMPY_1`) has its value. (The status codes, round modes,
@@ -61,7 +61,8 @@ fn csharp_enums(text: &str) -> BTreeMap<String, Vec<(String, i64)>> {
         rest = &rest[at + "public enum ".len()..];
         let open = rest.find('{').expect("an enum body");
         let close = open + rest[open..].find('}').expect("the end of an enum body");
-        let name = rest[..open].trim().to_string();
+        // The name, without an underlying type (`DLPackCode : byte`).
+        let name = rest[..open].split(':').next().unwrap().trim().to_string();
         let members = rest[open + 1..close]
             .split(',')
             .map(str::trim)
@@ -117,6 +118,8 @@ fn csharp_enums_match_the_tables() {
         e("NumpyRules", "NumpyRules", &["TCAST_"], &[]),
         e("MxScaleRule", "ScaleRule", &["TCAST_MX_SCALE_"], &[]),
         e("MxLayout", "MxLayout", &["TCAST_MX_LAYOUT_"], &[]),
+        e("SubByteLayout", "SubByteLayout", &["TCAST_SUB_BYTE_"], &[]),
+        e("DLPackCode", "DlpackCode", &["TCAST_DLPACK_"], &[]),
     ];
     for &CsharpEnum {
         csharp: cs_name,
@@ -158,14 +161,12 @@ fn csharp_enums_match_the_tables() {
             );
         }
     }
-    // Tables whose C# enums are generated, and those the C# binding has no enum for: it
-    // takes DLPack codes as bytes, and does not wrap tcast_cast_sub_byte (its sub-byte
-    // tensors are packed).
+    // Tables whose C# enums are generated.
     let covered: Vec<&str> = pairs.iter().map(|p| p.table).collect();
     for t in c_tables() {
         if !covered.contains(&t.rust_name) {
             assert!(
-                ["Status", "DType", "DlpackCode", "SubByteLayout"].contains(&t.rust_name),
+                ["Status", "DType"].contains(&t.rust_name),
                 "no C# enum is checked for {}",
                 t.rust_name
             );

@@ -79,6 +79,14 @@ namespace TensorcastSharp.Interop
             return Bound.tcast_cast(input, output, options, err);
         }
 
+        public static int tcast_cast_sub_byte(TcastTensor* input, TcastTensor* output,
+                                              TcastCastOptions* options, int subByteLayout,
+                                              TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_cast_sub_byte(input, output, options, subByteLayout, err);
+        }
+
         public static ulong tcast_string_max_bytes(int dtype)
         {
             NativeLibraryResolver.EnsureLoaded();
@@ -179,6 +187,27 @@ namespace TensorcastSharp.Interop
         {
             NativeLibraryResolver.EnsureLoaded();
             return Bound.tcast_expand(input, output, err);
+        }
+
+        public static int tcast_expand_ex(TcastTensor* input, TcastTensor* output,
+                                          TcastCastOptions* options, TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_expand_ex(input, output, options, err);
+        }
+
+        public static int tcast_dtype_from_dlpack(byte code, byte bits, ushort lanes, int* dtype,
+                                                  TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_dtype_from_dlpack(code, bits, lanes, dtype, err);
+        }
+
+        public static int tcast_dtype_to_dlpack(int dtype, byte* code, byte* bits, ushort* lanes,
+                                                TcastError* err)
+        {
+            NativeLibraryResolver.EnsureLoaded();
+            return Bound.tcast_dtype_to_dlpack(dtype, code, bits, lanes, err);
         }
 
         public static int tcast_bitcast_shape(int from, long* shape, int ndim, int to, int rules,
@@ -427,6 +456,27 @@ namespace TensorcastSharp.Interop
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_expand(TcastTensor* input, TcastTensor* output, TcastError* err)
                 => NativeMethods.tcast_expand(input, output, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_cast_sub_byte(TcastTensor* input, TcastTensor* output,
+                                                  TcastCastOptions* options, int subByteLayout,
+                                                  TcastError* err)
+                => NativeMethods.tcast_cast_sub_byte(input, output, options, subByteLayout, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_expand_ex(TcastTensor* input, TcastTensor* output,
+                                              TcastCastOptions* options, TcastError* err)
+                => NativeMethods.tcast_expand_ex(input, output, options, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_dtype_from_dlpack(byte code, byte bits, ushort lanes, int* dtype,
+                                                      TcastError* err)
+                => NativeMethods.tcast_dtype_from_dlpack(code, bits, lanes, dtype, err);
+
+            [MethodImpl(MethodImplOptions.NoInlining)]
+            public static int tcast_dtype_to_dlpack(int dtype, byte* code, byte* bits, ushort* lanes,
+                                                    TcastError* err)
+                => NativeMethods.tcast_dtype_to_dlpack(dtype, code, bits, lanes, err);
 
             [MethodImpl(MethodImplOptions.NoInlining)]
             public static int tcast_bitcast_shape(int from, long* shape, int ndim, int to, int rules,

@@ -159,6 +159,12 @@ namespace TensorcastSharp.Interop
         public static extern int tcast_cast(TcastTensor* input, TcastTensor* output,
                                             TcastCastOptions* options, TcastError* err);
 
+        // sub_byte_layout is a TCAST_SUB_BYTE_* value (SubByteLayout).
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_cast_sub_byte(TcastTensor* input, TcastTensor* output,
+                                                     TcastCastOptions* options, int subByteLayout,
+                                                     TcastError* err);
+
         // Prepared casts (docs/c-api.md section 5). A tcast_cast_plan* is an IntPtr; the
         // wrapper keeps it in CastPlan, a SafeHandle.
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
@@ -224,6 +230,10 @@ namespace TensorcastSharp.Interop
                                               TcastError* err);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_expand_ex(TcastTensor* input, TcastTensor* output,
+                                                 TcastCastOptions* options, TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         public static extern int tcast_bitcast_shape(int from, long* shape, int ndim, int to,
                                                      int rules, long* outShape, int outCapacity,
                                                      int* outNDim, TcastError* err);
@@ -232,6 +242,15 @@ namespace TensorcastSharp.Interop
         public static extern int tcast_bitcast(TcastTensor* input, int to, int rules,
                                                TcastTensor* view, long* shapeStorage,
                                                int shapeCapacity, TcastError* err);
+
+        // DLPack's DLDataType fields: code (a TCAST_DLPACK_* value), bits and lanes.
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_dtype_from_dlpack(byte code, byte bits, ushort lanes, int* dtype,
+                                                         TcastError* err);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int tcast_dtype_to_dlpack(int dtype, byte* code, byte* bits, ushort* lanes,
+                                                       TcastError* err);
 
         // ---- numpy casting rules (docs/c-api.md section 7) ------------------------------------
         //

@@ -114,6 +114,60 @@ namespace TensorcastSharp
     /// <c>block_mxfp4</c> <c>[..., nb, 17]</c>, the scale inside: no scales tensor).</summary>
     public enum MxLayout { Onnx = 0, GptOss = 1, Ggml = 2 }
 
+    /// <summary>TCAST_SUB_BYTE_*: how the sub-byte tensors (INT4, UINT4, FLOAT4E2M1, INT2,
+    /// UINT2, FLOAT6E2M3, FLOAT6E3M2) of Tensorcast.CastSubByte hold their elements. Packed is
+    /// every other call's layout (element 0 in the lowest bits); Unpacked is one element per
+    /// byte, as ml_dtypes' arrays hold them: the code in the low bits, read with the high bits
+    /// ignored (0xF1 as INT4 is 1) and written with them 0 (INT4 -1 is 0x0F, FLOAT4E2M1 -1.0
+    /// 0x0A).</summary>
+    public enum SubByteLayout { Packed = 0, Unpacked = 1 }
+
+    /// <summary>TCAST_DLPACK_*: DLPack 1.1's type codes (DLDataType.code). OpaqueHandle,
+    /// Float8E3M4, Float8E4M3 and Float8E4M3B11FNUZ have no tensorcast dtype.</summary>
+    public enum DLPackCode : byte
+    {
+        Int = 0,
+        UInt = 1,
+        Float = 2,
+        OpaqueHandle = 3,
+        Bfloat = 4,
+        Complex = 5,
+        Bool = 6,
+        Float8E3M4 = 7,
+        Float8E4M3 = 8,
+        Float8E4M3B11FNUZ = 9,
+        Float8E4M3FN = 10,
+        Float8E4M3FNUZ = 11,
+        Float8E5M2 = 12,
+        Float8E5M2FNUZ = 13,
+        Float8E8M0FNU = 14,
+        Float6E2M3FN = 15,
+        Float6E3M2FN = 16,
+        Float4E2M1FN = 17,
+    }
+
+    /// <summary>A DLPack DLDataType: the type code, the bits per lane (4 for INT4, 8 for
+    /// BOOL) and the lanes (1: vector types have no tensorcast dtype).</summary>
+    public struct DLPackType
+    {
+        public DLPackType(DLPackCode code, byte bits, ushort lanes = 1)
+        {
+            Code = code;
+            Bits = bits;
+            Lanes = lanes;
+        }
+
+        public DLPackCode Code { get; }
+        public byte Bits { get; }
+        public ushort Lanes { get; }
+
+        /// <summary>"DLPackType(Int, 4, 1)".</summary>
+        public override string ToString()
+        {
+            return "DLPackType(" + Code + ", " + Bits + ", " + Lanes + ")";
+        }
+    }
+
     /// <summary>A failed tensorcast call: the status, the element index (or -1) and the
     /// library's message.</summary>
     public class TensorcastException : Exception
@@ -301,6 +355,38 @@ namespace TensorcastSharp
             return checked((long)bytes);
         }
 
+        /// <summary>The dtype of a DLPack DLDataType (tcast_dtype_from_dlpack). DLPack packs
+        /// sub-byte types as tensorcast does, unless the producer flags them as padded. Lanes
+        /// other than 1, and a code and bits no dtype has, are Status.Unsupported, the message
+        /// naming them.</summary>
+        public static unsafe DType FromDLPack(DLPackCode code, byte bits, ushort lanes = 1)
+        {
+            int dtype;
+            TcastError err;
+            TensorcastException.Check(Native.tcast_dtype_from_dlpack((byte)code, bits, lanes, &dtype, &err),
+                                      &err);
+            return (DType)dtype;
+        }
+
+        /// <summary>FromDLPack of a DLPackType.</summary>
+        public static DType FromDLPack(DLPackType type)
+        {
+            return FromDLPack(type.Code, type.Bits, type.Lanes);
+        }
+
+        /// <summary>The DLPack DLDataType of a dtype, lanes 1 (tcast_dtype_to_dlpack): INT4 is
+        /// (Int, 4, 1). STRING and the TF quantized types have none (Status.Unsupported); an
+        /// unknown code is Status.InvalidDType.</summary>
+        public static unsafe DLPackType ToDLPack(DType dtype)
+        {
+            byte code, bits;
+            ushort lanes;
+            TcastError err;
+            TensorcastException.Check(Native.tcast_dtype_to_dlpack((int)dtype, &code, &bits, &lanes, &err),
+                                      &err);
+            return new DLPackType((DLPackCode)code, bits, lanes);
+        }
+
         /// <summary>The number of elements of a shape, validated by the library (negative
         /// extents, rank and overflow are errors).</summary>
         public static long ElementCount(long[] shape)
@@ -476,6 +562,33 @@ namespace TensorcastSharp
         {
             TcastError err;
             TensorcastException.Check(Native.tcast_cast(input, output, options, &err), &err);
+        }
+
+        /// <summary>Cast with the sub-byte tensors of the call (INT4, UINT4, FLOAT4E2M1, INT2,
+        /// UINT2, FLOAT6E2M3, FLOAT6E3M2), src and dst alike, held as
+        /// <paramref name="layout"/> says (tcast_cast_sub_byte): SubByteLayout.Unpacked holds
+        /// one element per byte, so such a span has at least as many bytes as the shape has
+        /// elements; Packed is Cast. Other dtypes are the same in both layouts, and the results
+        /// are Cast's. A layout other than the two is Status.InvalidArgument.</summary>
+        public static unsafe void CastSubByte(ReadOnlySpan<byte> src, DType srcType, long[] shape,
+                                              Span<byte> dst, DType dstType, SubByteLayout layout,
+                                              CastOptions options = null)
+        {
+            DTypeInfo.CheckShape(shape, nameof(shape));
+            RefuseString(srcType, "srcType", "ParseStrings");
+            RefuseString(dstType, "dstType", "ToStrings");
+            TcastCastOptions native;
+            TcastCastOptions* nativeOptions = NativeOptions(options, &native);
+            TcastError err;
+            fixed (byte* s = &MemoryMarshal.GetReference(src))
+            fixed (byte* d = &MemoryMarshal.GetReference(dst))
+            fixed (long* dims = shape)
+            {
+                TcastTensor input = Describe(s, src.Length, dims, shape.Length, srcType);
+                TcastTensor output = Describe(d, dst.Length, dims, shape.Length, dstType);
+                TensorcastException.Check(
+                    Native.tcast_cast_sub_byte(&input, &output, nativeOptions, (int)layout, &err), &err);
+            }
         }
 
         /// <summary>Typed form of Cast with explicit dtypes. Each element type must fit its
@@ -888,6 +1001,31 @@ namespace TensorcastSharp
                 TcastTensor input = Describe(s, src.Length, inDims, inputShape.Length, dtype);
                 TcastTensor output = Describe(d, dst.Length, outDims, outputShape.Length, dtype);
                 TensorcastException.Check(Native.tcast_expand(&input, &output, &err), &err);
+            }
+        }
+
+        /// <summary>Expand into <paramref name="dst"/> with <paramref name="options"/>
+        /// (tcast_expand_ex): Threads &gt; 1 splits a large expansion into up to that many
+        /// tasks, on the library's threads or the options' Executor, with the bytes the other
+        /// overload writes; the other fields are checked (Status.InvalidArgument) and otherwise
+        /// ignored. Null options run on the calling thread.</summary>
+        public static unsafe void Expand(ReadOnlySpan<byte> src, DType dtype, long[] inputShape,
+                                         Span<byte> dst, long[] outputShape, CastOptions options)
+        {
+            DTypeInfo.CheckShape(inputShape, nameof(inputShape));
+            DTypeInfo.CheckShape(outputShape, nameof(outputShape));
+            RefuseString(dtype, "dtype", "a string[] copy");
+            TcastCastOptions native;
+            TcastCastOptions* nativeOptions = NativeOptions(options, &native);
+            TcastError err;
+            fixed (byte* s = &MemoryMarshal.GetReference(src))
+            fixed (byte* d = &MemoryMarshal.GetReference(dst))
+            fixed (long* inDims = inputShape)
+            fixed (long* outDims = outputShape)
+            {
+                TcastTensor input = Describe(s, src.Length, inDims, inputShape.Length, dtype);
+                TcastTensor output = Describe(d, dst.Length, outDims, outputShape.Length, dtype);
+                TensorcastException.Check(Native.tcast_expand_ex(&input, &output, nativeOptions, &err), &err);
             }
         }
 
