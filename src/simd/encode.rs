@@ -384,15 +384,16 @@ pub(crate) fn step_boundary() {
 /// or, `UNPACKED`, one per byte.
 ///
 /// # Safety
-/// The CPU runs `V`'s family; `si` holds `8 * V::LANES` bytes and `di`
-/// `output_bytes::<F, UNPACKED>(2 * V::LANES)`.
+/// The CPU runs `V`'s family; `si` holds `8 * V::LANES` bytes and `di` at least
+/// `output_bytes::<F, UNPACKED>(2 * V::LANES)`, the step's output, which it writes
+/// first (the stores may write junk on bytes after it: `Halves::store_codes`).
 #[inline(always)]
 unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED: bool>(
     si: &[u8],
     di: &mut [u8],
 ) {
     debug_assert!(
-        si.len() == 8 * V::LANES && di.len() == output_bytes::<F, UNPACKED>(2 * V::LANES)
+        si.len() == 8 * V::LANES && di.len() >= output_bytes::<F, UNPACKED>(2 * V::LANES)
     );
     step_boundary();
     // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of
@@ -419,8 +420,8 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
 /// packed or, `UNPACKED`, one per byte.
 ///
 /// # Safety
-/// The CPU runs `V`'s family; `si` holds `4 * V::LANES` bytes and `di`
-/// `output_bytes::<F, UNPACKED>(2 * V::LANES)`.
+/// The CPU runs `V`'s family; `si` holds `4 * V::LANES` bytes and `di` at least
+/// `output_bytes::<F, UNPACKED>(2 * V::LANES)`, as for [`encode_f32_step`].
 #[inline(always)]
 unsafe fn encode_half_step<
     V: Halves,
@@ -433,7 +434,7 @@ unsafe fn encode_half_step<
     di: &mut [u8],
 ) {
     debug_assert!(
-        si.len() == 4 * V::LANES && di.len() == output_bytes::<F, UNPACKED>(2 * V::LANES)
+        si.len() == 4 * V::LANES && di.len() >= output_bytes::<F, UNPACKED>(2 * V::LANES)
     );
     step_boundary();
     // SAFETY: the caller runs `V`'s family; the loads read `si`'s bytes (two halves of

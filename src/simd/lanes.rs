@@ -37,7 +37,8 @@ pub(crate) trait Halves: Copy {
     /// in the lowest bits), four per three bytes for the 6-bit ones. Where
     /// [`Self::BYTE_SIGNS`] and `F` is a float format that takes its signs as bytes
     /// ([`byte_signed`]), the codes are magnitudes and `signs` ([`Self::sign_bytes`] of
-    /// the values) goes in as [`ByteSigns`] says.
+    /// the values) goes in as [`ByteSigns`] says. `di` may be longer: the bytes after the
+    /// codes may then take junk (AVX2's 6-bit codes, when `di` has four more bytes).
     unsafe fn store_codes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// As [`Self::store_codes`], the lanes of `lo` and `hi` in the order of
     /// [`Self::load_f32_odd`].

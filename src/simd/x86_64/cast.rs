@@ -163,12 +163,28 @@ macro_rules! four_streams {
 }
 
 /// [`four_streams!`] from [`FOUR_STREAMS_MIN_BYTES`] of source, one plain loop below.
+/// With `rest`, the plain loop's steps get the whole rest of `dst` (their output first),
+/// for a step whose stores may write past its output onto the next step's, which that
+/// step then writes over (the 6-bit encoders' overlapping stores, `lanes::store_codes`);
+/// the last step, and every step of the four streams, gets its output alone.
 macro_rules! light_streams {
     ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr) => {{
         let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
         if src.len() < FOUR_STREAMS_MIN_BYTES {
             for (si, di) in src.chunks_exact($in).zip(dst.chunks_exact_mut($out)) {
                 $step(si, di);
+            }
+        } else {
+            four_streams!($step, $in, $out, src, dst)
+        }
+    }};
+    ($step:expr, $in:expr, $out:expr, $src:expr, $dst:expr, rest) => {{
+        let (src, dst): (&[u8], &mut [u8]) = ($src, $dst);
+        if src.len() < FOUR_STREAMS_MIN_BYTES {
+            let mut rest = dst;
+            for si in src.chunks_exact($in) {
+                $step(si, &mut *rest);
+                rest = &mut std::mem::take(&mut rest)[$out..];
             }
         } else {
             four_streams!($step, $in, $out, src, dst)
@@ -559,6 +575,14 @@ unsafe fn encode_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
                 four_streams!(encode_f32_int_step::<F, UNPACKED>, 128, out, src, dst)
             }
             Kind::Fp4 if !UNPACKED => light_streams!(encode_f32_fp4_step, 128, 16, src, dst),
+            Kind::Fp6 if !UNPACKED => light_streams!(
+                encode::F32Step::<__m256i, F, OPT, UNPACKED>::run,
+                128,
+                out,
+                src,
+                dst,
+                rest
+            ),
             _ => light_streams!(
                 encode::F32Step::<__m256i, F, OPT, UNPACKED>::run,
                 128,
@@ -670,13 +694,23 @@ unsafe fn encode_half_steps<const SRC: u8, const F: u8, const OPT: u8, const UNP
     // SAFETY: the caller runs the AVX2 family; each step gets 64 source bytes and the
     // output of 32 codes, as it needs.
     unsafe {
-        light_streams!(
-            encode::HalfStep::<__m256i, SRC, F, OPT, UNPACKED>::run,
-            64,
-            out,
-            src,
-            dst
-        )
+        match FORMATS[F as usize].kind {
+            Kind::Fp6 if !UNPACKED => light_streams!(
+                encode::HalfStep::<__m256i, SRC, F, OPT, UNPACKED>::run,
+                64,
+                out,
+                src,
+                dst,
+                rest
+            ),
+            _ => light_streams!(
+                encode::HalfStep::<__m256i, SRC, F, OPT, UNPACKED>::run,
+                64,
+                out,
+                src,
+                dst
+            ),
+        }
     }
 }
 

@@ -146,10 +146,11 @@ pub(crate) unsafe fn pack_pairs(
 }
 
 /// Stores 32 codes: as they are, packed two or four per byte for the 4-bit and 2-bit
-/// formats, or four per three bytes for the 6-bit ones.
+/// formats, or four per three bytes for the 6-bit ones (where `di` holds four bytes
+/// more, zeros on them).
 ///
 /// # Safety
-/// `di` holds `code_bytes::<F>(32)` writable bytes.
+/// `di` holds at least `code_bytes::<F>(32)` writable bytes.
 #[inline(always)]
 pub(crate) unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the
@@ -194,14 +195,21 @@ pub(crate) unsafe fn store_codes<const F: u8>(di: &mut [u8], codes: __m256i) {
                     10, 12, 13, 14, -1, -1, -1, -1,
                 ),
             );
-            let bytes =
-                _mm256_permutevar8x32_epi32(front, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
-            // In bounds: the caller provides 24 writable bytes.
-            _mm_storeu_si128(di.as_mut_ptr().cast(), _mm256_castsi256_si128(bytes));
-            _mm_storel_epi64(
-                di.as_mut_ptr().add(16).cast(),
-                _mm256_extracti128_si256::<1>(bytes),
-            );
+            let out = di.as_mut_ptr();
+            if di.len() >= 28 {
+                // Where `di` has room past the 24 bytes (the next step's, which it
+                // writes later), no permute: the low lane's 16 bytes at 0, then the high
+                // lane's at 12, over the low lane's four zero bytes.
+                // In bounds: `di` holds 28 bytes.
+                _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(front));
+                _mm_storeu_si128(out.add(12).cast(), _mm256_extracti128_si256::<1>(front));
+            } else {
+                let bytes =
+                    _mm256_permutevar8x32_epi32(front, _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7));
+                // In bounds: the caller provides 24 writable bytes.
+                _mm_storeu_si128(out.cast(), _mm256_castsi256_si128(bytes));
+                _mm_storel_epi64(out.add(16).cast(), _mm256_extracti128_si256::<1>(bytes));
+            }
         } else {
             // In bounds: the caller provides 32 writable bytes.
             _mm256_storeu_si256(di.as_mut_ptr().cast(), codes);
