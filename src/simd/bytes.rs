@@ -22,6 +22,11 @@ pub(crate) trait Bytes: Copy {
     /// ([`Self::lookup64`]): on AVX2 two 16-entry lookups and a select against four
     /// lookups and their XORs; NEON's TBL reaches 64 entries in one instruction.
     const SPLIT_SIXES: bool;
+    /// Whether [`Self::unpack`] can give 6-bit codes in the lanes from which [`Self::zip`]
+    /// and [`Self::store16`] write them back in element order without a move across
+    /// lanes (`in_order`; AVX2: the cross-lane move on the packed bytes, one `vpermd`
+    /// where the store took two `vperm2i128` and the unpack a `vinserti128`).
+    const SIXES_IN_STORE_ORDER: bool;
     /// The ISA's vector of 16-bit lanes, which two byte vectors interleave into.
     type Words: Halves;
     /// A 32-entry lookup table of [`Self::lookup32`].
@@ -68,17 +73,24 @@ pub(crate) trait Bytes: Copy {
     /// Each lane's entry (an index below 64).
     unsafe fn lookup64(table: &Self::Table64, index: Self) -> Self;
     /// The `WIDTH` codes of `BITS` bits (4, 2 or 6) packed at `p` (the first in the
-    /// lowest bits; `WIDTH * BITS / 8` bytes, four more read for 6-bit codes), one per
-    /// lane in element order.
-    unsafe fn unpack<const BITS: u8>(p: *const u8) -> Self;
+    /// lowest bits; `WIDTH * BITS / 8` bytes, eight more read for 6-bit codes), one per
+    /// lane in element order, or where `in_order` (6-bit codes, and
+    /// [`Self::SIXES_IN_STORE_ORDER`]) in the order [`Self::store16`] takes `in_order`.
+    unsafe fn unpack<const BITS: u8>(p: *const u8, in_order: bool) -> Self;
     /// The 16-bit words whose low bytes are `lo`'s and high bytes `hi`'s, in the order
     /// [`Self::store16`] and [`Self::store32`] put back.
     unsafe fn zip(lo: Self, hi: Self) -> (Self::Words, Self::Words);
     /// Each word shifted left by `n` (below 16).
     unsafe fn shl_words(w: Self::Words, n: u32) -> Self::Words;
     /// Stores the `WIDTH` words of `zip`'s pair at `out` (`2 * WIDTH` bytes), element
-    /// order, streaming where `stream` (then `out` is 32-byte aligned).
-    unsafe fn store16(out: *mut u8, words: (Self::Words, Self::Words), stream: bool);
+    /// order (`in_order`: of codes that [`Self::unpack`] gave in store order),
+    /// streaming where `stream` (then `out` is 32-byte aligned).
+    unsafe fn store16(
+        out: *mut u8,
+        words: (Self::Words, Self::Words),
+        in_order: bool,
+        stream: bool,
+    );
     /// Stores `WIDTH` 32-bit values, their low halves `low`'s words and their high
     /// halves `high`'s, at `out` (`4 * WIDTH` bytes), as [`Self::store16`].
     unsafe fn store32(
@@ -108,12 +120,12 @@ macro_rules! bytes_impls {
         #[cfg(target_arch = "x86_64")]
         const _: () = {
             use crate::simd::x86_64::bytes::{
-                permute_bytes, six_lookup, six_rows, store_in_order, unpack_codes, PREFETCH_AHEAD,
-                PREFETCH_MIN_BYTES,
+                permute_bytes, store, six_lookup, six_rows, store_in_order, unpack_codes, unpack_sixes_in_order,
+                PREFETCH_AHEAD, PREFETCH_MIN_BYTES,
             };
             use std::arch::x86_64::*;
             bytes_impls! {
-                @impl __m256i, [32, true, PREFETCH_MIN_BYTES, true], [__m256i, [__m256i; 2], [__m256i; 4]];
+                @impl __m256i, [32, true, PREFETCH_MIN_BYTES, true, true], [__m256i, [__m256i; 2], [__m256i; 4]];
                 $(self.$op: $op_avx2;)* $(fn $f $(<$(const $g: $gt),+>)? ($($args)*) $(-> $r)? = $avx2;)*
             }
         };
@@ -122,15 +134,16 @@ macro_rules! bytes_impls {
             use crate::simd::aarch64::bytes::unpack_codes;
             use std::arch::aarch64::*;
             bytes_impls! {
-                @impl uint8x16_t, [16, false, usize::MAX, false], [uint16x8_t, uint8x16x2_t, uint8x16x4_t];
+                @impl uint8x16_t, [16, false, usize::MAX, false, false], [uint16x8_t, uint8x16x2_t, uint8x16x4_t];
                 $(self.$op: $op_neon;)* $(fn $f $(<$(const $g: $gt),+>)? ($($args)*) $(-> $r)? = $neon;)*
             }
         };
     };
     // One ISA's column: the vector type, its constants (`WIDTH`, `STREAMS`,
-    // `PREFETCH_MIN`, `SPLIT_SIXES`) and types (`Words`, `Table32`, `Table64`).
+    // `PREFETCH_MIN`, `SPLIT_SIXES`, `SIXES_IN_STORE_ORDER`) and types (`Words`, `Table32`,
+    // `Table64`).
     (
-        @impl $vector:ty, [$width:expr, $streams:expr, $prefetch:expr, $split:expr],
+        @impl $vector:ty, [$width:expr, $streams:expr, $prefetch:expr, $split:expr, $ordered:expr],
         [$words:ty, $table32:ty, $table64:ty];
         $(self.$op:ident: $op_fn:ident;)*
         $(fn $f:ident $(<$(const $g:ident: $gt:ty),+>)? ($($args:tt)*) $(-> $r:ty)? = $body:expr;)*
@@ -140,6 +153,7 @@ macro_rules! bytes_impls {
             const STREAMS: bool = $streams;
             const PREFETCH_MIN: usize = $prefetch;
             const SPLIT_SIXES: bool = $split;
+            const SIXES_IN_STORE_ORDER: bool = $ordered;
             type Words = $words;
             type Table32 = $table32;
             type Table64 = $table64;
@@ -232,9 +246,16 @@ bytes_impls! {
         avx2: six_lookup(table, index),
         neon: vqtbl4q_u8(*table, index),
     }
-    fn unpack<const BITS: u8>(p: *const u8) -> Self {
-        avx2: unpack_codes::<BITS>(p),
-        neon: unpack_codes::<BITS>(p),
+    fn unpack<const BITS: u8>(p: *const u8, in_order: bool) -> Self {
+        avx2: if BITS == 6 && in_order {
+            unpack_sixes_in_order(p)
+        } else {
+            unpack_codes::<BITS>(p)
+        },
+        neon: {
+            let _ = in_order;
+            unpack_codes::<BITS>(p)
+        },
     }
     fn zip(lo: Self, hi: Self) -> (Self::Words, Self::Words) {
         avx2: (_mm256_unpacklo_epi8(lo, hi), _mm256_unpackhi_epi8(lo, hi)),
@@ -244,10 +265,15 @@ bytes_impls! {
         avx2: _mm256_sll_epi16(w, _mm_cvtsi32_si128(n as i32)),
         neon: vshlq_u16(w, vdupq_n_s16(n as i16)),
     }
-    fn store16(out: *mut u8, words: (Self::Words, Self::Words), stream: bool) {
-        avx2: store_in_order(out, words, None, stream),
+    fn store16(out: *mut u8, words: (Self::Words, Self::Words), in_order: bool, stream: bool) {
+        avx2: if in_order {
+            store(out, words.0, stream);
+            store(out.add(32), words.1, stream);
+        } else {
+            store_in_order(out, words, None, stream)
+        },
         neon: {
-            let _ = stream;
+            let _ = (in_order, stream);
             vst1q_u8(out, vreinterpretq_u8_u16(words.0));
             vst1q_u8(out.add(16), vreinterpretq_u8_u16(words.1));
         },

@@ -153,19 +153,24 @@ fn table_tail(table: &[u32; 256], size: usize, codes: impl Iterator<Item = u8>, 
 }
 
 /// Stores one step's entries, byte planes `b0` to `b3` of the 32-bit ones (FLOAT) or
-/// `b0` and `b1` of the 16-bit ones.
+/// `b0` and `b1` of the 16-bit ones (`in_order`: of codes in [`Bytes::store16`]'s order).
 ///
 /// # Safety
 /// The CPU runs `V`'s family; `out` holds the step's output (aligned when `stream`).
 #[inline(always)]
-unsafe fn store_planes<V: Bytes, const T: u8>(out: *mut u8, b: [V; 4], stream: bool) {
+unsafe fn store_planes<V: Bytes, const T: u8>(
+    out: *mut u8,
+    b: [V; 4],
+    in_order: bool,
+    stream: bool,
+) {
     // SAFETY: the caller's promise.
     unsafe {
         let low = V::zip(b[0], b[1]);
         if T == LUT_F32 {
             V::store32(out, low, V::zip(b[2], b[3]), stream);
         } else {
-            V::store16(out, low, stream);
+            V::store16(out, low, in_order, stream);
         }
     }
 }
@@ -176,7 +181,13 @@ unsafe fn store_planes<V: Bytes, const T: u8>(out: *mut u8, b: [V; 4], stream: b
 /// # Safety
 /// As [`store_planes`]'s.
 #[inline(always)]
-unsafe fn store_halves<V: Bytes, const T: u8>(out: *mut u8, lo: V, hi: V, stream: bool) {
+unsafe fn store_halves<V: Bytes, const T: u8>(
+    out: *mut u8,
+    lo: V,
+    hi: V,
+    in_order: bool,
+    stream: bool,
+) {
     // SAFETY: the caller's promise.
     unsafe {
         let zero = V::splat(0);
@@ -185,7 +196,7 @@ unsafe fn store_halves<V: Bytes, const T: u8>(out: *mut u8, lo: V, hi: V, stream
         } else {
             [lo, hi, zero, zero]
         };
-        store_planes::<V, T>(out, planes, stream);
+        store_planes::<V, T>(out, planes, in_order, stream);
     }
 }
 
@@ -270,18 +281,20 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
         let mask = V::splat(tables.mask);
         let step = V::WIDTH * bits / 8;
         // Whole steps; a part-filled last byte goes to the tail, and a 6-bit step reads
-        // four bytes past its codes.
+        // eight bytes past its codes.
         let mut steps = dst.len() / (V::WIDTH * size);
         if BITS == 6 {
-            steps = steps.min(src.len().saturating_sub(4) / step);
+            steps = steps.min(src.len().saturating_sub(8) / step);
         }
+        // 16-bit results of 6-bit codes unpacked in the store's order where the ISA can.
+        let in_order = V::SIXES_IN_STORE_ORDER && BITS == 6 && T != LUT_F32;
         let prefetch = src.len() >= V::PREFETCH_MIN;
         for (k, di) in dst
             .chunks_exact_mut(V::WIDTH * size)
             .take(steps)
             .enumerate()
         {
-            // In bounds: `si` holds the step's packed codes (and four more bytes for
+            // In bounds: `si` holds the step's packed codes (and eight more bytes for
             // 6-bit codes, by `steps` above), and `di` their output.
             let si = src[k * step..].as_ptr();
             if prefetch {
@@ -290,16 +303,17 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
             let codes = if BITS == HELD {
                 V::load(si).and(mask)
             } else {
-                V::unpack::<BITS>(si)
+                V::unpack::<BITS>(si, in_order)
             };
             let out = di.as_mut_ptr();
             if LOOKUP == SIGNED {
                 let magnitude = codes.and(V::splat(0x1f));
                 let lo = V::lookup32::<WIDE>(&magnitudes[0], magnitude);
                 let hi = V::lookup32::<WIDE>(&magnitudes[1], magnitude);
-                // The sign from bit 5 to the high byte's top bit.
-                let hi = hi.or(codes.and(V::splat(0x20)).shl::<2>());
-                store_halves::<V, T>(out, lo, hi, stream);
+                // The sign from bit 5 to the high byte's top bit: a code of 32 or more
+                // carries into it (adds run on more ports than AVX2's shifts).
+                let hi = hi.or(codes.add_sat(V::splat(0x60)).and(V::splat(0x80)));
+                store_halves::<V, T>(out, lo, hi, in_order, stream);
             } else {
                 let byte = |p: usize| match LOOKUP {
                     SIXES => V::lookup64(&sixes[p], codes),
@@ -311,7 +325,7 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
                 } else {
                     (zero, zero)
                 };
-                store_planes::<V, T>(out, [byte(0), byte(1), b2, b3], stream);
+                store_planes::<V, T>(out, [byte(0), byte(1), b2, b3], in_order, stream);
             }
         }
         let packed = &src[steps * step..];
@@ -480,7 +494,7 @@ impl<V: Bytes, const T: u8, const FNUZ: bool, const MAG: u8> CodeStep<V>
             if T == LUT_F32 {
                 V::store32(out, V::zip(zero, zero), words, stream);
             } else {
-                V::store16(out, words, stream);
+                V::store16(out, words, false, stream);
             }
         }
     }
@@ -558,7 +572,7 @@ impl<V: Bytes, const T: u8> CodeStep<V> for E8m0Step<V, T> {
                     V::select(nan, self.nan[1], hi),
                 )
             };
-            store_halves::<V, T>(out, lo, hi, stream);
+            store_halves::<V, T>(out, lo, hi, false, stream);
         }
     }
 }

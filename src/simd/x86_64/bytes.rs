@@ -116,16 +116,53 @@ pub(crate) unsafe fn unpack_codes<const BITS: u8>(p: *const u8) -> __m256i {
                     0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1, 0, 1, 2, -1, 3, 4, 5, -1,
                     6, 7, 8, -1, 9, 10, 11, -1,
                 );
-                let s = _mm256_shuffle_epi8(b, group);
-                // Code j (bits 6 j to 6 j + 5 of `s`) to byte j: shifted left by 2 j.
-                let c0 = _mm256_and_si256(s, _mm256_set1_epi32(0x3f));
-                let c1 = _mm256_and_si256(_mm256_slli_epi32::<2>(s), _mm256_set1_epi32(0x3f00));
-                let c2 = _mm256_and_si256(_mm256_slli_epi32::<4>(s), _mm256_set1_epi32(0x3f_0000));
-                let c3 =
-                    _mm256_and_si256(_mm256_slli_epi32::<6>(s), _mm256_set1_epi32(0x3f00_0000));
-                _mm256_or_si256(_mm256_or_si256(c0, c1), _mm256_or_si256(c2, c3))
+                six_codes(_mm256_shuffle_epi8(b, group))
             }
         }
+    }
+}
+
+/// The 32 codes of 6 bits packed at `p` (24 bytes; 32 read) in the lanes from which the
+/// byte unpacks and two stores write 16-bit results in element order: elements 0-7 and
+/// 16-23 in the low 128-bit lane, 8-15 and 24-31 in the high one. One cross-lane move
+/// of the packed bytes' 32-bit words (`vpermd`) takes each lane's four 3-byte groups
+/// (bytes 0-5 and 12-17, 6-11 and 18-23) within its reach.
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `p` holds 32 readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn unpack_sixes_in_order(p: *const u8) -> __m256i {
+    // SAFETY: the caller's promise.
+    unsafe {
+        let words = _mm256_setr_epi32(0, 1, 3, 4, 1, 2, 4, 5);
+        let b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(p.cast()), words);
+        // The lanes hold bytes 0-7 and 12-19, 4-11 and 16-23.
+        let group = _mm256_setr_epi8(
+            0, 1, 2, -1, 3, 4, 5, -1, 8, 9, 10, -1, 11, 12, 13, -1, 2, 3, 4, -1, 5, 6, 7, -1, 10,
+            11, 12, -1, 13, 14, 15, -1,
+        );
+        six_codes(_mm256_shuffle_epi8(b, group))
+    }
+}
+
+/// Each 32-bit lane's four 6-bit codes (its low 24 bits `s`, code j bits 6 j to 6 j + 5),
+/// one per byte: code j shifted left by 2 j. Codes 1 and 3 stay within their 16-bit
+/// halves and move by one multiply (by 4 and 64), which runs beside the shuffles where
+/// shifts would queue with them; code 2 crosses the halves and is shifted.
+///
+/// # Safety
+/// The CPU runs the AVX2 family.
+#[inline(always)]
+unsafe fn six_codes(s: __m256i) -> __m256i {
+    // SAFETY: the caller's promise; registers only.
+    unsafe {
+        let c0 = _mm256_and_si256(s, _mm256_set1_epi32(0x3f));
+        let c13 = _mm256_mullo_epi16(
+            _mm256_and_si256(s, _mm256_set1_epi32(0x00fc_0fc0)),
+            _mm256_set1_epi32(0x0040_0004),
+        );
+        let c2 = _mm256_and_si256(_mm256_slli_epi32::<4>(s), _mm256_set1_epi32(0x3f_0000));
+        _mm256_or_si256(_mm256_or_si256(c0, c13), c2)
     }
 }
 
