@@ -22,11 +22,12 @@ pub(crate) trait Bytes: Copy {
     /// ([`Self::lookup64`]): on AVX2 two 16-entry lookups and a select against four
     /// lookups and their XORs; NEON's TBL reaches 64 entries in one instruction.
     const SPLIT_SIXES: bool;
-    /// Whether [`Self::unpack`] can give 6-bit codes in the lanes from which [`Self::zip`]
-    /// and [`Self::store16`] write them back in element order without a move across
-    /// lanes (`in_order`; AVX2: the cross-lane move on the packed bytes, one `vpermd`
-    /// where the store took two `vperm2i128` and the unpack a `vinserti128`).
-    const SIXES_IN_STORE_ORDER: bool;
+    /// Whether [`Self::unpack`] gives the codes in the lanes from which [`Self::zip`] and
+    /// the stores write their results in element order without a move across lanes (the
+    /// stores' `in_order`). AVX2: the unpack moves the packed bytes (a broadcast and an
+    /// in-lane shuffle; for 6-bit codes a `vpermd`) where the stores took two or four
+    /// `vperm2i128` and the unpack a `vinserti128`.
+    const UNPACKS_IN_STORE_ORDER: bool;
     /// The ISA's vector of 16-bit lanes, which two byte vectors interleave into.
     type Words: Halves;
     /// A 32-entry lookup table of [`Self::lookup32`].
@@ -74,16 +75,16 @@ pub(crate) trait Bytes: Copy {
     unsafe fn lookup64(table: &Self::Table64, index: Self) -> Self;
     /// The `WIDTH` codes of `BITS` bits (4, 2 or 6) packed at `p` (the first in the
     /// lowest bits; `WIDTH * BITS / 8` bytes, eight more read for 6-bit codes), one per
-    /// lane in element order, or where `in_order` (6-bit codes, and
-    /// [`Self::SIXES_IN_STORE_ORDER`]) in the order [`Self::store16`] takes `in_order`.
-    unsafe fn unpack<const BITS: u8>(p: *const u8, in_order: bool) -> Self;
+    /// lane: in element order, or where [`Self::UNPACKS_IN_STORE_ORDER`] in the order
+    /// [`Self::store16`] (`size` 2) or [`Self::store32`] (`size` 4) takes `in_order`.
+    unsafe fn unpack<const BITS: u8>(p: *const u8, size: usize) -> Self;
     /// The 16-bit words whose low bytes are `lo`'s and high bytes `hi`'s, in the order
     /// [`Self::store16`] and [`Self::store32`] put back.
     unsafe fn zip(lo: Self, hi: Self) -> (Self::Words, Self::Words);
     /// Each word shifted left by `n` (below 16).
     unsafe fn shl_words(w: Self::Words, n: u32) -> Self::Words;
     /// Stores the `WIDTH` words of `zip`'s pair at `out` (`2 * WIDTH` bytes), element
-    /// order (`in_order`: of codes that [`Self::unpack`] gave in store order),
+    /// order (`in_order`: of codes in the order [`Self::unpack`] gives them),
     /// streaming where `stream` (then `out` is 32-byte aligned).
     unsafe fn store16(
         out: *mut u8,
@@ -97,6 +98,7 @@ pub(crate) trait Bytes: Copy {
         out: *mut u8,
         low: (Self::Words, Self::Words),
         high: (Self::Words, Self::Words),
+        in_order: bool,
         stream: bool,
     );
     /// Orders streamed stores before the ones that follow.
@@ -120,8 +122,8 @@ macro_rules! bytes_impls {
         #[cfg(target_arch = "x86_64")]
         const _: () = {
             use crate::simd::x86_64::bytes::{
-                permute_bytes, store, six_lookup, six_rows, store_in_order, unpack_codes, unpack_sixes_in_order,
-                PREFETCH_AHEAD, PREFETCH_MIN_BYTES,
+                permute_bytes, six_lookup, six_rows, store_in_order, unpack_codes, PREFETCH_AHEAD,
+                PREFETCH_MIN_BYTES,
             };
             use std::arch::x86_64::*;
             bytes_impls! {
@@ -140,7 +142,7 @@ macro_rules! bytes_impls {
         };
     };
     // One ISA's column: the vector type, its constants (`WIDTH`, `STREAMS`,
-    // `PREFETCH_MIN`, `SPLIT_SIXES`, `SIXES_IN_STORE_ORDER`) and types (`Words`, `Table32`,
+    // `PREFETCH_MIN`, `SPLIT_SIXES`, `UNPACKS_IN_STORE_ORDER`) and types (`Words`, `Table32`,
     // `Table64`).
     (
         @impl $vector:ty, [$width:expr, $streams:expr, $prefetch:expr, $split:expr, $ordered:expr],
@@ -153,7 +155,7 @@ macro_rules! bytes_impls {
             const STREAMS: bool = $streams;
             const PREFETCH_MIN: usize = $prefetch;
             const SPLIT_SIXES: bool = $split;
-            const SIXES_IN_STORE_ORDER: bool = $ordered;
+            const UNPACKS_IN_STORE_ORDER: bool = $ordered;
             type Words = $words;
             type Table32 = $table32;
             type Table64 = $table64;
@@ -246,14 +248,10 @@ bytes_impls! {
         avx2: six_lookup(table, index),
         neon: vqtbl4q_u8(*table, index),
     }
-    fn unpack<const BITS: u8>(p: *const u8, in_order: bool) -> Self {
-        avx2: if BITS == 6 && in_order {
-            unpack_sixes_in_order(p)
-        } else {
-            unpack_codes::<BITS>(p)
-        },
+    fn unpack<const BITS: u8>(p: *const u8, size: usize) -> Self {
+        avx2: unpack_codes::<BITS>(p, size),
         neon: {
-            let _ = in_order;
+            let _ = size;
             unpack_codes::<BITS>(p)
         },
     }
@@ -266,12 +264,7 @@ bytes_impls! {
         neon: vshlq_u16(w, vdupq_n_s16(n as i16)),
     }
     fn store16(out: *mut u8, words: (Self::Words, Self::Words), in_order: bool, stream: bool) {
-        avx2: if in_order {
-            store(out, words.0, stream);
-            store(out.add(32), words.1, stream);
-        } else {
-            store_in_order(out, words, None, stream)
-        },
+        avx2: store_in_order(out, words, None, in_order, stream),
         neon: {
             let _ = (in_order, stream);
             vst1q_u8(out, vreinterpretq_u8_u16(words.0));
@@ -282,11 +275,12 @@ bytes_impls! {
         out: *mut u8,
         low: (Self::Words, Self::Words),
         high: (Self::Words, Self::Words),
+        in_order: bool,
         stream: bool
     ) {
-        avx2: store_in_order(out, low, Some(high), stream),
+        avx2: store_in_order(out, low, Some(high), in_order, stream),
         neon: {
-            let _ = stream;
+            let _ = (in_order, stream);
             for (k, (l, h)) in [(low.0, high.0), (low.1, high.1)].into_iter().enumerate() {
                 vst1q_u8(out.add(32 * k), vreinterpretq_u8_u16(vzip1q_u16(l, h)));
                 vst1q_u8(out.add(32 * k + 16), vreinterpretq_u8_u16(vzip2q_u16(l, h)));

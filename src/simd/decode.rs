@@ -153,7 +153,8 @@ fn table_tail(table: &[u32; 256], size: usize, codes: impl Iterator<Item = u8>, 
 }
 
 /// Stores one step's entries, byte planes `b0` to `b3` of the 32-bit ones (FLOAT) or
-/// `b0` and `b1` of the 16-bit ones (`in_order`: of codes in [`Bytes::store16`]'s order).
+/// `b0` and `b1` of the 16-bit ones (`in_order`: of codes in the stores' order,
+/// [`Bytes::unpack`]).
 ///
 /// # Safety
 /// The CPU runs `V`'s family; `out` holds the step's output (aligned when `stream`).
@@ -168,7 +169,7 @@ unsafe fn store_planes<V: Bytes, const T: u8>(
     unsafe {
         let low = V::zip(b[0], b[1]);
         if T == LUT_F32 {
-            V::store32(out, low, V::zip(b[2], b[3]), stream);
+            V::store32(out, low, V::zip(b[2], b[3]), in_order, stream);
         } else {
             V::store16(out, low, in_order, stream);
         }
@@ -286,8 +287,8 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
         if BITS == 6 {
             steps = steps.min(src.len().saturating_sub(8) / step);
         }
-        // 16-bit results of 6-bit codes unpacked in the store's order where the ISA can.
-        let in_order = V::SIXES_IN_STORE_ORDER && BITS == 6 && T != LUT_F32;
+        // Packed codes unpacked in the stores' order where the ISA does so.
+        let in_order = V::UNPACKS_IN_STORE_ORDER && BITS != HELD;
         let prefetch = src.len() >= V::PREFETCH_MIN;
         for (k, di) in dst
             .chunks_exact_mut(V::WIDTH * size)
@@ -303,7 +304,7 @@ unsafe fn packed_run<V: Bytes, const BITS: u8, const T: u8, const LOOKUP: u8, co
             let codes = if BITS == HELD {
                 V::load(si).and(mask)
             } else {
-                V::unpack::<BITS>(si, in_order)
+                V::unpack::<BITS>(si, size)
             };
             let out = di.as_mut_ptr();
             if LOOKUP == SIGNED {
@@ -492,7 +493,7 @@ impl<V: Bytes, const T: u8, const FNUZ: bool, const MAG: u8> CodeStep<V>
             let (s0, s1) = V::zip(sign_lo, sign_hi);
             let words = (half(m0, e0, l0, s0), half(m1, e1, l1, s1));
             if T == LUT_F32 {
-                V::store32(out, V::zip(zero, zero), words, stream);
+                V::store32(out, V::zip(zero, zero), words, false, stream);
             } else {
                 V::store16(out, words, false, stream);
             }
