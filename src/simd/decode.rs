@@ -519,7 +519,7 @@ pub(crate) unsafe fn eights<V: Bytes, const T: u8, const FNUZ: bool, const MAG: 
         let load = |plane: &[u8; 32]| V::load(plane.as_ptr());
         debug_assert!((MAG == SMALL_ONLY) == (rule.max_code == 0x7f));
         debug_assert!(MAG != TOP_HIGH || (rule.shift, rule.offset) == (8, 0));
-        let step = EightsStep::<V, T, FNUZ, TOP> {
+        let step = EightsStep::<V, T, FNUZ, MAG> {
             small: [load(&rule.small[0]), load(&rule.small[1])],
             top: [load(&rule.top[0]), load(&rule.top[1])],
             max: V::splat(rule.max_code),
