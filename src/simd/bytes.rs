@@ -55,6 +55,10 @@ pub(crate) trait Bytes: Copy {
     unsafe fn shr<const N: i32>(self) -> Self;
     /// Each byte shifted left by `N` (1 to 7), zeros shifted in.
     unsafe fn shl<const N: i32>(self) -> Self;
+    /// Each byte shifted right by `n` (0 to 8), zeros shifted in.
+    unsafe fn shr_by(self, n: u32) -> Self;
+    /// Each byte shifted left by `n` (0 to 8), zeros shifted in.
+    unsafe fn shl_by(self, n: u32) -> Self;
     /// `yes` where `mask` is set, `no` elsewhere.
     unsafe fn select(mask: Self, yes: Self, no: Self) -> Self;
     /// Each lane's entry in `table`'s first 16 bytes (which `table` holds again in every
@@ -207,6 +211,20 @@ bytes_impls! {
     fn shl<const N: i32>(self) -> Self {
         avx2: _mm256_and_si256(_mm256_slli_epi16::<N>(self), _mm256_set1_epi8((0xff << N) as u8 as i8)),
         neon: vshlq_n_u8::<N>(self),
+    }
+    fn shr_by(self, n: u32) -> Self {
+        avx2: _mm256_and_si256(
+            _mm256_srl_epi16(self, _mm_cvtsi32_si128(n as i32)),
+            _mm256_set1_epi8((0xffu16 >> n) as u8 as i8),
+        ),
+        neon: vshlq_u8(self, vdupq_n_s8(-(n as i8))),
+    }
+    fn shl_by(self, n: u32) -> Self {
+        avx2: _mm256_and_si256(
+            _mm256_sll_epi16(self, _mm_cvtsi32_si128(n as i32)),
+            _mm256_set1_epi8((0xffu16 << n) as u8 as i8),
+        ),
+        neon: vshlq_u8(self, vdupq_n_s8(n as i8)),
     }
     fn select(mask: Self, yes: Self, no: Self) -> Self {
         avx2: _mm256_blendv_epi8(no, yes, mask),

@@ -414,17 +414,20 @@ unsafe fn byte_codes_run<V: Bytes, const T: u8, S: CodeStep<V>>(
 pub(crate) const SMALL_ONLY: u8 = 0;
 /// Magnitudes above `max_code`, looked up.
 pub(crate) const TOP: u8 = 1;
-/// As [`TOP`], and the shifted magnitude is the code's magnitude as the high byte (shift
-/// 8, offset 0: FLOAT8E5M2 -> FLOAT16, whose values are FLOAT16's top bytes): one byte
-/// interleave instead of an interleave, a shift and an add (the step ran 17% faster so).
-pub(crate) const TOP_HIGH: u8 = 2;
+/// As [`TOP`], and the offset's low byte is zero (every FLOAT16 target, the BFLOAT16
+/// ones of an even bias difference): the shifted magnitude is made on the bytes, its low
+/// byte `mag << shift` and its high byte `mag >> (8 - shift)` plus the offset's, and
+/// chosen against the entries there, so that one pair of byte interleaves makes the
+/// results (where the 16-bit lanes took four pairs, two shifts and two adds).
+pub(crate) const TOP_BYTES: u8 = 2;
 
 /// A signed 8-bit float format's step to table target `T` in 16-bit lanes, by the rule
 /// of its `Lut::EIGHTS` entry (`formats::lut::Eights`): the two 16-entry lookups and the
 /// choice between them and the shifted magnitude done on the bytes, the shift, the add
-/// and the sign on the 16-bit lanes; FLOAT by the BFLOAT16 rule, each result the top
-/// half of a 32-bit lane (`FNUZ`: a format without -0, whose code 0x80 is NaN; `MAG`:
-/// [`SMALL_ONLY`], [`TOP`] or [`TOP_HIGH`], which spare the work a format does not need).
+/// and the sign on the 16-bit lanes (or all on the bytes, [`TOP_BYTES`]); FLOAT by the
+/// BFLOAT16 rule, each result the top half of a 32-bit lane (`FNUZ`: a format without
+/// -0, whose code 0x80 is NaN; `MAG`: [`SMALL_ONLY`], [`TOP`] or [`TOP_BYTES`], which
+/// spare the work a format does not need).
 /// Measured on AVX2 (benches/cast.rs): to the 16-bit targets 0.58-0.67x memcpy by the
 /// table's gathers, 1.03-1.23x by this rule (0.37-0.51x decoding each code to f32
 /// first). The source is prefetched ahead: without it the streamed loop ran at
@@ -435,6 +438,8 @@ struct EightsStep<V: Bytes, const T: u8, const FNUZ: bool, const MAG: u8> {
     max: V,
     shift: u32,
     offset: V::Words,
+    /// The offset's high byte, in every lane ([`TOP_BYTES`]).
+    offset_high: V,
     /// The low byte and the high byte but its sign of the code 0x80's entry.
     neg_zero: [V; 2],
 }
@@ -475,19 +480,26 @@ impl<V: Bytes, const T: u8, const FNUZ: bool, const MAG: u8> CodeStep<V>
             } else {
                 (zero, sign)
             };
-            let half = |m: V::Words, entry: V::Words, looked: V::Words, sign: V::Words| {
-                let value = if MAG == TOP_HIGH {
-                    m
+            if MAG == TOP_BYTES {
+                // No carry between the bytes: the offset's low byte is zero, and a
+                // finite magnitude's high byte stays below 0x80 (no saturation).
+                let value_lo = mag.shl_by(self.shift);
+                let value_hi = mag.shr_by(8 - self.shift).add_sat(self.offset_high);
+                let lo = V::select(looked, lo, value_lo).or(sign_lo);
+                let hi = V::select(looked, hi, value_hi).or(sign_hi);
+                let words = V::zip(lo, hi);
+                if T == LUT_F32 {
+                    V::store32(out, V::zip(zero, zero), words, false, stream);
                 } else {
-                    V::shl_words(m, self.shift).add(self.offset)
-                };
+                    V::store16(out, words, false, stream);
+                }
+                return;
+            }
+            let half = |m: V::Words, entry: V::Words, looked: V::Words, sign: V::Words| {
+                let value = V::shl_words(m, self.shift).add(self.offset);
                 V::Words::select(looked, entry, value).or(sign)
             };
-            let (m0, m1) = if MAG == TOP_HIGH {
-                V::zip(zero, mag)
-            } else {
-                V::zip(mag, zero)
-            };
+            let (m0, m1) = V::zip(mag, zero);
             let (e0, e1) = V::zip(lo, hi);
             let (l0, l1) = V::zip(looked, looked);
             let (s0, s1) = V::zip(sign_lo, sign_hi);
@@ -518,13 +530,14 @@ pub(crate) unsafe fn eights<V: Bytes, const T: u8, const FNUZ: bool, const MAG: 
     unsafe {
         let load = |plane: &[u8; 32]| V::load(plane.as_ptr());
         debug_assert!((MAG == SMALL_ONLY) == (rule.max_code == 0x7f));
-        debug_assert!(MAG != TOP_HIGH || (rule.shift, rule.offset) == (8, 0));
+        debug_assert!(MAG != TOP_BYTES || (rule.shift <= 8 && rule.offset & 0xff == 0));
         let step = EightsStep::<V, T, FNUZ, MAG> {
             small: [load(&rule.small[0]), load(&rule.small[1])],
             top: [load(&rule.top[0]), load(&rule.top[1])],
             max: V::splat(rule.max_code),
             shift: rule.shift,
             offset: V::Words::splat(rule.offset),
+            offset_high: V::splat((rule.offset >> 8) as u8),
             neg_zero: [
                 V::splat(rule.neg_zero as u8),
                 V::splat((rule.neg_zero >> 8) as u8 & 0x7f),
@@ -831,16 +844,16 @@ impl<D: DecoderFamily, const F: u8, const T: u8> Body for DecodeEights<D, F, T> 
         unsafe {
             let mag = match (rule.max_code, rule.shift, rule.offset) {
                 (0x7f, _, _) => SMALL_ONLY,
-                (_, 8, 0) => TOP_HIGH,
+                (_, shift, offset) if shift <= 8 && offset & 0xff == 0 => TOP_BYTES,
                 _ => TOP,
             };
             match (FORMATS[F as usize].kind == Kind::Fnuz, mag) {
                 (true, SMALL_ONLY) => D::eights::<T, true, SMALL_ONLY>(rule, table, src, dst),
                 (true, TOP) => D::eights::<T, true, TOP>(rule, table, src, dst),
-                (true, _) => D::eights::<T, true, TOP_HIGH>(rule, table, src, dst),
+                (true, _) => D::eights::<T, true, TOP_BYTES>(rule, table, src, dst),
                 (false, SMALL_ONLY) => D::eights::<T, false, SMALL_ONLY>(rule, table, src, dst),
                 (false, TOP) => D::eights::<T, false, TOP>(rule, table, src, dst),
-                (false, _) => D::eights::<T, false, TOP_HIGH>(rule, table, src, dst),
+                (false, _) => D::eights::<T, false, TOP_BYTES>(rule, table, src, dst),
             }
         }
     }
