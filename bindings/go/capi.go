@@ -148,16 +148,6 @@ static tcast_status gotc_plan_run_flat(uintptr_t plan, unsigned char *in_data,
   return tcast_cast_plan_run((const tcast_cast_plan *)plan, &in, &out, NULL, err);
 }
 
-static tcast_status gotc_expand(void *in_data, uint64_t in_bytes, const int64_t *in_shape,
-                                const int64_t *in_strides, int32_t in_ndim, int32_t in_dtype,
-                                void *out_data, uint64_t out_bytes, const int64_t *out_shape,
-                                const int64_t *out_strides, int32_t out_ndim, int32_t out_dtype,
-                                tcast_error *err) {
-  tcast_tensor in = gotc_tensor(in_data, in_bytes, in_shape, in_strides, in_ndim, in_dtype);
-  tcast_tensor out = gotc_tensor(out_data, out_bytes, out_shape, out_strides, out_ndim, out_dtype);
-  return tcast_expand(&in, &out, err);
-}
-
 // tcast_expand_ex over two descriptors built here, the options from their values
 // (with_options 0: NULL).
 static tcast_status gotc_expand_ex(void *in_data, uint64_t in_bytes, const int64_t *in_shape,
@@ -585,16 +575,21 @@ func fillOptions(opts *C.tcast_cast_options, o *CastOptions) error {
 	return nil
 }
 
+// describeCall describes a call's input and output tensors and converts its options,
+// in that order (the first error wins).
+func describeCall(src, dst Tensor, opts *CastOptions) (in, out cTensor, o C.gotc_opts, err error) {
+	if in, err = describe(src, "input"); err != nil {
+		return
+	}
+	if out, err = describe(dst, "output"); err != nil {
+		return
+	}
+	o, err = castOptions(opts)
+	return
+}
+
 func castTensor(src, dst Tensor, opts *CastOptions) error {
-	in, err := describe(src, "input")
-	if err != nil {
-		return err
-	}
-	out, err := describe(dst, "output")
-	if err != nil {
-		return err
-	}
-	o, err := castOptions(opts)
+	in, out, o, err := describeCall(src, dst, opts)
 	if err != nil {
 		return err
 	}
@@ -608,15 +603,7 @@ func castTensor(src, dst Tensor, opts *CastOptions) error {
 // castTensorSubByte is castTensor through tcast_cast_sub_byte, with no allocation on
 // success (castError).
 func castTensorSubByte(src, dst Tensor, opts *CastOptions, layout SubByteLayout) error {
-	in, err := describe(src, "input")
-	if err != nil {
-		return err
-	}
-	out, err := describe(dst, "output")
-	if err != nil {
-		return err
-	}
-	o, err := castOptions(opts)
+	in, out, o, err := describeCall(src, dst, opts)
 	if err != nil {
 		return err
 	}
@@ -693,31 +680,12 @@ func castPlanRunFlat(h *C.tcast_cast_plan, src []byte, srcType DType, n int64, d
 }
 
 func expandTensor(src, dst Tensor) error {
-	in, err := describe(src, "input")
-	if err != nil {
-		return err
-	}
-	out, err := describe(dst, "output")
-	if err != nil {
-		return err
-	}
-	e := newCError()
-	status := C.gotc_expand(in.data, in.bytes, in.shape, in.strides, in.ndim, in.dtype,
-		out.data, out.bytes, out.shape, out.strides, out.ndim, out.dtype, &e)
-	return toError(status, &e)
+	return expandTensorWith(src, dst, nil)
 }
 
-// expandTensorWith is expandTensor through tcast_expand_ex, with opts (nil: NULL).
+// expandTensorWith is tcast_expand_ex with opts (nil: NULL, which is tcast_expand).
 func expandTensorWith(src, dst Tensor, opts *CastOptions) error {
-	in, err := describe(src, "input")
-	if err != nil {
-		return err
-	}
-	out, err := describe(dst, "output")
-	if err != nil {
-		return err
-	}
-	o, err := castOptions(opts)
+	in, out, o, err := describeCall(src, dst, opts)
 	if err != nil {
 		return err
 	}

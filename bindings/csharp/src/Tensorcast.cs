@@ -986,23 +986,9 @@ namespace TensorcastSharp
         /// <summary>Expands <paramref name="src"/> into a caller-allocated, non-overlapping
         /// <paramref name="dst"/> of <paramref name="outputShape"/>, which must be
         /// ExpandShape(inputShape, outputShape).</summary>
-        public static unsafe void Expand(ReadOnlySpan<byte> src, DType dtype, long[] inputShape,
-                                         Span<byte> dst, long[] outputShape)
-        {
-            DTypeInfo.CheckShape(inputShape, nameof(inputShape));
-            DTypeInfo.CheckShape(outputShape, nameof(outputShape));
-            RefuseString(dtype, "dtype", "a string[] copy");
-            TcastError err;
-            fixed (byte* s = &MemoryMarshal.GetReference(src))
-            fixed (byte* d = &MemoryMarshal.GetReference(dst))
-            fixed (long* inDims = inputShape)
-            fixed (long* outDims = outputShape)
-            {
-                TcastTensor input = Describe(s, src.Length, inDims, inputShape.Length, dtype);
-                TcastTensor output = Describe(d, dst.Length, outDims, outputShape.Length, dtype);
-                TensorcastException.Check(Native.tcast_expand(&input, &output, &err), &err);
-            }
-        }
+        public static void Expand(ReadOnlySpan<byte> src, DType dtype, long[] inputShape,
+                                  Span<byte> dst, long[] outputShape)
+            => Expand(src, dtype, inputShape, dst, outputShape, null);
 
         /// <summary>Expand into <paramref name="dst"/> with <paramref name="options"/>
         /// (tcast_expand_ex): Threads &gt; 1 splits a large expansion into up to that many
