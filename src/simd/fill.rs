@@ -37,21 +37,6 @@ pub fn stream_fence(tier: Tier) {
     let _ = tier;
 }
 
-/// Fills `dst` with copies of `block` (1, 2, 4, 8, 16 or 32 bytes; `dst.len()` a
-/// multiple of it) with streaming stores where the tier has them, else ordinary stores.
-pub fn stream_fill(dst: &mut [u8], block: &[u8], tier: Tier) {
-    assert!(matches!(block.len(), 1 | 2 | 4 | 8 | 16 | 32) && dst.len() % block.len() == 0);
-    match tier {
-        #[cfg(target_arch = "x86_64")]
-        Tier::Avx2(token) => super::x86_64::fill::stream_fill(dst, block, token),
-        _ => {
-            for slot in dst.chunks_exact_mut(block.len()) {
-                slot.copy_from_slice(block);
-            }
-        }
-    }
-}
-
 /// Fills `dst` with copies of `block` (a multiple of 32 bytes, at most 512) with stores
 /// only, where the tier can; false when it cannot (nothing written).
 pub fn repeat_block(dst: &mut [u8], block: &[u8], tier: Tier) -> bool {
@@ -248,37 +233,6 @@ mod tests {
                             }
                         }
                         assert!(storage[len..].iter().all(|&b| b == 0xee), "{case}: past");
-                    }
-                }
-            }
-        }
-    }
-
-    /// Every block size, at every alignment of the output within 64 bytes and lengths
-    /// from none to past 200 bytes: the bytes written are whole copies of the block and
-    /// nothing around the output changes.
-    #[test]
-    fn stream_fill_writes_whole_copies_and_nothing_else() {
-        let block: Vec<u8> = (1..=32).collect();
-        for tier in Tier::available() {
-            for size in [1usize, 2, 4, 8, 16, 32] {
-                for offset in 0..64 {
-                    for copies in 0..(256 / size) {
-                        let len = copies * size;
-                        let mut storage = vec![0xeeu8; offset + len + 40];
-                        stream_fill(&mut storage[offset..][..len], &block[..size], tier);
-                        stream_fence(tier);
-                        let want: Vec<u8> = (0..len).map(|i| block[i % size]).collect();
-                        assert_eq!(
-                            &storage[offset..][..len],
-                            &want[..],
-                            "{tier:?} size {size} offset {offset} len {len}"
-                        );
-                        assert!(
-                            storage[..offset].iter().all(|&b| b == 0xee)
-                                && storage[offset + len..].iter().all(|&b| b == 0xee),
-                            "{tier:?} size {size} offset {offset} len {len}: wrote outside"
-                        );
                     }
                 }
             }
