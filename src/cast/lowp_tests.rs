@@ -343,6 +343,19 @@ fn every_f16_and_bf16_value_encodes_to_every_format() {
     }
 }
 
+/// Every bfloat16 pattern as the top half of an f32, with a low half of zero, one, a half
+/// and all ones: every tie, every rounding to odd of FLOAT's encoders (`encode.rs`) and
+/// every NaN and infinity from FLOAT.
+#[test]
+fn every_bf16_pattern_as_f32_encodes_to_every_format() {
+    let all: Vec<u8> = patterns_u16()
+        .iter()
+        .flat_map(|&p| [0u32, 1, 0x8000, 0xffff].map(|low| (u32::from(p) << 16) | low))
+        .flat_map(|x| x.to_ne_bytes())
+        .collect();
+    check_encoding(Repr::Std(Scalar::F32), 4, &all);
+}
+
 #[test]
 fn every_code_converts_to_every_format() {
     for format in formats() {
