@@ -248,17 +248,6 @@ const fn subnormal_magic<const F: u8>() -> u32 {
 #[inline(always)]
 pub(crate) unsafe fn fp4_codes<V: Halves>(h: V) -> V {
     // SAFETY: the caller runs `V`'s family; registers only.
-    unsafe { fp4_magnitudes(h).xor(h.shr(12).and(V::splat(0x8))) }
-}
-
-/// [`fp4_codes`] without the sign bit (NaN's code 8 whatever its sign): for the AVX2
-/// step, which puts the signs in as bytes.
-///
-/// # Safety
-/// The CPU runs `V`'s family.
-#[inline(always)]
-pub(crate) unsafe fn fp4_magnitudes<V: Halves>(h: V) -> V {
-    // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
         let splat = |x: i32| V::splat(x as u16);
         let abs = h.and(splat(0x7fff));
@@ -273,7 +262,83 @@ pub(crate) unsafe fn fp4_magnitudes<V: Halves>(h: V) -> V {
             .sub(abs.gt(splat(0x3e80)))
             .sub(abs.gt(splat(0x3f3f)));
         let code = normal.max_signed(small).min(splat(7));
-        V::select(abs.gt(splat(0x7f80)), splat(8), code)
+        let magnitudes = V::select(abs.gt(splat(0x7f80)), splat(8), code);
+        magnitudes.xor(h.shr(12).and(splat(0x8)))
+    }
+}
+
+/// The FLOAT4E2M1 code of each bfloat16 pattern (exact, or rounded to odd from f32) as
+/// a key in 16-bit lanes, `(d, q)`: `d` the magnitude from 0.25 up in steps of 1/16 of a
+/// binade, rounded to odd (so a rounding threshold of the format, a multiple of 1/8 of
+/// a binade, is exact: 0 at 0.25 and below, 12 at 0.75, 18 at 1.25, 22 at 1.75, 26 at
+/// 2.5, 30 at 3.5, 34 at 5), negative for NaN; `q` is `d / 4`, the index of
+/// [`FP4_BASE`] and [`FP4_STEP`]. The rounding to odd ORs the sticky bit into bit 4
+/// (`(x & 15) + 15` carries into it when the low four bits are not zero); adding 0x70
+/// then carries a NaN's pattern (at least 0x7f90 by then, infinity's at most 0x7f8f)
+/// past the sign bit, which the arithmetic shift keeps and the saturating subtraction
+/// of 0.25's key (plus 7) does not reach; below 0.25 it stops at zero.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn fp4_keys<V: Halves>(h: V) -> (V, V) {
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe {
+        let splat = |x: i32| V::splat(x as u16);
+        let abs = h.and(splat(0x7fff));
+        let odd = abs.or(h.and(splat(15)).add(splat(15)));
+        let d = odd.add(splat(0x70)).shr_signed(4).sub_sat(splat(0x3e8 + 7));
+        (d, d.shr_signed(2))
+    }
+}
+
+/// FLOAT4E2M1's magnitude code of key `d` (from [`fp4_keys`], narrowed to a byte) is
+/// `FP4_BASE[d / 4]`, plus one where `d` is above `FP4_STEP[d / 4]` (127: never), each
+/// plus 8 ([`fp4_byte_magnitudes`]); from `d / 4` = 10 (at 6.25, or above 127 where
+/// narrowed) the code is 7, saturated.
+#[cfg(target_arch = "x86_64")]
+const FP4_BASE: [u8; 16] = {
+    let base = [0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 7];
+    let mut table = [15; 16];
+    let mut i = 0;
+    while i < base.len() {
+        table[i] = base[i] + 8;
+        i += 1;
+    }
+    table
+};
+
+/// See [`FP4_BASE`].
+#[cfg(target_arch = "x86_64")]
+const FP4_STEP: [u8; 16] = [
+    0, 127, 127, 127, 18, 21, 26, 29, 34, 127, 127, 127, 127, 127, 127, 127,
+];
+
+/// The FLOAT4E2M1 magnitude codes of the bfloat16 values (exact, or rounded to odd from
+/// f32) in `lo` then `hi`, as bytes in the order of `Halves::narrow_signed`, each XOR 8
+/// (8-15 for codes 0-7), NaN 0: XOR 8 for a value that is not negative, 0 for one that
+/// is (say by a byte lookup of the signed narrowing of the values: 0 where its top bit
+/// is set), puts the sign in and gives NaN 8 for + and 0 for -, as `lowp::encode_f32`
+/// has it. The codes come from the key ([`fp4_keys`]) by two byte lookups and a compare
+/// of 32 values per operation on AVX2, where counting two thresholds and rounding in
+/// 16-bit lanes took 14 operations per sixteen values; a NaN's negative key gives 0 from
+/// both lookups, and its compare is false.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) unsafe fn fp4_byte_magnitudes<V: Halves>(lo: V, hi: V) -> V {
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe {
+        let (d_lo, q_lo) = fp4_keys(lo);
+        let (d_hi, q_hi) = fp4_keys(hi);
+        let d = V::narrow_signed(d_lo, d_hi);
+        let q = V::narrow_signed(q_lo, q_hi).min_bytes(V::splat(0x0a0a));
+        let base = V::table_bytes(&FP4_BASE, q);
+        let step = V::table_bytes(&FP4_STEP, q);
+        base.sub_bytes(d.gt_bytes(step))
     }
 }
 

@@ -91,6 +91,28 @@ pub(crate) trait Halves: Copy {
     /// Arithmetic shift right by `n` (below 16; a constant after inlining): a negative
     /// lane stays negative.
     unsafe fn shr_signed(self, n: u32) -> Self;
+    // The byte operations, for FLOAT4E2M1's codes (`encode::fp4_byte_magnitudes`),
+    // which only the AVX2 step takes so far: NEON and AVX-512 encode it in 16-bit lanes
+    // (`encode::fp4_codes`).
+    /// The lanes of `lo` then `hi` narrowed to bytes with signed saturation, in the order
+    /// the ISA's narrowing gives them (AVX2 and AVX-512: 128-bit lane by 128-bit lane,
+    /// eight bytes of `lo` then eight of `hi`; NEON: `lo` then `hi`). The byte operations
+    /// below take and give such vectors of bytes.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    unsafe fn narrow_signed(lo: Self, hi: Self) -> Self;
+    /// Each byte `i` looked up in `table`: `table[i]` for `i` below 16, 0 for `i` of
+    /// 0x80 or more (a negative byte); other bytes give an unspecified value.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    unsafe fn table_bytes(table: &[u8; 16], idx: Self) -> Self;
+    /// Signed minimum of bytes.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    unsafe fn min_bytes(self, other: Self) -> Self;
+    /// Signed `self > other` of bytes (a byte of all ones where true).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    unsafe fn gt_bytes(self, other: Self) -> Self;
+    /// Wrapping subtraction of bytes.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    unsafe fn sub_bytes(self, other: Self) -> Self;
 }
 
 /// Implements [`Halves`] for each ISA's vector from the table below: one row per
@@ -291,6 +313,28 @@ halves_impls! {
             add_magic::<1>(h.and(Self::splat(0x7fff)), magic)
         },
     }
+    fn narrow_signed(lo: Self, hi: Self) -> Self {
+        avx2: _mm256_packs_epi16(lo, hi),
+        avx512: _mm512_packs_epi16(lo, hi),
+        neon: {
+            let (a, b) = (vreinterpretq_s16_u16(lo), vreinterpretq_s16_u16(hi));
+            vreinterpretq_u16_s8(vqmovn_high_s16(vqmovn_s16(a), b))
+        },
+    }
+    fn table_bytes(table: &[u8; 16], idx: Self) -> Self {
+        avx2: {
+            let t = _mm256_broadcastsi128_si256(_mm_loadu_si128(table.as_ptr().cast()));
+            _mm256_shuffle_epi8(t, idx)
+        },
+        avx512: {
+            let t = _mm512_broadcast_i32x4(_mm_loadu_si128(table.as_ptr().cast()));
+            _mm512_shuffle_epi8(t, idx)
+        },
+        neon: {
+            let t = vld1q_u8(table.as_ptr());
+            vreinterpretq_u16_u8(vqtbl1q_u8(t, vreinterpretq_u8_u16(idx)))
+        },
+    }
     fn select(mask: Self, yes: Self, no: Self) -> Self {
         avx2: _mm256_blendv_epi8(no, yes, mask),
         avx512: _mm512_mask_blend_epi16(_mm512_movepi16_mask(mask), no, yes),
@@ -370,6 +414,30 @@ halves_impls! {
         neon: {
             let (lo, hi) = widen(self);
             bf16_odd(vreinterpretq_u32_f32(lo), vreinterpretq_u32_f32(hi))
+        },
+    }
+    self fn min_bytes(self, other: Self) {
+        avx2: _mm256_min_epi8(self, other),
+        avx512: _mm512_min_epi8(self, other),
+        neon: {
+            let (a, b) = (vreinterpretq_s8_u16(self), vreinterpretq_s8_u16(other));
+            vreinterpretq_u16_s8(vminq_s8(a, b))
+        },
+    }
+    self fn gt_bytes(self, other: Self) {
+        avx2: _mm256_cmpgt_epi8(self, other),
+        avx512: _mm512_movm_epi8(_mm512_cmpgt_epi8_mask(self, other)),
+        neon: {
+            let (a, b) = (vreinterpretq_s8_u16(self), vreinterpretq_s8_u16(other));
+            vreinterpretq_u16_u8(vcgtq_s8(a, b))
+        },
+    }
+    self fn sub_bytes(self, other: Self) {
+        avx2: _mm256_sub_epi8(self, other),
+        avx512: _mm512_sub_epi8(self, other),
+        neon: {
+            let (a, b) = (vreinterpretq_u8_u16(self), vreinterpretq_u8_u16(other));
+            vreinterpretq_u16_u8(vsubq_u8(a, b))
         },
     }
     self fn shr_signed(self, n: u32) {

@@ -14,7 +14,7 @@
 //! point to, and the bodies (with the intrinsics they call) are inlined into them.
 
 use super::bytes::{store, PREFETCH_AHEAD, PREFETCH_MIN_BYTES};
-use super::lanes::{bf16_odd_pairs, sign_bytes, store_codes, unzip_pairs};
+use super::lanes::{bf16_odd_pairs, opaque, store_codes, unzip_pairs};
 use super::{avx2_family, Avx2};
 #[cfg(tcast_avx512)]
 use super::{avx512_family, vbmi_family, with_avx512, with_vbmi};
@@ -626,7 +626,9 @@ unsafe fn encode_f32_int_step<const F: u8, const UNPACKED: bool>(si: &[u8], di: 
 }
 
 /// One step of f32 -> FLOAT4E2M1, 32 values (128 bytes) to 16 packed bytes: rounded
-/// to bfloat16 to odd, thresholds counted in 16-bit lanes, nibbles paired by a
+/// to bfloat16 to odd, a key per value in 16-bit lanes and the codes looked up from it
+/// in bytes (`encode::fp4_byte_magnitudes`: 43 vector operations per step, where
+/// counting thresholds and rounding in 16-bit lanes took 50), nibbles paired by a
 /// multiply-add. The packs work within 128-bit lanes; one interleave of 16-bit units at
 /// the end puts everything in element order, so no lane-crossing permute is needed on
 /// the way.
@@ -641,22 +643,23 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
     unsafe {
         let p = si.as_ptr();
         let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
-        // Sixteen codes each, in `bf16_odd_pairs`' order (loads 0 and 1, 2 and 3
-        // interleaved), their signs put in as bytes after the pack: 0x80 from the
-        // signed pack of the values (`sign_bytes`) shifted down to 0x08 in each byte and
-        // XORed in (+NaN 0x8, -NaN 0x0, as `encode::fp4_codes`), two operations per
-        // sixteen values fewer than in 16-bit lanes.
+        // Sixteen values each, in `bf16_odd_pairs`' order (loads 0 and 1, 2 and 3
+        // interleaved), encoded as bytes of the signed pack's order
+        // (`encode::fp4_byte_magnitudes`: each code XOR 8, NaN 0); the signs go in by
+        // XOR with 8 looked up by the signed pack of the values (0 where negative).
         let (lo, hi) = (
             bf16_odd_pairs(load(0), load(1)),
             bf16_odd_pairs(load(2), load(3)),
         );
-        let signs = _mm256_srli_epi16::<4>(sign_bytes(lo, hi));
-        let lo = encode::fp4_magnitudes(lo);
-        let hi = encode::fp4_magnitudes(hi);
+        let signs = _mm256_shuffle_epi8(_mm256_set1_epi8(8), _mm256_packs_epi16(lo, hi));
         // Bytes per 128-bit lane, four-code groups: low lane 0, 2, 4, 6, high lane 1,
         // 3, 5, 7 (pairs adjacent).
-        let bytes = _mm256_xor_si256(_mm256_packus_epi16(lo, hi), signs);
-        let codes = _mm256_shuffle_epi8(bytes, unzip_pairs());
+        let bytes = _mm256_xor_si256(encode::fp4_byte_magnitudes(lo, hi), signs);
+        // The shuffle's indices hidden from the compiler (`lanes::opaque`), which
+        // otherwise applied it to each of the four byte vectors `bytes` is made of (three
+        // operations more per 32 values); the broadcast is hoisted out of the loop.
+        let unzip = _mm256_broadcastsi128_si256(opaque(_mm256_castsi256_si128(unzip_pairs())));
+        let codes = _mm256_shuffle_epi8(bytes, unzip);
         // Adjacent bytes (codes 2k, 2k+1) times (1, 16), summed: one byte of two nibbles.
         let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x1001));
         let bytes = _mm256_packus_epi16(words, words);

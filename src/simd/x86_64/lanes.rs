@@ -49,7 +49,7 @@ pub(crate) unsafe fn bf16_odd_pairs(a: __m256i, b: __m256i) -> __m256i {
 /// values/s, FNUZ 5.1-5.3 -> 5.5; Zen 4, AVX2). The empty `asm!` emits nothing; being
 /// pure, it is hoisted out of the loop with the constant.
 #[inline(always)]
-fn opaque(mut x: __m128i) -> __m128i {
+pub(crate) fn opaque(mut x: __m128i) -> __m128i {
     // SAFETY: an empty template: no instruction, no memory, the register unchanged.
     unsafe {
         std::arch::asm!(
