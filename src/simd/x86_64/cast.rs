@@ -574,7 +574,7 @@ unsafe fn encode_f32_steps<const F: u8, const OPT: u8, const UNPACKED: bool>(
             Kind::Int { .. } => {
                 four_streams!(encode_f32_int_step::<F, UNPACKED>, 128, out, src, dst)
             }
-            Kind::Fp4 if !UNPACKED => light_streams!(encode_f32_fp4_step, 128, 16, src, dst),
+            Kind::Fp4 if !UNPACKED => encode_f32_fp4_steps(src, dst),
             Kind::Fp6 if !UNPACKED => light_streams!(
                 encode::F32Step::<__m256i, F, OPT, UNPACKED>::run,
                 128,
@@ -625,21 +625,19 @@ unsafe fn encode_f32_int_step<const F: u8, const UNPACKED: bool>(si: &[u8], di: 
     }
 }
 
-/// One step of f32 -> FLOAT4E2M1, 32 values (128 bytes) to 16 packed bytes: rounded
-/// to bfloat16 to odd, a key per value in 16-bit lanes and the codes looked up from it
-/// in bytes (`encode::fp4_byte_magnitudes`: 43 vector operations per step, where
-/// counting thresholds and rounding in 16-bit lanes took 50), nibbles paired by a
-/// multiply-add. The packs work within 128-bit lanes; one interleave of 16-bit units at
-/// the end puts everything in element order, so no lane-crossing permute is needed on
-/// the way.
+/// 32 f32 values (the 128 bytes at `si`) as FLOAT4E2M1 codes in 16-bit words, two
+/// codes per word (`c[2k] + 16 * c[2k+1]`, below 256): rounded to bfloat16 to odd, a key
+/// per value in 16-bit lanes and the codes looked up from it in bytes
+/// (`encode::fp4_byte_magnitudes`), nibbles paired by a multiply-add. The packs work
+/// within 128-bit lanes: the low one holds the words of four-code groups 0, 2, 4, 6,
+/// the high one of 1, 3, 5, 7, which the callers interleave.
 ///
 /// # Safety
-/// The CPU must support AVX2; `si` holds 128 bytes and `di` 16.
+/// The CPU must support AVX2; `si` holds 128 bytes.
 #[inline(always)]
-unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
-    encode::step_boundary();
+unsafe fn fp4_words(si: &[u8]) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); the loads
-    // read `si`'s 128 bytes and the store writes `di`'s 16.
+    // read `si`'s 128 bytes.
     unsafe {
         let p = si.as_ptr();
         let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
@@ -661,7 +659,22 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
         let unzip = _mm256_broadcastsi128_si256(opaque(_mm256_castsi256_si128(unzip_pairs())));
         let codes = _mm256_shuffle_epi8(bytes, unzip);
         // Adjacent bytes (codes 2k, 2k+1) times (1, 16), summed: one byte of two nibbles.
-        let words = _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x1001));
+        _mm256_maddubs_epi16(codes, _mm256_set1_epi16(0x1001))
+    }
+}
+
+/// One step of f32 -> FLOAT4E2M1, 32 values (128 bytes) to 16 packed bytes
+/// ([`fp4_words`]): for a call's last odd step ([`encode_f32_fp4_pair`]).
+///
+/// # Safety
+/// The CPU must support AVX2; `si` holds 128 bytes and `di` 16.
+#[inline(always)]
+unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
+    encode::step_boundary();
+    // SAFETY: the caller runs the AVX2 family (this function's contract); `fp4_words`
+    // reads `si`'s 128 bytes and the store writes `di`'s 16.
+    unsafe {
+        let words = fp4_words(si);
         let bytes = _mm256_packus_epi16(words, words);
         // 16-bit units (eight codes each): low lane groups 0, 2, 4, 6, high lane 1, 3,
         // 5, 7; interleaving them gives element order.
@@ -670,6 +683,55 @@ unsafe fn encode_f32_fp4_step(si: &[u8], di: &mut [u8]) {
             _mm256_extracti128_si256::<1>(bytes),
         );
         _mm_storeu_si128(di.as_mut_ptr().cast(), ordered);
+    }
+}
+
+/// Two steps of f32 -> FLOAT4E2M1, 64 values (256 bytes) to 32 packed bytes
+/// ([`fp4_words`] of each half): one pack of both halves' words, one permute of 64-bit
+/// units that puts each half's groups in one 128-bit lane (even groups, then odd), one
+/// byte shuffle that interleaves them, 3.5 operations per 32 values where a step alone
+/// takes 5 (pack, extract, interleave).
+///
+/// # Safety
+/// The CPU must support AVX2; `si` holds 256 bytes and `di` 32.
+#[inline(always)]
+unsafe fn encode_f32_fp4_pair(si: &[u8], di: &mut [u8]) {
+    encode::step_boundary();
+    // SAFETY: the caller runs the AVX2 family (this function's contract); `fp4_words`
+    // reads `si`'s two halves of 128 bytes and the store writes `di`'s 32.
+    unsafe {
+        let (a, b) = (fp4_words(&si[..128]), fp4_words(&si[128..]));
+        // 64-bit units: a's even groups, b's even, a's odd, b's odd.
+        let bytes = _mm256_packus_epi16(a, b);
+        let halves = _mm256_permute4x64_epi64::<0b11_01_10_00>(bytes);
+        // Each lane: groups 0, 2, 4, 6 then 1, 3, 5, 7 (two bytes each) to 0-7.
+        let order = _mm256_setr_epi8(
+            0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5,
+            12, 13, 6, 7, 14, 15,
+        );
+        let ordered = _mm256_shuffle_epi8(halves, order);
+        _mm256_storeu_si256(di.as_mut_ptr().cast(), ordered);
+    }
+}
+
+/// FLOAT -> FLOAT4E2M1 packed, whole steps of 32 values: two at a time
+/// ([`encode_f32_fp4_pair`]) in [`light_streams!`], then the one left over.
+///
+/// # Safety
+/// The CPU runs the AVX2 family; `src.len()` is a multiple of 128 and `dst.len()` is
+/// `src.len() / 8`.
+#[inline(always)]
+unsafe fn encode_f32_fp4_steps(src: &[u8], dst: &mut [u8]) {
+    let pairs = src.len() / 256 * 256;
+    let (src, rest) = src.split_at(pairs);
+    let (dst, rest_out) = dst.split_at_mut(pairs / 8);
+    // SAFETY: the caller runs the AVX2 family; each pair gets 256 source bytes and 32
+    // output bytes, the step left over 128 and 16.
+    unsafe {
+        light_streams!(encode_f32_fp4_pair, 256, 32, src, dst);
+        if !rest.is_empty() {
+            encode_f32_fp4_step(rest, rest_out);
+        }
     }
 }
 
