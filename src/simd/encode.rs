@@ -37,7 +37,9 @@ use std::marker::PhantomData;
 /// (a 32-bit path per vector before ran FLOAT -> FLOAT8E4M3FN with `saturate = 0` at
 /// 0.42x memcpy on data that overflows now and then, then about 0.8x). FLOAT4E2M1 and
 /// FLOAT8E8M0 count thresholds and carry exponents on the bfloat16 patterns
-/// ([`fp4_codes`], [`e8m0_codes`]).
+/// ([`fp4_codes`], [`e8m0_codes`]). Where `sticky` is given, `h` holds the bfloat16
+/// values truncated and `sticky` their sticky bits with the last kept bit counted
+/// (`Halves::load_f32_parts`, [`f32_lsb`]).
 ///
 /// # Safety
 /// The CPU runs `V`'s family.
@@ -45,6 +47,7 @@ use std::marker::PhantomData;
 pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const OPT: u8>(
     h: V,
     f32_at: Option<*const u8>,
+    sticky: Option<V>,
 ) -> V {
     // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
@@ -58,7 +61,14 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                 _ => e8m0_codes::<V, OPT>(h),
             };
         }
-        let splat = |x: i32| V::splat(x as u16);
+        // FLOAT6's constants kept (AVX2 rebuilt two of them in the loop).
+        let splat = |x: i32| {
+            if f.kind == Kind::Fp6 {
+                V::kept_splat(x as u16)
+            } else {
+                V::splat(x as u16)
+            }
+        };
         let (src_exp_bits, src_man_bits, src_bias) =
             if SRC == 0 { (5, 10, 15) } else { (8, 7, 127) };
         let m = f.man_bits as i32;
@@ -66,13 +76,16 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             |exp: i32, man: i32| ((exp + src_bias) << src_man_bits) | (man << (src_man_bits - m));
         let min_bits = source_bits((1 - f.bias).max(1 - src_bias), 0);
         let abs = h.and(splat(0x7fff));
-        // Below the format's smallest normal (zero too, whose code either way is 0).
-        let below = splat(min_bits).gt(abs);
         // FLOAT6 has no infinity: it always saturates.
         let saturate = OPT & 1 == 1 && matches!(f.kind, Kind::Ieee | Kind::Fn | Kind::Fnuz)
             || f.kind == Kind::Fp6;
         let inf_bits = ((1 << src_exp_bits) - 1) << src_man_bits;
-        let nan = abs.gt(splat(inf_bits));
+        // FLOAT -> FLOAT6: NaN's code (the sign bit alone, one above the largest) by the
+        // cap, which with the subnormal codes taken by a maximum leaves the code two
+        // operations after the shift where three were (FLOAT -> FLOAT6E2M3 +1.6% on
+        // AVX2, Zen 4). From FLOAT16 and BFLOAT16 (AVX-512: 3% slower) the compare and
+        // blend stay, and NaN's code is subtracted after them.
+        let nan_capped = f.kind == Kind::Fp6 && f32_at.is_some();
         // Rounded to nearest even at the format's last mantissa bit and rebiased, the
         // rounding bias and the rebias added as one constant before the shift (one
         // operation fewer than a saturating rebias after it); a lane below 2^-bias goes
@@ -82,17 +95,31 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
         // finite one is an overflow (infinity's included), which saturating caps at it;
         // NaN and (not saturating) overflow then take their format's special codes.
         let shift = (src_man_bits - m) as u32;
-        let lsb = abs.shr(shift).and(splat(1));
         let half_less_one = (1 << (shift - 1)) - 1;
         let rebias = (src_bias - f.bias) << m;
-        let code = if rebias >= 0 {
-            let bias = splat(half_less_one - (rebias << shift));
-            abs.add(bias).add(lsb).shr_signed(shift)
+        let (code, nan) = if rebias >= 0 {
+            let bias = half_less_one - (rebias << shift);
+            let sum = abs.add(splat(bias));
+            match sticky {
+                // The truncated pattern plus the bias plus the sticky bit with the last
+                // kept bit counted: rounded to nearest even (`f32_lsb`), NaN above
+                // infinity.
+                Some(s) => {
+                    let sum = sum.add(s);
+                    (sum.shr_signed(shift), sum.gt(splat(inf_bits + bias)))
+                }
+                None => {
+                    let lsb = h.shr(shift).and(splat(1));
+                    (sum.add(lsb).shr_signed(shift), abs.gt(splat(inf_bits)))
+                }
+            }
         } else {
+            let lsb = h.shr(shift).and(splat(1));
             let rounded = abs.add(splat(half_less_one)).add(lsb).shr(shift);
             // The format's bias is above the source's (FLOAT16 -> FLOAT8E5M2FNUZ): zero
             // is kept by a mask instead.
-            abs.eq(splat(0)).and_not(rounded.add(splat(-rebias)))
+            let code = abs.eq(splat(0)).and_not(rounded.add(splat(-rebias)));
+            (code, abs.gt(splat(inf_bits)))
         };
         let max = splat(f.max_code as i32);
         let over = code.gt(max);
@@ -106,7 +133,22 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                 Some(p) if V::F32_SUBNORMALS => V::f32_add_magic(p, h, subnormal_magic::<F>()),
                 _ => subnormal_codes::<V, SRC, F>(abs),
             };
-            V::select(below, sub, code.min(max))
+            if nan_capped {
+                // The larger (signed) of the two codes, with no compare and no blend.
+                // Below twice the smallest normal the subnormal rule's code is exact
+                // (the quantum is the same up to there), and the normal rule's at most
+                // that (from half the smallest normal it reads the exponent as the
+                // format's first, below it goes negative); from there up the normal
+                // code is exact and at least the subnormal one once that is capped at
+                // twice the smallest normal's code (its sums wrap higher up). Then the
+                // cap, one higher for NaN.
+                code.max_signed(sub.min(splat(2 << m))).min(max.sub(nan))
+            } else {
+                // Below the format's smallest normal (zero too, whose code either way
+                // is 0).
+                let below = splat(min_bits).gt(abs);
+                V::select(below, sub, code.min(max))
+            }
         };
         let sign_bit = 1 << (f.exp_bits as i32 + m);
         // The sign bit as `h ^ abs`, which needs no mask of its own (one constant fewer to
@@ -162,12 +204,12 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             }
             Kind::Fp6 => {
                 // No NaN: +NaN gives the sign bit alone, -NaN zero (as lowp::encode_f32).
-                // A NaN lane's code was capped at the largest, one below the sign bit:
-                // subtracting its mask gives the sign bit, which the sign's XOR clears
-                // for -NaN; every other code is below the sign bit, where XOR is OR (two
-                // operations where a blend of a NaN code took four; the stores' XOR
-                // where they put the signs in).
-                let code = code.sub(nan);
+                // Unless the cap gave it, a NaN lane's code was capped at the largest,
+                // one below the sign bit: subtracting its mask gives the sign bit, which
+                // the sign's XOR clears for -NaN; every other code is below the sign
+                // bit, where XOR is OR (two operations where a blend of a NaN code took
+                // four; the stores' XOR where they put the signs in).
+                let code = if nan_capped { code } else { code.sub(nan) };
                 if late_signs {
                     code
                 } else {
@@ -176,6 +218,28 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             }
             Kind::Fp4 | Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/6 format"),
         }
+    }
+}
+
+/// The bit of the bfloat16 patterns at which float format `F`'s normals round (its
+/// last kept bit), where the FLOAT steps load the values in two parts
+/// (`Halves::load_f32_parts`): the top halves `t` (the bfloat16 truncated) and a
+/// sticky bit that counts that bit too; else 0. Rounded to nearest even at the kept
+/// bit `k`, an f32 `t * 2^16 + d` gains half less one and `k` at that bit: `(half - 1)
+/// * 2^16 + 0xffff + k`, whose low half carries into `t` exactly when `d + k >= 1`. So
+/// `t` plus half less one plus `(d != 0) | k` holds the rounded value (and NaN stays
+/// above infinity in it): the shift, mask and addition of the kept bit become a mask
+/// and an OR in the sticky bit, one operation fewer per sixteen values, and the
+/// sticky bit, added last, puts the code two operations nearer the loads than ORing it
+/// into the pattern did. FLOAT6, where the subnormal codes come from the f32 values
+/// (`Halves::F32_SUBNORMALS`: the bfloat16's, rounded at other bits, would take `k`
+/// for a dropped bit).
+#[inline(always)]
+pub(crate) const fn f32_lsb<V: Halves, const F: u8>() -> u16 {
+    let f = &FORMATS[F as usize];
+    match f.kind {
+        Kind::Fp6 if V::F32_SUBNORMALS => 1 << (7 - f.man_bits),
+        _ => 0,
     }
 }
 
@@ -465,12 +529,20 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
     // `4 * V::LANES`) and `store_codes` writes `di`'s.
     unsafe {
         let p = si.as_ptr();
-        let lo = V::load_f32_odd(p);
-        let hi = V::load_f32_odd(p.add(4 * V::LANES));
+        let q = p.add(4 * V::LANES);
+        // (No closure for the two: it would be compiled without the family's features.)
+        let ((lo, lo_sticky), (hi, hi_sticky)) = match f32_lsb::<V, F>() {
+            0 => ((V::load_f32_odd(p), None), (V::load_f32_odd(q), None)),
+            lsb => {
+                let ((lo, lo_sticky), (hi, hi_sticky)) =
+                    (V::load_f32_parts(p, lsb), V::load_f32_parts(q, lsb));
+                ((lo, Some(lo_sticky)), (hi, Some(hi_sticky)))
+            }
+        };
         let signs = store_signs::<V, F>(lo, hi);
         let (lo, hi) = (
-            encode_halves::<V, 1, F, OPT>(lo, Some(p)),
-            encode_halves::<V, 1, F, OPT>(hi, Some(p.add(4 * V::LANES))),
+            encode_halves::<V, 1, F, OPT>(lo, Some(p), lo_sticky),
+            encode_halves::<V, 1, F, OPT>(hi, Some(q), hi_sticky),
         );
         if UNPACKED {
             V::store_f32_bytes::<F>(di, lo, hi, signs);
@@ -508,8 +580,8 @@ unsafe fn encode_half_step<
         let p = si.as_ptr();
         let (lo, hi) = (V::load(p), V::load(p.add(2 * V::LANES)));
         let signs = store_signs::<V, F>(lo, hi);
-        let lo = encode_halves::<V, SRC, F, OPT>(lo, None);
-        let hi = encode_halves::<V, SRC, F, OPT>(hi, None);
+        let lo = encode_halves::<V, SRC, F, OPT>(lo, None, None);
+        let hi = encode_halves::<V, SRC, F, OPT>(hi, None, None);
         if UNPACKED {
             V::store_bytes::<F>(di, lo, hi, signs);
         } else {

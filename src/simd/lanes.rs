@@ -27,6 +27,11 @@ pub(crate) trait Halves: Copy {
     /// values interleaved, with no shuffle at all), which
     /// [`Self::store_f32_codes`] puts back: the encoders work lane by lane.
     unsafe fn load_f32_odd(p: *const u8) -> Self;
+    /// [`Self::load_f32_odd`] in two parts: the top 16 bits of each f32 (the bfloat16
+    /// truncated) and its sticky bit (1 or 0), here set also where bit `lsb` of the
+    /// top bits is: an encoder that rounds to nearest even at that bit adds it with
+    /// its rounding bias (`encode::f32_lsb`).
+    unsafe fn load_f32_parts(p: *const u8, lsb: u16) -> (Self, Self);
     /// Where [`Self::BYTE_SIGNS`]: the signs of the values in the lanes of `lo` then
     /// `hi`, as bytes placed where the stores' narrowing puts their codes, 0x80 for a
     /// negative value and 0 else.
@@ -52,6 +57,9 @@ pub(crate) trait Halves: Copy {
     unsafe fn store_f32_bytes<const F: u8>(di: &mut [u8], lo: Self, hi: Self, signs: Self);
     /// Every lane `x`.
     unsafe fn splat(x: u16) -> Self;
+    /// Every lane `x`, a constant the compiler keeps (in a register or spilled) rather
+    /// than rebuilds inside the loop (AVX2: `kept_splat`); elsewhere [`Self::splat`].
+    unsafe fn kept_splat(x: u16) -> Self;
     unsafe fn and(self, other: Self) -> Self;
     unsafe fn or(self, other: Self) -> Self;
     unsafe fn xor(self, other: Self) -> Self;
@@ -142,8 +150,8 @@ macro_rules! halves_impls {
         #[cfg(target_arch = "x86_64")]
         const _: () = {
             use crate::simd::x86_64::lanes::{
-                add_magic, bf16_odd_pairs, f16x8_to_f32, f32_add_magic, f32x16_to_bf16_odd,
-                pack_pairs, pack_words, sign_bytes, signed, store_codes,
+                add_magic, bf16_odd_pairs, bf16_pairs_parts, f16x8_to_f32, f32_add_magic, f32x16_to_bf16_odd,
+                kept_splat, pack_pairs, pack_words, sign_bytes, signed, store_codes,
             };
             use std::arch::x86_64::*;
             halves_impl! {
@@ -156,8 +164,8 @@ macro_rules! halves_impls {
         #[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
         const _: () = {
             use crate::simd::x86_64::lanes::wide::{
-                add_magic, bf16_odd, f16x16_to_f32, f32x32_to_bf16_odd, store_codes,
-                word_order,
+                add_magic, bf16_odd, bf16_parts, f16x16_to_f32, f32x32_to_bf16_odd,
+                store_codes, word_order,
             };
             use std::arch::x86_64::*;
             halves_impl! {
@@ -168,7 +176,7 @@ macro_rules! halves_impls {
         };
         #[cfg(target_arch = "aarch64")]
         const _: () = {
-            use crate::simd::aarch64::lanes::{add_magic, bf16_odd, store_codes, widen};
+            use crate::simd::aarch64::lanes::{add_magic, bf16_odd, bf16_parts, store_codes, widen};
             use std::arch::aarch64::*;
             halves_impl! {
                 uint16x8_t, 8, $signs_neon, $f32_neon;
@@ -228,6 +236,20 @@ halves_impls! {
         neon: {
             let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
             bf16_odd(load(0), load(1))
+        },
+    }
+    fn load_f32_parts(p: *const u8, lsb: u16) -> (Self, Self) {
+        avx2: {
+            let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
+            bf16_pairs_parts(load(0), load(1), lsb)
+        },
+        avx512: {
+            let load = |k: usize| _mm512_loadu_si512(p.add(64 * k).cast());
+            bf16_parts(load(0), load(1), lsb)
+        },
+        neon: {
+            let load = |k: usize| vreinterpretq_u32_u8(vld1q_u8(p.add(16 * k)));
+            bf16_parts(load(0), load(1), lsb)
         },
     }
     // Every narrowing gives 0xff for a 0x1ff lane (AVX2's saturates, AVX-512's byte
@@ -293,6 +315,11 @@ halves_impls! {
     }
     fn splat(x: u16) -> Self {
         avx2: _mm256_set1_epi16(x as i16),
+        avx512: _mm512_set1_epi16(x as i16),
+        neon: vdupq_n_u16(x),
+    }
+    fn kept_splat(x: u16) -> Self {
+        avx2: kept_splat(x),
         avx512: _mm512_set1_epi16(x as i16),
         neon: vdupq_n_u16(x),
     }

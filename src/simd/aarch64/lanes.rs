@@ -46,6 +46,26 @@ pub(crate) unsafe fn bf16_odd(a: uint32x4_t, b: uint32x4_t) -> uint16x8_t {
     }
 }
 
+/// [`bf16_odd`] in two parts, the top halves and the sticky bit (1 or 0), with bit
+/// `lsb` of the top halves (0: none) counted as a low bit (`Halves::load_f32_parts`).
+///
+/// # Safety
+/// The CPU runs the NEON family.
+#[inline(always)]
+pub(crate) unsafe fn bf16_parts(
+    a: uint32x4_t,
+    b: uint32x4_t,
+    lsb: u16,
+) -> (uint16x8_t, uint16x8_t) {
+    // SAFETY: the caller runs the NEON family; registers only.
+    unsafe {
+        let high = vshrn_high_n_u32::<16>(vshrn_n_u32::<16>(a), b);
+        let low = vmovn_high_u32(vmovn_u32(a), b);
+        let low = vorrq_u16(low, vandq_u16(high, vdupq_n_u16(lsb)));
+        (high, vminq_u16(low, vdupq_n_u16(1)))
+    }
+}
+
 /// Stores 16 codes (one per byte, element order) of format `F`: as they are, packed
 /// two or four per byte (the first in the lowest bits) for the 4-bit and 2-bit
 /// formats, or four per three bytes for the 6-bit ones, by shifts and ORs within 16-bit

@@ -36,11 +36,38 @@ pub(crate) unsafe fn f32x16_to_bf16_odd(a: __m256i, b: __m256i) -> __m256i {
 pub(crate) unsafe fn bf16_odd_pairs(a: __m256i, b: __m256i) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
+        let (high, sticky) = bf16_pairs_parts(a, b, 0);
+        _mm256_or_si256(high, sticky)
+    }
+}
+
+/// [`bf16_odd_pairs`] in two parts, the top halves (the bfloat16 values truncated) and
+/// the sticky bit (1 or 0 in each lane), with bit `lsb` of the top halves (0: none)
+/// counted as a dropped bit (`Halves::load_f32_parts`): two operations more.
+#[inline(always)]
+pub(crate) unsafe fn bf16_pairs_parts(a: __m256i, b: __m256i, lsb: u16) -> (__m256i, __m256i) {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe {
         let high = _mm256_blend_epi16::<0b1010_1010>(_mm256_srli_epi32::<16>(a), b);
         let low = _mm256_blend_epi16::<0b1010_1010>(a, _mm256_slli_epi32::<16>(b));
+        let low = if lsb == 0 {
+            low
+        } else {
+            _mm256_or_si256(low, _mm256_and_si256(high, kept_splat(lsb)))
+        };
         let one = _mm256_broadcastw_epi16(opaque(_mm_cvtsi32_si128(1)));
-        _mm256_or_si256(high, _mm256_min_epu16(low, one))
+        (high, _mm256_min_epu16(low, one))
     }
+}
+
+/// Every lane `x`, broadcast from a value the compiler cannot see ([`opaque`]): a
+/// constant kept in a register or spilled, where LLVM, short of AVX2's sixteen
+/// registers, rebuilt a splat in the loop by a `vpbroadcastw` from memory (a load and a
+/// vector-ALU operation on Zen 4; a spilled value comes back as a memory operand).
+#[inline(always)]
+pub(crate) unsafe fn kept_splat(x: u16) -> __m256i {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe { _mm256_broadcastw_epi16(opaque(_mm_cvtsi32_si128(i32::from(x)))) }
 }
 
 /// `x`, as a value the compiler cannot see: LLVM rewrote the sticky bit's minimum with
@@ -390,6 +417,23 @@ pub(crate) mod wide {
             );
             let inexact = u32::from(in_a) | (u32::from(in_b) << 16);
             _mm512_mask_blend_epi16(inexact, high, _mm512_or_si512(high, _mm512_set1_epi16(1)))
+        }
+    }
+
+    /// [`bf16_odd`] in two parts, the top halves and the sticky bit (1 or 0), with bit
+    /// `lsb` of the top halves (0: none) tested too (as `super::bf16_pairs_parts`).
+    #[inline(always)]
+    pub(crate) unsafe fn bf16_parts(a: __m512i, b: __m512i, lsb: u16) -> (__m512i, __m512i) {
+        // SAFETY: the caller runs the VBMI family; registers only.
+        unsafe {
+            let high = _mm512_permutex2var_epi8(a, indices(&HIGH_HALVES), b);
+            let low = _mm512_set1_epi32(0xffff | (i32::from(lsb) << 16));
+            let (in_a, in_b) = (
+                _mm512_test_epi32_mask(a, low),
+                _mm512_test_epi32_mask(b, low),
+            );
+            let inexact = u32::from(in_a) | (u32::from(in_b) << 16);
+            (high, _mm512_maskz_mov_epi16(inexact, _mm512_set1_epi16(1)))
         }
     }
 
