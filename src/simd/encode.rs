@@ -37,9 +37,9 @@ use std::marker::PhantomData;
 /// (a 32-bit path per vector before ran FLOAT -> FLOAT8E4M3FN with `saturate = 0` at
 /// 0.42x memcpy on data that overflows now and then, then about 0.8x). FLOAT4E2M1 and
 /// FLOAT8E8M0 count thresholds and carry exponents on the bfloat16 patterns
-/// ([`fp4_codes`], [`e8m0_codes`]). Where `sticky` is given, `h` holds the bfloat16
-/// values truncated and `sticky` their sticky bits with the last kept bit counted
-/// (`Halves::load_f32_parts`, [`f32_lsb`]).
+/// ([`fp4_codes`], [`e8m0_codes`]). Where `clear` is given, `h` holds the bfloat16
+/// values truncated and `clear` the mask of the lanes whose sticky bit, with the last
+/// kept bit counted, is clear (`Halves::load_f32_parts`, [`f32_lsb`]).
 ///
 /// # Safety
 /// The CPU runs `V`'s family.
@@ -47,7 +47,7 @@ use std::marker::PhantomData;
 pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const OPT: u8>(
     h: V,
     f32_at: Option<*const u8>,
-    sticky: Option<V>,
+    clear: Option<V>,
 ) -> V {
     // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
@@ -99,18 +99,18 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
         let rebias = (src_bias - f.bias) << m;
         let (code, nan) = if rebias >= 0 {
             let bias = half_less_one - (rebias << shift);
-            let sum = abs.add(splat(bias));
-            match sticky {
+            match clear {
                 // The truncated pattern plus the bias plus the sticky bit with the last
-                // kept bit counted: rounded to nearest even (`f32_lsb`), NaN above
-                // infinity.
-                Some(s) => {
-                    let sum = sum.add(s);
+                // kept bit counted (one more, less one where it is clear): rounded to
+                // nearest even (`f32_lsb`), NaN above infinity.
+                Some(clear) => {
+                    let sum = abs.add(splat(bias + 1)).add(clear);
                     (sum.shr_signed(shift), sum.gt(splat(inf_bits + bias)))
                 }
                 None => {
                     let lsb = h.shr(shift).and(splat(1));
-                    (sum.add(lsb).shr_signed(shift), abs.gt(splat(inf_bits)))
+                    let code = abs.add(splat(bias)).add(lsb).shr_signed(shift);
+                    (code, abs.gt(splat(inf_bits)))
                 }
             }
         } else {
@@ -223,16 +223,16 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
 
 /// The bit of the bfloat16 patterns at which float format `F`'s normals round (its
 /// last kept bit), where the FLOAT steps load the values in two parts
-/// (`Halves::load_f32_parts`): the top halves `t` (the bfloat16 truncated) and a
-/// sticky bit that counts that bit too; else 0. Rounded to nearest even at the kept
-/// bit `k`, an f32 `t * 2^16 + d` gains half less one and `k` at that bit: `(half - 1)
-/// * 2^16 + 0xffff + k`, whose low half carries into `t` exactly when `d + k >= 1`. So
-/// `t` plus half less one plus `(d != 0) | k` holds the rounded value (and NaN stays
-/// above infinity in it): the shift, mask and addition of the kept bit become a mask
-/// and an OR in the sticky bit, one operation fewer per sixteen values, and the
-/// sticky bit, added last, puts the code two operations nearer the loads than ORing it
-/// into the pattern did. FLOAT6, where the subnormal codes come from the f32 values
-/// (`Halves::F32_SUBNORMALS`: the bfloat16's, rounded at other bits, would take `k`
+/// (`Halves::load_f32_parts`): the top halves `t` (the bfloat16 truncated) and the
+/// lanes whose sticky bit, that bit counted, is clear; else 0. Rounded to nearest even
+/// at the kept bit `k`, an f32 `t << 16 | d` gains `(half - 1) << 16 | 0xffff` and `k`
+/// at the bit below `t`'s, whose low half carries into `t` exactly when `d + k >= 1`.
+/// So `t` plus half less one plus `(d != 0) | k` holds the rounded value (and NaN stays
+/// above infinity in it): one operation per sixteen values fewer than rounding to odd
+/// and adding `k` (two shifts fewer), and the sticky bit, added last, puts the code
+/// two operations nearer the loads than ORing it into the pattern did.
+/// FLOAT6, where the subnormal codes come from the f32 values
+/// (`Halves::F32_SUBNORMALS`; the bfloat16's, rounded at other bits, would take `k`
 /// for a dropped bit).
 #[inline(always)]
 pub(crate) const fn f32_lsb<V: Halves, const F: u8>() -> u16 {
@@ -531,18 +531,18 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
         let p = si.as_ptr();
         let q = p.add(4 * V::LANES);
         // (No closure for the two: it would be compiled without the family's features.)
-        let ((lo, lo_sticky), (hi, hi_sticky)) = match f32_lsb::<V, F>() {
+        let ((lo, lo_clear), (hi, hi_clear)) = match f32_lsb::<V, F>() {
             0 => ((V::load_f32_odd(p), None), (V::load_f32_odd(q), None)),
             lsb => {
-                let ((lo, lo_sticky), (hi, hi_sticky)) =
+                let ((lo, lo_clear), (hi, hi_clear)) =
                     (V::load_f32_parts(p, lsb), V::load_f32_parts(q, lsb));
-                ((lo, Some(lo_sticky)), (hi, Some(hi_sticky)))
+                ((lo, Some(lo_clear)), (hi, Some(hi_clear)))
             }
         };
         let signs = store_signs::<V, F>(lo, hi);
         let (lo, hi) = (
-            encode_halves::<V, 1, F, OPT>(lo, Some(p), lo_sticky),
-            encode_halves::<V, 1, F, OPT>(hi, Some(q), hi_sticky),
+            encode_halves::<V, 1, F, OPT>(lo, Some(p), lo_clear),
+            encode_halves::<V, 1, F, OPT>(hi, Some(q), hi_clear),
         );
         if UNPACKED {
             V::store_f32_bytes::<F>(di, lo, hi, signs);

@@ -28,9 +28,9 @@ pub(crate) trait Halves: Copy {
     /// [`Self::store_f32_codes`] puts back: the encoders work lane by lane.
     unsafe fn load_f32_odd(p: *const u8) -> Self;
     /// [`Self::load_f32_odd`] in two parts: the top 16 bits of each f32 (the bfloat16
-    /// truncated) and its sticky bit (1 or 0), here set also where bit `lsb` of the
-    /// top bits is: an encoder that rounds to nearest even at that bit adds it with
-    /// its rounding bias (`encode::f32_lsb`).
+    /// truncated) and a mask of the lanes whose sticky bit is clear, the sticky bit
+    /// here set also where bit `lsb` of the top bits is: an encoder that rounds to
+    /// nearest even at that bit adds it with its rounding bias (`encode::f32_lsb`).
     unsafe fn load_f32_parts(p: *const u8, lsb: u16) -> (Self, Self);
     /// Where [`Self::BYTE_SIGNS`]: the signs of the values in the lanes of `lo` then
     /// `hi`, as bytes placed where the stores' narrowing puts their codes, 0x80 for a

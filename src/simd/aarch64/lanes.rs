@@ -46,8 +46,8 @@ pub(crate) unsafe fn bf16_odd(a: uint32x4_t, b: uint32x4_t) -> uint16x8_t {
     }
 }
 
-/// [`bf16_odd`] in two parts, the top halves and the sticky bit (1 or 0), with bit
-/// `lsb` of the top halves (0: none) counted as a low bit (`Halves::load_f32_parts`).
+/// [`bf16_odd`] in two parts, the top halves and the mask of the lanes whose sticky bit
+/// is clear, bit `lsb` of the top halves counted as a low bit (`Halves::load_f32_parts`).
 ///
 /// # Safety
 /// The CPU runs the NEON family.
@@ -62,7 +62,7 @@ pub(crate) unsafe fn bf16_parts(
         let high = vshrn_high_n_u32::<16>(vshrn_n_u32::<16>(a), b);
         let low = vmovn_high_u32(vmovn_u32(a), b);
         let low = vorrq_u16(low, vandq_u16(high, vdupq_n_u16(lsb)));
-        (high, vminq_u16(low, vdupq_n_u16(1)))
+        (high, vceqzq_u16(low))
     }
 }
 

@@ -36,27 +36,29 @@ pub(crate) unsafe fn f32x16_to_bf16_odd(a: __m256i, b: __m256i) -> __m256i {
 pub(crate) unsafe fn bf16_odd_pairs(a: __m256i, b: __m256i) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
-        let (high, sticky) = bf16_pairs_parts(a, b, 0);
-        _mm256_or_si256(high, sticky)
+        let high = _mm256_blend_epi16::<0b1010_1010>(_mm256_srli_epi32::<16>(a), b);
+        let low = _mm256_blend_epi16::<0b1010_1010>(a, _mm256_slli_epi32::<16>(b));
+        let one = _mm256_broadcastw_epi16(opaque(_mm_cvtsi32_si128(1)));
+        _mm256_or_si256(high, _mm256_min_epu16(low, one))
     }
 }
 
-/// [`bf16_odd_pairs`] in two parts, the top halves (the bfloat16 values truncated) and
-/// the sticky bit (1 or 0 in each lane), with bit `lsb` of the top halves (0: none)
-/// counted as a dropped bit (`Halves::load_f32_parts`): two operations more.
+/// [`bf16_odd_pairs`] in two parts (`Halves::load_f32_parts`): the top halves (the
+/// bfloat16 values truncated), and a mask of the lanes whose sticky bit is clear, bit
+/// `lsb` of the top half counted: a 32-bit compare with zero of each f32's low half and
+/// that bit, whose two 16-bit halves agree, so one word blend gathers `a`'s and `b`'s
+/// where their values sit: one operation more than [`bf16_odd_pairs`] and one shift
+/// fewer, the mask three operations from the loads (the sticky bit there four), and
+/// the encoder adds the kept bit with it (no shift, mask and addition of its own).
 #[inline(always)]
 pub(crate) unsafe fn bf16_pairs_parts(a: __m256i, b: __m256i, lsb: u16) -> (__m256i, __m256i) {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
         let high = _mm256_blend_epi16::<0b1010_1010>(_mm256_srli_epi32::<16>(a), b);
-        let low = _mm256_blend_epi16::<0b1010_1010>(a, _mm256_slli_epi32::<16>(b));
-        let low = if lsb == 0 {
-            low
-        } else {
-            _mm256_or_si256(low, _mm256_and_si256(high, kept_splat(lsb)))
-        };
-        let one = _mm256_broadcastw_epi16(opaque(_mm_cvtsi32_si128(1)));
-        (high, _mm256_min_epu16(low, one))
+        let tested = _mm256_set1_epi32(0xffff | (i32::from(lsb) << 16));
+        let clear =
+            |x: __m256i| _mm256_cmpeq_epi32(_mm256_and_si256(x, tested), _mm256_setzero_si256());
+        (high, _mm256_blend_epi16::<0b1010_1010>(clear(a), clear(b)))
     }
 }
 
@@ -420,8 +422,9 @@ pub(crate) mod wide {
         }
     }
 
-    /// [`bf16_odd`] in two parts, the top halves and the sticky bit (1 or 0), with bit
-    /// `lsb` of the top halves (0: none) tested too (as `super::bf16_pairs_parts`).
+    /// [`bf16_odd`] in two parts, the top halves and the mask of the lanes whose
+    /// sticky bit is clear, bit `lsb` of the top halves tested too (as
+    /// `super::bf16_pairs_parts`).
     #[inline(always)]
     pub(crate) unsafe fn bf16_parts(a: __m512i, b: __m512i, lsb: u16) -> (__m512i, __m512i) {
         // SAFETY: the caller runs the VBMI family; registers only.
@@ -433,7 +436,7 @@ pub(crate) mod wide {
                 _mm512_test_epi32_mask(b, low),
             );
             let inexact = u32::from(in_a) | (u32::from(in_b) << 16);
-            (high, _mm512_maskz_mov_epi16(inexact, _mm512_set1_epi16(1)))
+            (high, _mm512_movm_epi16(!inexact))
         }
     }
 
