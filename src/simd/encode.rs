@@ -35,11 +35,11 @@ use std::marker::PhantomData;
 /// mispredicted on data around the smallest normal: FLOAT -> FLOAT8E4M3FN 0.74 -> 0.91x
 /// memcpy on values in [-1, 1] on AVX2); NaN and overflow are blended to their codes
 /// (a 32-bit path per vector before ran FLOAT -> FLOAT8E4M3FN with `saturate = 0` at
-/// 0.42x memcpy on data that overflows now and then, then about 0.8x). FLOAT4E2M1 and
-/// FLOAT8E8M0 count thresholds and carry exponents on the bfloat16 patterns
-/// ([`fp4_codes`], [`e8m0_codes`]). Where `clear` is given, `h` holds the bfloat16
-/// values truncated and `clear` the mask of the lanes whose sticky bit, with the last
-/// kept bit counted, is clear (`Halves::load_f32_parts`, [`f32_lsb`]).
+/// 0.42x memcpy on data that overflows now and then, then about 0.8x). FLOAT8E8M0
+/// carries exponents on the bfloat16 patterns ([`e8m0_codes`]); FLOAT4E2M1 is not
+/// encoded here but in bytes ([`fp4_bytes`]). Where `clear` is given, `h` holds the
+/// bfloat16 values truncated and `clear` the mask of the lanes whose sticky bit, with
+/// the last kept bit counted, is clear (`Halves::load_f32_parts`, [`f32_lsb`]).
 ///
 /// # Safety
 /// The CPU runs `V`'s family.
@@ -52,14 +52,11 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
     // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
         let f = &FORMATS[F as usize];
-        if matches!(f.kind, Kind::Fp4 | Kind::E8m0) {
-            // FLOAT16's own layout has no rule for these two here: through f32 (exact)
-            // and bfloat16 to odd, which keeps what their rules test.
+        if f.kind == Kind::E8m0 {
+            // FLOAT16's own layout has no rule for it here: through f32 (exact) and
+            // bfloat16 to odd, which keeps what its rules test.
             let h = if SRC == 0 { h.f16_to_bf16_odd() } else { h };
-            return match f.kind {
-                Kind::Fp4 => fp4_codes(h),
-                _ => e8m0_codes::<V, OPT>(h),
-            };
+            return e8m0_codes::<V, OPT>(h);
         }
         // FLOAT6's constants kept (AVX2 rebuilt two of them in the loop).
         let splat = |x: i32| {
@@ -286,51 +283,6 @@ const fn subnormal_magic<const F: u8>() -> u32 {
     ((151 - f.bias - f.man_bits as i32) << 23) as u32
 }
 
-/// FLOAT4E2M1 codes (one per 16-bit lane) of bfloat16 values (exact, or rounded to odd
-/// from f32). From 1 (the smallest normal) up, bfloat16's mantissa is rounded to
-/// nearest even at its first bit and the exponent rebiased, as [`encode_halves`] does,
-/// and capped at the largest code (saturation, infinity included). Below 1 the code
-/// counts the two rounding thresholds passed: 0.25, whose tie goes down to the even
-/// code 0 (passed when the magnitude is above it), and 0.75, whose tie goes up to 2
-/// (passed when at least it: above the pattern one below). With the sticky bit of the
-/// rounding to odd, both tests are exact on the 16-bit patterns. Below 1 the normal
-/// rule, which reads the lane as if its exponent were the format's smallest or lower,
-/// gives at most that count, and from 1 up the count is 2 and the normal code at least
-/// 2: the larger of the two (signed) is the code, with no compare against 1 and no
-/// blend (5.8 -> 5.95 G values/s in L2 on AVX2, 7.2 -> 7.5 on AVX-512; Zen 4). NaN
-/// takes 8 (a blend: on 512-bit vectors the mask register selects, where subtracting
-/// it as a vector costs one more operation) and the sign goes in by XOR: +NaN gives
-/// 0x8 and -NaN 0x0, as `lowp::encode_f32` has it, and every other code (at most 7)
-/// gains its sign bit.
-/// Three compares where counting all eight thresholds took eight: on 512-bit vectors,
-/// where a compare gives a mask register and each mask summed costs one more
-/// operation, FLOAT -> FLOAT4E2M1 in L2 went from 1.21 to 1.58x a DRAM memcpy (Zen 4)
-/// with four; the AVX2 builds measured the same.
-///
-/// # Safety
-/// The CPU runs `V`'s family.
-#[inline(always)]
-pub(crate) unsafe fn fp4_codes<V: Halves>(h: V) -> V {
-    // SAFETY: the caller runs `V`'s family; registers only.
-    unsafe {
-        let splat = |x: i32| V::splat(x as u16);
-        let abs = h.and(splat(0x7fff));
-        // The rounding bias (a half less one, plus the last kept bit) and the rebias
-        // (bfloat16's exponent bias less the format's, 127 - 1, at the format's one
-        // mantissa bit) added as one constant before the shift.
-        // Below 0.5 the sum is negative, which the arithmetic shift keeps.
-        let lsb = abs.shr(6).and(splat(1));
-        let normal = abs.add(splat(31 - (252 << 6))).add(lsb).shr_signed(6);
-        // Below 1: minus the thresholds passed (each a lane of all ones).
-        let small = splat(0)
-            .sub(abs.gt(splat(0x3e80)))
-            .sub(abs.gt(splat(0x3f3f)));
-        let code = normal.max_signed(small).min(splat(7));
-        let magnitudes = V::select(abs.gt(splat(0x7f80)), splat(8), code);
-        magnitudes.xor(h.shr(12).and(splat(0x8)))
-    }
-}
-
 /// The FLOAT4E2M1 code of each bfloat16 pattern (exact, or rounded to odd from f32) as
 /// a key in 16-bit lanes, `(d, q)`: `d` the magnitude from 0.25 up in steps of 1/16 of a
 /// binade, rounded to odd (so a rounding threshold of the format, a multiple of 1/8 of
@@ -344,7 +296,6 @@ pub(crate) unsafe fn fp4_codes<V: Halves>(h: V) -> V {
 ///
 /// # Safety
 /// The CPU runs `V`'s family.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 unsafe fn fp4_keys<V: Halves>(h: V) -> (V, V) {
     // SAFETY: the caller runs `V`'s family; registers only.
@@ -361,7 +312,6 @@ unsafe fn fp4_keys<V: Halves>(h: V) -> (V, V) {
 /// `FP4_BASE[d / 4]`, plus one where `d` is above `FP4_STEP[d / 4]` (127: never), each
 /// plus 8 ([`fp4_byte_magnitudes`]); from `d / 4` = 10 (at 6.25, or above 127 where
 /// narrowed) the code is 7, saturated.
-#[cfg(target_arch = "x86_64")]
 const FP4_BASE: [u8; 16] = {
     let base = [0, 1, 1, 2, 2, 3, 4, 5, 6, 7, 7];
     let mut table = [15; 16];
@@ -374,7 +324,6 @@ const FP4_BASE: [u8; 16] = {
 };
 
 /// See [`FP4_BASE`].
-#[cfg(target_arch = "x86_64")]
 const FP4_STEP: [u8; 16] = [
     0, 127, 127, 127, 18, 21, 26, 29, 34, 127, 127, 127, 127, 127, 127, 127,
 ];
@@ -391,9 +340,8 @@ const FP4_STEP: [u8; 16] = [
 ///
 /// # Safety
 /// The CPU runs `V`'s family.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) unsafe fn fp4_byte_magnitudes<V: Halves>(lo: V, hi: V) -> V {
+unsafe fn fp4_byte_magnitudes<V: Halves>(lo: V, hi: V) -> V {
     // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
         let (d_lo, q_lo) = fp4_keys(lo);
@@ -403,6 +351,31 @@ pub(crate) unsafe fn fp4_byte_magnitudes<V: Halves>(lo: V, hi: V) -> V {
         let base = V::table_bytes(&FP4_BASE, q);
         let step = V::table_bytes(&FP4_STEP, q);
         base.sub_bytes(d.gt_bytes(step))
+    }
+}
+
+/// The FLOAT4E2M1 codes of the FLOAT16 or BFLOAT16 values (`SRC`: 0, 1; exact, or
+/// rounded to odd from f32) in `lo` then `hi`, as bytes in the order of
+/// `Halves::narrow_signed` ([`fp4_byte_magnitudes`]), with their signs: XOR 8 looked
+/// up by the signed narrowing of the values (`Halves::nonnegative_bytes`: 8 where not
+/// negative), so +NaN gives 0x8 and -NaN 0x0, as `lowp::encode_f32` has it, and every
+/// other code its sign bit. FLOAT16 goes through f32 (exact) to bfloat16 to odd first,
+/// which keeps what the key tests. The one FLOAT4E2M1 encoder of every tier, packed
+/// and unpacked (`Halves::store_fp4`).
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+pub(crate) unsafe fn fp4_bytes<V: Halves, const SRC: u8>(lo: V, hi: V) -> V {
+    // SAFETY: the caller runs `V`'s family; registers only.
+    unsafe {
+        let (lo, hi) = if SRC == 0 {
+            (lo.f16_to_bf16_odd(), hi.f16_to_bf16_odd())
+        } else {
+            (lo, hi)
+        };
+        let signs = V::narrow_signed(lo, hi).nonnegative_bytes(8);
+        fp4_byte_magnitudes(lo, hi).xor(signs)
     }
 }
 
@@ -530,6 +503,10 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
     unsafe {
         let p = si.as_ptr();
         let q = p.add(4 * V::LANES);
+        if FORMATS[F as usize].kind == Kind::Fp4 {
+            let (lo, hi) = (V::load_f32_odd(p), V::load_f32_odd(q));
+            return V::store_f32_fp4(di, fp4_bytes::<V, 1>(lo, hi), UNPACKED);
+        }
         // (No closure for the two: it would be compiled without the family's features.)
         let ((lo, lo_clear), (hi, hi_clear)) = match f32_lsb::<V, F>() {
             0 => ((V::load_f32_odd(p), None), (V::load_f32_odd(q), None)),
@@ -579,6 +556,9 @@ unsafe fn encode_half_step<
     unsafe {
         let p = si.as_ptr();
         let (lo, hi) = (V::load(p), V::load(p.add(2 * V::LANES)));
+        if FORMATS[F as usize].kind == Kind::Fp4 {
+            return V::store_fp4(di, fp4_bytes::<V, SRC>(lo, hi), UNPACKED);
+        }
         let signs = store_signs::<V, F>(lo, hi);
         let lo = encode_halves::<V, SRC, F, OPT>(lo, None, None);
         let hi = encode_halves::<V, SRC, F, OPT>(hi, None, None);

@@ -85,7 +85,7 @@ pub(crate) trait Halves: Copy {
     /// `yes` where `mask` is set, `no` elsewhere.
     unsafe fn select(mask: Self, yes: Self, no: Self) -> Self;
     /// FLOAT16 patterns to bfloat16 rounded to odd, through f32 (exact): for the formats
-    /// whose rules are written on bfloat16's layout ([`fp4_codes`], [`e8m0_codes`]).
+    /// whose rules are written on bfloat16's layout (`encode::fp4_bytes`, [`e8m0_codes`]).
     unsafe fn f16_to_bf16_odd(self) -> Self;
     /// Each lane's magnitude (`SRC`: 0 FLOAT16, 1 BFLOAT16) widened to f32 exactly, the
     /// f32 whose bits are `magic` added by the FPU (rounding to nearest even, no flush
@@ -99,28 +99,32 @@ pub(crate) trait Halves: Copy {
     /// Arithmetic shift right by `n` (below 16; a constant after inlining): a negative
     /// lane stays negative.
     unsafe fn shr_signed(self, n: u32) -> Self;
-    // The byte operations, for FLOAT4E2M1's codes (`encode::fp4_byte_magnitudes`),
-    // which only the AVX2 step takes so far: NEON and AVX-512 encode it in 16-bit lanes
-    // (`encode::fp4_codes`).
+    // The byte operations, for FLOAT4E2M1's codes (`encode::fp4_bytes`).
     /// The lanes of `lo` then `hi` narrowed to bytes with signed saturation, in the order
     /// the ISA's narrowing gives them (AVX2 and AVX-512: 128-bit lane by 128-bit lane,
     /// eight bytes of `lo` then eight of `hi`; NEON: `lo` then `hi`). The byte operations
     /// below take and give such vectors of bytes.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     unsafe fn narrow_signed(lo: Self, hi: Self) -> Self;
     /// Each byte `i` looked up in `table`: `table[i]` for `i` below 16, 0 for `i` of
     /// 0x80 or more (a negative byte); other bytes give an unspecified value.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     unsafe fn table_bytes(table: &[u8; 16], idx: Self) -> Self;
     /// Signed minimum of bytes.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     unsafe fn min_bytes(self, other: Self) -> Self;
     /// Signed `self > other` of bytes (a byte of all ones where true).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     unsafe fn gt_bytes(self, other: Self) -> Self;
     /// Wrapping subtraction of bytes.
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     unsafe fn sub_bytes(self, other: Self) -> Self;
+    /// `v` in each byte that is not negative (signed), 0 in each that is: with the bytes
+    /// of [`Self::narrow_signed`] of the values, `v` where a value is not negative.
+    unsafe fn nonnegative_bytes(self, v: u8) -> Self;
+    /// Stores FLOAT4E2M1 codes, one per byte in the order of [`Self::narrow_signed`] of
+    /// two vectors of element order (`lo` then `hi`), into `di`: packed two per byte
+    /// (`LANES` bytes, the first code in the low nibble) or, `unpacked`, one per byte
+    /// (`2 * LANES` bytes).
+    unsafe fn store_fp4(di: &mut [u8], bytes: Self, unpacked: bool);
+    /// As [`Self::store_fp4`], the bytes from two vectors in the order of
+    /// [`Self::load_f32_odd`].
+    unsafe fn store_f32_fp4(di: &mut [u8], bytes: Self, unpacked: bool);
 }
 
 /// Implements [`Halves`] for each ISA's vector from the table below: one row per
@@ -151,7 +155,7 @@ macro_rules! halves_impls {
         const _: () = {
             use crate::simd::x86_64::lanes::{
                 add_magic, bf16_odd_pairs, bf16_pairs_parts, f16x8_to_f32, f32_add_magic, f32x16_to_bf16_odd,
-                kept_splat, pack_pairs, pack_words, sign_bytes, signed, store_codes,
+                kept_splat, pack_pairs, pack_words, sign_bytes, signed, store_codes, unzip_pairs,
             };
             use std::arch::x86_64::*;
             halves_impl! {
@@ -164,7 +168,7 @@ macro_rules! halves_impls {
         #[clippy::msrv = "1.89"] // tcast_avx512: built by Rust 1.89 or later only (build.rs)
         const _: () = {
             use crate::simd::x86_64::lanes::wide::{
-                add_magic, bf16_odd, bf16_parts, f16x16_to_f32, f32x32_to_bf16_odd,
+                add_magic, bf16_odd, bf16_parts, f16x16_to_f32, f32x32_to_bf16_odd, fp4_pairs,
                 store_codes, word_order,
             };
             use std::arch::x86_64::*;
@@ -362,6 +366,61 @@ halves_impls! {
             vreinterpretq_u16_u8(vqtbl1q_u8(t, vreinterpretq_u8_u16(idx)))
         },
     }
+    fn store_fp4(di: &mut [u8], bytes: Self, unpacked: bool) -> () {
+        avx2: {
+            if unpacked {
+                let codes = _mm256_permute4x64_epi64::<0b11_01_10_00>(bytes);
+                _mm256_storeu_si256(di.as_mut_ptr().cast(), codes)
+            } else {
+                // Pairs of adjacent codes into one byte each; each 128-bit lane then
+                // holds four bytes of `lo` and four of `hi`, which the interleave of
+                // 32-bit units puts in order.
+                let words = _mm256_maddubs_epi16(bytes, _mm256_set1_epi16(0x1001));
+                let packed = _mm256_packus_epi16(words, words);
+                let low = _mm256_castsi256_si128(packed);
+                let ordered = _mm_unpacklo_epi32(low, _mm256_extracti128_si256::<1>(packed));
+                _mm_storeu_si128(di.as_mut_ptr().cast(), ordered)
+            }
+        },
+        avx512: {
+            if unpacked {
+                let codes = _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), bytes);
+                _mm512_storeu_si512(di.as_mut_ptr().cast(), codes)
+            } else {
+                let words = _mm512_maddubs_epi16(bytes, _mm512_set1_epi16(0x1001));
+                let ordered = _mm512_permutexvar_epi8(fp4_pairs(), words);
+                _mm256_storeu_si256(di.as_mut_ptr().cast(), _mm512_castsi512_si256(ordered))
+            }
+        },
+        neon: {
+            if unpacked {
+                vst1q_u8(di.as_mut_ptr(), vreinterpretq_u8_u16(bytes))
+            } else {
+                // Word k holds codes 2k and 2k + 1: the second moves down into the high
+                // nibble of the low byte, which the narrowing keeps.
+                vst1_u8(di.as_mut_ptr(), vmovn_u16(vsraq_n_u16::<4>(bytes, bytes)))
+            }
+        },
+    }
+    fn store_f32_fp4(di: &mut [u8], bytes: Self, unpacked: bool) -> () {
+        avx2: {
+            // Each 128-bit lane: four-code groups 0, 2, 4, 6 (low), 1, 3, 5, 7 (high).
+            let groups = _mm256_shuffle_epi8(bytes, unzip_pairs());
+            if unpacked {
+                let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+                let codes = _mm256_permutevar8x32_epi32(groups, order);
+                _mm256_storeu_si256(di.as_mut_ptr().cast(), codes)
+            } else {
+                let words = _mm256_maddubs_epi16(groups, _mm256_set1_epi16(0x1001));
+                let packed = _mm256_packus_epi16(words, words);
+                let low = _mm256_castsi256_si128(packed);
+                let ordered = _mm_unpacklo_epi16(low, _mm256_extracti128_si256::<1>(packed));
+                _mm_storeu_si128(di.as_mut_ptr().cast(), ordered)
+            }
+        },
+        avx512: Self::store_fp4(di, bytes, unpacked),
+        neon: Self::store_fp4(di, bytes, unpacked),
+    }
     fn select(mask: Self, yes: Self, no: Self) -> Self {
         avx2: _mm256_blendv_epi8(no, yes, mask),
         avx512: _mm512_mask_blend_epi16(_mm512_movepi16_mask(mask), no, yes),
@@ -465,6 +524,14 @@ halves_impls! {
         neon: {
             let (a, b) = (vreinterpretq_u8_u16(self), vreinterpretq_u8_u16(other));
             vreinterpretq_u16_u8(vsubq_u8(a, b))
+        },
+    }
+    self fn nonnegative_bytes(self, v: u8) {
+        avx2: _mm256_shuffle_epi8(_mm256_set1_epi8(v as i8), self),
+        avx512: _mm512_shuffle_epi8(_mm512_set1_epi8(v as i8), self),
+        neon: {
+            let nonnegative = vcgezq_s8(vreinterpretq_s8_u16(self));
+            vreinterpretq_u16_u8(vandq_u8(nonnegative, vdupq_n_u8(v)))
         },
     }
     self fn shr_signed(self, n: u32) {

@@ -628,7 +628,7 @@ unsafe fn encode_f32_int_step<const F: u8, const UNPACKED: bool>(si: &[u8], di: 
 /// 32 f32 values (the 128 bytes at `si`) as FLOAT4E2M1 codes in 16-bit words, two
 /// codes per word (`c[2k] + 16 * c[2k+1]`, below 256): rounded to bfloat16 to odd, a key
 /// per value in 16-bit lanes and the codes looked up from it in bytes
-/// (`encode::fp4_byte_magnitudes`), nibbles paired by a multiply-add. The packs work
+/// (`encode::fp4_bytes`), nibbles paired by a multiply-add. The packs work
 /// within 128-bit lanes: the low one holds the words of four-code groups 0, 2, 4, 6,
 /// the high one of 1, 3, 5, 7, which the callers interleave.
 ///
@@ -643,16 +643,14 @@ unsafe fn fp4_words(si: &[u8]) -> __m256i {
         let load = |k: usize| _mm256_loadu_si256(p.add(32 * k).cast());
         // Sixteen values each, in `bf16_odd_pairs`' order (loads 0 and 1, 2 and 3
         // interleaved), encoded as bytes of the signed pack's order
-        // (`encode::fp4_byte_magnitudes`: each code XOR 8, NaN 0); the signs go in by
-        // XOR with 8 looked up by the signed pack of the values (0 where negative).
+        // (`encode::fp4_bytes`, every tier's FLOAT4E2M1 encoder).
         let (lo, hi) = (
             bf16_odd_pairs(load(0), load(1)),
             bf16_odd_pairs(load(2), load(3)),
         );
-        let signs = _mm256_shuffle_epi8(_mm256_set1_epi8(8), _mm256_packs_epi16(lo, hi));
         // Bytes per 128-bit lane, four-code groups: low lane 0, 2, 4, 6, high lane 1,
         // 3, 5, 7 (pairs adjacent).
-        let bytes = _mm256_xor_si256(encode::fp4_byte_magnitudes(lo, hi), signs);
+        let bytes = encode::fp4_bytes::<__m256i, 1>(lo, hi);
         // The shuffle's indices hidden from the compiler (`lanes::opaque`), which
         // otherwise applied it to each of the four byte vectors `bytes` is made of (three
         // operations more per 32 values); the broadcast is hoisted out of the loop.

@@ -389,6 +389,22 @@ pub(crate) mod wide {
         order
     };
 
+    /// Byte `i` of the permute that gathers FLOAT4E2M1's code pairs (the low bytes of
+    /// the 16-bit words of `Halves::store_fp4`'s multiply-add, in the order of the
+    /// signed narrowing: in each 128-bit lane four words of `lo`, then four of `hi`) in
+    /// element order: 64 bytes to 32.
+    const FP4_PAIRS: [u8; 64] = {
+        let mut order = [0u8; 64];
+        let mut i = 0;
+        while i < 32 {
+            let pair = i % 16;
+            let word = 8 * (pair / 4) + 4 * (i / 16) + pair % 4;
+            order[i] = 2 * word as u8;
+            i += 1;
+        }
+        order
+    };
+
     /// A byte permute's indices as a vector.
     #[inline(always)]
     unsafe fn indices(order: &[u8; 64]) -> __m512i {
@@ -402,6 +418,14 @@ pub(crate) mod wide {
     pub(crate) unsafe fn word_order() -> __m512i {
         // SAFETY: the caller runs the VBMI family.
         unsafe { indices(&WORD_ORDER) }
+    }
+
+    /// The permute (`vpermb`) that puts FLOAT4E2M1's code pairs in element order
+    /// ([`FP4_PAIRS`]).
+    #[inline(always)]
+    pub(crate) unsafe fn fp4_pairs() -> __m512i {
+        // SAFETY: the caller runs the VBMI family.
+        unsafe { indices(&FP4_PAIRS) }
     }
 
     /// 32 f32 (as bits, two vectors) rounded to bfloat16 to odd, in element order: the
