@@ -18,7 +18,9 @@
 #      middle of tcast_cast_options or of tcast_error, a field added at the end of
 #      tcast_cast_options, which tcast_cast_options_default returns by value, and a
 #      removed export must fail; a change inside the opaque tcast_np_dtype must pass),
-#      each built and compared.
+#      in three builds: the two changes that must pass in one, those that must fail in
+#      two (changes of one line or of one struct's layout never share a build), each of
+#      these shown in the report of the refusing comparison.
 #   4. The static library: `nm -g --defined-only` of libtensorcast.a shows tcast_* only;
 #      test_status links it and runs; and a C program (tests/coexist/main.c) links it
 #      beside a Rust static library built by another rustc (tests/coexist: the rustup
@@ -36,8 +38,8 @@
 # TCAST_ABI_OPT_LEVEL says otherwise or --bless; incremental) in build/abi/cmake, with
 # its own cargo target directory build/abi/target, of a copy of the sources in
 # build/abi/variants/src: checks 1, 2, 3 and 4 read its libraries as built from the
-# unchanged copy, then the changed copies of check 3 are built by the same CMake build,
-# one incremental build after another (last, as they change its libraries); the other
+# unchanged copy, then the three changed copies of check 3 are built by the same CMake
+# build, one incremental build after another (last, as they change its libraries); the other
 # Rust library in build/abi/coexist-*. Installs what is missing (Debian/Ubuntu): cmake,
 # make, a C compiler, binutils, abigail-tools, dpkg-dev. Ends with "abi: N passed, M
 # failed" and exits nonzero on any failure.
@@ -100,10 +102,12 @@ abidw_baseline() {
 # additions left out, 0 when nothing but additions changed. abidiff's status is a bit
 # set: 1 error, 2 usage error, 4 ABI change, 8 incompatible ABI change. libabigail 2.2
 # gives 4, not 8, for a changed parameter list or struct layout, so any bit fails.
+# With a second argument, writes the report of the comparison that gives the status (the
+# additions left out) into that file.
 abi_verdict() {
-  local lib=$1 status=0
+  local lib=$1 refused=${2:-/dev/null} status=0
   abidiff --suppressions "$suppressions" "$baseline" "$lib" >&2 || true
-  abidiff --no-added-syms --suppressions "$suppressions" "$baseline" "$lib" >/dev/null ||
+  abidiff --no-added-syms --suppressions "$suppressions" "$baseline" "$lib" >"$refused" ||
     status=$?
   echo "$status"
 }
@@ -275,7 +279,9 @@ step "the ABI gate: abidiff against ${baseline}"
 baseline_gate() {
   [ -f "$baseline" ] || fail "$baseline is missing (bash scripts/test-abi.sh --bless writes it)"
   local status
-  status=$(abi_verdict "$so")
+  # Kept: the added functions it counts are those of the release the variants add to.
+  status=$(abi_verdict "$so" 2>"$variants/unchanged.report")
+  cat "$variants/unchanged.report"
   echo "abidiff's status with additions filtered out: $(describe_status "$status")"
   [ "$status" -eq 0 ] || fail "the ABI changed incompatibly since $baseline"
 }
@@ -295,16 +301,21 @@ edit() {
   rm -f "$file.before"
 }
 
-# variant NAME EXPECT [EDIT-FUNCTION]: starts the copy afresh, applies the edits, builds,
+# variant NAME EXPECT EDIT-FUNCTION...: starts the copy afresh, applies the edits, builds,
 # and checks the gate's verdict: EXPECT is pass (status 0) or fail (the ABI-change bit
-# set, and neither error bit: abidiff failing to read a file proves nothing).
+# set, and neither error bit: abidiff failing to read a file proves nothing). Keeps the
+# full report in NAME.report and the refusing comparison's (--no-added-syms: what sets
+# the status) in NAME.refused.
 variant() {
-  local name=$1 expect=$2 edits=${3:-} lib status
+  local name=$1 expect=$2 edit_function lib status
+  shift 2
   rm -rf "$copy/src"
   cp -R "$variants/pristine/src" "$copy/src"
-  [ -z "$edits" ] || "$edits"
+  for edit_function in "$@"; do
+    "$edit_function"
+  done
   lib=$(build_variant)
-  status=$(abi_verdict "$lib" 2>"$variants/$name.report")
+  status=$(abi_verdict "$lib" "$variants/$name.refused" 2>"$variants/$name.report")
   sed 's/^/    /' "$variants/$name.report"
   echo "verdict: $(describe_status "$status")"
   case $expect in
@@ -318,7 +329,13 @@ variant() {
   esac
 }
 
-unchanged() { :; }
+# refused NAME CHANGE LINE: the refusing comparison of variant NAME reports LINE, so CHANGE
+# fails the gate on its own: abidiff's status with --no-added-syms is nonzero exactly when
+# that report lists a change, whichever.
+refused() {
+  grep -F -- "$3" "$variants/$1.refused" || fail "the refusing report does not show $2 ($3)"
+}
+
 
 added_export() {
   cat >>"$copy/src/ffi/status.rs" <<'EOF'
@@ -336,26 +353,10 @@ added_count() {
   count=$(grep -o -m 1 '[0-9]* Added functions\{0,1\}$' "$1" | cut -d' ' -f1 || true)
   echo "${count:-0}"
 }
-check_added() {
-  variant added pass added_export
-  # One more than the unchanged sources add to the baseline (the exports added since the
-  # last release, such as tcast_cast_options_init, are in both).
-  local since_release
-  since_release=$(added_count "$variants/unchanged.report")
-  [ "$(added_count "$variants/added.report")" -eq $((since_release + 1)) ] ||
-    fail "abidiff did not see the addition (expected $((since_release + 1)) added functions)"
-  grep -q "tcast_abi_gate_added@@$node" "$variants/added.report" || fail "not as tcast_abi_gate_added@@$node"
-}
-
 changed_signature() {
   edit src/ffi/status.rs 'pub extern "C" fn tcast_version() -> *const c_char {' \
     'pub extern "C" fn tcast_version(needed: *mut u64) -> *const c_char {
     let _ = needed;'
-}
-check_signature() {
-  variant signature fail changed_signature
-  grep -q "parameter 1 of type 'u64\*' was added" "$variants/signature.report" ||
-    fail "the report does not name the added parameter"
 }
 
 options_field() {
@@ -367,21 +368,11 @@ options_field() {
   edit src/ffi/cast.rs '        saturate: i32::from(d.saturate),' '        saturate: i32::from(d.saturate),
         inserted: 0,'
 }
-check_options_field() {
-  variant options-field fail options_field
-  grep -q "'i32 round_mode' offset changed from 64 to 96" "$variants/options-field.report" ||
-    fail "the report does not show round_mode moving"
-}
 
 error_field() {
   edit src/ffi/types.rs '    pub status: i32,' '    pub status: i32,
     /// Inserted by scripts/test-abi.sh.
     pub inserted: i64,'
-}
-check_error_field() {
-  variant error-field fail error_field
-  grep -q "'i64 index' offset changed from 64 to 128" "$variants/error-field.report" ||
-    fail "the report does not show index moving"
 }
 
 options_field_at_end() {
@@ -391,19 +382,10 @@ options_field_at_end() {
   edit src/ffi/cast.rs '        saturate: i32::from(d.saturate),' '        saturate: i32::from(d.saturate),
         added_at_end: 0,'
 }
-check_options_field_at_end() {
-  variant options-field-at-end fail options_field_at_end
-  grep -q "'i32 added_at_end', at offset 256" "$variants/options-field-at-end.report" ||
-    fail "the report does not show the field added at the end"
-}
 
 removed_export() {
   edit src/ffi/status.rs 'pub extern "C" fn tcast_version() -> *const c_char {' \
     'pub extern "C" fn tcast_version_renamed() -> *const c_char {'
-}
-check_removed() {
-  variant removed fail removed_export
-  grep -q "1 Removed function" "$variants/removed.report" || fail "abidiff did not see the removal"
 }
 
 opaque_change() {
@@ -413,15 +395,6 @@ opaque_change() {
   perl -0pi -e 's/^( *)Ok\(Parsed \{$/$1Ok(Parsed {\n$1    inserted: [0; 3],/mg' \
     "$copy/src/np/dtype/grammar.rs"
   grep -q 'inserted: \[0; 3\],' "$copy/src/np/dtype/grammar.rs" || fail "grammar.rs: no initializer edited"
-}
-check_opaque() {
-  variant opaque pass opaque_change
-  grep -q "tcast_np_dtype" "$variants/opaque.report" && fail "the opaque type's change was reported"
-  # Without the suppression, the same build is refused: the suppression is what lets it pass.
-  local status=0
-  abidiff --no-added-syms "$baseline" "$so" >/dev/null || status=$?
-  echo "without $suppressions: $(describe_status "$status")"
-  [ "$status" -ne 0 ] || fail "the change did not reach the ABI at all: this variant proves nothing"
 }
 
 # --- the static library ---------------------------------------------------------------
@@ -544,17 +517,43 @@ done
 
 step "the ABI gate on deliberately changed copies of the sources"
 
-check "the unchanged sources, rebuilt as the variants are: the gate passes" \
-  variant unchanged pass unchanged
-check "an added export (tcast_abi_gate_added): the gate passes" check_added
-check "tcast_version gains a parameter: the gate fails" check_signature
-check "a field inserted in the middle of tcast_cast_options: the gate fails" check_options_field
-check "a field inserted in the middle of tcast_error: the gate fails" check_error_field
-check "a field added at the end of tcast_cast_options (returned by value): the gate fails" \
-  check_options_field_at_end
-check "an export removed (tcast_version renamed): the gate fails" check_removed
-check "a field added inside the opaque tcast_np_dtype: the gate passes ($suppressions)" \
-  check_opaque
+# Both changes that must pass, in one build.
+passing() {
+  variant passing pass added_export opaque_change
+  # One more added function than the unchanged sources have over the baseline (the
+  # exports added since the last release, such as tcast_cast_options_init, are in both).
+  local since_release
+  since_release=$(added_count "$variants/unchanged.report")
+  [ "$(added_count "$variants/passing.report")" -eq $((since_release + 1)) ] ||
+    fail "abidiff did not see the addition (expected $((since_release + 1)) added functions)"
+  grep -q "tcast_abi_gate_added@@$node" "$variants/passing.report" || fail "not as tcast_abi_gate_added@@$node"
+  grep -q "tcast_np_dtype" "$variants/passing.report" && fail "the opaque type's change was reported"
+  # Without the suppression, the same build is refused for the opaque type (the added
+  # export is left out by --no-added-syms): the suppression is what lets it pass.
+  local status=0 unsuppressed=$variants/passing.unsuppressed
+  abidiff --no-added-syms "$baseline" "$so" >"$unsuppressed" || status=$?
+  echo "without $suppressions: $(describe_status "$status")"
+  [ "$status" -ne 0 ] || fail "the change did not reach the ABI at all: this variant proves nothing"
+  grep -q "tcast_np_dtype" "$unsuppressed" || fail "refused without $suppressions, but not for tcast_np_dtype"
+}
+check "an added export (tcast_abi_gate_added) and a field added inside the opaque tcast_np_dtype ($suppressions): the gate passes" \
+  passing
+
+check "tcast_version gains a parameter, a field inserted in the middle of tcast_cast_options and one in the middle of tcast_error: the gate fails" \
+  variant middle fail changed_signature options_field error_field
+check "  of them, tcast_version's added parameter" \
+  refused middle "the parameter" "parameter 1 of type 'u64*' was added"
+check "  of them, round_mode moved by the field inserted in tcast_cast_options" \
+  refused middle "round_mode moving" "'i32 round_mode' offset changed from 64 to 96"
+check "  of them, index moved by the field inserted in tcast_error" \
+  refused middle "index moving" "'i64 index' offset changed from 64 to 128"
+
+check "a field added at the end of tcast_cast_options (returned by value) and an export removed (tcast_version renamed): the gate fails" \
+  variant end fail options_field_at_end removed_export
+check "  of them, the field added at the end" \
+  refused end "the field added at the end" "'i32 added_at_end', at offset 256"
+check "  of them, the removed export" \
+  refused end "the removal" "1 Removed function"
 
 printf '\nwall time: %d s\n' $((SECONDS - start))
 printf '\nabi: %d passed, %d failed\n' "$passed" "$failed"
