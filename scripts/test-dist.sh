@@ -22,9 +22,10 @@
 #   CARGO_HOME's), and that the debug info names the compilation directories
 #   tensorcast-<version> and tensorcast-<version>/vendor/<crate> (and the toolchain's
 #   own, /rustc/<commit> and /rust/deps/...);
-# - builds the onnxruntime plugin (integrations/onnxruntime) in the unpacked tree with
-#   cargo --locked --offline and the same empty CARGO_HOME, as its README says (unoptimised), and checks
-#   its SONAME (libtensorcast_ort.so) and that it exports only onnxruntime's entry points.
+# - the same CMake build makes the onnxruntime plugin (-DTCAST_BUILD_ORT=ON, as the deb
+#   and rpm packages build it: in the library's cargo run, so the core is compiled once):
+#   checks that it is installed, its SONAME (libtensorcast_ort.so), that it exports only
+#   onnxruntime's entry points and that it holds no build path either.
 #
 #   bash scripts/test-dist.sh
 #
@@ -160,26 +161,28 @@ build_offline() {
   export CARGO_HOME=$cargo_home CARGO_NET_OFFLINE=true
   cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DTCAST_CARGO_PROFILE=release \
     -DTCAST_CARGO_LOCKED=ON -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only \
-    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_CXX=OFF -DTCAST_BUILD_EXAMPLES=ON
+    -DTCAST_BUILD_TESTS=OFF -DTCAST_BUILD_CXX=OFF -DTCAST_BUILD_EXAMPLES=ON -DTCAST_BUILD_ORT=ON
   CARGO_PROFILE_RELEASE_OPT_LEVEL=${TCAST_DIST_OPT_LEVEL:-0} cmake --build build --verbose 2>&1 |
     tee "$work/build.log"
   # As a package build installs: into a staging directory.
   DESTDIR=$work/stage cmake --install build
 }
-check "cmake -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only, build, DESTDIR install" \
+check "cmake -DTCAST_CARGO_OFFLINE=ON -DTCAST_DEBUGINFO=line-tables-only -DTCAST_BUILD_ORT=ON, build, DESTDIR install" \
   build_offline
 
 # The installed libraries, what a package ships (the library directory is GNUInstallDirs'
 # choice for /usr).
 installed_so=$(find "$work/stage" -name "libtensorcast.so.$version" 2>/dev/null | head -n 1)
 installed_a=$(find "$work/stage" -name libtensorcast.a 2>/dev/null | head -n 1)
-echo "installed: ${installed_so:-no libtensorcast.so.$version} ${installed_a:-no libtensorcast.a}"
+installed_ort=$(find "$work/stage" -name libtensorcast_ort.so 2>/dev/null | head -n 1)
+echo "installed: ${installed_so:-no libtensorcast.so.$version} ${installed_a:-no libtensorcast.a}" \
+  "${installed_ort:-no libtensorcast_ort.so}"
 
 cargo_flags() {
-  grep -E 'cargo build --lib --release --locked --offline ' "$work/build.log" ||
-    fail "no cargo build --locked --offline in the build log"
+  grep -E 'cargo build --lib --release --locked --offline .*-p tensorcast-ort' "$work/build.log" ||
+    fail "no cargo build --locked --offline of the library and the plugin in the build log"
 }
-check "cargo ran with --locked --offline" cargo_flags
+check "cargo ran with --locked --offline, the plugin (-p tensorcast-ort) in the same run" cargo_flags
 
 quickstart() {
   local output
@@ -204,12 +207,13 @@ check "CARGO_HOME has no registry or git directory after the build" cargo_home_e
 # The libraries name no directory of the build machine: neither the unpacked tree nor
 # the empty CARGO_HOME (both in $work), nor this checkout or the usual CARGO_HOME.
 installed_paths() {
-  if [ -z "$installed_so" ] || [ -z "$installed_a" ]; then
+  if [ -z "$installed_so" ] || [ -z "$installed_a" ] || [ -z "$installed_ort" ]; then
     fail "the libraries were not installed"
   fi
-  build_paths_absent "$work" "$repo" "${CARGO_HOME:-$HOME/.cargo}" -- "$installed_so" "$installed_a"
+  build_paths_absent "$work" "$repo" "${CARGO_HOME:-$HOME/.cargo}" -- "$installed_so" "$installed_a" \
+    "$installed_ort"
 }
-check "the installed .so and .a hold neither the build folder's nor CARGO_HOME's path" \
+check "the installed .so, .a and plugin hold neither the build folder's nor CARGO_HOME's path" \
   installed_paths
 
 # Debug info that a -dbgsym package can use, under the remapped names: the compilation
@@ -237,17 +241,12 @@ debug_info() {
 }
 check "debug info: compilation directories $dist_name and $dist_name/vendor/*" debug_info
 
-# The onnxruntime plugin from the same tarballs (a member of the workspace, with its
-# Cargo.lock): every crate it needs must be in vendor/.
-# Unoptimised (a fraction of a release build's CPU time): what is proved is that every
-# crate it needs is in the tarballs; the optimised plugin is step ort's.
+# The onnxruntime plugin, built from the same tarballs in the library's cargo run above
+# (every crate it needs must be in vendor/) and installed where the packages put it.
 plugin_offline() {
-  cd "$tree"
-  unset CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
-  CARGO_HOME=$cargo_home CARGO_NET_OFFLINE=true CARGO_PROFILE_RELEASE_OPT_LEVEL=0 \
-    CARGO_PROFILE_RELEASE_DEBUG=false \
-    cargo build --release --locked --offline --manifest-path integrations/onnxruntime/Cargo.toml
-  local so=target/release/libtensorcast_ort.so exported
+  local so=$installed_ort exported
+  [ -n "$so" ] || fail "libtensorcast_ort.so was not installed"
+  echo "installed: ${so#"$work/stage"}"
   readelf -d "$so" | grep -q 'Library soname: \[libtensorcast_ort.so\]' ||
     fail "libtensorcast_ort.so's SONAME is not libtensorcast_ort.so: $(readelf -d "$so" | grep SONAME)"
   exported=$(nm -D --defined-only "$so" | awk '{print $NF}' | sort | tr '\n' ' ')
@@ -255,7 +254,8 @@ plugin_offline() {
   [ "$exported" = "CreateEpFactories RegisterCustomOps ReleaseEpFactory " ] ||
     fail "libtensorcast_ort.so exports more than onnxruntime's entry points"
 }
-check "the onnxruntime plugin builds offline from the tarballs (--locked --offline)" plugin_offline
+check "the onnxruntime plugin, built offline from the tarballs, installed: its SONAME and exports" \
+  plugin_offline
 
 printf '\ndist: %d passed, %d failed\n' "$passed" "$failed"
 if [ "$failed" -ne 0 ]; then
