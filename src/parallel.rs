@@ -129,6 +129,13 @@ impl Workers<'_> {
     }
 }
 
+/// The stack of a thread the library starts. std's default is 2 MiB, and a build of the
+/// library at opt-level 0 (a Rust program's dev profile, or a sdist built so) has kernel
+/// entries with frames of over 2 MiB: every body a family's entry inlines keeps its own
+/// slots there, where an optimised build's frames stay within a few KiB. 16 MiB is
+/// address space, not memory: only the pages a thread touches are backed.
+const OWN_THREAD_STACK: usize = 16 << 20;
+
 /// The calling thread and up to `threads` - 1 started threads take the `n` task indices
 /// from one counter; a thread that cannot be started leaves its tasks to the others.
 fn run_on_own_threads(n: usize, threads: usize, task: &(dyn Fn(usize) + Sync)) {
@@ -149,6 +156,7 @@ fn run_on_own_threads(n: usize, threads: usize, task: &(dyn Fn(usize) + Sync)) {
     std::thread::scope(|scope| {
         for _ in 1..threads {
             if std::thread::Builder::new()
+                .stack_size(OWN_THREAD_STACK)
                 .spawn_scoped(scope, work)
                 .is_err()
             {
