@@ -358,6 +358,34 @@ pub fn replicate(out: &mut [u8], period: usize, _: Erms) {
     }
 }
 
+/// Fills `out` with copies of `element` (1, 2, 4 or 8 bytes; `out.len()` a multiple of
+/// its size) by one `rep stos` of that width. With enhanced string stores the CPU writes
+/// whole lines without first reading them, as memset does.
+pub fn string_fill(out: &mut [u8], element: &[u8], _: Erms) {
+    let es = element.len();
+    assert!(matches!(es, 1 | 2 | 4 | 8) && out.len() % es == 0);
+    let mut word = [0u8; 8];
+    word[..es].copy_from_slice(element);
+    // The stores write the register's low `es` bytes in memory order (little-endian).
+    let value = u64::from_le_bytes(word);
+    let count = out.len() / es;
+    let at = out.as_mut_ptr();
+    // SAFETY: each form stores `count` units of `es` bytes forward from `out`'s start
+    // (the ABI keeps the direction flag clear): exactly `out`, which is borrowed mutably.
+    unsafe {
+        match es {
+            1 => std::arch::asm!("rep stosb", inout("rcx") count => _, inout("rdi") at => _,
+                in("al") value as u8, options(nostack, preserves_flags)),
+            2 => std::arch::asm!("rep stosw", inout("rcx") count => _, inout("rdi") at => _,
+                in("ax") value as u16, options(nostack, preserves_flags)),
+            4 => std::arch::asm!("rep stosd", inout("rcx") count => _, inout("rdi") at => _,
+                in("eax") value as u32, options(nostack, preserves_flags)),
+            _ => std::arch::asm!("rep stosq", inout("rcx") count => _, inout("rdi") at => _,
+                in("rax") value, options(nostack, preserves_flags)),
+        }
+    }
+}
+
 /// Copies `src` into `dst` (same length, not overlapping) with one `rep movsb`, which
 /// on CPUs with enhanced string moves writes whole lines without first reading them.
 pub fn string_copy(src: &[u8], dst: &mut [u8], _: Erms) {
