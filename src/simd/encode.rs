@@ -49,6 +49,25 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
     f32_at: Option<*const u8>,
     clear: Option<V>,
 ) -> V {
+    // SAFETY: the caller's promise.
+    unsafe { encode_parts::<V, SRC, F, OPT, false>(h, f32_at, clear).0 }
+}
+
+/// [`encode_halves`], or, `PARTS` (FLOAT -> FLOAT6 on the AVX2 tier, where the codes
+/// are merged in bytes: [`fp6_f32_bytes`]), the three parts before the merge of
+/// `encode_halves`' FLOAT -> FLOAT6 path: the normal rule's code (not capped), the NaN
+/// mask and the subnormal rule's code (from the f32 values, not capped). Without
+/// `PARTS` the three are the codes.
+///
+/// # Safety
+/// The CPU runs `V`'s family.
+#[inline(always)]
+unsafe fn encode_parts<V: Halves, const SRC: u8, const F: u8, const OPT: u8, const PARTS: bool>(
+    h: V,
+    f32_at: Option<*const u8>,
+    clear: Option<V>,
+) -> (V, V, V) {
+    let done = |v: V| (v, v, v);
     // SAFETY: the caller runs `V`'s family; registers only.
     unsafe {
         let f = &FORMATS[F as usize];
@@ -56,7 +75,7 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             // FLOAT16's own layout has no rule for it here: through f32 (exact) and
             // bfloat16 to odd, which keeps what its rules test.
             let h = if SRC == 0 { h.f16_to_bf16_odd() } else { h };
-            return e8m0_codes::<V, OPT>(h);
+            return done(e8m0_codes::<V, OPT>(h));
         }
         // FLOAT6's constants kept (AVX2 rebuilt two of them in the loop).
         let splat = |x: i32| {
@@ -127,9 +146,14 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
             code.min(max)
         } else {
             let sub = match f32_at {
-                Some(p) if V::F32_SUBNORMALS => V::f32_add_magic(p, h, subnormal_magic::<F>()),
+                Some(p) if V::F32_SUBNORMALS => {
+                    V::f32_add_magic(p, h, subnormal_magic::<F>(), PARTS)
+                }
                 _ => subnormal_codes::<V, SRC, F>(abs),
             };
+            if PARTS {
+                return (code, nan, sub);
+            }
             if nan_capped {
                 // The larger (signed) of the two codes, with no compare and no blend.
                 // Below twice the smallest normal the subnormal rule's code is exact
@@ -161,7 +185,7 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
         let ones = sign_bit - 1;
         let inf = ones & !((1 << m) - 1);
         let special = |v: V, code: i32, lanes: V| V::select(lanes, splat(code), v);
-        match f.kind {
+        done(match f.kind {
             Kind::Ieee | Kind::Fn => {
                 let (overflow, nan_code) = match f.kind {
                     Kind::Ieee => (inf, inf | (1 << (m - 1))),
@@ -172,7 +196,7 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                     // FN saturating: a NaN lane's code was capped at the largest finite
                     // code, one below NaN's, so subtracting its mask (minus one) gives
                     // NaN's code with no blend and no constant.
-                    return with_sign(code.sub(nan));
+                    return done(with_sign(code.sub(nan)));
                 }
                 let v = if saturate {
                     code
@@ -190,7 +214,7 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                     // The lanes to NaN were capped at the largest code, one below the
                     // sign bit alone: subtracting their mask gives it, with no blend (as
                     // FN's NaN above); the stores' signs leave it as it is.
-                    return code.sub(to_nan);
+                    return done(code.sub(to_nan));
                 }
                 let v = if late_signs {
                     code
@@ -214,7 +238,48 @@ pub(crate) unsafe fn encode_halves<V: Halves, const SRC: u8, const F: u8, const 
                 }
             }
             Kind::Fp4 | Kind::E8m0 | Kind::Int { .. } => unreachable!("not a float8/6 format"),
-        }
+        })
+    }
+}
+
+/// FLOAT -> FLOAT6 (format `F`, options `OPT`) on a tier that puts the signs in as bytes
+/// and takes the subnormal codes from the f32 values (AVX2): the codes of the two
+/// vectors `lo` and `hi` (`Halves::load_f32_parts`, with their `clear` masks; `p` and
+/// `q` their f32 values) as magnitude bytes in the order of `Halves::narrow_unsigned`.
+/// The parts ([`encode_parts`]) are merged after the narrowing, 32 values per
+/// operation where `encode_halves` merges sixteen: the normal codes narrowed with
+/// unsigned saturation (a negative code gives 0, an overflow 255), the subnormal codes
+/// with signed saturation, made magnitudes by the signs of the values
+/// (`sign_of_bytes`: the sums of negative values are negated codes) and capped at twice
+/// the smallest normal's code, and NaN's mask narrowed: the larger of the two codes,
+/// capped at the largest code, or one more (the sign bit alone) for NaN: the same
+/// codes as `encode_halves`' maximum and cap, two operations fewer per 32 values as
+/// compiled.
+///
+/// # Safety
+/// The CPU runs `V`'s family; `p` and `q` each hold the `4 * V::LANES` bytes of f32
+/// values `lo` and `hi` were loaded from.
+#[inline(always)]
+unsafe fn fp6_f32_bytes<V: Halves, const F: u8, const OPT: u8>(
+    (lo, lo_clear, p): (V, V, *const u8),
+    (hi, hi_clear, q): (V, V, *const u8),
+) -> V {
+    // SAFETY: the caller runs `V`'s family; the parts read `p`'s and `q`'s bytes.
+    unsafe {
+        let f = &FORMATS[F as usize];
+        // Every byte `x` (below 256).
+        let bytes = |x: u32| V::kept_splat((x << 8 | x) as u16);
+        let (lo_code, lo_nan, lo_sub) =
+            encode_parts::<V, 1, F, OPT, true>(lo, Some(p), Some(lo_clear));
+        let (hi_code, hi_nan, hi_sub) =
+            encode_parts::<V, 1, F, OPT, true>(hi, Some(q), Some(hi_clear));
+        let code = V::narrow_unsigned(lo_code, hi_code);
+        let nan = V::narrow_signed(lo_nan, hi_nan);
+        let sub = V::narrow_signed(lo_sub, hi_sub)
+            .sign_of_bytes(V::narrow_signed(lo, hi))
+            .min_ubytes(bytes(2 << f.man_bits));
+        let max = bytes(f.max_code);
+        code.max_ubytes(sub).min_ubytes(max.sub_bytes(nan))
     }
 }
 
@@ -517,6 +582,12 @@ unsafe fn encode_f32_step<V: Halves, const F: u8, const OPT: u8, const UNPACKED:
             }
         };
         let signs = store_signs::<V, F>(lo, hi);
+        if let (Some(lo_clear), Some(hi_clear), true, false) =
+            (lo_clear, hi_clear, V::BYTE_SIGNS, UNPACKED)
+        {
+            let bytes = fp6_f32_bytes::<V, F, OPT>((lo, lo_clear, p), (hi, hi_clear, q));
+            return V::store_f32_narrowed::<F>(di, bytes, signs);
+        }
         let (lo, hi) = (
             encode_halves::<V, 1, F, OPT>(lo, Some(p), lo_clear),
             encode_halves::<V, 1, F, OPT>(hi, Some(q), hi_clear),

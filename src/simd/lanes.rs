@@ -95,7 +95,9 @@ pub(crate) trait Halves: Copy {
     /// Where [`Self::F32_SUBNORMALS`]: [`Self::add_magic`] of the magnitudes of the
     /// `LANES` f32 values at `p` (the `4 * LANES` bytes [`Self::load_f32_odd`] reads,
     /// which gave `h`), each rounded once from f32, in that method's lane order.
-    unsafe fn f32_add_magic(p: *const u8, h: Self, magic: u32) -> Self;
+    /// Where `negated`, the codes of negative values are left negated (AVX2; the
+    /// others ignore it and are not asked).
+    unsafe fn f32_add_magic(p: *const u8, h: Self, magic: u32, negated: bool) -> Self;
     /// Arithmetic shift right by `n` (below 16; a constant after inlining): a negative
     /// lane stays negative.
     unsafe fn shr_signed(self, n: u32) -> Self;
@@ -108,6 +110,19 @@ pub(crate) trait Halves: Copy {
     /// Each byte `i` looked up in `table`: `table[i]` for `i` below 16, 0 for `i` of
     /// 0x80 or more (a negative byte); other bytes give an unspecified value.
     unsafe fn table_bytes(table: &[u8; 16], idx: Self) -> Self;
+    /// The lanes of `lo` then `hi` narrowed to bytes with unsigned saturation (a
+    /// negative lane gives 0), in the order of [`Self::narrow_signed`].
+    unsafe fn narrow_unsigned(lo: Self, hi: Self) -> Self;
+    /// Each byte negated where the byte of `signs` is negative, 0 where it is 0.
+    unsafe fn sign_of_bytes(self, signs: Self) -> Self;
+    /// Unsigned minimum of bytes.
+    unsafe fn min_ubytes(self, other: Self) -> Self;
+    /// Unsigned maximum of bytes.
+    unsafe fn max_ubytes(self, other: Self) -> Self;
+    /// Where [`Self::BYTE_SIGNS`]: stores the codes of format `F` given as the bytes of
+    /// [`Self::narrow_unsigned`] of two vectors in the order of [`Self::load_f32_odd`],
+    /// `signs` put in, as [`Self::store_f32_codes`] does.
+    unsafe fn store_f32_narrowed<const F: u8>(di: &mut [u8], bytes: Self, signs: Self);
     /// Signed minimum of bytes.
     unsafe fn min_bytes(self, other: Self) -> Self;
     /// Signed `self > other` of bytes (a byte of all ones where true).
@@ -125,6 +140,15 @@ pub(crate) trait Halves: Copy {
     /// As [`Self::store_fp4`], the bytes from two vectors in the order of
     /// [`Self::load_f32_odd`].
     unsafe fn store_f32_fp4(di: &mut [u8], bytes: Self, unpacked: bool);
+}
+
+/// The body of the rows that only a tier putting the signs in as bytes calls
+/// ([`Halves::BYTE_SIGNS`]), on the others.
+///
+/// # Safety
+/// Never called: the caller checks `BYTE_SIGNS`.
+unsafe fn no_byte_signs() -> ! {
+    unreachable!("this tier puts no signs in as bytes")
 }
 
 /// Implements [`Halves`] for each ISA's vector from the table below: one row per
@@ -155,7 +179,7 @@ macro_rules! halves_impls {
         const _: () = {
             use crate::simd::x86_64::lanes::{
                 add_magic, bf16_odd_pairs, bf16_pairs_parts, f16x8_to_f32, f32_add_magic, f32x16_to_bf16_odd,
-                kept_splat, pack_pairs, pack_words, sign_bytes, signed, store_codes, unzip_pairs,
+                kept_splat, pack_pairs, pack_words, pairs_in_order, sign_bytes, signed, store_codes, unzip_pairs, with_signs,
             };
             use std::arch::x86_64::*;
             halves_impl! {
@@ -333,15 +357,34 @@ halves_impls! {
         neon: add_magic::<SRC>(abs, magic),
     }
     // Where `F32_SUBNORMALS` is false, not called: the bfloat16 rounding's, as above.
-    fn f32_add_magic(p: *const u8, h: Self, magic: u32) -> Self {
-        avx2: f32_add_magic(p, h, magic),
+    fn f32_add_magic(p: *const u8, h: Self, magic: u32, negated: bool) -> Self {
+        avx2: f32_add_magic(p, h, magic, negated),
         avx512: {
-            let _ = p;
+            let _ = (p, negated);
             add_magic::<1>(h.and(Self::splat(0x7fff)), magic)
         },
         neon: {
-            let _ = p;
+            let _ = (p, negated);
             add_magic::<1>(h.and(Self::splat(0x7fff)), magic)
+        },
+    }
+    fn narrow_unsigned(lo: Self, hi: Self) -> Self {
+        avx2: _mm256_packus_epi16(lo, hi),
+        avx512: _mm512_packus_epi16(lo, hi),
+        neon: {
+            let (a, b) = (vreinterpretq_s16_u16(lo), vreinterpretq_s16_u16(hi));
+            vreinterpretq_u16_u8(vqmovun_high_s16(vqmovun_s16(a), b))
+        },
+    }
+    fn store_f32_narrowed<F>(di: &mut [u8], bytes: Self, signs: Self) -> () {
+        avx2: store_codes::<F>(di, pairs_in_order(with_signs(bytes, signed::<F>(signs)))),
+        avx512: {
+            let _ = (di, bytes, signs);
+            no_byte_signs()
+        },
+        neon: {
+            let _ = (di, bytes, signs);
+            no_byte_signs()
         },
     }
     fn narrow_signed(lo: Self, hi: Self) -> Self {
@@ -501,6 +544,31 @@ halves_impls! {
             let (lo, hi) = widen(self);
             bf16_odd(vreinterpretq_u32_f32(lo), vreinterpretq_u32_f32(hi))
         },
+    }
+    self fn sign_of_bytes(self, signs: Self) {
+        avx2: _mm256_sign_epi8(self, signs),
+        avx512: {
+            let negative = _mm512_movepi8_mask(signs);
+            let zero = _mm512_cmpeq_epi8_mask(signs, _mm512_setzero_si512());
+            let negated = _mm512_mask_sub_epi8(self, negative, _mm512_setzero_si512(), self);
+            _mm512_maskz_mov_epi8(!zero, negated)
+        },
+        neon: {
+            let s = vreinterpretq_s8_u16(signs);
+            let v = vreinterpretq_s8_u16(self);
+            let negated = vbslq_s8(vcltzq_s8(s), vnegq_s8(v), v);
+            vreinterpretq_u16_s8(vandq_s8(negated, vreinterpretq_s8_u8(vtstq_s8(s, s))))
+        },
+    }
+    self fn min_ubytes(self, other: Self) {
+        avx2: _mm256_min_epu8(self, other),
+        avx512: _mm512_min_epu8(self, other),
+        neon: vreinterpretq_u16_u8(vminq_u8(vreinterpretq_u8_u16(self), vreinterpretq_u8_u16(other))),
+    }
+    self fn max_ubytes(self, other: Self) {
+        avx2: _mm256_max_epu8(self, other),
+        avx512: _mm512_max_epu8(self, other),
+        neon: vreinterpretq_u16_u8(vmaxq_u8(vreinterpretq_u8_u16(self), vreinterpretq_u8_u16(other))),
     }
     self fn min_bytes(self, other: Self) {
         avx2: _mm256_min_epi8(self, other),

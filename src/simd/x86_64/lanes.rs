@@ -113,8 +113,15 @@ pub(crate) fn signed<const F: u8>(signs: __m256i) -> Option<(__m256i, ByteSigns)
 #[inline(always)]
 unsafe fn packed(a: __m256i, b: __m256i, signs: Option<(__m256i, ByteSigns)>) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe { with_signs(_mm256_packus_epi16(a, b), signs) }
+}
+
+/// The bytes of `_mm256_packus_epi16` of two vectors with `signs` ([`sign_bytes`]) put
+/// in where given, as [`ByteSigns`] says.
+#[inline(always)]
+pub(crate) unsafe fn with_signs(bytes: __m256i, signs: Option<(__m256i, ByteSigns)>) -> __m256i {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
-        let bytes = _mm256_packus_epi16(a, b);
         match signs {
             None => bytes,
             Some((signs, ByteSigns::Or)) => _mm256_or_si256(bytes, signs),
@@ -168,8 +175,16 @@ pub(crate) unsafe fn pack_pairs(
     signs: Option<(__m256i, ByteSigns)>,
 ) -> __m256i {
     // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
+    unsafe { pairs_in_order(packed(a, b, signs)) }
+}
+
+/// The bytes of `_mm256_packus_epi16` of two vectors in the order [`bf16_odd_pairs`]
+/// leaves them, put in element order (as [`pack_pairs`]).
+#[inline(always)]
+pub(crate) unsafe fn pairs_in_order(bytes: __m256i) -> __m256i {
+    // SAFETY: the caller runs the AVX2 family (this function's contract); registers only.
     unsafe {
-        let bytes = _mm256_shuffle_epi8(packed(a, b, signs), unzip_pairs());
+        let bytes = _mm256_shuffle_epi8(bytes, unzip_pairs());
         _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7))
     }
 }
@@ -309,13 +324,14 @@ pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m256i, magic: u32) -> __m25
 /// negative value (the addition rounds to nearest even either way: the sum's distance
 /// from 1.5 * magic is the magnitude rounded), which `vpsignw` by the values' bfloat16
 /// halves `h` (in this order) undoes; `b`'s sums are shifted up to the odd 16-bit
-/// lanes, as [`bf16_odd_pairs`] orders them. Rounded once from f32; against
+/// lanes, as [`bf16_odd_pairs`] orders them (`negated`: not undone, for a caller that
+/// undoes it on bytes). Rounded once from f32; against
 /// [`add_magic`] of the bfloat16 magnitudes, one shift and one operation fewer.
 ///
 /// # Safety
 /// The CPU runs the AVX2 family; `p` holds 64 readable bytes.
 #[inline(always)]
-pub(crate) unsafe fn f32_add_magic(p: *const u8, h: __m256i, magic: u32) -> __m256i {
+pub(crate) unsafe fn f32_add_magic(p: *const u8, h: __m256i, magic: u32, negated: bool) -> __m256i {
     // SAFETY: the caller runs the AVX2 family; the loads read `p`'s 64 bytes.
     unsafe {
         let magic = _mm256_set1_ps(1.5 * f32::from_bits(magic));
@@ -324,7 +340,11 @@ pub(crate) unsafe fn f32_add_magic(p: *const u8, h: __m256i, magic: u32) -> __m2
             _mm256_castps_si256(_mm256_add_ps(x, magic))
         };
         let codes = _mm256_blend_epi16::<0b1010_1010>(sum(0), _mm256_slli_epi32::<16>(sum(1)));
-        _mm256_sign_epi16(codes, h)
+        if negated {
+            codes
+        } else {
+            _mm256_sign_epi16(codes, h)
+        }
     }
 }
 
