@@ -297,7 +297,7 @@ unsafe fn merge_bytes<V: Halves, const F: u8>(code: (V, V), fix: (V, V), sub: V)
     unsafe {
         let f = &FORMATS[F as usize];
         // Every byte `x` (below 256).
-        let bytes = |x: u32| V::kept_splat((x << 8 | x) as u16);
+        let bytes = |x: u32| V::kept_splat(((x << 8) | x) as u16);
         let code = V::narrow_unsigned(code.0, code.1);
         let fix = V::narrow_signed(fix.0, fix.1);
         let sub = sub.min_ubytes(bytes(2 << f.man_bits));

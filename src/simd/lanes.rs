@@ -151,6 +151,7 @@ pub(crate) trait Halves: Copy {
 ///
 /// # Safety
 /// Never called: the caller checks `BYTE_SIGNS`.
+#[cfg(any(all(target_arch = "x86_64", tcast_avx512), target_arch = "aarch64"))]
 unsafe fn no_byte_signs() -> ! {
     unreachable!("this tier puts no signs in as bytes")
 }
