@@ -522,21 +522,22 @@ say() {
 # fuzzers), so two steps at a time keep both busy. Two steps never share a cargo target
 # directory or a build tree at the same time: lane 1 holds every step that builds in or
 # reads target/ (release and debug) and build/cmake, in the order they depend on one
-# another, and then abi (build/abi), ort (target/release, after ctest's build), fuzz
-# (fuzz/target) and miri (target/miri), the last two there to even the lanes out, and
-# newcomer last (it reads build/dist/, which lane 2's dist step writes and deb and rpm
-# read, long before: about 1,900 s into the run); lane 2 the steps with target
-# directories of their own (target/cross, the release trees of build/dist, which deb and
-# rpm make anew, target/wheel), then shellcheck and msrv (target/msrv; Debian's rustc,
-# which setup unpacked), there to even the lanes out. csharp (lane 1)
+# another, and then abi (build/abi), ort (target/release, after ctest's build) and fuzz
+# (fuzz/target), the last one there to even the lanes out, and newcomer last (it reads
+# build/dist/, which lane 2's dist step writes and deb and rpm read, long before: about
+# 2,000 s into the run); lane 2 the steps with target directories of their own
+# (target/cross, the release trees of build/dist, which deb and rpm make anew,
+# target/wheel), then shellcheck, msrv (target/msrv; Debian's rustc, which setup
+# unpacked) and miri (target/miri; the nightly setup installed), there to even the lanes
+# out. csharp (lane 1)
 # builds the aarch64 library in target/cross, which the cross steps (lane 2) have left
 # before (about 1,000 s into the run, as csharp starts);
 # cargo's lock would make it wait otherwise, never race. The venvs, toolchains and data
 # are made before the lanes start (setup, venv); no step waits for one of the other lane.
 serial_first=(options setup venv)
 lane1=(fmt cargo-test shortest ctest install readme oracle np-oracle onnx123 conformance onnx118 portable go csharp
-  abi ort fuzz-lint fuzz miri newcomer)
-lane2=(aarch64 s390x dist deb rpm python python-aarch64 shellcheck msrv)
+  abi ort fuzz-lint fuzz newcomer)
+lane2=(aarch64 s390x dist deb rpm python python-aarch64 shellcheck msrv miri)
 # lane_run LANE NAME...: the steps in order, each one's output into build/ci/logs/NAME.log,
 # printed whole when it ends. Stops at the first failure (naming it in build/ci/failed)
 # or when the other lane failed.
